@@ -1,0 +1,100 @@
+"""Game configuration: every option key of the rules page (R0.3 [OPTION ...]) in one frozen record.
+
+Defaults are the rules page's defaults. `GameConfig.from_dict` validates a mapping (for YAML and
+JSON files): an unknown key or a bad value is an error naming the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+VICTORY_VARIANTS = ("standard", "quick", "unique_a", "unique_b", "fixed_rounds", "land_conquest")
+
+# key -> allowed values (for the keys that take one of a few words or numbers)
+_CHOICES: dict[str, tuple] = {
+    "victory": VICTORY_VARIANTS,
+    "start_land_neighbours": (2, 3),  # R3.4.1, X1
+    "start_sea_replacement": ("auto", "optional"),  # R3.4.2
+    "setup_exchange_timing": ("after_placement", "before_placement"),  # R4.9, X4
+    "setup_second_placement": ("replacements_only", "any"),  # R4.10
+    "hero_post_roll_bonus_per_10": (1, 2),  # R7.6, X5
+    "hero_attempts_per_round": (1, "unlimited"),  # R7.1, X6
+    "citadel_income_2p": (15, 20),  # R14.3, X10
+    "fort_supply": ("box", "unlimited"),  # R14.5, RD1.3
+    "quick_victory_acquire": ("build_or_conquer", "build_only"),  # R19.1, X23
+    "unique_a_capture": ("hold_one_round", "immediate"),  # R19.2.1, X24
+    "unique_b_vulnerable": ("combat_and_disaster", "disaster_when_two"),  # R19.2.2, X25
+    "land_check": ("end_of_round", "immediate"),  # R19.4, X26
+}
+_BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public")
+
+
+class ConfigError(ValueError):
+    """A configuration key or value that the engine cannot accept."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    n_players: int = 4
+    # R16.7 / RD9.2: every game ends; at the cap the fixed-rounds rule (R19.3) decides.
+    max_rounds: int | None = 100
+    victory: str = "standard"
+    fixed_rounds: int = 8  # R19.3: N for victory="fixed_rounds"
+    land_threshold_2p: int = 13  # R19.4
+    start_land_neighbours: int = 2
+    start_sea_replacement: str = "auto"
+    setup_exchange_timing: str = "after_placement"
+    setup_second_placement: str = "replacements_only"
+    hero_post_roll_bonus_per_10: int = 1
+    hero_attempts_per_round: int | str = 1
+    free_draws_mandatory: bool = True
+    citadel_income_2p: int = 15
+    fort_supply: str = "box"
+    no_construction_round_1: bool = False
+    quick_victory_acquire: str = "build_or_conquer"
+    unique_a_capture: str = "hold_one_round"
+    unique_b_vulnerable: str = "combat_and_disaster"
+    land_check: str = "end_of_round"
+    cup_size_public: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int("n_players", self.n_players, 2, 4)
+        if self.max_rounds is not None:
+            _check_int("max_rounds", self.max_rounds, 1, 10_000)
+        _check_int("fixed_rounds", self.fixed_rounds, 1, 10_000)
+        _check_int("land_threshold_2p", self.land_threshold_2p, 1, 19)
+        for key, allowed in _CHOICES.items():
+            value = getattr(self, key)
+            if isinstance(value, bool) or value not in allowed:
+                raise ConfigError(f"config key '{key}': {value!r} is not one of {list(allowed)}")
+        for key in _BOOLS:
+            if not isinstance(getattr(self, key), bool):
+                raise ConfigError(f"config key '{key}': expected true or false, got {getattr(self, key)!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameConfig:
+        if not isinstance(data, dict):
+            raise ConfigError(f"config: expected a mapping of keys to values, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        for key in data:
+            if key not in known:
+                raise ConfigError(f"config key '{key}': unknown (known keys: {', '.join(sorted(known))})")
+        return cls(**data)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def citadel_income(self) -> int:
+        """R14.3: income needed to build a Citadel."""
+        return 20 if self.n_players == 4 else self.citadel_income_2p if self.n_players == 2 else 15
+
+    @property
+    def land_threshold(self) -> int:
+        """R19.4: land hexes needed for the land-conquest victory."""
+        return {4: 19, 3: 10, 2: self.land_threshold_2p}[self.n_players]
+
+
+def _check_int(key: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"config key '{key}': expected a whole number {low}-{high}, got {value!r}")

@@ -1,0 +1,25 @@
+"""Codes shared by every layer: terrains, counter kinds, places, the neutral side.
+
+Small integers so that state arrays stay int8 and every layer agrees on one meaning.
+"""
+
+# Terrains (R0.4.1). Land first, Sea last, so `terrain < SEA` means land.
+DESERT, FOREST, FROZEN_WASTE, JUNGLE, MOUNTAIN, PLAINS, SWAMP, SEA = range(8)
+TERRAIN_NAMES = ("Desert", "Forest", "Frozen Waste", "Jungle", "Mountain", "Plains", "Swamp", "Sea")
+LAND_TERRAINS = tuple(range(7))
+N_TERRAINS = 8
+
+# Kinds of Thing (R0.4.5): the counters that live in the cup.
+CREATURE, SPECIAL_INCOME, CITY, VILLAGE, TREASURE, MAGIC, EVENT = range(7)
+KIND_NAMES = ("creature", "special income", "city", "village", "treasure", "magic item", "event")
+
+# Where a Thing is (R0.5.1). A Thing is in exactly one place.
+CUP, SCREEN, BOARD, OUT = range(4)
+PLACE_NAMES = ("cup", "screen", "board", "out of the game")
+
+NOBODY = -1  # no owner (unowned hex, counter in the cup, hero in the pool)
+NEUTRAL = 4  # owner code of neutral defenders on the board (R12.2.3)
+
+MAX_PLAYERS = 4
+SCREEN_LIMIT = 10  # R17.1
+STACK_LIMIT = 10  # R11.4

@@ -1,0 +1,85 @@
+"""Small moves every part of the turn uses: drawing from the cup, returning, cashing, paying."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import BOARD, CITY, CUP, NOBODY, OUT, SCREEN, SPECIAL_INCOME, VILLAGE
+from ..state import GameState
+
+
+class IllegalActionError(ValueError):
+    """An action the current decision does not allow; the state is left unchanged."""
+
+
+def draw(s: GameState, player: int) -> int:
+    """Draw one Thing at random from the cup to `player`'s screen; -1 if the cup is empty (R8.1.5)."""
+    cup = np.flatnonzero(s.thing_place == CUP)
+    if cup.size == 0:
+        return -1
+    c = int(cup[s.rng.below(cup.size)])
+    s.thing_place[c] = SCREEN
+    s.thing_owner[c] = player
+    if cup.size == 1:
+        s.cup_ran_dry = 1  # R17.2.1: true elimination from the moment the last counter is drawn
+    return c
+
+
+def to_cup(s: GameState, c: int) -> None:
+    """A Thing leaves the board or a screen for the cup; its identity is forgotten (RI.4)."""
+    if s.thing_place[c] == BOARD and s.hex_income[s.thing_hex[c]] == c:
+        s.hex_income[s.thing_hex[c]] = -1
+    s.thing_place[c] = CUP
+    s.thing_owner[c] = NOBODY
+    s.thing_hex[c] = -1
+    s.thing_face_up[c] = False
+    s.thing_public[c] = False
+    s.thing_selected[c] = False
+
+
+def used_up(s: GameState, c: int) -> None:
+    """A played event, used magic item or cashed treasure: to the cup, or out once it ran dry (R17.2)."""
+    to_cup(s, c)
+    if s.cup_ran_dry:
+        s.thing_place[c] = OUT
+
+
+def cash(s: GameState, player: int, c: int) -> None:
+    """R18.3: show a treasure, take its value in gold, return it (R17.2 applies)."""
+    s.gold[player] += int(cat.THING_GOLD[c])
+    s.stats["treasures_cashed"] += 1
+    used_up(s, c)
+
+
+def treasure_value(s: GameState, player: int) -> int:
+    """Gold the player could raise at once by cashing every treasure behind the screen."""
+    mine = s.screen(player)
+    return int(cat.THING_GOLD[mine].sum())
+
+
+def put_on_board(s: GameState, c: int, player: int, hx: int) -> None:
+    """Place a Thing from the screen on an own hex (R8.3): income counters face up, creatures face down."""
+    s.thing_place[c] = BOARD
+    s.thing_owner[c] = player
+    s.thing_hex[c] = hx
+    s.thing_selected[c] = False
+    kind = cat.THING_KIND[c]
+    if kind in (SPECIAL_INCOME, CITY, VILLAGE):
+        s.hex_income[hx] = c
+        s.thing_face_up[c] = True
+        s.thing_public[c] = True
+    else:
+        s.thing_face_up[c] = False
+
+
+def own_income_counters(s: GameState, player: int) -> np.ndarray:
+    """Income counters on the player's hexes (they may be removed voluntarily, R18.4)."""
+    counters = s.hex_income[s.hex_owner == player]
+    return counters[counters >= 0].astype(np.int64)
+
+
+def remove_income_counter(s: GameState, c: int) -> None:
+    """R8.2.2 / R18.4: an own income counter goes from the board to the cup (never to the screen)."""
+    to_cup(s, c)
+    s.stats["income_counters_removed"] += 1

@@ -1,0 +1,396 @@
+"""The whole game as a few numpy arrays plus a handful of integers (design.md "state").
+
+Every Thing has one entry in each `thing_*` array, so "every counter is in exactly one place"
+holds by construction; `check_invariants()` proves the rest (ownership, stack and screen limits,
+gold, heroes, forts). Copy is a few array copies; `to_json`/`from_json` round-trip exactly.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from . import catalog as cat
+from .board import Geometry, board_radius, geometry
+from .config import ConfigError, GameConfig
+from .constants import (
+    BOARD,
+    CITY,
+    CREATURE,
+    CUP,
+    EVENT,
+    MAGIC,
+    NEUTRAL,
+    NOBODY,
+    OUT,
+    SCREEN,
+    SCREEN_LIMIT,
+    SEA,
+    SPECIAL_INCOME,
+    STACK_LIMIT,
+    TREASURE,
+    VILLAGE,
+)
+from .rng import Dice
+
+SCHEMA = "ktenv.state"
+SCHEMA_VERSION = 1
+
+# Phases of a round (R5.1), plus setup and the end.
+SETUP, INCOME, HEROES, RECRUIT, EVENTS, MOVEMENT, COMBAT, CONSTRUCTION, SPECIAL, CHANGE_ORDER, GAME_OVER = range(11)
+PHASE_NAMES = (
+    "setup", "collect gold", "recruit heroes", "recruit things", "play events", "movement",
+    "exploration and battles", "construction", "special powers", "change turn order", "game over",
+)
+
+STAT_KEYS = (
+    "explorations", "battles", "hexes_conquered", "bribes", "heroes_recruited",
+    "events_played", "magic_played", "decisions", "things_drawn", "forts_built",
+    "treasures_cashed", "heroes_dismissed", "income_counters_removed",
+)
+
+_THING_ARRAYS = ("thing_place", "thing_owner", "thing_hex", "thing_face_up", "thing_public",
+                 "thing_selected", "thing_new")
+_HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_round",
+               "hex_citadel_round", "hex_citadel_seq")
+_HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex")
+_PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn")
+_ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
+_SCALARS = ("round", "phase", "stage", "turn", "first_player", "decision", "actor",
+            "cloud_hex", "citadel_seq")
+
+
+class StateFileError(ValueError):
+    """A saved game that cannot be loaded (malformed, truncated, inconsistent)."""
+
+
+class InvariantError(AssertionError):
+    """The state broke a rule of conservation or a limit (a bug, never a player's fault)."""
+
+
+class GameState:
+    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "reg", "hex_stack", "rng", "winners",
+                 "reason", "stats", "_mask")
+
+    def __init__(self, cfg: GameConfig, seed: int = 0) -> None:
+        self.cfg = cfg
+        self.geo: Geometry = geometry(board_radius(cfg.n_players))
+        n, h, p = cat.N_THINGS, self.geo.n_hexes, cfg.n_players
+        self.thing_place = np.full(n, CUP, np.int8)
+        self.thing_owner = np.full(n, NOBODY, np.int8)
+        self.thing_hex = np.full(n, -1, np.int8)
+        self.thing_face_up = np.zeros(n, bool)
+        self.thing_public = np.zeros(n, bool)  # identity known to all while on the board (RI.4)
+        self.thing_selected = np.zeros(n, bool)  # trade set / exchange choice in progress
+        self.thing_new = np.zeros(n, bool)  # drawn in the setup exchange (R4.10)
+        self.hex_terrain = np.zeros(h, np.int8)
+        self.hex_owner = np.full(h, NOBODY, np.int8)
+        self.hex_fort = np.zeros(h, np.int8)
+        self.hex_income = np.full(h, -1, np.int16)  # the one income counter in the hex (R1.9.3)
+        self.hex_fort_round = np.full(h, -1, np.int16)  # round of the last fort change (R14.2)
+        self.hex_citadel_round = np.full(h, -1, np.int16)  # round the owner acquired the Citadel (R16.1)
+        self.hex_citadel_seq = np.full(h, -1, np.int16)  # acquisition order, for ties (RD9.3)
+        self.hero_up = np.zeros(cat.N_HERO_COUNTERS, np.int8)  # which face of each counter is up
+        self.hero_owner = np.full(cat.N_HERO_FACES, NOBODY, np.int8)
+        self.hero_hex = np.full(cat.N_HERO_FACES, -1, np.int8)
+        self.gold = np.zeros(p, np.int32)
+        self.alive = np.ones(p, bool)
+        self.start_hex = np.full(p, -1, np.int8)
+        self.drawn = np.zeros(p, np.int16)  # Things drawn in the current recruiting turn (public)
+        self.round = 0
+        self.phase = SETUP
+        self.stage = 0
+        self.turn = 0
+        self.first_player = 0
+        self.decision = 0
+        self.actor = NOBODY
+        self.cloud_hex = -1
+        self.citadel_seq = 0
+        self.reg: dict[str, int] = {}
+        self.hex_stack: list[int] = []
+        self.rng = Dice(seed)
+        self.winners: list[int] = []
+        self.reason = ""
+        self.stats = dict.fromkeys(STAT_KEYS, 0)
+        self._mask = None
+
+    # ----- basic queries (used by every engine module) -----
+
+    @property
+    def n_players(self) -> int:
+        return self.cfg.n_players
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def turn_order(self) -> list[int]:
+        """Players in turn order from the first player, skipping those out of the game (R0.4.15)."""
+        n = self.cfg.n_players
+        return [q for q in ((self.first_player + i) % n for i in range(n)) if self.alive[q]]
+
+    def right_of(self, player: int) -> int:
+        """The previous player in turn order (RD1.4)."""
+        order = self.turn_order()
+        return order[(order.index(player) - 1) % len(order)]
+
+    def screen(self, player: int) -> np.ndarray:
+        return np.flatnonzero((self.thing_place == SCREEN) & (self.thing_owner == player))
+
+    def screen_size(self, player: int) -> int:
+        return int(np.count_nonzero((self.thing_place == SCREEN) & (self.thing_owner == player)))
+
+    def cup(self) -> np.ndarray:
+        return np.flatnonzero(self.thing_place == CUP)
+
+    def owned_hexes(self, player: int) -> np.ndarray:
+        return np.flatnonzero(self.hex_owner == player)
+
+    def land_hex_count(self, player: int) -> int:
+        return int(np.count_nonzero(self.hex_owner == player))
+
+    def heroes_of(self, player: int) -> np.ndarray:
+        return np.flatnonzero(self.hero_owner == player)
+
+    def army_counts(self, player: int) -> np.ndarray:
+        """Creatures and heroes of `player` per hex (what the stack limit counts, R11.4.1)."""
+        on_board = (self.thing_place == BOARD) & (self.thing_owner == player) & (cat.THING_KIND == CREATURE)
+        counts = np.bincount(self.thing_hex[on_board], minlength=self.geo.n_hexes)
+        heroes = self.hero_hex[self.hero_owner == player]
+        if heroes.size:
+            counts += np.bincount(heroes, minlength=self.geo.n_hexes)
+        return counts
+
+    def room_for(self, player: int, counts: np.ndarray | None = None) -> np.ndarray:
+        """Per hex: how many more creatures/heroes `player` may have there (R11.4; Citadel: no limit)."""
+        if counts is None:
+            counts = self.army_counts(player)
+        room = STACK_LIMIT - counts
+        room[self.hex_fort == 4] = 10_000
+        return room
+
+    def income(self, player: int) -> int:
+        """Current income (R6.2): land hexes + fort levels + income counters + heroes (R6.3 Dwarf King)."""
+        owned = self.hex_owner == player
+        total = int(np.count_nonzero(owned)) + int(self.hex_fort[owned].sum())
+        counters = self.hex_income[owned]
+        counters = counters[counters >= 0]
+        if counters.size:
+            values = cat.THING_INCOME[counters].astype(np.int32)
+            if self.hero_owner[cat.hero_id("Dwarf King")] == player:
+                values[cat.THING_IS_MINE[counters]] *= 2  # A.9
+            total += int(values.sum())
+        return total + int(np.count_nonzero(self.hero_owner == player))
+
+    def citadel_hexes(self, player: int | None = None) -> np.ndarray:
+        mask = self.hex_fort == 4
+        if player is not None:
+            mask &= self.hex_owner == player
+        return np.flatnonzero(mask)
+
+    def fort_in_use(self, level: int) -> int:
+        return int(np.count_nonzero(self.hex_fort == level))
+
+    # ----- copy and JSON -----
+
+    def copy(self) -> GameState:
+        other = GameState.__new__(GameState)
+        other.cfg, other.geo = self.cfg, self.geo
+        for name in _ARRAYS:
+            setattr(other, name, getattr(self, name).copy())
+        for name in _SCALARS:
+            setattr(other, name, getattr(self, name))
+        other.reg = dict(self.reg)
+        other.hex_stack = list(self.hex_stack)
+        other.rng = self.rng.copy()
+        other.winners = list(self.winners)
+        other.reason = self.reason
+        other.stats = dict(self.stats)
+        other._mask = None if self._mask is None else self._mask.copy()
+        return other
+
+    def to_dict(self) -> dict:
+        data = {"schema": SCHEMA, "version": SCHEMA_VERSION, "config": self.cfg.to_dict()}
+        for name in _ARRAYS:
+            data[name] = getattr(self, name).tolist()
+        for name in _SCALARS:
+            data[name] = int(getattr(self, name))
+        data.update(reg=dict(self.reg), hex_stack=list(self.hex_stack), rng=self.rng.to_json(),
+                    winners=list(self.winners), reason=self.reason, stats=dict(self.stats))
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise StateFileError(f"saved game: not valid JSON ({exc})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameState:
+        if not isinstance(data, dict):
+            raise StateFileError("saved game: expected a JSON object")
+        if data.get("schema") != SCHEMA:
+            raise StateFileError(f"saved game: field 'schema' must be {SCHEMA!r}, got {data.get('schema')!r}")
+        if data.get("version") != SCHEMA_VERSION:
+            raise StateFileError(f"saved game: field 'version' {data.get('version')!r} is not supported "
+                                 f"(this ktenv reads version {SCHEMA_VERSION})")
+        try:
+            cfg = GameConfig.from_dict(data["config"])
+        except KeyError:
+            raise StateFileError("saved game: field 'config' is missing") from None
+        except (ConfigError, TypeError) as exc:
+            raise StateFileError(f"saved game: field 'config': {exc}") from None
+        state = cls(cfg)
+        for name in _ARRAYS:
+            template = getattr(state, name)
+            value = _field(data, name)
+            try:
+                array = np.asarray(value, dtype=np.int64)
+            except (TypeError, ValueError):
+                raise StateFileError(f"saved game: field '{name}' must be a list of integers") from None
+            if array.shape != template.shape:
+                raise StateFileError(f"saved game: field '{name}' has shape {array.shape}, expected {template.shape}")
+            info = np.iinfo(template.dtype) if template.dtype != bool else None
+            if info is not None and array.size and (array.min() < info.min or array.max() > info.max):
+                raise StateFileError(f"saved game: field '{name}' has values out of range")
+            if info is None and array.size and not np.isin(array, (0, 1)).all():
+                raise StateFileError(f"saved game: field '{name}' must hold true/false values")
+            setattr(state, name, array.astype(template.dtype))
+        for name in _SCALARS:
+            value = _field(data, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise StateFileError(f"saved game: field '{name}' must be an integer")
+            setattr(state, name, value)
+        try:
+            state.reg = {str(k): int(v) for k, v in _field(data, "reg").items()}
+            state.hex_stack = [int(v) for v in _field(data, "hex_stack")]
+            state.rng = Dice.from_json(_field(data, "rng"))
+            state.winners = [int(v) for v in _field(data, "winners")]
+            state.reason = str(_field(data, "reason"))
+            stats = _field(data, "stats")
+            state.stats = {key: int(stats[key]) for key in STAT_KEYS}
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise StateFileError(f"saved game: malformed field ({exc})") from None
+        try:
+            state.check_invariants()
+        except InvariantError as exc:
+            raise StateFileError(f"saved game: inconsistent state: {exc}") from None
+        return state
+
+    # ----- invariants -----
+
+    def check_invariants(self) -> None:
+        """Raise InvariantError naming the first broken rule (R0.5, R1.9.3, R11.4, R17.1, ...)."""
+        _check_things(self)
+        _check_hexes(self)
+        _check_heroes(self)
+        _check_players(self)
+
+
+def _field(data: dict, name: str):
+    if name not in data:
+        raise StateFileError(f"saved game: field '{name}' is missing (truncated file?)")
+    return data[name]
+
+
+def _fail(message: str) -> None:
+    raise InvariantError(message)
+
+
+def _check_things(s: GameState) -> None:
+    n, h = s.cfg.n_players, s.geo.n_hexes
+    place, owner, where = s.thing_place, s.thing_owner, s.thing_hex
+    if not np.isin(place, (CUP, SCREEN, BOARD, OUT)).all():
+        _fail("a Thing has an unknown place")
+    loose = (place == CUP) | (place == OUT)
+    if (owner[loose] != NOBODY).any() or (where[loose] != -1).any():
+        _fail("a Thing in the cup or out of the game has an owner or a hex")
+    on_screen = place == SCREEN
+    if ((owner[on_screen] < 0) | (owner[on_screen] >= n)).any() or (where[on_screen] != -1).any():
+        _fail("a Thing behind a screen has no valid owner, or a hex")
+    on_board = place == BOARD
+    b_owner, b_hex = owner[on_board], where[on_board]
+    if ((b_hex < 0) | (b_hex >= h)).any():
+        _fail("a Thing on the board has no valid hex")
+    if not (((b_owner >= 0) & (b_owner < n)) | (b_owner == NEUTRAL)).all():
+        _fail("a Thing on the board has no valid owner")
+    if (s.hex_terrain[b_hex] == SEA).any():
+        _fail("a Thing lies on a Sea hex (R11.3.4)")
+    kinds = cat.THING_KIND[on_board]
+    guarded = np.isin(kinds, (TREASURE, MAGIC, EVENT))
+    if (b_owner[guarded] != NEUTRAL).any():
+        _fail("a treasure, magic item or event lies on the board outside neutral guard (R8.3.2)")
+    if (s.thing_selected & ~on_screen).any():
+        _fail("a selected trade/exchange counter is not behind a screen")
+
+
+def _check_hexes(s: GameState) -> None:
+    n = s.cfg.n_players
+    land = s.hex_terrain != SEA
+    if (s.hex_terrain < 0).any() or (s.hex_terrain > SEA).any():
+        _fail("a hex has an unknown terrain")
+    if ((s.hex_owner < NOBODY) | (s.hex_owner >= n)).any() or (s.hex_owner[~land] != NOBODY).any():
+        _fail("a hex owner is invalid, or a Sea hex is owned (R0.4.2)")
+    if ((s.hex_fort < 0) | (s.hex_fort > 4)).any() or ((s.hex_fort > 0) & (s.hex_owner == NOBODY)).any():
+        _fail("a fort level is invalid, or a fort stands in an unowned hex")
+    if s.cfg.fort_supply == "box":
+        pass  # reductions may exceed the box (RD7.8), so only building checks the supply
+    income_kinds = (SPECIAL_INCOME, CITY, VILLAGE)
+    on_board = (s.thing_place == BOARD) & np.isin(cat.THING_KIND, income_kinds)
+    ids = np.flatnonzero(on_board)
+    if np.bincount(s.thing_hex[ids], minlength=s.geo.n_hexes).max(initial=0) > 1:
+        _fail("a hex holds two income counters (R1.9.3)")
+    expected = np.full(s.geo.n_hexes, -1, np.int16)
+    expected[s.thing_hex[ids]] = ids
+    if not np.array_equal(expected, s.hex_income):
+        _fail("hex_income disagrees with the income counters on the board")
+    for c in ids:
+        hx = s.thing_hex[c]
+        want = s.hex_owner[hx] if s.hex_owner[hx] != NOBODY else NEUTRAL
+        if s.thing_owner[c] != want:
+            _fail(f"income counter {cat.THING_NAME[c]} is not owned by its hex's owner")
+        if cat.THING_KIND[c] == SPECIAL_INCOME and cat.THING_TERRAIN[c] != s.hex_terrain[hx]:
+            _fail(f"{cat.THING_NAME[c]} lies on the wrong terrain (R8.3.4)")
+    if not -1 <= s.cloud_hex < s.geo.n_hexes:
+        _fail("the black cloud is on no valid hex")
+
+
+def _check_heroes(s: GameState) -> None:
+    n = s.cfg.n_players
+    if not np.isin(s.hero_up, (0, 1)).all():
+        _fail("a hero counter has no face up")
+    owned = s.hero_owner != NOBODY
+    if ((s.hero_owner < NOBODY) | (s.hero_owner >= n)).any():
+        _fail("a hero has an invalid owner")
+    faces = np.flatnonzero(owned)
+    if (s.hero_up[faces // 2] != faces % 2).any():
+        _fail("an owned hero is not the face-up side of its counter (R7.9)")
+    if ((s.hero_hex[owned] < 0) | (s.hero_hex[owned] >= s.geo.n_hexes)).any() or (s.hero_hex[~owned] != -1).any():
+        _fail("an owned hero is on no hex, or a pool hero is on the board")
+    if (s.hex_terrain[s.hero_hex[owned]] == SEA).any():
+        _fail("a hero stands on a Sea hex")
+    lords = owned & (cat.HERO_LORD_TERRAIN >= 0)
+    if np.bincount(s.hero_owner[lords], minlength=n).max(initial=0) > 1 and s.reg.get("lord_choice", -1) < 0:
+        _fail("a player owns two terrain lords (R7.10)")
+
+
+def _check_players(s: GameState) -> None:
+    if (s.gold < 0).any():
+        _fail("a player has negative gold")
+    for p in range(s.cfg.n_players):
+        in_own_recruit = s.phase in (SETUP, RECRUIT) and s.actor == p and s.reg.get("screen_open", 0)
+        if s.screen_size(p) > SCREEN_LIMIT and not in_own_recruit and s.decision != 0 and s.actor != p:
+            _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
+        room = s.room_for(p)
+        if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0):
+            _fail(f"player {p} has more than 10 creatures and heroes in a hex (R11.4)")
+        if not s.alive[p] and (s.hex_owner == p).any():
+            _fail(f"player {p} is out of the game but owns a hex")
+        if len(s.citadel_hexes(p)) > 1 and s.phase != GAME_OVER and s.cfg.victory != "unique_b":
+            _fail(f"player {p} owns two Citadels but has not won (R16.3)")
