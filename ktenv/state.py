@@ -53,12 +53,12 @@ STAT_KEYS = (
 _THING_ARRAYS = ("thing_place", "thing_owner", "thing_hex", "thing_face_up", "thing_public",
                  "thing_selected", "thing_new")
 _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_round",
-               "hex_citadel_round", "hex_citadel_seq")
+               "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built")
 _HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex")
 _PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn")
 _ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
 _SCALARS = ("round", "phase", "stage", "turn", "first_player", "decision", "actor",
-            "cloud_hex", "citadel_seq")
+            "cloud_hex", "citadel_seq", "cup_ran_dry")
 
 
 class StateFileError(ValueError):
@@ -70,7 +70,7 @@ class InvariantError(AssertionError):
 
 
 class GameState:
-    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "reg", "hex_stack", "rng", "winners",
+    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "reg", "hex_stack", "hex_aside", "rng", "winners",
                  "reason", "stats", "_mask")
 
     def __init__(self, cfg: GameConfig, seed: int = 0) -> None:
@@ -91,6 +91,7 @@ class GameState:
         self.hex_fort_round = np.full(h, -1, np.int16)  # round of the last fort change (R14.2)
         self.hex_citadel_round = np.full(h, -1, np.int16)  # round the owner acquired the Citadel (R16.1)
         self.hex_citadel_seq = np.full(h, -1, np.int16)  # acquisition order, for ties (RD9.3)
+        self.hex_citadel_built = np.zeros(h, bool)  # acquired by building, not conquest (R19.1 option)
         self.hero_up = np.zeros(cat.N_HERO_COUNTERS, np.int8)  # which face of each counter is up
         self.hero_owner = np.full(cat.N_HERO_FACES, NOBODY, np.int8)
         self.hero_hex = np.full(cat.N_HERO_FACES, -1, np.int8)
@@ -107,8 +108,10 @@ class GameState:
         self.actor = NOBODY
         self.cloud_hex = -1
         self.citadel_seq = 0
+        self.cup_ran_dry = 0  # R17.2: public flag, true elimination in force
         self.reg: dict[str, int] = {}
-        self.hex_stack: list[int] = []
+        self.hex_stack: list[int] = []  # terrain codes; the provisional stack during setup (R3.5)
+        self.hex_aside: list[int] = []  # set-aside and replaced Sea tiles until the stack forms
         self.rng = Dice(seed)
         self.winners: list[int] = []
         self.reason = ""
@@ -203,6 +206,7 @@ class GameState:
             setattr(other, name, getattr(self, name))
         other.reg = dict(self.reg)
         other.hex_stack = list(self.hex_stack)
+        other.hex_aside = list(self.hex_aside)
         other.rng = self.rng.copy()
         other.winners = list(self.winners)
         other.reason = self.reason
@@ -216,7 +220,8 @@ class GameState:
             data[name] = getattr(self, name).tolist()
         for name in _SCALARS:
             data[name] = int(getattr(self, name))
-        data.update(reg=dict(self.reg), hex_stack=list(self.hex_stack), rng=self.rng.to_json(),
+        data.update(reg=dict(self.reg), hex_stack=list(self.hex_stack),
+                    hex_aside=list(self.hex_aside), rng=self.rng.to_json(),
                     winners=list(self.winners), reason=self.reason, stats=dict(self.stats))
         return data
 
@@ -270,6 +275,7 @@ class GameState:
         try:
             state.reg = {str(k): int(v) for k, v in _field(data, "reg").items()}
             state.hex_stack = [int(v) for v in _field(data, "hex_stack")]
+            state.hex_aside = [int(v) for v in _field(data, "hex_aside")]
             state.rng = Dice.from_json(_field(data, "rng"))
             state.winners = [int(v) for v in _field(data, "winners")]
             state.reason = str(_field(data, "reason"))
@@ -384,8 +390,8 @@ def _check_players(s: GameState) -> None:
     if (s.gold < 0).any():
         _fail("a player has negative gold")
     for p in range(s.cfg.n_players):
-        in_own_recruit = s.phase in (SETUP, RECRUIT) and s.actor == p and s.reg.get("screen_open", 0)
-        if s.screen_size(p) > SCREEN_LIMIT and not in_own_recruit and s.decision != 0 and s.actor != p:
+        # R17.1.1: only the player whose recruiting (or discarding) is under way may be over
+        if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1:
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)
         if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0):

@@ -1,0 +1,157 @@
+"""R7 phase 2: recruit heroes. Dismiss, choose, gold before the roll, 2d6, gold after, place."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import NOBODY
+from ..state import RECRUIT, GameState
+from . import decisions as D
+from .actions import NUMBER, PASS, YES, ActionLayout
+from .common import treasure_value
+
+
+def run(s: GameState) -> None:
+    order = s.turn_order()
+    if s.turn >= len(order):
+        s.phase, s.stage, s.turn = RECRUIT, 0, 0
+        return
+    s.reg["attempts"] = 0
+    s.decision, s.actor = D.HERO_CHOOSE, order[s.turn]
+
+
+def _end_turn(s: GameState) -> None:
+    for key in ("attempts", "hero", "cost"):
+        s.reg.pop(key, None)
+    s.decision = D.NONE
+    s.turn += 1
+
+
+def target(face: int) -> int:
+    """A.0.1 / R7.5: the roll must reach twice the hero's combat value."""
+    return 2 * int(cat.HERO_COMBAT[face])
+
+
+def bonus_cap(face: int) -> int:
+    """R7.6 / RD5.2: pre-roll bonus only up to the amount that makes success certain."""
+    return max(0, target(face) - 2)
+
+
+def pool_faces(s: GameState) -> np.ndarray:
+    """Heroes available in the pool: the face-up side of every unowned counter (R7.3)."""
+    faces = np.arange(cat.N_HERO_COUNTERS) * 2 + s.hero_up
+    return faces[s.hero_owner[faces] == NOBODY]
+
+
+def room_hexes(s: GameState, player: int) -> np.ndarray:
+    """R7.7: own land hexes where the stack limit leaves room for one more."""
+    return np.flatnonzero((s.hex_owner == player) & (s.room_for(player) > 0))
+
+
+def recruitable(s: GameState, player: int) -> np.ndarray:
+    attempts = s.cfg.hero_attempts_per_round
+    if attempts != "unlimited" and s.reg.get("attempts", 0) >= attempts:
+        return np.zeros(0, np.int64)
+    if room_hexes(s, player).size == 0:  # RD5.3
+        return np.zeros(0, np.int64)
+    faces = pool_faces(s)
+    owns_lord = (cat.HERO_LORD_TERRAIN[s.heroes_of(player)] >= 0).any()
+    if owns_lord:  # R7.3: one terrain lord at a time
+        faces = faces[cat.HERO_LORD_TERRAIN[faces] < 0]
+    return faces
+
+
+def legal_choose(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hero + s.heroes_of(s.actor)] = 1  # R7.2 dismiss
+    mask[lay.hero + recruitable(s, s.actor)] = 1
+    mask[PASS] = 1
+
+
+def apply_choose(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        _end_turn(s)
+        return
+    face = action - lay.hero
+    if s.hero_owner[face] == s.actor:
+        dismiss(s, face)
+        return
+    s.reg["hero"] = face
+    s.reg["attempts"] = s.reg.get("attempts", 0) + 1
+    s.decision = D.HERO_BONUS
+
+
+def dismiss(s: GameState, face: int) -> None:
+    """R7.2: off the board, counter turned over (mandatory), the other side available at once."""
+    s.hero_owner[face] = NOBODY
+    s.hero_hex[face] = -1
+    s.hero_up[face // 2] ^= 1
+    s.stats["heroes_dismissed"] += 1
+
+
+def legal_bonus(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    top = min(bonus_cap(s.reg["hero"]), int(s.gold[s.actor]) // 5)
+    mask[NUMBER:NUMBER + top + 1] = 1
+
+
+def apply_bonus(s: GameState, lay: ActionLayout, action: int) -> None:
+    """R7.4-R7.6: pay 5 per +1, roll 2d6; short: offer the minimum post-roll payment."""
+    bonus = action - NUMBER
+    face = s.reg["hero"]
+    s.gold[s.actor] -= 5 * bonus
+    total = s.rng.two_d6() + bonus
+    short = target(face) - total
+    if short <= 0:
+        s.decision = D.HERO_PLACE
+        return
+    per10 = s.cfg.hero_post_roll_bonus_per_10
+    cost = 10 * -(-short // per10)
+    if s.gold[s.actor] + treasure_value(s, s.actor) >= cost:
+        s.reg["cost"] = cost
+        s.decision = D.HERO_PAY
+    else:
+        _after_attempt(s)  # R7.8: failure, gold paid is spent
+
+
+def legal_pay(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[PASS] = 1
+    if s.gold[s.actor] >= s.reg["cost"]:
+        mask[YES] = 1
+
+
+def apply_pay(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == YES:
+        s.gold[s.actor] -= s.reg.pop("cost")
+        s.decision = D.HERO_PLACE
+    else:
+        s.reg.pop("cost")
+        _after_attempt(s)
+
+
+def legal_place(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + room_hexes(s, s.actor)] = 1
+
+
+def apply_place(s: GameState, lay: ActionLayout, action: int) -> None:
+    """R7.7: the hero is placed at once, face up, on an own land hex with room."""
+    face = s.reg["hero"]
+    s.hero_owner[face] = s.actor
+    s.hero_hex[face] = action - lay.hex
+    s.stats["heroes_recruited"] += 1
+    _after_attempt(s)
+
+
+def _after_attempt(s: GameState) -> None:
+    s.reg.pop("hero", None)
+    if s.cfg.hero_attempts_per_round == "unlimited":
+        s.decision = D.HERO_CHOOSE  # X6 option: more attempts in the same turn
+    else:
+        _end_turn(s)
+
+
+DECISIONS = {
+    D.HERO_CHOOSE: (legal_choose, apply_choose),
+    D.HERO_BONUS: (legal_bonus, apply_bonus),
+    D.HERO_PAY: (legal_pay, apply_pay),
+    D.HERO_PLACE: (legal_place, apply_place),
+}

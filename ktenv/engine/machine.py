@@ -1,0 +1,176 @@
+"""The phase machine: stops at a decision point, exposes the legal actions, resumes on one.
+
+`new_game(config, seed)` -> state at its first decision; `legal_mask(state)` -> int8 mask;
+`step(state, action)` applies one legal action and runs the automatic parts of the rules up to
+the next decision. A decision with a single legal action is taken automatically (it is no
+choice), so every decision an agent sees has at least two options.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..board import hex_label
+from ..config import GameConfig
+from ..constants import SCREEN, TERRAIN_NAMES
+from ..state import (
+    CHANGE_ORDER,
+    COMBAT,
+    CONSTRUCTION,
+    EVENTS,
+    GAME_OVER,
+    HEROES,
+    INCOME,
+    MOVEMENT,
+    PHASE_NAMES,
+    RECRUIT,
+    SETUP,
+    SPECIAL,
+    GameState,
+)
+from . import construction, heroes, income, placement_turn, recruiting, setup, victory
+from . import decisions as D
+from .actions import NUMBER, PASS, YES, ActionLayout
+from .common import IllegalActionError, cash
+
+_LAYOUTS: dict[int, ActionLayout] = {}
+
+
+def layout(s: GameState) -> ActionLayout:
+    n = s.geo.n_hexes
+    if n not in _LAYOUTS:
+        _LAYOUTS[n] = ActionLayout(n)
+    return _LAYOUTS[n]
+
+
+def _pass_phase(next_phase: int):
+    """Phases whose rules come with Engine II/III: entered and left in sequence for now."""
+    def run(s: GameState) -> None:
+        s.phase, s.stage, s.turn = next_phase, 0, 0
+    return run
+
+
+RUNNERS = {
+    SETUP: setup.run,
+    INCOME: income.run,
+    HEROES: heroes.run,
+    RECRUIT: recruiting.run,
+    EVENTS: _pass_phase(MOVEMENT),  # R10: Engine III
+    MOVEMENT: _pass_phase(COMBAT),  # R11: Engine II
+    COMBAT: _pass_phase(CONSTRUCTION),  # R12-R13: Engine II
+    CONSTRUCTION: construction.run,
+    SPECIAL: _pass_phase(CHANGE_ORDER),  # R15.1: Engine III
+    CHANGE_ORDER: victory.run_change_order,
+}
+
+DECISIONS: dict[int, tuple] = {}
+for _module in (setup, placement_turn, heroes, recruiting, construction):
+    DECISIONS.update(_module.DECISIONS)
+missing = set(D.NAMES) - set(DECISIONS) - {D.NONE}
+assert not missing, f"decisions without rules: {missing}"
+
+
+def new_game(config: GameConfig | None = None, seed: int = 0) -> GameState:
+    s = GameState(config or GameConfig(), seed)
+    setup.start_game(s)
+    _advance(s)
+    return s
+
+
+def legal_mask(s: GameState) -> np.ndarray:
+    """int8 mask over the whole action space; all zeros once the game is over."""
+    if s._mask is None:
+        lay = layout(s)
+        mask = np.zeros(lay.size, np.int8)
+        if s.decision != D.NONE:
+            DECISIONS[s.decision][0](s, lay, mask)
+            _cash_options(s, lay, mask)
+        s._mask = mask
+    return s._mask
+
+
+def _cash_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """RD8.1: the actor may cash any treasure behind the screen at every own decision."""
+    for i, c in enumerate(cat.TREASURE_IDS):
+        if s.thing_place[c] == SCREEN and s.thing_owner[c] == s.actor:
+            mask[lay.cash + i] = 1
+
+
+def legal_actions(s: GameState) -> np.ndarray:
+    return np.flatnonzero(legal_mask(s))
+
+
+def step(s: GameState, action: int) -> None:
+    """Apply one action of the current actor; an illegal one raises and changes nothing."""
+    mask = legal_mask(s)
+    action = int(action)
+    if s.phase == GAME_OVER:
+        raise IllegalActionError("the game is over: no action is legal")
+    if not 0 <= action < mask.size or not mask[action]:
+        raise IllegalActionError(
+            f"action {action} ({describe_action(s, action)}) is not legal now: "
+            f"player {s.actor} must decide '{D.NAMES[s.decision]}' in phase '{PHASE_NAMES[s.phase]}'")
+    s.stats["decisions"] += 1
+    _apply(s, action)
+    _advance(s)
+
+
+def _apply(s: GameState, action: int) -> None:
+    lay = layout(s)
+    s._mask = None
+    if lay.cash <= action < lay.player:
+        cash(s, s.actor, cat.TREASURE_IDS[action - lay.cash])
+        if s.decision == D.DISCARD and s.screen_size(s.actor) <= 10:
+            s.decision = D.NONE  # cashing brought the screen down to the limit (R17.1.2)
+        return
+    DECISIONS[s.decision][1](s, lay, action)
+
+
+def _advance(s: GameState) -> None:
+    """Run automatic rules until someone must choose between at least two actions."""
+    while True:
+        while s.decision == D.NONE and s.phase != GAME_OVER:
+            RUNNERS[s.phase](s)
+        if s.phase == GAME_OVER:
+            s._mask = None
+            return
+        s._mask = None
+        legal = np.flatnonzero(legal_mask(s))
+        if legal.size != 1:
+            return
+        _apply(s, int(legal[0]))  # a forced move is no decision
+
+
+# ----- human-readable actions -----
+
+def describe_action(s: GameState, action: int) -> str:
+    """A short English description of `action` in the current decision's context."""
+    lay = layout(s)
+    try:
+        block, i = lay.split(int(action))
+    except ValueError as exc:
+        return str(exc)
+    context = D.NAMES.get(s.decision, "?")
+    if block == "PASS":
+        return f"{context}: done / pass"
+    if block == "YES":
+        return f"{context}: yes"
+    if block == "NUMBER":
+        return f"{context}: {i}"
+    if block == "HEX":
+        return f"{context}: hex {hex_label(s.geo, i)} {TERRAIN_NAMES[s.hex_terrain[i]]}"
+    if block == "THING":
+        return f"{context}: {cat.THING_NAME[i]} (thing {i})"
+    if block == "HERO":
+        return f"{context}: {cat.HERO_NAME[i]} (hero {i})"
+    if block == "CASH":
+        c = cat.TREASURE_IDS[i]
+        return f"cash {cat.THING_NAME[c]} for {cat.THING_GOLD[c]} gold"
+    if block == "PLAYER":
+        return f"{context}: player {i}"
+    return f"{context}: direction {('E', 'SE', 'SW', 'W', 'NW', 'NE')[i]}"
+
+
+__all__ = ["new_game", "legal_mask", "legal_actions", "step", "describe_action", "IllegalActionError",
+           "layout", "NUMBER", "PASS", "YES"]

@@ -1,0 +1,159 @@
+"""R8 phase 3: recruit Things. Declare paid draws and a trade set, draw, pay, return the trades,
+place (R8.2, R8.3), then get down to the screen limit (R17.1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..constants import SCREEN, SCREEN_LIMIT
+from ..state import EVENTS, GameState
+from . import decisions as D
+from .actions import NUMBER, PASS, ActionLayout
+from .common import draw, to_cup
+from .placement_turn import begin_placement
+
+MAX_PAID = 5  # R8.1.1: at most 25 gold, 5 each
+MAX_TRADED = 5  # R8.1.1: at most five Things by trade (ten counters)
+
+# Steps of one player's recruiting turn.
+PAID, TRADE, DRAW, PLACE, LIMIT, DONE = range(6)
+
+
+def free_count(s: GameState, player: int) -> int:
+    """R8.1.1: one free Thing per two land hexes, rounded up (RT.20)."""
+    return -(-s.land_hex_count(player) // 2)
+
+
+def run(s: GameState) -> None:
+    order = s.turn_order()
+    if s.turn >= len(order):
+        s.phase, s.stage, s.turn = EVENTS, 0, 0
+        return
+    player = order[s.turn]
+    sub = s.reg.setdefault("sub", PAID)
+    s.actor = player
+    if sub == PAID:
+        s.reg["screen_open"] = player + 1  # R17.1.1: the limit waits until placement is finished
+        s.drawn[player] = 0
+        s.decision = D.RECRUIT_PAID
+    elif sub == TRADE:
+        s.decision = D.RECRUIT_TRADE
+    elif sub == DRAW:
+        _draw_all(s, player)
+    elif sub == PLACE:
+        s.reg["sub"] = LIMIT
+        begin_placement(s, player, allow_remove=True)
+    elif sub == LIMIT:
+        if s.screen_size(player) > SCREEN_LIMIT:
+            s.decision = D.DISCARD
+        else:
+            s.reg["sub"] = DONE
+    else:
+        for key in ("sub", "screen_open", "paid", "skip_free"):
+            s.reg.pop(key, None)
+        s.turn += 1
+
+
+# ----- declarations -----
+
+def legal_paid(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    top = min(MAX_PAID, int(s.gold[s.actor]) // 5)
+    mask[NUMBER:NUMBER + top + 1] = 1
+    if not s.cfg.free_draws_mandatory:
+        mask[PASS] = 1  # X7 option: the whole draw may be declined
+
+
+def apply_paid(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        s.reg["sub"] = PLACE  # no draws and no trade this round
+    else:
+        s.reg["paid"] = action - NUMBER
+        s.reg["sub"] = TRADE
+    s.decision = D.NONE
+
+
+def _trade_set(s: GameState, player: int) -> np.ndarray:
+    return np.flatnonzero(s.thing_selected & (s.thing_owner == player) & (s.thing_place == SCREEN))
+
+
+def legal_trade(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """An even set of at most ten; a first counter of a pair only when a partner is left."""
+    mine = s.screen(s.actor)
+    chosen = int(s.thing_selected[mine].sum())
+    free = mine[~s.thing_selected[mine]]
+    if chosen % 2 == 1 or (chosen < 2 * MAX_TRADED and free.size >= 2):
+        mask[lay.thing + free] = 1
+    if chosen % 2 == 0:
+        mask[PASS] = 1
+
+
+def apply_trade(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        s.reg["sub"] = DRAW
+        s.decision = D.NONE
+    else:
+        s.thing_selected[action - lay.thing] = True  # R8.1.1: the trade set is shown to all
+
+
+# ----- drawing (R8.1.1 steps 4-6, R8.1.5) -----
+
+def _draw_all(s: GameState, player: int) -> None:
+    """Draws one at a time: free, then paid, then traded; stops when the cup is empty."""
+    trades = _trade_set(s, player)
+    wanted = (free_count(s, player), s.reg.get("paid", 0), trades.size // 2)
+    got = [0, 0, 0]
+    for kind, count in enumerate(wanted):
+        for _ in range(count):
+            if draw(s, player) < 0:
+                break
+            got[kind] += 1
+    s.gold[player] -= 5 * got[1]  # only paid draws received are paid for
+    total = sum(got)
+    s.drawn[player] = total
+    s.stats["things_drawn"] += total
+    missing = wanted[2] - got[2]
+    if missing:
+        s.reg["keep"] = 2 * missing
+        s.decision = D.TRADE_KEEP
+        return
+    _return_trades(s, player)
+
+
+def _return_trades(s: GameState, player: int) -> None:
+    for c in _trade_set(s, player):
+        to_cup(s, int(c))
+    s.reg.pop("keep", None)
+    s.reg["sub"] = PLACE
+    s.decision = D.NONE
+
+
+def legal_keep(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.thing + _trade_set(s, s.actor)] = 1
+
+
+def apply_keep(s: GameState, lay: ActionLayout, action: int) -> None:
+    """R8.1.5: two trade counters per traded draw not received stay behind the screen."""
+    s.thing_selected[action - lay.thing] = False
+    s.reg["keep"] -= 1
+    if s.reg["keep"] == 0:
+        _return_trades(s, s.actor)
+
+
+# ----- screen limit (R17.1.2) -----
+
+def legal_discard(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.thing + s.screen(s.actor)] = 1
+
+
+def apply_discard(s: GameState, lay: ActionLayout, action: int) -> None:
+    to_cup(s, action - lay.thing)
+    if s.screen_size(s.actor) <= SCREEN_LIMIT:
+        s.decision = D.NONE
+
+
+DECISIONS = {
+    D.RECRUIT_PAID: (legal_paid, apply_paid),
+    D.RECRUIT_TRADE: (legal_trade, apply_trade),
+    D.TRADE_KEEP: (legal_keep, apply_keep),
+    D.DISCARD: (legal_discard, apply_discard),
+}
