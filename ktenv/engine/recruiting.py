@@ -85,6 +85,8 @@ def legal_trade(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
         mask[lay.thing + free] = 1
     if chosen % 2 == 0:
         mask[PASS] = 1
+    elif free.size == 0:  # cashing a treasure left an odd set with no partner: take one back
+        mask[lay.thing + mine[s.thing_selected[mine]]] = 1
 
 
 def apply_trade(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -92,7 +94,8 @@ def apply_trade(s: GameState, lay: ActionLayout, action: int) -> None:
         s.reg["sub"] = DRAW
         s.decision = D.NONE
     else:
-        s.thing_selected[action - lay.thing] = True  # R8.1.1: the trade set is shown to all
+        c = action - lay.thing
+        s.thing_selected[c] = not s.thing_selected[c]  # R8.1.1: the trade set is shown to all
 
 
 # ----- drawing (R8.1.1 steps 4-6, R8.1.5) -----
