@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", default="random", help="comma-separated agent names, one per seat or one for all")
     play.add_argument("--max-rounds", type=int, default=None, help="round limit (0: none; default 100)")
-    play.add_argument("--victory", default=None, help="standard, quick, unique_a, unique_b, fixed_rounds, land_conquest")
+    play.add_argument("--victory", default=None,
+                      help="standard, quick, unique_a, unique_b, fixed_rounds or land_conquest")
     play.add_argument("--set", action="append", metavar="KEY=VALUE", help="any game option of the rules page")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     play.add_argument("--save", metavar="PATH", help="write the final game state as JSON")
