@@ -37,6 +37,9 @@ from .rng import Dice
 SCHEMA = "ktenv.state"
 SCHEMA_VERSION = 1
 
+# Movement status of a creature or hero during the Movement phase (R11.2.1).
+UNMOVED, MOVING, DONE = range(3)
+
 # Phases of a round (R5.1), plus setup and the end.
 SETUP, INCOME, HEROES, RECRUIT, EVENTS, MOVEMENT, COMBAT, CONSTRUCTION, SPECIAL, CHANGE_ORDER, GAME_OVER = range(11)
 PHASE_NAMES = (
@@ -51,10 +54,11 @@ STAT_KEYS = (
 )
 
 _THING_ARRAYS = ("thing_place", "thing_owner", "thing_hex", "thing_face_up", "thing_public",
-                 "thing_selected", "thing_new")
+                 "thing_selected", "thing_new", "thing_mp", "thing_status", "thing_pinned", "thing_moved",
+                 "thing_damage", "thing_fought")
 _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_round",
-               "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built")
-_HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex")
+               "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage")
+_HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved")
 _PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn")
 _ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
 _SCALARS = ("round", "phase", "stage", "turn", "first_player", "decision", "actor",
@@ -84,6 +88,14 @@ class GameState:
         self.thing_public = np.zeros(n, bool)  # identity known to all while on the board (RI.4)
         self.thing_selected = np.zeros(n, bool)  # trade set / exchange choice in progress
         self.thing_new = np.zeros(n, bool)  # drawn in the setup exchange (R4.10)
+        # Movement (R11): points left, UNMOVED/MOVING/DONE, pinned at the start of the turn,
+        # entered a hex this turn (for conquest by movement, R11.8.1).
+        self.thing_mp = np.zeros(n, np.int8)
+        self.thing_status = np.zeros(n, np.int8)
+        self.thing_pinned = np.zeros(n, bool)
+        self.thing_moved = np.zeros(n, bool)
+        self.thing_damage = np.zeros(n, np.int8)  # hits on a city/village in the current battle (R13.5.2)
+        self.thing_fought = np.zeros(n, bool)  # neutral defender that fought a round (R12.4.2)
         self.hex_terrain = np.zeros(h, np.int8)
         self.hex_owner = np.full(h, NOBODY, np.int8)
         self.hex_fort = np.zeros(h, np.int8)
@@ -92,9 +104,14 @@ class GameState:
         self.hex_citadel_round = np.full(h, -1, np.int16)  # round the owner acquired the Citadel (R16.1)
         self.hex_citadel_seq = np.full(h, -1, np.int16)  # acquisition order, for ties (RD9.3)
         self.hex_citadel_built = np.zeros(h, bool)  # acquired by building, not conquest (R19.1 option)
+        self.hex_fort_damage = np.zeros(h, np.int8)  # hits on the fort in the current battle (R13.5.2)
         self.hero_up = np.zeros(cat.N_HERO_COUNTERS, np.int8)  # which face of each counter is up
         self.hero_owner = np.full(cat.N_HERO_FACES, NOBODY, np.int8)
         self.hero_hex = np.full(cat.N_HERO_FACES, -1, np.int8)
+        self.hero_mp = np.zeros(cat.N_HERO_FACES, np.int8)
+        self.hero_status = np.zeros(cat.N_HERO_FACES, np.int8)
+        self.hero_pinned = np.zeros(cat.N_HERO_FACES, bool)
+        self.hero_moved = np.zeros(cat.N_HERO_FACES, bool)
         self.gold = np.zeros(p, np.int32)
         self.alive = np.ones(p, bool)
         self.start_hex = np.full(p, -1, np.int8)

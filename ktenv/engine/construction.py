@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import catalog as cat
-from ..state import SPECIAL, GameState
+from ..state import CONSTRUCTION, SPECIAL, GameState
 from . import decisions as D
 from .actions import PASS, ActionLayout
 from .common import own_income_counters, remove_income_counter
@@ -86,3 +86,5 @@ def raise_fort(s: GameState, hx: int, paid: bool) -> None:
 
 
 DECISIONS = {D.BUILD: (legal_build, apply_build)}
+
+RUNNERS = {CONSTRUCTION: run}

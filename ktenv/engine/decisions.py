@@ -24,6 +24,25 @@ TRADE_KEEP = 14  # THING of the trade set that stays behind the screen (cup ran 
 DISCARD = 15  # THING to discard to the cup (screen over 10, R17.1.2)
 # Construction (RP-7)
 BUILD = 16  # HEX to build or upgrade; THING own income counter to remove; PASS done
+# Movement (RP-5)
+MOVE_START = 17  # HEX: start a move from this hex; PASS: end the movement turn
+MOVE_SELECT = 18  # THING/HERO: add an unmoved counter of that hex to the stack; YES: go; PASS: cancel
+MOVE_STACK = 19  # DIRECTION: step; THING/HERO member: drop it here; THING/HERO non-member: pick up; PASS: end
+FLY_INTEND = 20  # THING/HERO: a flyer that intends to continue (revealed); PASS: done (RP-5.3)
+FLY_BLOCK = 21  # THING/HERO: an enemy reveals/declares a flyer to block (RP-5.4); PASS: done
+FLY_LEAVE = 22  # THING/HERO: an intending flyer that stays behind (RP-5.5)
+PIN_CHALLENGE = 23  # YES: challenge the bluff pin in this hex; PASS: do not (RP-5.6)
+PIN_REVEAL = 24  # THING: reveal one supported face-down creature; PASS: decline (RP-5.6)
+REMOVE_INCOME = 25  # THING: remove an own income counter; PASS: done (R11.9, RP-5.8)
+# Exploration and battles (RP-6)
+SEGMENT = 26  # HEX: the pending battle/exploration/contest to resolve now (RP-6.1)
+INCOME_TIE = 27  # THING: which tied income counter stays (neutral controller, RP-6.2)
+BRIBE = 28  # THING: bribe this defender; PASS: done (RP-6.3)
+TARGET = 29  # PLAYER: target side for this round, multi-sided battles (RP-6.6)
+ASSIGN_HIT = 30  # THING/HERO: the counter that takes the hit; HEX (the battle hex): the fort (RP-6.10)
+RETREAT = 31  # HEX: retreat there; PASS: stay (RP-6.12)
+RETREAT_EXCESS = 32  # THING/HERO: eliminated over the stack limit after a retreat (RP-6.12)
+HERO_TURN = 33  # YES: turn the eliminated hero's counter over; PASS: keep the side (RP-2.6)
 
 NAMES = {
     NONE: "none", START_POSITION: "choose start position", SEA_REPLACE: "replace sea at start",
@@ -32,5 +51,12 @@ NAMES = {
     HERO_BONUS: "gold before the hero roll", HERO_PAY: "gold after the hero roll",
     HERO_PLACE: "hex for the hero", RECRUIT_PAID: "paid things", RECRUIT_TRADE: "trade set",
     TRADE_KEEP: "trade counter kept", DISCARD: "discard to 10", BUILD: "build forts",
+    MOVE_START: "start a move", MOVE_SELECT: "choose the moving stack", MOVE_STACK: "move the stack",
+    FLY_INTEND: "flyers that continue", FLY_BLOCK: "block enemy flyers", FLY_LEAVE: "flyers left behind",
+    PIN_CHALLENGE: "challenge the pin", PIN_REVEAL: "reveal against a challenge",
+    REMOVE_INCOME: "remove income counters", SEGMENT: "choose a battle or exploration",
+    INCOME_TIE: "income counter that stays", BRIBE: "bribe defenders", TARGET: "target side",
+    ASSIGN_HIT: "assign a hit", RETREAT: "retreat", RETREAT_EXCESS: "eliminate over the limit",
+    HERO_TURN: "turn the lost hero over",
 }
 N_DECISIONS = len(NAMES)

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import NOBODY
-from ..state import RECRUIT, GameState
+from ..state import HEROES, RECRUIT, GameState
 from . import decisions as D
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import treasure_value
@@ -155,3 +155,5 @@ DECISIONS = {
     D.HERO_PAY: (legal_pay, apply_pay),
     D.HERO_PLACE: (legal_place, apply_place),
 }
+
+RUNNERS = {HEROES: run}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from ..state import HEROES, GameState
+from ..state import HEROES, INCOME, GameState
 
 
 def run(s: GameState) -> None:
     for player in s.turn_order():
         s.gold[player] += s.income(player)
     s.phase, s.stage, s.turn = HEROES, 0, 0
+
+RUNNERS = {INCOME: run}

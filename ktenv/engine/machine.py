@@ -16,20 +16,14 @@ from ..config import GameConfig
 from ..constants import SCREEN, TERRAIN_NAMES
 from ..state import (
     CHANGE_ORDER,
-    COMBAT,
-    CONSTRUCTION,
     EVENTS,
     GAME_OVER,
-    HEROES,
-    INCOME,
     MOVEMENT,
     PHASE_NAMES,
-    RECRUIT,
-    SETUP,
     SPECIAL,
     GameState,
 )
-from . import construction, heroes, income, placement_turn, recruiting, setup, victory
+from . import combat, construction, heroes, income, movement, placement_turn, recruiting, setup, victory
 from . import decisions as D
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import IllegalActionError, cash
@@ -45,30 +39,22 @@ def layout(s: GameState) -> ActionLayout:
 
 
 def _pass_phase(next_phase: int):
-    """Phases whose rules come with Engine II/III: entered and left in sequence for now."""
+    """Phases whose rules come with Engine III: entered and left in sequence for now."""
     def run(s: GameState) -> None:
         s.phase, s.stage, s.turn = next_phase, 0, 0
     return run
 
 
+# Each part of the turn registers its phase runner(s) and decision rules.
+PARTS = (setup, income, heroes, recruiting, placement_turn, movement, combat, construction, victory)
 RUNNERS = {
-    SETUP: setup.run,
-    INCOME: income.run,
-    HEROES: heroes.run,
-    RECRUIT: recruiting.run,
     EVENTS: _pass_phase(MOVEMENT),  # R10: Engine III
-    MOVEMENT: _pass_phase(COMBAT),  # R11: Engine II
-    COMBAT: _pass_phase(CONSTRUCTION),  # R12-R13: Engine II
-    CONSTRUCTION: construction.run,
     SPECIAL: _pass_phase(CHANGE_ORDER),  # R15.1: Engine III
-    CHANGE_ORDER: victory.run_change_order,
 }
-
 DECISIONS: dict[int, tuple] = {}
-for _module in (setup, placement_turn, heroes, recruiting, construction):
-    DECISIONS.update(_module.DECISIONS)
-missing = set(D.NAMES) - set(DECISIONS) - {D.NONE}
-assert not missing, f"decisions without rules: {missing}"
+for _part in PARTS:
+    RUNNERS.update(getattr(_part, "RUNNERS", {}))
+    DECISIONS.update(getattr(_part, "DECISIONS", {}))
 
 
 def new_game(config: GameConfig | None = None, seed: int = 0) -> GameState:

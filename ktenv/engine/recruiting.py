@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..constants import SCREEN, SCREEN_LIMIT
-from ..state import EVENTS, GameState
+from ..state import EVENTS, RECRUIT, GameState
 from . import decisions as D
 from .actions import NUMBER, PASS, ActionLayout
 from .common import draw, to_cup
@@ -160,3 +160,5 @@ DECISIONS = {
     D.TRADE_KEEP: (legal_keep, apply_keep),
     D.DISCARD: (legal_discard, apply_discard),
 }
+
+RUNNERS = {RECRUIT: run}

@@ -14,7 +14,7 @@ from ..board import (
     start_position_choices,
 )
 from ..constants import NOBODY, SEA
-from ..state import INCOME, GameState
+from ..state import INCOME, SETUP, GameState
 from . import decisions as D
 from .actions import PASS, YES, ActionLayout
 from .common import draw, to_cup
@@ -282,3 +282,5 @@ DECISIONS = {
     D.TOWER: (legal_tower, apply_tower),
     D.EXCHANGE: (legal_exchange, apply_exchange),
 }
+
+RUNNERS = {SETUP: run}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..constants import NOBODY, SCREEN
-from ..state import GAME_OVER, INCOME, GameState
+from ..state import CHANGE_ORDER, GAME_OVER, INCOME, GameState
 from . import decisions as D
 from .common import to_cup
 
@@ -124,3 +124,5 @@ def run_change_order(s: GameState) -> None:
     if not s.game_over:
         s.round += 1
         s.phase, s.stage, s.turn = INCOME, 0, 0
+
+RUNNERS = {CHANGE_ORDER: run_change_order}
