@@ -23,7 +23,7 @@ from ..state import (
     SPECIAL,
     GameState,
 )
-from . import combat, construction, heroes, income, movement, placement_turn, recruiting, setup, victory
+from . import combat, construction, heroes, income, interrupts, movement, placement_turn, recruiting, setup, victory
 from . import decisions as D
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import IllegalActionError, cash
@@ -46,7 +46,7 @@ def _pass_phase(next_phase: int):
 
 
 # Each part of the turn registers its phase runner(s) and decision rules.
-PARTS = (setup, income, heroes, recruiting, placement_turn, movement, combat, construction, victory)
+PARTS = (setup, income, heroes, recruiting, placement_turn, movement, combat, construction, victory, interrupts)
 RUNNERS = {
     EVENTS: _pass_phase(MOVEMENT),  # R10: Engine III
     SPECIAL: _pass_phase(CHANGE_ORDER),  # R15.1: Engine III
@@ -107,8 +107,8 @@ def _apply(s: GameState, action: int) -> None:
     s._mask = None
     if lay.cash <= action < lay.player:
         cash(s, s.actor, cat.TREASURE_IDS[action - lay.cash])
-        if s.decision == D.DISCARD and s.screen_size(s.actor) <= 10:
-            s.decision = D.NONE  # cashing brought the screen down to the limit (R17.1.2)
+        if s.decision == D.DISCARD:
+            interrupts.discard_done(s)  # cashing counts toward the limit (R17.1.2)
         return
     DECISIONS[s.decision][1](s, lay, action)
 
@@ -117,7 +117,8 @@ def _advance(s: GameState) -> None:
     """Run automatic rules until someone must choose between at least two actions."""
     while True:
         while s.decision == D.NONE and s.phase != GAME_OVER:
-            RUNNERS[s.phase](s)
+            if not interrupts.pending(s):
+                RUNNERS[s.phase](s)
         if s.phase == GAME_OVER:
             s._mask = None
             return

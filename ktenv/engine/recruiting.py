@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..constants import SCREEN, SCREEN_LIMIT
+from ..constants import SCREEN
 from ..state import EVENTS, RECRUIT, GameState
 from . import decisions as D
 from .actions import NUMBER, PASS, ActionLayout
@@ -16,7 +16,7 @@ MAX_PAID = 5  # R8.1.1: at most 25 gold, 5 each
 MAX_TRADED = 5  # R8.1.1: at most five Things by trade (ten counters)
 
 # Steps of one player's recruiting turn.
-PAID, TRADE, DRAW, PLACE, LIMIT, DONE = range(6)
+PAID, TRADE, DRAW, PLACE, LIMIT, DONE = range(6)  # LIMIT: the screen limit applies again
 
 
 def free_count(s: GameState, player: int) -> int:
@@ -44,10 +44,8 @@ def run(s: GameState) -> None:
         s.reg["sub"] = LIMIT
         begin_placement(s, player, allow_remove=True)
     elif sub == LIMIT:
-        if s.screen_size(player) > SCREEN_LIMIT:
-            s.decision = D.DISCARD
-        else:
-            s.reg["sub"] = DONE
+        s.reg.pop("screen_open", None)  # placement done: over 10 now means discarding (interrupts)
+        s.reg["sub"] = DONE
     else:
         for key in ("sub", "screen_open", "paid", "skip_free"):
             s.reg.pop(key, None)
@@ -142,23 +140,10 @@ def apply_keep(s: GameState, lay: ActionLayout, action: int) -> None:
         _return_trades(s, s.actor)
 
 
-# ----- screen limit (R17.1.2) -----
-
-def legal_discard(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.thing + s.screen(s.actor)] = 1
-
-
-def apply_discard(s: GameState, lay: ActionLayout, action: int) -> None:
-    to_cup(s, action - lay.thing)
-    if s.screen_size(s.actor) <= SCREEN_LIMIT:
-        s.decision = D.NONE
-
-
 DECISIONS = {
     D.RECRUIT_PAID: (legal_paid, apply_paid),
     D.RECRUIT_TRADE: (legal_trade, apply_trade),
     D.TRADE_KEEP: (legal_keep, apply_keep),
-    D.DISCARD: (legal_discard, apply_discard),
 }
 
 RUNNERS = {RECRUIT: run}

@@ -1,0 +1,62 @@
+"""Choices the rules insert wherever play pauses: turning a lost hero over (R7.11, RP-2.6) and
+getting a screen back down to 10 (R17.1.2). The machine asks these before resuming a phase."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..constants import SCREEN_LIMIT
+from ..state import GameState
+from . import decisions as D
+from .actions import PASS, YES, ActionLayout
+from .common import to_cup
+
+
+def pending(s: GameState) -> bool:
+    """Set the decision of the first pending interrupt; False when there is none."""
+    for key in s.reg:
+        if key.startswith("hero_turn_"):
+            s.reg["hero_turn"] = int(key[10:])
+            s.decision, s.actor = D.HERO_TURN, s.reg[key]
+            return True
+    open_player = s.reg.get("screen_open", 0) - 1
+    for p in s.turn_order():
+        if p != open_player and s.screen_size(p) > SCREEN_LIMIT:
+            s.reg["screen_open"] = p + 1  # over the limit only while discarding
+            s.decision, s.actor = D.DISCARD, p
+            return True
+    return False
+
+
+def legal_hero_turn(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[YES] = mask[PASS] = 1
+
+
+def apply_hero_turn(s: GameState, lay: ActionLayout, action: int) -> None:
+    face = s.reg.pop("hero_turn")
+    s.reg.pop(f"hero_turn_{face}")
+    if action == YES:
+        s.hero_up[face // 2] ^= 1
+    s.decision = D.NONE
+
+
+def legal_discard(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.thing + s.screen(s.actor)] = 1
+
+
+def apply_discard(s: GameState, lay: ActionLayout, action: int) -> None:
+    """R17.1.2 / RD3.2: the owner discards counters of their choice to the cup (or cashes)."""
+    to_cup(s, action - lay.thing)
+    discard_done(s)
+
+
+def discard_done(s: GameState) -> None:
+    if s.screen_size(s.actor) <= SCREEN_LIMIT:
+        s.reg.pop("screen_open", None)
+        s.decision = D.NONE
+
+
+DECISIONS = {
+    D.HERO_TURN: (legal_hero_turn, apply_hero_turn),
+    D.DISCARD: (legal_discard, apply_discard),
+}
