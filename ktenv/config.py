@@ -25,8 +25,9 @@ _CHOICES: dict[str, tuple] = {
     "unique_a_capture": ("hold_one_round", "immediate"),  # R19.2.1, X24
     "unique_b_vulnerable": ("combat_and_disaster", "disaster_when_two"),  # R19.2.2, X25
     "land_check": ("end_of_round", "immediate"),  # R19.4, X26
+    "neutral_control": ("right_player", "policy"),  # RD1.6
 }
-_BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public")
+_BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public", "bribe_double_on_city")
 
 
 class ConfigError(ValueError):
@@ -56,6 +57,8 @@ class GameConfig:
     unique_b_vulnerable: str = "combat_and_disaster"
     land_check: str = "end_of_round"
     cup_size_public: bool = False
+    bribe_double_on_city: bool = True  # R12.2.5, RD6.1
+    neutral_control: str = "right_player"  # RD1.6
 
     def __post_init__(self) -> None:
         _check_int("n_players", self.n_players, 2, 4)

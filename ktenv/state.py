@@ -58,7 +58,8 @@ _THING_ARRAYS = ("thing_place", "thing_owner", "thing_hex", "thing_face_up", "th
                  "thing_damage", "thing_fought")
 _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_round",
                "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage")
-_HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved")
+_HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved",
+                "hero_damage")
 _PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn")
 _ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
 _SCALARS = ("round", "phase", "stage", "turn", "first_player", "decision", "actor",
@@ -112,6 +113,7 @@ class GameState:
         self.hero_status = np.zeros(cat.N_HERO_FACES, np.int8)
         self.hero_pinned = np.zeros(cat.N_HERO_FACES, bool)
         self.hero_moved = np.zeros(cat.N_HERO_FACES, bool)
+        self.hero_damage = np.zeros(cat.N_HERO_FACES, np.int8)  # hit taken in the current combat step
         self.gold = np.zeros(p, np.int32)
         self.alive = np.ones(p, bool)
         self.start_hex = np.full(p, -1, np.int8)
@@ -288,6 +290,9 @@ class GameState:
             value = _field(data, name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise StateFileError(f"saved game: field '{name}' must be an integer")
+            low, high = _scalar_range(state, name)
+            if not low <= value <= high:
+                raise StateFileError(f"saved game: field '{name}' = {value} is out of range {low}..{high}")
             setattr(state, name, value)
         try:
             state.reg = {str(k): int(v) for k, v in _field(data, "reg").items()}
@@ -314,6 +319,17 @@ class GameState:
         _check_hexes(self)
         _check_heroes(self)
         _check_players(self)
+
+
+def _scalar_range(s: GameState, name: str) -> tuple[int, int]:
+    """Allowed values of a saved scalar (a file with a phase or decision the engine lacks is corrupt)."""
+    from .engine.decisions import N_DECISIONS  # late import: the engine imports this module
+
+    big = 1 << 62
+    return {
+        "phase": (SETUP, GAME_OVER), "decision": (0, N_DECISIONS - 1), "first_player": (0, s.n_players - 1),
+        "actor": (NOBODY, s.n_players - 1), "cloud_hex": (-1, s.geo.n_hexes - 1), "cup_ran_dry": (0, 1),
+    }.get(name, (0, big))
 
 
 def _field(data: dict, name: str):

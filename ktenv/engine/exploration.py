@@ -1,0 +1,201 @@
+"""R12.2 exploration: the roll, the defenders drawn by the player to the right, what the drawn
+counters do, bribery, and the battle against the defenders (R12.2.6)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import BOARD, CITY, CREATURE, EVENT, MAGIC, NEUTRAL, SPECIAL_INCOME, TREASURE, VILLAGE
+from ..state import GameState
+from . import battle
+from . import decisions as D
+from .actions import PASS, ActionLayout
+from .common import draw, to_cup
+from .conquest import conquer
+from .placement_turn import begin_placement
+
+ROLL, TIE, BRIBE, FIGHT, PLACE, DONE = range(6)
+_KIND = cat.THING_KIND
+
+
+def begin(s: GameState, hx: int, player: int) -> None:
+    s.reg.update(x_hex=hx, x_player=player, x_ctrl=s.right_of(player), x_stage=ROLL)
+    s.stats["explorations"] += 1
+
+
+def run(s: GameState) -> None:
+    STAGES[s.reg["x_stage"]](s)
+
+
+def neutral_defenders(s: GameState, hx: int) -> np.ndarray:
+    """Neutral creatures, cities and villages still able to fight in the hex."""
+    ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
+                         & ((_KIND == CREATURE) | (_KIND == CITY) | (_KIND == VILLAGE)))
+    return ids[(s.thing_damage[ids] < cat.THING_COMBAT[ids]) | (_KIND[ids] == CREATURE)]
+
+
+def _roll(s: GameState) -> None:
+    hx = s.reg["x_hex"]
+    if neutral_defenders(s, hx).size:  # R12.2.1: defenders left from earlier: no roll, no bribe
+        _fight(s)
+        return
+    roll = s.rng.d6()  # R12.2.2 (Engine III: Lucky Charm after this roll)
+    if roll in (1, 6):
+        _conquered(s)
+        return
+    for _ in range(roll):  # R12.2.3: the neutral controller draws that many Things
+        c = draw(s, NEUTRAL)
+        if c < 0:
+            break
+        s.thing_place[c] = BOARD
+        s.thing_hex[c] = hx
+        s.thing_face_up[c] = True
+        s.thing_public[c] = True  # RI.1: every exploration draw is public
+    _sort_draw(s, hx)
+
+
+def _sort_draw(s: GameState, hx: int) -> None:
+    """R12.2.4: events back; wrong-terrain income back; the best placeable income counter stays."""
+    here = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL))
+    placeable = []
+    for c in here:
+        kind = _KIND[c]
+        if kind == EVENT or (kind == SPECIAL_INCOME and cat.THING_TERRAIN[c] != s.hex_terrain[hx]):
+            to_cup(s, int(c))
+        elif kind in (SPECIAL_INCOME, CITY, VILLAGE):
+            placeable.append(int(c))
+    if not placeable:
+        _after_sort(s)
+        return
+    best = max(cat.THING_INCOME[c] for c in placeable)
+    tied = [c for c in placeable if cat.THING_INCOME[c] == best]
+    for c in placeable:
+        if cat.THING_INCOME[c] != best:
+            to_cup(s, c)
+    if len(tied) > 1 and s.cfg.neutral_control != "policy":
+        s.reg["x_stage"] = TIE
+        s.decision, s.actor = D.INCOME_TIE, s.reg["x_ctrl"]
+        return
+    _keep(s, hx, tied[0], tied[1:])  # RD1.6 policy: the first drawn stays
+
+
+def _keep(s: GameState, hx: int, kept: int, others: list[int]) -> None:
+    for c in others:
+        to_cup(s, int(c))
+    s.hex_income[hx] = kept
+    _after_sort(s)
+
+
+def legal_tie(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    hx = s.reg["x_hex"]
+    here = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
+                          & np.isin(_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
+    mask[lay.thing + here] = 1
+
+
+def apply_tie(s: GameState, lay: ActionLayout, action: int) -> None:
+    hx = s.reg["x_hex"]
+    kept = action - lay.thing
+    here = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
+                          & np.isin(_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
+    s.decision = D.NONE
+    _keep(s, hx, kept, [int(c) for c in here if c != kept])
+
+
+def _after_sort(s: GameState) -> None:
+    """No creature, city or village drawn: the hex is the explorer's at once (R12.2.4)."""
+    if neutral_defenders(s, s.reg["x_hex"]).size == 0:
+        _conquered(s)
+    else:
+        s.reg["x_stage"] = BRIBE
+
+
+# ----- bribery (R12.2.5) -----
+
+def price(s: GameState, c: int) -> int:
+    """Combat value, doubled when the hex holds a treasure, magic item or income counter."""
+    hx = s.reg["x_hex"]
+    guarded = (s.thing_place == BOARD) & (s.thing_hex == hx) & ((_KIND == TREASURE) | (_KIND == MAGIC))
+    income = int(s.hex_income[hx])
+    doubles = guarded.any() or (income >= 0 and (_KIND[income] == SPECIAL_INCOME or s.cfg.bribe_double_on_city))
+    return int(cat.THING_COMBAT[c]) * (2 if doubles else 1)
+
+
+def _bribe(s: GameState) -> None:
+    s.decision, s.actor = D.BRIBE, s.reg["x_player"]
+
+
+def legal_bribe(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    gold = int(s.gold[s.actor])
+    for c in neutral_defenders(s, s.reg["x_hex"]):
+        if price(s, int(c)) <= gold:
+            mask[lay.thing + c] = 1
+    mask[PASS] = 1
+
+
+def apply_bribe(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        s.decision = D.NONE
+        _fight(s)
+        return
+    c = action - lay.thing
+    s.gold[s.actor] -= price(s, c)
+    s.stats["bribes"] += 1
+    if _KIND[c] == CREATURE:
+        to_cup(s, c)  # bribed creatures go back to the cup
+    else:
+        s.thing_damage[c] = cat.THING_COMBAT[c]  # a bribed city or village is neutralized but stays
+    if neutral_defenders(s, s.reg["x_hex"]).size == 0:
+        s.decision = D.NONE
+        _conquered(s)  # all bribed: the hex is taken, a neutralized city's damage ends
+
+
+# ----- outcomes -----
+
+def _conquered(s: GameState) -> None:
+    """Taken without a battle (roll 1 or 6, nothing to fight, all bribed): R12.2.2, R12.2.4, R12.2.5."""
+    hx, player = s.reg["x_hex"], s.reg["x_player"]
+    here = (s.thing_place == BOARD) & (s.thing_hex == hx)
+    s.thing_damage[here] = 0
+    conquer(s, hx, player)
+    battle.loot(s, hx, player)
+    if s.game_over:
+        return
+    s.reg["x_stage"] = PLACE
+    begin_placement(s, player, only_hex=hx)  # R13.11.2
+
+
+def _fight(s: GameState) -> None:
+    hx, player = s.reg["x_hex"], s.reg["x_player"]
+    s.reg["x_stage"] = FIGHT
+    battle.begin(s, hx, battle.EXPLORATION, player, [player, NEUTRAL], NEUTRAL, s.reg["x_ctrl"])
+
+
+def _fighting(s: GameState) -> None:
+    if s.reg.get("b_done"):
+        for key in [k for k in s.reg if k.startswith("b_")]:
+            del s.reg[key]
+        s.reg["x_stage"] = DONE
+    else:
+        battle.run(s)
+
+
+def _placed(s: GameState) -> None:
+    s.reg["x_stage"] = DONE
+
+
+def _done(s: GameState) -> None:
+    s.reg["x_done"] = 1
+
+
+def _tie(s: GameState) -> None:
+    s.decision, s.actor = D.INCOME_TIE, s.reg["x_ctrl"]
+
+
+STAGES = {ROLL: _roll, TIE: _tie, BRIBE: _bribe, FIGHT: _fighting, PLACE: _placed, DONE: _done}
+
+DECISIONS = {
+    D.INCOME_TIE: (legal_tie, apply_tie),
+    D.BRIBE: (legal_bribe, apply_bribe),
+}
