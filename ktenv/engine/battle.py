@@ -222,7 +222,11 @@ def _roll(s: GameState) -> None:
     """R13.4.2 / R13.4.4: every side rolls all its dice for the step, then hits are counted."""
     step = s.reg["b_step"]
     received: dict[int, int] = {}
-    for side in _active_sides(s):
+    live = _active_sides(s)
+    if NEUTRAL in live:  # R12.4.2: neutral defenders that fought can never be bribed or retreat
+        hx = s.reg["b_hex"]
+        s.thing_fought[(s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)] = True
+    for side in live:
         hits = 0
         for value, dice in attack_values(s, side, step):
             for _ in range(dice):
@@ -319,14 +323,12 @@ def _remove(s: GameState) -> None:
         s.reg["b_step"] += 1
         _next(s, ROLL)
     else:
-        _mark_fought(s)
+        _count_hitless(s)
         _next(s, RETREAT)
 
 
-def _mark_fought(s: GameState) -> None:
-    """R12.4.2: neutral defenders that fought a round can never be bribed and never retreat."""
-    hx = s.reg["b_hex"]
-    s.thing_fought[(s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)] = True
+def _count_hitless(s: GameState) -> None:
+    """R13.9.6: count the rounds in a row in which nobody scored a hit."""
     if s.reg["b_hitsround"]:
         s.reg["b_nohit"] = 0
     else:
@@ -401,6 +403,7 @@ def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
     s.hero_hex[heroes(s, side, hx)] = dest
     if s.army_counts(side)[dest] > STACK_LIMIT and s.hex_fort[dest] != 4:
         s.reg["b_dest"] = dest
+        s.reg["stack_overflow_ok"] = 1  # until the excess is eliminated (R13.8.4)
         _next(s, EXCESS, s.reg["b_idx"])
 
 
@@ -408,6 +411,7 @@ def _excess(s: GameState) -> None:
     side, dest = s.reg["b_side"], s.reg["b_dest"]
     if s.army_counts(side)[dest] <= STACK_LIMIT:
         s.reg.pop("b_dest")
+        s.reg.pop("stack_overflow_ok", None)
         _next(s, RETREAT, s.reg["b_idx"])
         return
     s.decision, s.actor = D.RETREAT_EXCESS, side
