@@ -43,6 +43,36 @@ ASSIGN_HIT = 30  # THING/HERO: the counter that takes the hit; HEX (the battle h
 RETREAT = 31  # HEX: retreat there; PASS: stay (RP-6.12)
 RETREAT_EXCESS = 32  # THING/HERO: eliminated over the stack limit after a retreat (RP-6.12)
 HERO_TURN = 33  # YES: turn the eliminated hero's counter over; PASS: keep the side (RP-2.6)
+# Events (RP-4)
+EVENT_PLAY = 34  # THING: the event to play; PASS: none this round (RP-4.1)
+EVENT_HEX = 35  # HEX: the event's hex (Willing Workers, Disaster, Big Juju, Weather Control, Vandals)
+EVENT_PLAYER = 36  # PLAYER (relative): the victim (Teenie Pox, Vandals)
+EVENT_CASTER = 37  # THING/HERO: the magic creature or hero that casts Big Juju / Weather Control
+EVENT_TERRAIN = 38  # NUMBER: the terrain code of the new tile (Big Juju on an own hex)
+LOSS = 39  # THING/HERO: a counter lost; HEX: a fort level lost (Disaster, Teenie Pox, Plague)
+PLAGUE_HEX = 40  # HEX: the own hex where the next Plague losses are taken
+ESCAPE_HEX = 41  # HEX: where survivors of a sunk hex or a blown Balloon escape; PASS: none (eliminated)
+DEFECT_HERO = 42  # HERO: the hero Defection tries to win over
+LORD_KEEP = 43  # HERO: the terrain lord a player keeps (chosen by the player to the right, R7.10)
+REACT = 44  # THING: a reaction item (Dispel Magic, Fan, Elixir); PASS: none (R18.2)
+FAN_HEX = 45  # HEX: where the Fan blows the Balloon / the black cloud; PASS: remove the cloud
+# Special powers (RP-8)
+SPECIAL_USE = 46  # HERO: use the Master Thief or Assassin Primus now; PASS: done
+SPECIAL_VICTIM = 47  # PLAYER (relative): the Master Thief's victim
+SPECIAL_HEX = 48  # HEX: the Assassin Primus's target hex
+THIEF_TAKE = 49  # NUMBER 0: all the victim's gold; 1: one random counter of the victim's screen
+ASSASSIN_TARGET = 50  # THING/HERO: the counter each side names for the Assassin Primus
+# Battle items and heroes (RP-6.4 - RP-6.11)
+ITEM_WINDOW = 51  # THING: a magic item to play in this battle window; PASS: none
+ITEM_BEARER = 52  # THING: the creature that carries the Magic Bow / Magic Sword
+DUST_TARGET = 53  # PLAYER (relative): the attacking side Dust of Defense sends away
+WARLORD = 54  # THING: the enemy creature the Warlord tries to turn; PASS: no attempt
+MARKSMAN = 55  # NUMBER 5 or 2: the Marksman's value this ranged step
+MARKSMAN_HIT = 56  # THING/HERO/HEX: the enemy counter the Marksman's value-2 hit falls on
+LUCKY_DIE = 57  # NUMBER: which die of the last roll the Lucky Charm changes; PASS: not now
+LUCKY_SIGN = 58  # NUMBER 0: -1, 1: +1
+BALLOON_LOAD = 59  # THING: a passenger for the Balloon; YES: lift off; PASS: cancel
+BALLOON_DEST = 60  # HEX: where the Balloon lands
 
 NAMES = {
     NONE: "none", START_POSITION: "choose start position", SEA_REPLACE: "replace sea at start",
@@ -57,6 +87,14 @@ NAMES = {
     REMOVE_INCOME: "remove income counters", SEGMENT: "choose a battle or exploration",
     INCOME_TIE: "income counter that stays", BRIBE: "bribe defenders", TARGET: "target side",
     ASSIGN_HIT: "assign a hit", RETREAT: "retreat", RETREAT_EXCESS: "eliminate over the limit",
-    HERO_TURN: "turn the lost hero over",
+    HERO_TURN: "turn the lost hero over", EVENT_PLAY: "play an event", EVENT_HEX: "event hex",
+    EVENT_PLAYER: "event victim", EVENT_CASTER: "magic caster", EVENT_TERRAIN: "new terrain",
+    LOSS: "take a loss", PLAGUE_HEX: "plague hex", ESCAPE_HEX: "escape hex", DEFECT_HERO: "defection hero",
+    LORD_KEEP: "terrain lord kept", REACT: "react", FAN_HEX: "fan direction", SPECIAL_USE: "special power",
+    SPECIAL_VICTIM: "thief's victim", SPECIAL_HEX: "assassin's hex", THIEF_TAKE: "what the thief takes",
+    ASSASSIN_TARGET: "assassin's target", ITEM_WINDOW: "play a battle item", ITEM_BEARER: "item bearer",
+    DUST_TARGET: "dust target", WARLORD: "warlord's target", MARKSMAN: "marksman's value",
+    MARKSMAN_HIT: "marksman's hit", LUCKY_DIE: "lucky charm die", LUCKY_SIGN: "lucky charm +/-",
+    BALLOON_LOAD: "balloon passengers", BALLOON_DEST: "balloon destination",
 }
 N_DECISIONS = len(NAMES)
