@@ -26,8 +26,16 @@ _CHOICES: dict[str, tuple] = {
     "unique_b_vulnerable": ("combat_and_disaster", "disaster_when_two"),  # R19.2.2, X25
     "land_check": ("end_of_round", "immediate"),  # R19.4, X26
     "neutral_control": ("right_player", "policy"),  # RD1.6
+    "event_losses": ("creatures_first", "free_choice"),
+    "vandals_chooser": ("victim", "event_player"),
+    "assassin_dice": (1, 2),
+    "talisman_save_scope": ("step", "round"),
+    "balloon_retreat": ("any_own_hex", "within_3"),
+    "dust_timing": ("opening", "any_window"),
 }
-_BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public", "bribe_double_on_city")
+_BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public", "bribe_double_on_city",
+          "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
+          "talisman_covers_heroes")
 
 
 class ConfigError(ValueError):
@@ -59,6 +67,18 @@ class GameConfig:
     cup_size_public: bool = False
     bribe_double_on_city: bool = True  # R12.2.5, RD6.1
     neutral_control: str = "right_player"  # RD1.6
+    # Engine III options (Appendices A-C)
+    dispel_vs_events: bool = True  # RD8.6
+    baron_hits_citadel: bool = False  # A.1, X14
+    good_harvest_counts_heroes: bool = True  # B.6, X17
+    willing_workers_counts_toward_limit: bool = True  # R14.2
+    talisman_covers_heroes: bool = False  # RD10.14
+    event_losses: str = "creatures_first"  # B.2, X18
+    vandals_chooser: str = "victim"  # B.9, X16
+    assassin_dice: int = 1  # A.7, X13
+    talisman_save_scope: str = "step"  # C.9, X19
+    balloon_retreat: str = "any_own_hex"  # C.2, X20
+    dust_timing: str = "opening"  # R18.1.2
 
     def __post_init__(self) -> None:
         _check_int("n_players", self.n_players, 2, 4)
