@@ -15,15 +15,25 @@ from ..board import hex_label
 from ..config import GameConfig
 from ..constants import SCREEN, TERRAIN_NAMES
 from ..state import (
-    CHANGE_ORDER,
     EVENTS,
     GAME_OVER,
     MOVEMENT,
     PHASE_NAMES,
-    SPECIAL,
     GameState,
 )
-from . import combat, construction, heroes, income, interrupts, movement, placement_turn, recruiting, setup, victory
+from . import (
+    combat,
+    construction,
+    heroes,
+    income,
+    interrupts,
+    movement,
+    placement_turn,
+    recruiting,
+    setup,
+    special_powers,
+    victory,
+)
 from . import decisions as D
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import IllegalActionError, cash
@@ -46,10 +56,10 @@ def _pass_phase(next_phase: int):
 
 
 # Each part of the turn registers its phase runner(s) and decision rules.
-PARTS = (setup, income, heroes, recruiting, placement_turn, movement, combat, construction, victory, interrupts)
+PARTS = (setup, income, heroes, recruiting, placement_turn, movement, combat, construction, special_powers, victory,
+         interrupts)
 RUNNERS = {
     EVENTS: _pass_phase(MOVEMENT),  # R10: Engine III
-    SPECIAL: _pass_phase(CHANGE_ORDER),  # R15.1: Engine III
 }
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:

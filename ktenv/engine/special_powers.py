@@ -1,0 +1,237 @@
+"""R15.1 phase 8: the Master Thief (A.5) and the Assassin Primus (A.7), each usable once per
+round by its owner, in the order the owner chooses."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import BOARD, CREATURE, NOBODY
+from ..state import CHANGE_ORDER, SPECIAL, GameState
+from . import decisions as D
+from .actions import NUMBER, PASS, ActionLayout
+from .common import to_cup
+from .support import lose_hero
+
+THIEF = cat.hero_id("Master Thief")
+ASSASSIN = cat.hero_id("Assassin Primus")
+# Stages of one use.
+CHOOSE, DUEL, TAKE, TARGET_A, TARGET_B, STRIKE = range(6)
+
+
+def run(s: GameState) -> None:
+    order = s.turn_order()
+    if s.turn >= len(order):
+        s.phase, s.stage, s.turn = CHANGE_ORDER, 0, 0
+        return
+    player = order[s.turn]
+    stage = s.reg.get("sp_stage", CHOOSE)
+    if stage == CHOOSE:
+        if _usable(s, player).size:
+            s.decision, s.actor = D.SPECIAL_USE, player
+        else:
+            _end_turn(s)
+    elif stage == DUEL:
+        _duel(s, player)
+    elif stage == STRIKE:
+        _strike(s, player)
+
+
+def _end_turn(s: GameState) -> None:
+    for key in [k for k in s.reg if k.startswith("sp_")]:
+        del s.reg[key]
+    s.turn += 1
+
+
+def _use_done(s: GameState) -> None:
+    """One power used: back to the choice (the other power may still be used this round)."""
+    for key in ("sp_stage", "sp_hero", "sp_victim", "sp_hex", "sp_a", "sp_b"):
+        s.reg.pop(key, None)
+    s.decision = D.NONE
+
+
+def _usable(s: GameState, player: int) -> np.ndarray:
+    """The player's Thief / Assassin not used yet this round, with something to aim at."""
+    out = []
+    if s.hero_owner[THIEF] == player and not s.reg.get("sp_used_thief") and len(s.turn_order()) > 1:
+        out.append(THIEF)
+    if s.hero_owner[ASSASSIN] == player and not s.reg.get("sp_used_assassin") and assassin_hexes(s, player).size:
+        out.append(ASSASSIN)
+    return np.asarray(out, np.int64)
+
+
+def legal_use(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hero + _usable(s, s.actor)] = 1
+    mask[PASS] = 1
+
+
+def apply_use(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        s.decision = D.NONE
+        _end_turn(s)
+        return
+    face = action - lay.hero
+    s.reg["sp_hero"] = face
+    s.reg["sp_used_thief" if face == THIEF else "sp_used_assassin"] = 1
+    s.decision = D.SPECIAL_VICTIM if face == THIEF else D.SPECIAL_HEX
+
+
+# ----- choosing the victim -----
+
+def legal_victim(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    n = s.n_players
+    for q in s.turn_order():
+        if q != s.actor:
+            mask[lay.player + (q - s.actor) % n] = 1
+
+
+def apply_victim(s: GameState, lay: ActionLayout, action: int) -> None:
+    s.reg["sp_victim"] = (s.actor + action - lay.player) % s.n_players
+    s.reg["sp_stage"] = DUEL
+    s.decision = D.NONE
+
+
+def assassin_hexes(s: GameState, player: int) -> np.ndarray:
+    """RD10.5: hexes owned by another player holding one of their heroes or face-down counters."""
+    owners = s.hex_owner
+    hexes = np.zeros(s.geo.n_hexes, bool)
+    down = (s.thing_place == BOARD) & ~s.thing_face_up & (cat.THING_KIND == CREATURE)
+    ids = np.flatnonzero(down)
+    hexes[s.thing_hex[ids][owners[s.thing_hex[ids]] == s.thing_owner[ids]]] = True
+    owned = s.hero_owner >= 0
+    faces = np.flatnonzero(owned)
+    hexes[s.hero_hex[faces][owners[s.hero_hex[faces]] == s.hero_owner[faces]]] = True
+    return np.flatnonzero(hexes & (owners != player) & (owners != NOBODY))
+
+
+def legal_hex(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + assassin_hexes(s, s.actor)] = 1
+
+
+def apply_hex(s: GameState, lay: ActionLayout, action: int) -> None:
+    hx = action - lay.hex
+    s.reg["sp_hex"] = hx
+    s.reg["sp_victim"] = int(s.hex_owner[hx])
+    s.reg["sp_stage"] = DUEL
+    s.decision = D.NONE
+
+
+# ----- the duel of dice (A.5, A.7) -----
+
+def _duel(s: GameState, player: int) -> None:
+    """Higher wins; a tie is rolled again: equal or higher then is nothing, lower is caught."""
+    thief = s.reg["sp_hero"] == THIEF
+    dice = 2 if thief or s.cfg.assassin_dice == 2 else 1
+
+    def roll() -> int:  # roll event (R18.5)
+        return sum(s.rng.d6() for _ in range(dice))
+
+    mine, theirs = roll(), roll()
+    if mine == theirs:
+        mine, theirs = roll(), roll()
+        if theirs > mine:
+            _caught(s)
+        else:
+            _use_done(s)
+        return
+    if theirs > mine:
+        _use_done(s)
+        return
+    if thief:
+        s.reg["sp_stage"] = TAKE
+        s.decision, s.actor = D.THIEF_TAKE, player
+    else:
+        _assassin_success(s, player)
+
+
+def _caught(s: GameState) -> None:
+    """RD5.5: caught in the act, the hero returns to the pool turned over."""
+    face = s.reg["sp_hero"]
+    lose_hero(s, face)
+    s.reg.pop(f"hero_turn_{face}", None)
+    s.hero_up[face // 2] ^= 1
+    _use_done(s)
+
+
+def legal_take(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[NUMBER] = 1  # all the victim's gold
+    if s.screen_size(s.reg["sp_victim"]):  # RD10.3
+        mask[NUMBER + 1] = 1
+
+
+def apply_take(s: GameState, lay: ActionLayout, action: int) -> None:
+    victim = s.reg["sp_victim"]
+    if action == NUMBER:
+        s.gold[s.actor] += s.gold[victim]
+        s.gold[victim] = 0
+    else:  # one counter at random; its identity is known to thief and victim only (RI.5)
+        screen = s.screen(victim)
+        c = int(screen[s.rng.below(screen.size)])
+        s.thing_owner[c] = s.actor
+        s.thing_selected[c] = False
+    s.decision = D.NONE
+    _use_done(s)  # R17.1: a screen over 10 is brought down at once (interrupts)
+
+
+# ----- the Assassin Primus's strike (A.7) -----
+
+def _eligible(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
+    owner = s.hex_owner[hx]
+    things = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == owner)
+                            & ~s.thing_face_up & (cat.THING_KIND == CREATURE))
+    heroes = np.flatnonzero((s.hero_owner == owner) & (s.hero_hex == hx))
+    return things, heroes
+
+
+def _assassin_success(s: GameState, player: int) -> None:
+    things, heroes = _eligible(s, s.reg["sp_hex"])
+    if things.size + heroes.size == 1:
+        _eliminate(s, int(things[0]) if things.size else -1 - int(heroes[0]))
+        return
+    s.reg["sp_stage"] = TARGET_A
+    s.decision, s.actor = D.ASSASSIN_TARGET, player
+
+
+def legal_target(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    things, heroes = _eligible(s, s.reg["sp_hex"])
+    mask[lay.thing + things] = 1
+    mask[lay.hero + heroes] = 1
+
+
+def apply_target(s: GameState, lay: ActionLayout, action: int) -> None:
+    """First the assassin's owner names a target, then the hex owner (possibly the same)."""
+    target = action - lay.thing if action < lay.hero else -1 - (action - lay.hero)
+    if s.reg["sp_stage"] == TARGET_A:
+        s.reg["sp_a"] = target
+        s.reg["sp_stage"] = TARGET_B
+        s.actor = s.reg["sp_victim"]
+        return
+    s.reg["sp_b"] = target
+    s.reg["sp_stage"] = STRIKE
+    s.decision = D.NONE
+
+
+def _strike(s: GameState, player: int) -> None:
+    roll = s.rng.d6()  # roll event (R18.5): 1-3 the assassin's choice dies, 4-6 the owner's
+    _eliminate(s, s.reg["sp_a"] if roll <= 3 else s.reg["sp_b"])
+
+
+def _eliminate(s: GameState, target: int) -> None:
+    """RD10.5: the victim is shown to all, then a creature goes to the cup, a hero to the pool."""
+    if target >= 0:
+        s.thing_public[target] = True
+        to_cup(s, target)
+    else:
+        lose_hero(s, -1 - target)
+    s.decision = D.NONE
+    _use_done(s)
+
+
+RUNNERS = {SPECIAL: run}
+DECISIONS = {
+    D.SPECIAL_USE: (legal_use, apply_use),
+    D.SPECIAL_VICTIM: (legal_victim, apply_victim),
+    D.SPECIAL_HEX: (legal_hex, apply_hex),
+    D.THIEF_TAKE: (legal_take, apply_take),
+    D.ASSASSIN_TARGET: (legal_target, apply_target),
+}
