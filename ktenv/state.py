@@ -55,7 +55,7 @@ STAT_KEYS = (
 
 _THING_ARRAYS = ("thing_place", "thing_owner", "thing_hex", "thing_face_up", "thing_public",
                  "thing_selected", "thing_new", "thing_mp", "thing_status", "thing_pinned", "thing_moved",
-                 "thing_damage", "thing_fought")
+                 "thing_damage", "thing_fought", "thing_in_play", "thing_bearer")
 _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_round",
                "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage")
 _HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved",
@@ -97,6 +97,8 @@ class GameState:
         self.thing_moved = np.zeros(n, bool)
         self.thing_damage = np.zeros(n, np.int8)  # hits on a city/village in the current battle (R13.5.2)
         self.thing_fought = np.zeros(n, bool)  # neutral defender that fought a round (R12.4.2)
+        self.thing_in_play = np.zeros(n, bool)  # a magic item in use in a battle or a move (R0.5.1)
+        self.thing_bearer = np.full(n, -1, np.int16)  # the creature carrying a Magic Bow / Sword
         self.hex_terrain = np.zeros(h, np.int8)
         self.hex_owner = np.full(h, NOBODY, np.int8)
         self.hex_fort = np.zeros(h, np.int8)
@@ -362,9 +364,11 @@ def _check_things(s: GameState) -> None:
     if (s.hex_terrain[b_hex] == SEA).any():
         _fail("a Thing lies on a Sea hex (R11.3.4)")
     kinds = cat.THING_KIND[on_board]
-    guarded = np.isin(kinds, (TREASURE, MAGIC, EVENT))
+    guarded = np.isin(kinds, (TREASURE, MAGIC, EVENT)) & ~s.thing_in_play[on_board]
     if (b_owner[guarded] != NEUTRAL).any():
         _fail("a treasure, magic item or event lies on the board outside neutral guard (R8.3.2)")
+    if (s.thing_in_play & ((place != BOARD) | (cat.THING_KIND != MAGIC))).any():
+        _fail("a counter is in play that is not a magic item on the board")
     if (s.thing_selected & ~on_screen).any():
         _fail("a selected trade/exchange counter is not behind a screen")
 
@@ -431,5 +435,6 @@ def _check_players(s: GameState) -> None:
             _fail(f"player {p} has more than 10 creatures and heroes in a hex (R11.4)")
         if not s.alive[p] and (s.hex_owner == p).any():
             _fail(f"player {p} is out of the game but owns a hex")
-        if len(s.citadel_hexes(p)) > 1 and s.phase != GAME_OVER and s.cfg.victory != "unique_b":
+        # R16.3 is the standard rule only: every R19 variant replaces it (two Citadels may be held)
+        if len(s.citadel_hexes(p)) > 1 and s.phase != GAME_OVER and s.cfg.victory == "standard":
             _fail(f"player {p} owns two Citadels but has not won (R16.3)")

@@ -1,9 +1,9 @@
-"""R13 battles: sides, reveal, rounds of magic / ranged / melee steps, hits assigned one at a
-time by their owners, retreats, the end of a battle and what follows it (R13.10).
+"""R13 battles: reveal, the item windows and heroes before the first round, rounds of magic /
+ranged / melee steps, hits assigned one at a time by their owners, retreats, and what follows a
+battle (R13.10). Sides and values: `battle_sides`; items and heroes: `battle_items`.
 
-The battle lives in `s.reg` under `b_*` keys so that a battle can stop at any decision, be
-saved, and resume. `begin()` sets it up; the Combat phase calls `run()` until `b_done`.
-Engine III acts at the marked hooks (opening window, pre-battle heroes, rolls, hits, retreat).
+The battle lives in `s.reg` under `b_*` keys so that it can stop at any decision, be saved and
+resume. `begin()` sets it up; the Combat phase calls `run()` until `b_done`.
 """
 
 from __future__ import annotations
@@ -11,77 +11,47 @@ from __future__ import annotations
 import numpy as np
 
 from .. import catalog as cat
-from ..constants import BOARD, CITY, CREATURE, MAGIC, NEUTRAL, NOBODY, SCREEN, STACK_LIMIT, TREASURE, VILLAGE
+from ..constants import BOARD, CREATURE, MAGIC, NEUTRAL, NOBODY, SCREEN, STACK_LIMIT, TREASURE
 from ..state import GameState
+from . import battle_items as I
+from . import battle_sides as B
 from . import decisions as D
+from . import dice, reactions
 from .actions import PASS, ActionLayout
-from .common import to_cup
-from .conquest import conquer, damage_rolls, leftovers_to_cup
+from .common import to_cup, used_up
+from .conquest import conquer, leftovers_to_cup, reduce_fort
 from .placement_turn import begin_placement
 from .support import lose_hero, remove_revealed_bluffs
 from .victory import check_eliminations
 
-# Kinds of battle.
-OWNED, EXPLORATION, CONTEST = range(3)
-# Steps of a round (R13.3) and stages of the procedure.
-MAGIC_STEP, RANGED_STEP, MELEE_STEP = range(3)
-START, ROUND, TARGETS, ROLL, ASSIGN, REMOVE, RETREAT, EXCESS, END, PLACE, DONE = range(11)
+OWNED, EXPLORATION, CONTEST = range(3)  # kinds of battle
+(START, WINDOW, FIREWALL, PREHERO, WARLORD, WARLORD_ROLL, ROUND, BEARERS, TARGETS, STEP, STEP_PRE, DISPEL_WAIT,
+ ROLL, HITS, MARKSMAN_PLACE, ASSIGN, SAVE, REMOVE, RETREAT, EXCESS, END, DAMAGE_FORT, DAMAGE_FORT_ROLLED,
+ DAMAGE_INCOME, DAMAGE_INCOME_ROLLED, RESET, PLACE, DONE) = range(28)
 NO_HIT_LIMIT = 50  # R13.9.6 / RD7.4
-FORT_STEP = (None, MELEE_STEP, MELEE_STEP, RANGED_STEP, MAGIC_STEP)  # R13.4.1, by fort level
-
-_KIND = cat.THING_KIND
-_IS_CREATURE = _KIND == CREATURE
-_STEP_OF_THING = np.where(cat.THING_MAGIC, MAGIC_STEP, np.where(cat.THING_RANGED, RANGED_STEP, MELEE_STEP))
-_STEP_OF_HERO = np.where(cat.HERO_MAGIC, MAGIC_STEP, np.where(cat.HERO_RANGED, RANGED_STEP, MELEE_STEP))
+_IS_CREATURE = cat.THING_KIND == CREATURE
 
 
-# ----- small register helpers: lists of sides stored as ints -----
+def _layout(s: GameState) -> ActionLayout:
+    from .machine import layout
 
-def _get_list(s: GameState, name: str) -> list[int]:
-    return [s.reg[f"{name}{i}"] for i in range(s.reg.get(f"{name}n", 0))]
+    return layout(s)
 
-
-def _set_list(s: GameState, name: str, values: list[int]) -> None:
-    for i in range(s.reg.get(f"{name}n", 0)):
-        s.reg.pop(f"{name}{i}", None)
-    s.reg[f"{name}n"] = len(values)
-    for i, v in enumerate(values):
-        s.reg[f"{name}{i}"] = int(v)
-
-
-def order(s: GameState) -> list[int]:
-    """Battle order (R12.1.6): attackers from the defender's left in turn order, then the defender."""
-    return _get_list(s, "b_order_")
-
-
-def defender(s: GameState) -> int:
-    return s.reg["b_def"]
-
-
-def controller(s: GameState, side: int) -> int:
-    """Who decides for a side: its player, or the neutral controller (R12.2.3, RD1.6)."""
-    return s.reg["b_ctrl"] if side == NEUTRAL else side
-
-
-# ----- setting a battle up -----
 
 def begin(s: GameState, hx: int, kind: int, attacker: int, sides: list[int], defender_side: int,
           neutral_controller: int = NOBODY) -> None:
     """Start a battle in `hx`; `sides` are the players (and NEUTRAL) with counters in it."""
     turn = s.turn_order()
-    if defender_side in turn:  # attackers from the defender's left (R12.1.6)
-        start = turn.index(defender_side) + 1
-    else:
-        start = turn.index(attacker)
+    start = turn.index(defender_side) + 1 if defender_side in turn else turn.index(attacker)
     rotated = [turn[(start + i) % len(turn)] for i in range(len(turn))]
     attackers = [p for p in rotated if p in sides and p != defender_side]
-    battle_order = attackers + ([defender_side] if defender_side in sides or defender_side == NEUTRAL
-                                else [])
+    battle_order = attackers + ([defender_side] if defender_side in sides else [])
     for key in [k for k in s.reg if k.startswith("b_")]:
         del s.reg[key]
     s.reg.update(b_hex=hx, b_kind=kind, b_def=defender_side, b_att=attacker, b_ctrl=neutral_controller,
-                 b_round=0, b_stage=START, b_nohit=0)
-    _set_list(s, "b_order_", battle_order)
+                 b_round=0, b_stage=START, b_nohit=0, b_step=B.MAGIC_STEP, b_order_n=len(battle_order))
+    for i, side in enumerate(battle_order):
+        s.reg[f"b_order_{i}"] = side
     s.stats["battles"] += 1
 
 
@@ -89,95 +59,118 @@ def run(s: GameState) -> None:
     STAGES[s.reg["b_stage"]](s)
 
 
-# ----- who is in the battle -----
-
-def creatures(s: GameState, side: int, hx: int) -> np.ndarray:
-    return np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == side) & _IS_CREATURE)
+def _go(s: GameState, stage: int, idx: int = 0) -> None:
+    s.reg["b_stage"], s.reg["b_idx"] = stage, idx
 
 
-def heroes(s: GameState, side: int, hx: int) -> np.ndarray:
-    if side == NEUTRAL:
-        return np.zeros(0, np.int64)
-    return np.flatnonzero((s.hero_owner == side) & (s.hero_hex == hx))
+def _open_window(s: GameState, kind: int, after: int) -> None:
+    s.reg.update(b_win=kind, b_widx=0, b_after=after)
+    _go(s, WINDOW)
 
 
-def town(s: GameState, side: int, hx: int) -> int:
-    """The side's city or village in the hex (a combat counter, R1.9.2), or -1."""
-    c = int(s.hex_income[hx])
-    if c >= 0 and _KIND[c] in (CITY, VILLAGE) and s.thing_owner[c] == side:
-        return c
-    return -1
-
-
-def fort_value(s: GameState, side: int, hx: int) -> int:
-    """Current value of the side's fort in the hex (0: none or neutralized, R13.5.2)."""
-    if side == NEUTRAL or s.hex_owner[hx] != side:
-        return 0
-    return max(0, int(s.hex_fort[hx]) - int(s.hex_fort_damage[hx]))
-
-
-def town_value(s: GameState, c: int) -> int:
-    return max(0, int(cat.THING_COMBAT[c]) - int(s.thing_damage[c])) if c >= 0 else 0
-
-
-def active(s: GameState, side: int, hx: int) -> bool:
-    """R13.1.1: a side is active while it has a creature, hero or a standing fort, city or village."""
-    return bool(creatures(s, side, hx).size or heroes(s, side, hx).size
-                or fort_value(s, side, hx) or town_value(s, town(s, side, hx)))
-
-
-def _active_sides(s: GameState) -> list[int]:
-    hx = s.reg["b_hex"]
-    return [side for side in order(s) if active(s, side, hx)]
-
-
-# ----- stages -----
+# ----- the start (R13.2) -----
 
 def _start(s: GameState) -> None:
-    """R13.2: reveal every creature of the player sides; bluff check; (Engine III windows)."""
+    """Reveal every creature of the player sides; bluff check; the opening window."""
     hx = s.reg["b_hex"]
-    for side in order(s):
-        ids = creatures(s, side, hx)
+    for side in B.order(s):
+        ids = B.creatures(s, side, hx)
         s.thing_face_up[ids] = True
         s.thing_public[ids] = True
     remove_revealed_bluffs(s)
     s.reg["b_started"] = 1
-    _next(s, ROUND if not _ended(s) else END)
+    if _ended(s):
+        _go(s, END)
+    else:
+        _open_window(s, I.OPENING, PREHERO)
 
 
-def _next(s: GameState, stage: int, idx: int = 0) -> None:
-    s.reg["b_stage"] = stage
-    s.reg["b_idx"] = idx
+def _window(s: GameState) -> None:
+    """R18.1: sides in battle order play items or pass; each played item meets its reactions."""
+    lay = _layout(s)
+    if "b_item" in s.reg:
+        outcome = I.resolve(s, lay)
+        if outcome == "firewall":
+            _go(s, FIREWALL)
+        elif outcome == "bearer":
+            s.decision, s.actor = D.ITEM_BEARER, B.controller(s, s.reg["b_side"])
+        elif outcome == "dust":  # C.1: the chosen attacking side must retreat at once
+            side = s.reg.pop("b_dust")
+            s.reg.update(b_force_side=side, b_side=side, b_return=WINDOW)
+            s.decision, s.actor = D.RETREAT, side
+        return
+    if not I.window(s, lay):
+        _go(s, s.reg["b_after"])
 
+
+def _firewall(s: GameState) -> None:
+    I.set_firewall(s)
+    _go(s, WINDOW)
+
+
+def _prehero(s: GameState) -> None:
+    """R13.2 step 4: Baron and Grand Duke, then the Warlord; then bluff and end checks."""
+    I.wall_breakers(s)
+    _go(s, WARLORD)
+
+
+def _warlord(s: GameState) -> None:
+    if not s.reg.get("b_warlord") and I.warlord_ready(s):
+        s.reg["b_warlord"] = 1
+        s.decision, s.actor = D.WARLORD, int(s.hero_owner[I.WARLORD])
+        return
+    remove_revealed_bluffs(s)
+    _go(s, END if _ended(s) else ROUND)
+
+
+def _warlord_roll(s: GameState) -> None:
+    I.warlord_roll(s)
+    _go(s, WARLORD)
+
+
+def apply_warlord(s: GameState, lay: ActionLayout, action: int) -> None:
+    I.apply_warlord(s, lay, action)
+    if "b_turncoat" in s.reg:
+        _go(s, WARLORD_ROLL)
+
+
+# ----- rounds and steps (R13.3) -----
 
 def _round(s: GameState) -> None:
     s.reg["b_round"] += 1
     s.reg["b_hitsround"] = 0
-    live = _active_sides(s)
-    s.reg["b_multi"] = int(len(live) >= 3)
-    _next(s, TARGETS if len(live) >= 3 else ROLL)
-    s.reg["b_step"] = MAGIC_STEP
+    for key in [k for k in s.reg if k.startswith(("b_bore", "b_parried", "b_target"))
+                or (k.startswith("b_tsave") and s.cfg.talisman_save_scope == "round")]:
+        del s.reg[key]
+    s.reg["b_multi"] = int(len(B.active_sides(s)) >= 3)
+    _go(s, BEARERS)
+
+
+def _bearers(s: GameState) -> None:
+    if I.bearer_needed(s):
+        return
+    _go(s, TARGETS)
 
 
 def _targets(s: GameState) -> None:
     """R13.12: each side names its target for the round (secret until all have chosen, RD7.7)."""
-    live = _active_sides(s)
+    live = B.active_sides(s)
     idx = s.reg["b_idx"]
-    if idx >= len(live):
-        _next(s, ROLL)
+    if not s.reg["b_multi"] or idx >= len(live):
+        s.reg["b_step"] = B.MAGIC_STEP
+        _open_window(s, I.ROUND_START, STEP)
         return
     side = live[idx]
     s.reg["b_side"] = side
-    s.decision, s.actor = D.TARGET, controller(s, side)
+    s.decision, s.actor = D.TARGET, B.controller(s, side)
 
 
 def legal_target(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """PLAYER actions are relative: PLAYER+i is the player i seats to the actor's left."""
     side = s.reg["b_side"]
-    n = s.n_players
-    for enemy in _active_sides(s):
+    for enemy in B.active_sides(s):
         if enemy != side and enemy != NEUTRAL:
-            mask[lay.player + (enemy - side) % n] = 1
+            mask[lay.player + (enemy - side) % s.n_players] = 1
 
 
 def apply_target(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -187,144 +180,211 @@ def apply_target(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
 
 
-def _target_of(s: GameState, side: int) -> int:
+def target_of(s: GameState, side: int) -> int:
     if s.reg.get("b_multi"):
         return s.reg.get(f"b_target{side}", -1)
-    others = [o for o in _active_sides(s) if o != side]
+    others = [o for o in B.active_sides(s) if o != side]
     return others[0] if others else -1
 
 
-def attack_values(s: GameState, side: int, step: int) -> list[tuple[int, int]]:
-    """(effective value, dice) of every attacker of `side` in this step (R13.4.1-R13.4.3)."""
-    hx = s.reg["b_hex"]
-    penalty = 1 if s.cloud_hex == hx and s.hex_owner[hx] == side else 0  # B.10 black cloud
-    out = []
-    ids = creatures(s, side, hx)
-    ids = ids[_STEP_OF_THING[ids] == step]
-    for c in ids:
-        dice = 2 if step == MELEE_STEP and cat.THING_CHARGE[c] else 1
-        out.append((int(cat.THING_COMBAT[c]) - penalty, dice))
-    for f in heroes(s, side, hx):
-        if _STEP_OF_HERO[f] == step:
-            dice = 2 if step == MELEE_STEP and cat.HERO_CHARGE[f] else 1
-            out.append((int(cat.HERO_COMBAT[f]) - penalty, dice))
-    if step == MELEE_STEP:
-        value = town_value(s, town(s, side, hx))
-        if value:
-            out.append((value - penalty, 1))
-    level = fort_value(s, side, hx)
-    if level and FORT_STEP[int(s.hex_fort[hx])] == step:
-        out.append((level - penalty, 1))
-    return out
+def _step(s: GameState) -> None:
+    """Start of a step: the step's item window, then Dispel Magic / the Marksman's choice."""
+    if s.cfg.talisman_save_scope == "step":
+        for key in [k for k in s.reg if k.startswith("b_tsave")]:
+            del s.reg[key]
+    s.reg["b_dchecked"] = 0
+    _open_window(s, I.STEP_START, STEP_PRE)
+
+
+def _step_pre(s: GameState) -> None:
+    step = s.reg["b_step"]
+    if step == B.MAGIC_STEP:
+        for i, side in enumerate(B.active_sides(s)):
+            if s.reg["b_dchecked"] >> i & 1 or not I.magic_attackers(s, side):
+                continue
+            s.reg["b_dchecked"] |= 1 << i
+            s.reg["b_dside"] = side
+            reactions.open_round(s, reactions.MAGIC_STEP, B.controller(s, side))  # C.8
+            _go(s, DISPEL_WAIT)
+            return
+    if step == B.RANGED_STEP and "b_marksman_asked" not in s.reg:
+        s.reg["b_marksman_asked"] = 1
+        side = I.marksman_side(s)
+        if side >= 0 and side in B.active_sides(s):
+            s.decision, s.actor = D.MARKSMAN, side
+            return
+    s.reg.pop("b_marksman_asked", None)
+    _go(s, ROLL)
+
+
+def _dispel_wait(s: GameState) -> None:
+    cancelled, _, _ = reactions.take_result(s)
+    if cancelled:  # C.8: for the rest of the battle that side's magic attacks in the melee step
+        s.reg["b_dispelled"] = s.reg.get("b_dispelled", 0) | 1 << s.reg["b_dside"]
+    _go(s, STEP_PRE)
 
 
 def _roll(s: GameState) -> None:
-    """R13.4.2 / R13.4.4: every side rolls all its dice for the step, then hits are counted."""
-    step = s.reg["b_step"]
-    received: dict[int, int] = {}
-    live = _active_sides(s)
-    if NEUTRAL in live:  # R12.4.2: neutral defenders that fought can never be bribed or retreat
+    """R13.4.2: every side rolls all its dice of the step (one roll event per side, R18.5.1)."""
+    live = B.active_sides(s)
+    idx = s.reg["b_idx"]
+    if idx == 0 and NEUTRAL in live:  # R12.4.2: neutrals that fought can never be bribed or retreat
         hx = s.reg["b_hex"]
         s.thing_fought[(s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)] = True
-    for side in live:
-        hits = 0
-        for value, dice in attack_values(s, side, step):
-            for _ in range(dice):
-                if s.rng.d6() <= value:  # R18.5.2: the die as rolled; value <= 0 never hits
-                    hits += 1
-        target = _target_of(s, side)
-        if hits and target >= 0:
-            received[target] = received.get(target, 0) + hits
-    for side in order(s):
-        s.reg[f"b_hits{side}"] = received.get(side, 0)
-    if sum(received.values()):
+    if idx >= len(live):
+        _go(s, HITS)
+        return
+    side = live[idx]
+    n = sum(d for _, d, _ in B.attackers(s, side, s.reg["b_step"]))
+    dice.roll(s, dice.BATTLE + side, n)
+    s.reg["b_idx"] = idx + 1
+
+
+def _hits(s: GameState) -> None:
+    """R13.4.4: count the hits of every side, then they are assigned (Marksman's first)."""
+    step = s.reg["b_step"]
+    received: dict[int, int] = {}
+    for side in B.active_sides(s):
+        rolled = dice.take(s, dice.BATTLE + side) if f"dice{dice.BATTLE + side}" in s.reg else []
+        target = target_of(s, side)
+        i = 0
+        for value, n, tag in B.attackers(s, side, step):
+            hits = sum(1 for d in rolled[i:i + n] if d <= value)  # R18.5.2: modified dice as they are
+            i += n
+            if not hits or target < 0:
+                continue
+            if tag >= 0:
+                s.reg["b_mhits"] = s.reg.get("b_mhits", 0) + hits
+                s.reg["b_mtarget"], s.reg["b_mside"] = target, side
+            else:
+                received[target] = received.get(target, 0) + hits
+    if step == B.RANGED_STEP:
+        for side in list(received):
+            if B.has_golem(s, side):  # C.7 / RT.18: one ranged hit fewer against the Golem's side
+                received[side] -= 1
+    for side in B.order(s):
+        s.reg[f"b_hits{side}"] = max(0, received.get(side, 0))
+    if sum(received.values()) or s.reg.get("b_mhits"):
         s.reg["b_hitsround"] = 1
-    _next(s, ASSIGN)
+    s.reg.pop("b_marksman", None)
+    _go(s, MARKSMAN_PLACE)
 
 
-def capacity_targets(s: GameState, side: int, lay: ActionLayout) -> list[int]:
-    """Actions naming every counter of `side` that can still take a hit this step (R13.6.2)."""
-    hx = s.reg["b_hex"]
-    acts = []
-    ids = creatures(s, side, hx)
-    acts.extend(lay.thing + ids[s.thing_damage[ids] == 0])
-    c = town(s, side, hx)
-    if town_value(s, c):
-        acts.append(lay.thing + c)
-    hs = heroes(s, side, hx)
-    acts.extend(lay.hero + hs[s.hero_damage[hs] == 0])
-    if fort_value(s, side, hx):
-        acts.append(lay.hex + hx)
-    return [int(a) for a in acts]
+def _marksman_place(s: GameState) -> None:
+    """A.6 / RD10.4: a value-2 hit is placed by the Marksman's owner, before the others."""
+    lay = _layout(s)
+    if s.reg.get("b_mhits", 0) > 0 and _targets_of(s, s.reg["b_mtarget"], lay):
+        s.reg["b_side"] = s.reg["b_mtarget"]
+        s.decision, s.actor = D.MARKSMAN_HIT, s.reg["b_mside"]
+        return
+    for key in ("b_mhits", "b_mtarget", "b_mside"):
+        s.reg.pop(key, None)
+    _go(s, ASSIGN)
+
+
+def _targets_of(s: GameState, side: int, lay: ActionLayout) -> list[int]:
+    return B.hit_targets(s, side, lay.hex, lay.thing, lay.hero)
+
+
+def legal_marksman_hit(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[_targets_of(s, s.reg["b_side"], lay)] = 1
+
+
+def apply_marksman_hit(s: GameState, lay: ActionLayout, action: int) -> None:
+    s.decision = D.NONE
+    s.reg["b_mhits"] -= 1
+    _hit(s, lay, s.reg["b_side"], action, MARKSMAN_PLACE)
 
 
 def _assign(s: GameState) -> None:
     """R13.6: receiving sides in battle order assign their hits one at a time."""
-    sides = order(s)
+    sides = B.order(s)
     lay = _layout(s)
     idx = s.reg["b_idx"]
     while idx < len(sides):
         side = sides[idx]
-        if s.reg.get(f"b_hits{side}", 0) > 0 and capacity_targets(s, side, lay):
-            s.reg["b_side"] = side
-            s.reg["b_idx"] = idx
+        if s.reg.get(f"b_hits{side}", 0) > 0 and _targets_of(s, side, lay):
+            s.reg["b_side"], s.reg["b_idx"] = side, idx
             if side == NEUTRAL and s.cfg.neutral_control == "policy":
-                _take_hit(s, lay, _policy_hit(s, lay))
+                s.reg[f"b_hits{side}"] -= 1
+                _hit(s, lay, side, _policy_hit(s, lay), ASSIGN)
                 return
-            s.decision, s.actor = D.ASSIGN_HIT, controller(s, side)
+            s.decision, s.actor = D.ASSIGN_HIT, B.controller(s, side)
             return
         s.reg[f"b_hits{side}"] = 0  # hits beyond the side's capacity are lost
         idx += 1
-    _next(s, REMOVE)
+    _go(s, REMOVE)
 
 
 def _policy_hit(s: GameState, lay: ActionLayout) -> int:
     """RD1.6 fixed rule for neutrals: lowest-value creature, then village, then city."""
-    options = capacity_targets(s, s.reg["b_side"], lay)
-    return min(options, key=lambda a: (1, cat.THING_COMBAT[a - lay.thing]) if
-               cat.THING_KIND[a - lay.thing] != CREATURE else (0, cat.THING_COMBAT[a - lay.thing]))
+    def rank(a: int) -> tuple[int, int]:
+        c = a - lay.thing
+        return (0 if cat.THING_KIND[c] == CREATURE else 1, int(cat.THING_COMBAT[c]))
+    return min(_targets_of(s, s.reg["b_side"], lay), key=rank)
 
 
 def legal_assign(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[capacity_targets(s, s.reg["b_side"], lay)] = 1
+    mask[_targets_of(s, s.reg["b_side"], lay)] = 1
 
 
 def apply_assign(s: GameState, lay: ActionLayout, action: int) -> None:
-    _take_hit(s, lay, action)
     s.decision = D.NONE
+    s.reg[f"b_hits{s.reg['b_side']}"] -= 1
+    _hit(s, lay, s.reg["b_side"], action, ASSIGN)
 
 
-def _take_hit(s: GameState, lay: ActionLayout, action: int) -> None:
-    """One hit on one counter (Engine III: saving rolls of the Swordmaster and Talisman here)."""
-    side = s.reg["b_side"]
+def _hit(s: GameState, lay: ActionLayout, side: int, action: int, back: int) -> None:
+    """One hit on one counter; the Swordmaster and the Talisman roll to save it first."""
+    if I.save_roll_needed(s, lay, side, action):
+        s.reg.update(b_save_side=side, b_save_act=action, b_return=back)
+        dice.roll(s, dice.SAVE, 1)  # roll event (R18.5)
+        _go(s, SAVE, s.reg.get("b_idx", 0))
+        return
+    _damage(s, lay, action)
+    s.reg["b_stage"] = back
+
+
+def _save(s: GameState) -> None:
+    lay = _layout(s)
+    side, action = s.reg.pop("b_save_side"), s.reg.pop("b_save_act")
+    if not I.apply_save(s, lay, side, action):
+        _damage(s, lay, action)
+    s.reg["b_stage"] = s.reg.pop("b_return")
+
+
+def _damage(s: GameState, lay: ActionLayout, action: int) -> None:
     if lay.hex <= action < lay.thing:
         s.hex_fort_damage[action - lay.hex] += 1
     elif lay.thing <= action < lay.hero:
         s.thing_damage[action - lay.thing] += 1
     else:
         s.hero_damage[action - lay.hero] = 1
-    s.reg[f"b_hits{side}"] -= 1
 
 
 def _remove(s: GameState) -> None:
-    """End of a step: hit creatures to the cup, hit heroes to the pool; bluff and end checks."""
+    """End of a step: hit creatures to the cup, hit heroes to the pool, broken items to the cup;
+    then the bluff and end checks (R13.6.5)."""
     hx = s.reg["b_hex"]
-    dead = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & _IS_CREATURE & (s.thing_damage > 0))
-    for c in dead:
+    here = (s.thing_place == BOARD) & (s.thing_hex == hx)
+    for c in np.flatnonzero(here & _IS_CREATURE & (s.thing_damage > 0)):
         to_cup(s, int(c))
-        s.thing_damage[c] = 0
     for f in np.flatnonzero(s.hero_damage > 0):
         s.hero_damage[f] = 0
         lose_hero(s, int(f))
+    for c in np.flatnonzero(here & s.thing_in_play):
+        broken = s.thing_damage[c] > 0 if c != B.FIREWALL else B.firewall_value(s, int(s.thing_owner[c])) == 0
+        if broken:
+            used_up(s, int(c))
     remove_revealed_bluffs(s)
     if _ended(s):
-        _next(s, END)
-    elif s.reg["b_step"] < MELEE_STEP:
+        _go(s, END)
+    elif s.reg["b_step"] < B.MELEE_STEP:
         s.reg["b_step"] += 1
-        _next(s, ROLL)
+        _go(s, STEP)
     else:
         _count_hitless(s)
-        _next(s, RETREAT)
+        _go(s, RETREAT)
 
 
 def _count_hitless(s: GameState) -> None:
@@ -339,88 +399,72 @@ def _count_hitless(s: GameState) -> None:
 
 # ----- retreat (R13.8) -----
 
-def retreat_hexes(s: GameState, side: int) -> np.ndarray:
-    """Adjacent hexes the side owns that hold no enemy counters (R13.8.3)."""
-    hx = s.reg["b_hex"]
-    if side == NEUTRAL:
-        return np.zeros(0, np.int64)  # R13.8.5: neutral defenders never retreat
-    around = s.geo.neighbours[hx]
-    around = around[around >= 0]
-    around = around[s.hex_owner[around] == side]
-    if around.size == 0:
-        return around
-    enemy_here = (s.thing_place == BOARD) & _IS_CREATURE & (s.thing_owner != side)
-    blocked = np.zeros(s.geo.n_hexes, bool)
-    blocked[s.thing_hex[enemy_here]] = True
-    foes = (s.hero_owner != side) & (s.hero_owner != NOBODY)
-    blocked[s.hero_hex[foes]] = True
-    return around[~blocked[around]]
-
-
 def _retreat(s: GameState) -> None:
     """Attackers in battle order, then the defender, may retreat; the battle may end at any time."""
-    sides = order(s)
+    sides = B.order(s)
     hx = s.reg["b_hex"]
     idx = s.reg["b_idx"]
     forced = s.reg.get("b_force", 0)
     while idx < len(sides):
         if _ended(s):
-            _next(s, END)
+            _go(s, END)
             return
         side = sides[idx]
-        army = creatures(s, side, hx).size + heroes(s, side, hx).size
-        is_attacker = side != defender(s)
+        army = B.creatures(s, side, hx).size + B.heroes(s, side, hx).size
+        is_attacker = side != B.defender(s)
         if army and side != NEUTRAL and (not forced or is_attacker):
-            hexes = retreat_hexes(s, side)
-            if hexes.size:
-                s.reg["b_side"], s.reg["b_idx"] = side, idx
+            if B.retreat_hexes(s, side).size:
+                s.reg.update(b_side=side, b_idx=idx, b_return=RETREAT)
                 s.decision, s.actor = D.RETREAT, side
                 return
             if forced:
                 _eliminate_side(s, side)  # RD7.4: attackers that cannot retreat are eliminated
         idx += 1
     s.reg.pop("b_force", None)
-    _next(s, END if _ended(s) else ROUND)
+    _go(s, END if _ended(s) else ROUND)
 
 
 def legal_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.hex + retreat_hexes(s, s.reg["b_side"])] = 1
-    if not s.reg.get("b_force", 0):
+    mask[lay.hex + B.retreat_hexes(s, s.reg["b_side"])] = 1
+    if not s.reg.get("b_force", 0) and "b_force_side" not in s.reg:
         mask[PASS] = 1
 
 
 def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
     side = s.reg["b_side"]
     s.decision = D.NONE
-    s.reg["b_idx"] += 1
+    back = s.reg.pop("b_return", RETREAT)
+    if s.reg.pop("b_force_side", None) is None:
+        s.reg["b_idx"] += 1
+    s.reg["b_stage"] = back
     if action == PASS:
         return
     dest = action - lay.hex
     hx = s.reg["b_hex"]
-    ids = creatures(s, side, hx)
+    ids = B.creatures(s, side, hx)
     s.thing_hex[ids] = dest
     s.thing_face_up[ids] = False  # R13.8.6: face down again (their identities stay known, RI.4)
-    s.hero_hex[heroes(s, side, hx)] = dest
+    s.hero_hex[B.heroes(s, side, hx)] = dest
+    I.items_home(s, side)
     if s.army_counts(side)[dest] > STACK_LIMIT and s.hex_fort[dest] != 4:
-        s.reg["b_dest"] = dest
-        s.reg["stack_overflow_ok"] = 1  # until the excess is eliminated (R13.8.4)
-        _next(s, EXCESS, s.reg["b_idx"])
+        s.reg.update(b_dest=dest, b_exside=side, b_exback=back, stack_overflow_ok=1)
+        s.reg["b_stage"] = EXCESS
 
 
 def _excess(s: GameState) -> None:
-    side, dest = s.reg["b_side"], s.reg["b_dest"]
+    side, dest = s.reg["b_exside"], s.reg["b_dest"]
     if s.army_counts(side)[dest] <= STACK_LIMIT:
-        s.reg.pop("b_dest")
-        s.reg.pop("stack_overflow_ok", None)
-        _next(s, RETREAT, s.reg["b_idx"])
+        for key in ("b_dest", "b_exside", "stack_overflow_ok"):
+            s.reg.pop(key, None)
+        s.reg["b_stage"] = s.reg.pop("b_exback")
         return
     s.decision, s.actor = D.RETREAT_EXCESS, side
 
 
 def legal_excess(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    side, dest = s.reg["b_side"], s.reg["b_dest"]
-    mask[lay.thing + creatures(s, side, dest)] = 1
-    mask[lay.hero + heroes(s, side, dest)] = 1
+    side, dest = s.reg["b_exside"], s.reg["b_dest"]
+    mask[lay.thing + B.creatures(s, side, dest)] = 1
+    mask[lay.hero + B.heroes(s, side, dest)] = 1
 
 
 def apply_excess(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -434,104 +478,138 @@ def apply_excess(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def _eliminate_side(s: GameState, side: int) -> None:
     hx = s.reg["b_hex"]
-    for c in creatures(s, side, hx):
+    for c in B.creatures(s, side, hx):
         to_cup(s, int(c))
-    for f in heroes(s, side, hx):
+    for f in B.heroes(s, side, hx):
         lose_hero(s, int(f))
+    I.items_home(s, side)
 
 
 # ----- the end of a battle (R13.9, R13.10) -----
 
 def _ended(s: GameState) -> bool:
     """R13.9.1-R13.9.3: at most one side active, or the defender down and one attacker left."""
-    hx = s.reg["b_hex"]
-    live = [side for side in order(s) if active(s, side, hx)]
-    attackers = [side for side in live if side != defender(s)]
+    live = B.active_sides(s)
+    attackers = [side for side in live if side != B.defender(s)]
     if not attackers:
         return True
     if s.reg["b_kind"] == CONTEST:
         return len(live) <= 1
-    return defender(s) not in live and len(attackers) == 1
+    return B.defender(s) not in live and len(attackers) == 1
 
 
 def winner(s: GameState) -> int:
     """The side holding the field: the one attacker left if the defender is down, else -1."""
-    hx = s.reg["b_hex"]
-    live = [side for side in order(s) if active(s, side, hx)]
-    attackers = [side for side in live if side != defender(s)]
+    live = B.active_sides(s)
+    attackers = [side for side in live if side != B.defender(s)]
     if s.reg["b_kind"] == CONTEST:
         return live[0] if len(live) == 1 else -1
-    if defender(s) not in live and len(attackers) == 1:
+    if B.defender(s) not in live and len(attackers) == 1:
         return attackers[0]
     return -1
 
 
 def _end(s: GameState) -> None:
-    """R13.10 in order: ownership, damage rolls, reset, (items), bluff check and face down."""
+    """R13.10 step 1: ownership (and the explorer's loot); the battle items go home."""
     hx, kind = s.reg["b_hex"], s.reg["b_kind"]
     won = winner(s)
     s.reg["b_winner"] = won
+    I.items_home(s)
     if kind in (OWNED, EXPLORATION) and won >= 0 and won != NEUTRAL:
         conquer(s, hx, won)
         if kind == EXPLORATION:
             loot(s, hx, won)
-    if kind != CONTEST and s.reg.get("b_started") and not s.game_over:
-        damage_rolls(s, hx)
+    if s.game_over:
+        return
+    _go(s, DAMAGE_FORT if kind != CONTEST else RESET)
+
+
+def _damage_fort(s: GameState) -> None:
+    """R13.10 step 2 / RD7.5: a d6 for the fort (1 or 6: down a level; a Citadel never)."""
+    if s.hex_fort[s.reg["b_hex"]] > 0:
+        dice.roll(s, dice.DAMAGE, 1)  # roll event (R18.5)
+        _go(s, DAMAGE_FORT_ROLLED)
+    else:
+        _go(s, DAMAGE_INCOME)
+
+
+def _damage_fort_rolled(s: GameState) -> None:
+    hx = s.reg["b_hex"]
+    roll = dice.table(dice.take(s, dice.DAMAGE)[0])
+    citadel_safe = not (s.cfg.victory == "unique_b" and s.cfg.unique_b_vulnerable == "combat_and_disaster")
+    if roll in (1, 6) and not (s.hex_fort[hx] == 4 and citadel_safe):
+        reduce_fort(s, hx)
+    _go(s, DAMAGE_INCOME)
+
+
+def _damage_income(s: GameState) -> None:
+    if s.hex_income[s.reg["b_hex"]] >= 0:
+        dice.roll(s, dice.DAMAGE, 1)  # roll event (R18.5)
+        _go(s, DAMAGE_INCOME_ROLLED)
+    else:
+        _go(s, RESET)
+
+
+def _damage_income_rolled(s: GameState) -> None:
+    """On 1 or 6 the income counter, city or village is destroyed (to the cup)."""
+    if dice.table(dice.take(s, dice.DAMAGE)[0]) in (1, 6):
+        to_cup(s, int(s.hex_income[s.reg["b_hex"]]))
+    _go(s, RESET)
+
+
+def _reset(s: GameState) -> None:
+    """R13.10 steps 3-6: damage healed, bluff check, creatures face down, placement."""
+    hx, kind, won = s.reg["b_hex"], s.reg["b_kind"], s.reg["b_winner"]
     s.hex_fort_damage[hx] = 0
     here = (s.thing_place == BOARD) & (s.thing_hex == hx)
     s.thing_damage[here] = 0
     s.hero_damage[:] = 0
     remove_revealed_bluffs(s)
-    players_here = here & (s.thing_owner != NEUTRAL) & _IS_CREATURE & (s.thing_place == BOARD)
-    s.thing_face_up[players_here] = False
-    if kind == EXPLORATION and won < 0:
-        _after_failed_exploration(s, hx)
+    players = here & (s.thing_owner != NEUTRAL) & _IS_CREATURE & (s.thing_place == BOARD)
+    s.thing_face_up[players] = False
+    if kind == EXPLORATION and won < 0 and not B.active(s, NEUTRAL, hx):
+        leftovers_to_cup(s, hx)  # R12.4.3 / RD6.3
     check_eliminations(s)
     if s.game_over:
         return
     if kind in (OWNED, EXPLORATION) and won >= 0 and won != NEUTRAL and s.hex_owner[hx] == won:
-        s.reg["b_stage"] = PLACE
+        _go(s, PLACE)
         begin_placement(s, won, only_hex=hx)  # R13.11.2
         return
-    s.reg["b_stage"] = DONE
+    _go(s, DONE)
 
 
 def loot(s: GameState, hx: int, player: int) -> None:
     """R12.2.7 / RD6.2: the explorer takes the treasures and unused magic items behind the screen."""
-    kinds = (_KIND == TREASURE) | (_KIND == MAGIC)
-    for c in np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & kinds):
-        s.thing_place[c] = SCREEN
-        s.thing_owner[c] = player
-        s.thing_hex[c] = -1
+    kinds = (cat.THING_KIND == TREASURE) | (cat.THING_KIND == MAGIC)
+    for c in np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & kinds & ~s.thing_in_play):
+        s.thing_place[c], s.thing_owner[c], s.thing_hex[c] = SCREEN, player, -1
         s.thing_face_up[c] = False
         s.thing_public[c] = False
 
 
-def _after_failed_exploration(s: GameState, hx: int) -> None:
-    """R12.4: survivors stay face up; an emptied hex sends its leftovers to the cup (RD6.3)."""
-    if not active(s, NEUTRAL, hx):
-        leftovers_to_cup(s, hx)
-
-
 def _place(s: GameState) -> None:
-    s.reg["b_stage"] = DONE
+    _go(s, DONE)
 
 
 def _done(s: GameState) -> None:
     s.reg["b_done"] = 1
 
 
-def _layout(s: GameState) -> ActionLayout:
-    from .machine import layout
-
-    return layout(s)
-
-
-STAGES = {START: _start, ROUND: _round, TARGETS: _targets, ROLL: _roll, ASSIGN: _assign, REMOVE: _remove,
-          RETREAT: _retreat, EXCESS: _excess, END: _end, PLACE: _place, DONE: _done}
+STAGES = {
+    START: _start, WINDOW: _window, FIREWALL: _firewall, PREHERO: _prehero, WARLORD: _warlord,
+    WARLORD_ROLL: _warlord_roll, ROUND: _round, BEARERS: _bearers, TARGETS: _targets, STEP: _step,
+    STEP_PRE: _step_pre, DISPEL_WAIT: _dispel_wait, ROLL: _roll, HITS: _hits, MARKSMAN_PLACE: _marksman_place,
+    ASSIGN: _assign, SAVE: _save, REMOVE: _remove, RETREAT: _retreat, EXCESS: _excess, END: _end,
+    DAMAGE_FORT: _damage_fort, DAMAGE_FORT_ROLLED: _damage_fort_rolled, DAMAGE_INCOME: _damage_income,
+    DAMAGE_INCOME_ROLLED: _damage_income_rolled, RESET: _reset, PLACE: _place, DONE: _done,
+}
 
 DECISIONS = {
+    **I.DECISIONS,
+    D.WARLORD: (I.legal_warlord, apply_warlord),
     D.TARGET: (legal_target, apply_target),
+    D.MARKSMAN_HIT: (legal_marksman_hit, apply_marksman_hit),
     D.ASSIGN_HIT: (legal_assign, apply_assign),
     D.RETREAT: (legal_retreat, apply_retreat),
     D.RETREAT_EXCESS: (legal_excess, apply_excess),

@@ -36,6 +36,9 @@ def to_cup(s: GameState, c: int) -> None:
     s.thing_face_up[c] = False
     s.thing_public[c] = False
     s.thing_selected[c] = False
+    s.thing_in_play[c] = False
+    s.thing_bearer[c] = -1
+    s.thing_damage[c] = 0
 
 
 def used_up(s: GameState, c: int) -> None:

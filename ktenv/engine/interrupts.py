@@ -8,7 +8,7 @@ import numpy as np
 from ..constants import SCREEN_LIMIT
 from ..state import GameState
 from . import decisions as D
-from . import reactions
+from . import dice, reactions
 from .actions import PASS, YES, ActionLayout
 from .common import to_cup
 
@@ -20,7 +20,7 @@ def pending(s: GameState) -> bool:
             s.reg["hero_turn"] = int(key[10:])
             s.decision, s.actor = D.HERO_TURN, s.reg[key]
             return True
-    if reactions.pending(s):
+    if dice.pending(s) or reactions.pending(s):
         return True
     open_player = s.reg.get("screen_open", 0) - 1
     for p in s.turn_order():
@@ -61,6 +61,7 @@ def discard_done(s: GameState) -> None:
 
 DECISIONS = {
     **reactions.DECISIONS,
+    **dice.DECISIONS,
     D.HERO_TURN: (legal_hero_turn, apply_hero_turn),
     D.DISCARD: (legal_discard, apply_discard),
 }

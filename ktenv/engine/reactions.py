@@ -59,7 +59,7 @@ def eligible(s: GameState, q: int, d: int) -> list[int]:
     for r in REACTIONS:
         if s.thing_place[r] != SCREEN or s.thing_owner[r] != q:
             continue
-        if r == DISPEL and q != p and (c == MAGIC_STEP or (c >= 0 and cat.THING_KIND[c] == 5)
+        if r == DISPEL and q != p and ((c == MAGIC_STEP and _in_battle(s, q)) or (c >= 0 and cat.THING_KIND[c] == 5)
                                        or (c in _DISPELLABLE_EVENTS and s.cfg.dispel_vs_events)):
             out.append(r)
         elif r == FAN and q != p and c in _FANNED:
@@ -67,6 +67,10 @@ def eligible(s: GameState, q: int, d: int) -> list[int]:
         elif r == ELIXIR and c in _PLAGUES and (c == _PLAGUES[0] or s.reg[f"rx{d}_victims"] >> q & 1):
             out.append(r)
     return out
+
+
+def _in_battle(s: GameState, q: int) -> bool:
+    return any(s.reg.get(f"b_order_{i}") == q for i in range(s.reg.get("b_order_n", 0)))
 
 
 def pending(s: GameState) -> bool:
@@ -96,9 +100,7 @@ def _close(s: GameState, d: int) -> None:
     parent = d - 1
     r, q = frame["c"], frame["p"]
     if r == DISPEL:
-        s.reg[f"rx{parent}_cancel"] = 1
-        if "b_hex" in s.reg:  # C.8: for the rest of the battle that player's magic attacks in melee
-            s.reg["b_dispelled"] = s.reg.get("b_dispelled", 0) | 1 << s.reg[f"rx{parent}_p"]
+        s.reg[f"rx{parent}_cancel"] = 1  # the battle applies C.8's lasting effect itself
     elif r == FAN:
         s.reg[f"rx{parent}_fan"] = q
     elif r == ELIXIR:

@@ -1,0 +1,188 @@
+"""Who fights in a battle and with what: the sides' counters, their values, the step each one
+attacks in, and the counters that can take a hit (R13.1, R13.4, R13.5, C.5, C.7, C.10, C.11)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, VILLAGE
+from ..state import GameState
+
+MAGIC_STEP, RANGED_STEP, MELEE_STEP = range(3)
+FORT_STEP = (None, MELEE_STEP, MELEE_STEP, RANGED_STEP, MAGIC_STEP)  # R13.4.1, by fort level
+
+FIREWALL = cat.MAGIC_ID["Firewall"]
+GOLEM = cat.MAGIC_ID["Golem"]
+BOW = cat.MAGIC_ID["Magic Bow"]
+SWORD = cat.MAGIC_ID["Magic Sword"]
+TALISMAN = cat.MAGIC_ID["Talisman"]
+BALLOON = cat.MAGIC_ID["Balloon"]
+MARKSMAN = cat.hero_id("Marksman")
+SWORDMASTER = cat.hero_id("Swordmaster")
+GOLEM_VALUE = 6  # C.7
+
+_KIND = cat.THING_KIND
+_IS_CREATURE = _KIND == CREATURE
+_STEP_OF_THING = np.where(cat.THING_MAGIC, MAGIC_STEP, np.where(cat.THING_RANGED, RANGED_STEP, MELEE_STEP))
+_STEP_OF_HERO = np.where(cat.HERO_MAGIC, MAGIC_STEP, np.where(cat.HERO_RANGED, RANGED_STEP, MELEE_STEP))
+
+
+def order(s: GameState) -> list[int]:
+    """Battle order (R12.1.6): attackers from the defender's left in turn order, then the defender."""
+    return [s.reg[f"b_order_{i}"] for i in range(s.reg["b_order_n"])]
+
+
+def defender(s: GameState) -> int:
+    return s.reg["b_def"]
+
+
+def controller(s: GameState, side: int) -> int:
+    """Who decides for a side: its player, or the neutral controller (R12.2.3, RD1.6)."""
+    return s.reg["b_ctrl"] if side == NEUTRAL else side
+
+
+def creatures(s: GameState, side: int, hx: int) -> np.ndarray:
+    return np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == side) & _IS_CREATURE)
+
+
+def heroes(s: GameState, side: int, hx: int) -> np.ndarray:
+    if side == NEUTRAL:
+        return np.zeros(0, np.int64)
+    return np.flatnonzero((s.hero_owner == side) & (s.hero_hex == hx))
+
+
+def in_play(s: GameState, side: int, item: int) -> bool:
+    return bool(s.thing_in_play[item]) and s.thing_owner[item] == side and s.thing_hex[item] == s.reg["b_hex"]
+
+
+def town(s: GameState, side: int, hx: int) -> int:
+    """The side's city or village in the hex (a combat counter, R1.9.2), or -1."""
+    c = int(s.hex_income[hx])
+    if c >= 0 and _KIND[c] in (CITY, VILLAGE) and s.thing_owner[c] == side:
+        return c
+    return -1
+
+
+def town_value(s: GameState, c: int) -> int:
+    return max(0, int(cat.THING_COMBAT[c]) - int(s.thing_damage[c])) if c >= 0 else 0
+
+
+def fort_value(s: GameState, side: int, hx: int) -> int:
+    """Current value of the side's fort in the hex (0: none or neutralized, R13.5.2)."""
+    if side == NEUTRAL or s.hex_owner[hx] != side:
+        return 0
+    return max(0, int(s.hex_fort[hx]) - int(s.hex_fort_damage[hx]))
+
+
+def firewall_value(s: GameState, side: int) -> int:
+    """C.5: a magic fort of the rolled value; hits lower it; at 0 it is gone."""
+    if not in_play(s, side, FIREWALL):
+        return 0
+    return max(0, s.reg.get("b_firewall", 0) - int(s.thing_damage[FIREWALL]))
+
+
+def has_golem(s: GameState, side: int) -> bool:
+    return in_play(s, side, GOLEM) and not s.thing_damage[GOLEM]
+
+
+def active(s: GameState, side: int, hx: int) -> bool:
+    """R13.1.1 / R13.9.5: a creature, hero, standing fort, city, village or Firewall, or a Golem."""
+    return bool(creatures(s, side, hx).size or heroes(s, side, hx).size or fort_value(s, side, hx)
+                or town_value(s, town(s, side, hx)) or firewall_value(s, side) or has_golem(s, side))
+
+
+def active_sides(s: GameState) -> list[int]:
+    hx = s.reg["b_hex"]
+    return [side for side in order(s) if active(s, side, hx)]
+
+
+def _carried(s: GameState, item: int, side: int) -> int:
+    return int(s.thing_bearer[item]) if in_play(s, side, item) else -1
+
+
+def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
+    """(effective value, dice, tag) of each attacker of `side` in this step (R13.4.1-R13.4.3).
+    tag is the Marksman's hero id in his value-2 mode (his hit is placed by his owner), else -1."""
+    hx = s.reg["b_hex"]
+    penalty = 1 if s.cloud_hex == hx and s.hex_owner[hx] == side else 0  # B.10 black cloud
+    dispelled = s.reg.get("b_dispelled", 0) >> side & 1 if side != NEUTRAL else 0  # C.8
+    bow, sword = _carried(s, BOW, side), _carried(s, SWORD, side)
+    out = []
+    for c in creatures(s, side, hx):
+        value, charge = int(cat.THING_COMBAT[c]), bool(cat.THING_CHARGE[c])
+        if c == bow:  # C.10: ranged, +1, one die; other flags replaced
+            own_step, value, charge = RANGED_STEP, value + 1, False
+        elif c == sword:  # C.11: charge in melee, +1, two dice
+            own_step, value, charge = MELEE_STEP, value + 1, True
+        else:
+            own_step = _STEP_OF_THING[c]
+            if own_step == MAGIC_STEP and dispelled:
+                own_step = MELEE_STEP
+        if own_step == step:
+            out.append((value - penalty, 2 if charge and step == MELEE_STEP else 1, -1))
+    for f in heroes(s, side, hx):
+        own_step = _STEP_OF_HERO[f]
+        if own_step == MAGIC_STEP and dispelled:
+            own_step = MELEE_STEP
+        if own_step != step:
+            continue
+        value = int(cat.HERO_COMBAT[f])
+        tag = -1
+        if f == MARKSMAN and s.reg.get("b_marksman", 5) == 2:  # A.6
+            value, tag = int(cat.HERO_ALT_VALUE[f]), int(f)
+        out.append((value - penalty, 2 if cat.HERO_CHARGE[f] and step == MELEE_STEP else 1, tag))
+    if step == MELEE_STEP:
+        value = town_value(s, town(s, side, hx))
+        if value:
+            out.append((value - penalty, 1, -1))
+        if has_golem(s, side):
+            out.append((GOLEM_VALUE, 1, -1))  # the Golem is no counter of the hex: no cloud penalty
+    level = fort_value(s, side, hx)
+    if level and FORT_STEP[int(s.hex_fort[hx])] == step:
+        out.append((level - penalty, 1, -1))
+    if step == MAGIC_STEP and firewall_value(s, side):
+        out.append((firewall_value(s, side) - penalty, 1, -1))
+    return out
+
+
+def hit_targets(s: GameState, side: int, hex_base: int, thing_base: int, hero_base: int) -> list[int]:
+    """Actions naming every counter of `side` that can still take a hit in this step (R13.6.2)."""
+    hx = s.reg["b_hex"]
+    step = s.reg.get("b_step", MELEE_STEP)
+    acts = []
+    ids = creatures(s, side, hx)
+    acts.extend(thing_base + ids[s.thing_damage[ids] == 0])
+    c = town(s, side, hx)
+    if town_value(s, c):
+        acts.append(thing_base + c)
+    hs = heroes(s, side, hx)
+    acts.extend(hero_base + hs[s.hero_damage[hs] == 0])
+    if fort_value(s, side, hx):
+        acts.append(hex_base + hx)
+    if firewall_value(s, side):
+        acts.append(thing_base + FIREWALL)
+    if has_golem(s, side) and step != RANGED_STEP:  # C.7: no ranged hits on the Golem
+        acts.append(thing_base + GOLEM)
+    for item in (BOW, SWORD, BALLOON):  # R13.5.3: one hit eliminates the item
+        if in_play(s, side, item) and not s.thing_damage[item]:
+            acts.append(thing_base + item)
+    return [int(a) for a in acts]
+
+
+def retreat_hexes(s: GameState, side: int) -> np.ndarray:
+    """Adjacent hexes the side owns that hold no enemy counters (R13.8.3)."""
+    hx = s.reg["b_hex"]
+    if side == NEUTRAL:
+        return np.zeros(0, np.int64)  # R13.8.5: neutral defenders never retreat
+    around = s.geo.neighbours[hx]
+    around = around[around >= 0]
+    around = around[s.hex_owner[around] == side]
+    if around.size == 0:
+        return around.astype(np.int64)
+    enemy = (s.thing_place == BOARD) & _IS_CREATURE & (s.thing_owner != side)
+    blocked = np.zeros(s.geo.n_hexes, bool)
+    blocked[s.thing_hex[enemy]] = True
+    foes = (s.hero_owner != side) & (s.hero_owner != NOBODY)
+    blocked[s.hero_hex[foes]] = True
+    return around[~blocked[around]].astype(np.int64)
