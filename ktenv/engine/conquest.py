@@ -1,9 +1,8 @@
-"""R13.11 conquest (any way of taking a hex) and R13.10 step 2, the damage rolls after a battle."""
+"""R13.11 conquest (any way of taking a hex), fort reduction, and what an emptied hex leaves."""
 
 from __future__ import annotations
 
-from .. import catalog as cat
-from ..constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, VILLAGE
+from ..constants import BOARD, NEUTRAL
 from ..state import GameState
 from . import victory
 from .common import to_cup
@@ -25,20 +24,6 @@ def conquer(s: GameState, hx: int, player: int) -> None:
         victory.citadel_captured(s, hx)
     if not s.game_over and s.cfg.land_check == "immediate" and s.cfg.victory == "land_conquest":
         victory.check_land_conquest(s)
-
-
-def damage_rolls(s: GameState, hx: int) -> None:
-    """R13.10.2 / RD7.5: d6 for the fort and the income counter; on 1 or 6 the income counter,
-    city or village is destroyed and the fort loses a level (a Citadel never, except R19.2.2)."""
-    if s.hex_fort[hx] > 0:
-        roll = s.rng.d6()
-        citadel_safe = not (s.cfg.victory == "unique_b" and s.cfg.unique_b_vulnerable == "combat_and_disaster")
-        if roll in (1, 6) and not (s.hex_fort[hx] == 4 and citadel_safe):
-            reduce_fort(s, hx)
-    c = int(s.hex_income[hx])
-    if c >= 0 and cat.THING_KIND[c] in (SPECIAL_INCOME, CITY, VILLAGE):
-        if s.rng.d6() in (1, 6):
-            to_cup(s, c)
 
 
 def reduce_fort(s: GameState, hx: int) -> None:

@@ -8,14 +8,14 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, MAGIC, NEUTRAL, SPECIAL_INCOME, TREASURE, VILLAGE
 from ..state import GameState
-from . import battle
+from . import battle, dice
 from . import decisions as D
 from .actions import PASS, ActionLayout
 from .common import draw, to_cup
 from .conquest import conquer
 from .placement_turn import begin_placement
 
-ROLL, TIE, BRIBE, FIGHT, PLACE, DONE = range(6)
+ROLL, ROLLED, TIE, BRIBE, FIGHT, PLACE, DONE = range(7)
 _KIND = cat.THING_KIND
 
 
@@ -40,7 +40,14 @@ def _roll(s: GameState) -> None:
     if neutral_defenders(s, hx).size:  # R12.2.1: defenders left from earlier: no roll, no bribe
         _fight(s)
         return
-    roll = s.rng.d6()  # R12.2.2 (Engine III: Lucky Charm after this roll)
+    dice.roll(s, dice.EXPLORE, 1)  # roll event (R18.5)
+    s.reg["x_stage"] = ROLLED
+
+
+def _rolled(s: GameState) -> None:
+    """R12.2.2: on 1 or 6 the hex is undefended; on 2-5 that many defenders are drawn."""
+    hx = s.reg["x_hex"]
+    roll = dice.table(dice.take(s, dice.EXPLORE)[0])
     if roll in (1, 6):
         _conquered(s)
         return
@@ -193,7 +200,7 @@ def _tie(s: GameState) -> None:
     s.decision, s.actor = D.INCOME_TIE, s.reg["x_ctrl"]
 
 
-STAGES = {ROLL: _roll, TIE: _tie, BRIBE: _bribe, FIGHT: _fighting, PLACE: _placed, DONE: _done}
+STAGES = {ROLL: _roll, ROLLED: _rolled, TIE: _tie, BRIBE: _bribe, FIGHT: _fighting, PLACE: _placed, DONE: _done}
 
 DECISIONS = {
     D.INCOME_TIE: (legal_tie, apply_tie),

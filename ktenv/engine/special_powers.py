@@ -9,6 +9,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NOBODY
 from ..state import CHANGE_ORDER, SPECIAL, GameState
 from . import decisions as D
+from . import dice
 from .actions import NUMBER, PASS, ActionLayout
 from .common import to_cup
 from .support import lose_hero
@@ -16,7 +17,7 @@ from .support import lose_hero
 THIEF = cat.hero_id("Master Thief")
 ASSASSIN = cat.hero_id("Assassin Primus")
 # Stages of one use.
-CHOOSE, DUEL, TAKE, TARGET_A, TARGET_B, STRIKE = range(6)
+CHOOSE, DUEL, DUEL_B, DUEL_EVAL, TAKE, TARGET_A, TARGET_B, STRIKE, STRIKE_EVAL = range(9)
 
 
 def run(s: GameState) -> None:
@@ -31,10 +32,8 @@ def run(s: GameState) -> None:
             s.decision, s.actor = D.SPECIAL_USE, player
         else:
             _end_turn(s)
-    elif stage == DUEL:
-        _duel(s, player)
-    elif stage == STRIKE:
-        _strike(s, player)
+    else:
+        STAGES[stage](s, player)
 
 
 def _end_turn(s: GameState) -> None:
@@ -45,7 +44,7 @@ def _end_turn(s: GameState) -> None:
 
 def _use_done(s: GameState) -> None:
     """One power used: back to the choice (the other power may still be used this round)."""
-    for key in ("sp_stage", "sp_hero", "sp_victim", "sp_hex", "sp_a", "sp_b"):
+    for key in ("sp_stage", "sp_hero", "sp_victim", "sp_hex", "sp_a", "sp_b", "sp_tie"):
         s.reg.pop(key, None)
     s.decision = D.NONE
 
@@ -118,26 +117,36 @@ def apply_hex(s: GameState, lay: ActionLayout, action: int) -> None:
 
 # ----- the duel of dice (A.5, A.7) -----
 
+def _dice_count(s: GameState) -> int:
+    return 2 if s.reg["sp_hero"] == THIEF or s.cfg.assassin_dice == 2 else 1
+
+
 def _duel(s: GameState, player: int) -> None:
+    dice.roll(s, dice.DUEL_A, _dice_count(s))  # roll event (R18.5): the hero's owner
+    s.reg["sp_stage"] = DUEL_B
+
+
+def _duel_b(s: GameState, player: int) -> None:
+    dice.roll(s, dice.DUEL_B, _dice_count(s))  # roll event (R18.5): the victim
+    s.reg["sp_stage"] = DUEL_EVAL
+
+
+def _duel_eval(s: GameState, player: int) -> None:
     """Higher wins; a tie is rolled again: equal or higher then is nothing, lower is caught."""
-    thief = s.reg["sp_hero"] == THIEF
-    dice = 2 if thief or s.cfg.assassin_dice == 2 else 1
-
-    def roll() -> int:  # roll event (R18.5)
-        return sum(s.rng.d6() for _ in range(dice))
-
-    mine, theirs = roll(), roll()
-    if mine == theirs:
-        mine, theirs = roll(), roll()
+    mine, theirs = sum(dice.take(s, dice.DUEL_A)), sum(dice.take(s, dice.DUEL_B))
+    if s.reg.pop("sp_tie", 0):
         if theirs > mine:
             _caught(s)
         else:
             _use_done(s)
         return
+    if mine == theirs:
+        s.reg["sp_tie"] = 1
+        s.reg["sp_stage"] = DUEL
+        return
     if theirs > mine:
         _use_done(s)
-        return
-    if thief:
+    elif s.reg["sp_hero"] == THIEF:
         s.reg["sp_stage"] = TAKE
         s.decision, s.actor = D.THIEF_TAKE, player
     else:
@@ -212,7 +221,13 @@ def apply_target(s: GameState, lay: ActionLayout, action: int) -> None:
 
 
 def _strike(s: GameState, player: int) -> None:
-    roll = s.rng.d6()  # roll event (R18.5): 1-3 the assassin's choice dies, 4-6 the owner's
+    dice.roll(s, dice.STRIKE, 1)  # roll event (R18.5)
+    s.reg["sp_stage"] = STRIKE_EVAL
+
+
+def _strike_eval(s: GameState, player: int) -> None:
+    """A.7: 1-3 the assassin's choice is eliminated, 4-6 the hex owner's."""
+    roll = dice.table(dice.take(s, dice.STRIKE)[0])
     _eliminate(s, s.reg["sp_a"] if roll <= 3 else s.reg["sp_b"])
 
 
@@ -227,6 +242,7 @@ def _eliminate(s: GameState, target: int) -> None:
     _use_done(s)
 
 
+STAGES = {DUEL: _duel, DUEL_B: _duel_b, DUEL_EVAL: _duel_eval, STRIKE: _strike, STRIKE_EVAL: _strike_eval}
 RUNNERS = {SPECIAL: run}
 DECISIONS = {
     D.SPECIAL_USE: (legal_use, apply_use),
