@@ -214,18 +214,22 @@ def test_marksman_value_two_hit_is_placed_by_his_owner():
 
 
 def test_swordmaster_parries_once_a_round():
-    """A.8: 2-5 parries; a second hit in the same round eliminates him."""
+    """A.8: 2-5 parries; a second hit in the same round eliminates him without a roll."""
     s, a, b = arena()
     f = hero(s, "Swordmaster", 1, a)
     for k in range(2):
         put(s, thing("Farmers", k), 0, a)
+    s.rng.script = [1, 6, 6, 3]  # melee: one Farmer hits, one misses, he misses; parry roll 3
     start_phase(s, COMBAT)
-    s.rng.script = [1, 6, 3]  # melee: Farmer hits, Farmer misses, Swordmaster (4) rolls 6... then save
-    # the Swordmaster is the only target: the hit is forced, then the parry roll
-    while s.phase == COMBAT and s.decision == D.ITEM_WINDOW:
-        step(s, PASS)
-    assert s.hero_owner[f] == 1  # parried
-    del f
+    assert s.hero_owner[f] == 1 and s.decision == D.RETREAT  # parried; the round ends
+
+    s, a, b = arena()
+    f = hero(s, "Swordmaster", 1, a)
+    for k in range(2):
+        put(s, thing("Farmers", k), 0, a)
+    s.rng.script = [1, 1, 6, 3, 3, 3]  # both Farmers hit; parry roll 3 for the first hit only
+    start_phase(s, COMBAT)
+    assert s.hero_owner[f] == -1 or s.decision == D.HERO_TURN
 
 
 def test_lucky_charm_changes_a_die():
