@@ -8,11 +8,15 @@ from .. import catalog as cat
 from ..constants import NOBODY
 from ..state import HEROES, RECRUIT, GameState
 from . import decisions as D
+from . import dice
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import treasure_value
 
 
 def run(s: GameState) -> None:
+    if "bonus" in s.reg:  # the recruitment roll was made (and the Lucky Charm offered)
+        _rolled(s)
+        return
     order = s.turn_order()
     if s.turn >= len(order):
         s.phase, s.stage, s.turn = RECRUIT, 0, 0
@@ -95,11 +99,18 @@ def legal_bonus(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_bonus(s: GameState, lay: ActionLayout, action: int) -> None:
-    """R7.4-R7.6: pay 5 per +1, roll 2d6; short: offer the minimum post-roll payment."""
+    """R7.4: pay 5 per +1 before the roll; then 2d6 (a roll event, R18.5)."""
     bonus = action - NUMBER
-    face = s.reg["hero"]
     s.gold[s.actor] -= 5 * bonus
-    total = s.rng.two_d6() + bonus
+    s.reg["bonus"] = bonus
+    dice.roll(s, dice.HERO, 2)
+    s.decision = D.NONE
+
+
+def _rolled(s: GameState) -> None:
+    """R7.5-R7.6: success at twice the value; short: offer the minimum post-roll payment."""
+    face = s.reg["hero"]
+    total = sum(dice.take(s, dice.HERO)) + s.reg.pop("bonus")  # R18.5.2: modified dice as they are
     short = target(face) - total
     if short <= 0:
         s.decision = D.HERO_PLACE
