@@ -431,7 +431,7 @@ def _check_players(s: GameState) -> None:
         if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1:
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)
-        if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0):
+        if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0) and not s.reg.get(f"overflow{p}", 0):
             _fail(f"player {p} has more than 10 creatures and heroes in a hex (R11.4)")
         if not s.alive[p] and (s.hex_owner == p).any():
             _fail(f"player {p} is out of the game but owns a hex")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..constants import SCREEN_LIMIT
+from ..constants import SCREEN, SCREEN_LIMIT
 from ..state import GameState
 from . import decisions as D
 from . import dice, reactions
@@ -23,8 +23,11 @@ def pending(s: GameState) -> bool:
     if dice.pending(s) or reactions.pending(s):
         return True
     open_player = s.reg.get("screen_open", 0) - 1
+    sizes = np.bincount(s.thing_owner[s.thing_place == SCREEN], minlength=s.n_players)
+    if sizes.max() <= SCREEN_LIMIT:
+        return False
     for p in s.turn_order():
-        if p != open_player and s.screen_size(p) > SCREEN_LIMIT:
+        if p != open_player and sizes[p] > SCREEN_LIMIT:
             s.reg["screen_open"] = p + 1  # over the limit only while discarding
             s.decision, s.actor = D.DISCARD, p
             return True
