@@ -382,10 +382,11 @@ def _check_hexes(s: GameState) -> None:
         _fail("a hex owner is invalid, or a Sea hex is owned (R0.4.2)")
     if ((s.hex_fort < 0) | (s.hex_fort > 4)).any() or ((s.hex_fort > 0) & (s.hex_owner == NOBODY)).any():
         _fail("a fort level is invalid, or a fort stands in an unowned hex")
-    if s.cfg.fort_supply == "box":
-        pass  # reductions may exceed the box (RD7.8), so only building checks the supply
+    # Fort supply is not checked: reductions may exceed the box (RD7.8), only building checks it.
     income_kinds = (SPECIAL_INCOME, CITY, VILLAGE)
     on_board = (s.thing_place == BOARD) & np.isin(cat.THING_KIND, income_kinds)
+    if "x_tie" in s.reg:  # R12.2.4: tied drawn income counters wait on the hex for the controller's choice
+        on_board &= s.thing_hex != s.reg["x_hex"]
     ids = np.flatnonzero(on_board)
     if np.bincount(s.thing_hex[ids], minlength=s.geo.n_hexes).max(initial=0) > 1:
         _fail("a hex holds two income counters (R1.9.3)")

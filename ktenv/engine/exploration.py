@@ -82,12 +82,14 @@ def _sort_draw(s: GameState, hx: int) -> None:
             to_cup(s, c)
     if len(tied) > 1 and s.cfg.neutral_control != "policy":
         s.reg["x_stage"] = TIE
+        s.reg["x_tie"] = 1
         s.decision, s.actor = D.INCOME_TIE, s.reg["x_ctrl"]
         return
     _keep(s, hx, tied[0], tied[1:])  # RD1.6 policy: the first drawn stays
 
 
 def _keep(s: GameState, hx: int, kept: int, others: list[int]) -> None:
+    s.reg.pop("x_tie", None)
     for c in others:
         to_cup(s, int(c))
     s.hex_income[hx] = kept

@@ -110,6 +110,7 @@ def apply_bonus(s: GameState, lay: ActionLayout, action: int) -> None:
 def _rolled(s: GameState) -> None:
     """R7.5-R7.6: success at twice the value; short: offer the minimum post-roll payment."""
     face = s.reg["hero"]
+    s.actor = s.turn_order()[s.turn]  # a Lucky Charm window may have asked another player meanwhile
     total = sum(dice.take(s, dice.HERO)) + s.reg.pop("bonus")  # R18.5.2: modified dice as they are
     short = target(face) - total
     if short <= 0:

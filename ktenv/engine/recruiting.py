@@ -114,9 +114,12 @@ def _draw_all(s: GameState, player: int) -> None:
     s.stats["things_drawn"] += total
     missing = wanted[2] - got[2]
     if missing:
-        s.reg["keep"] = 2 * missing
-        s.decision = D.TRADE_KEEP
-        return
+        if 2 * missing >= trades.size:  # every trade counter stays: nothing to choose
+            s.thing_selected[trades] = False
+        else:
+            s.reg["keep"] = 2 * missing
+            s.decision = D.TRADE_KEEP
+            return
     _return_trades(s, player)
 
 
@@ -129,11 +132,19 @@ def _return_trades(s: GameState, player: int) -> None:
 
 
 def legal_keep(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.thing + _trade_set(s, s.actor)] = 1
+    trades = _trade_set(s, s.actor)
+    if trades.size > s.reg["keep"]:
+        mask[lay.thing + trades] = 1
+    else:  # a trade treasure was cashed meanwhile (RD8.1): what is left all stays (PASS)
+        mask[PASS] = 1
 
 
 def apply_keep(s: GameState, lay: ActionLayout, action: int) -> None:
     """R8.1.5: two trade counters per traded draw not received stay behind the screen."""
+    if action == PASS:
+        s.thing_selected[_trade_set(s, s.actor)] = False
+        _return_trades(s, s.actor)
+        return
     s.thing_selected[action - lay.thing] = False
     s.reg["keep"] -= 1
     if s.reg["keep"] == 0:

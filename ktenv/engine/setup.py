@@ -59,14 +59,23 @@ def _start(s: GameState) -> None:
     s.decision, s.actor = D.START_POSITION, s.first_player
 
 
+_CHOICES: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _choices(n_players: int) -> list[tuple[int, ...]]:
+    if n_players not in _CHOICES:
+        _CHOICES[n_players] = start_position_choices(n_players)
+    return _CHOICES[n_players]
+
+
 def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    for option in start_position_choices(s.n_players):
+    for option in _choices(s.n_players):
         mask[lay.hex + option[0]] = 1
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
     """RD2.1: the others take the following positions clockwise, in turn order."""
-    option = next(o for o in start_position_choices(s.n_players) if lay.hex + o[0] == action)
+    option = next(o for o in _choices(s.n_players) if lay.hex + o[0] == action)
     for player, hx in zip(s.turn_order(), option, strict=True):
         s.start_hex[player] = hx
     s.decision = D.NONE
@@ -84,17 +93,32 @@ def _sea_check(s: GameState) -> None:
         _next_stage(s, CLAIM)
         return
     start = int(s.start_hex[player])
-    if start_hex_needs_replacement(s.hex_terrain, start, s.geo) and s.hex_stack and \
-            not start_hex_settled(s.hex_terrain, start, s.geo, s.cfg.start_land_neighbours):
+    if _needs_replacement(s, start):
         if s.cfg.start_sea_replacement == "optional":
-            s.decision, s.actor = D.SEA_REPLACE, player
-            return
-        _replace(s, start)
+            _replace_start_tile(s, start)
+            if _needs_replacement(s, start):
+                s.decision, s.actor = D.SEA_REPLACE, player
+                return
+        else:
+            _replace(s, start)
     s.turn += 1
+
+
+def _needs_replacement(s: GameState, start: int) -> bool:
+    return start_hex_needs_replacement(s.hex_terrain, start, s.geo) and bool(s.hex_stack) and \
+        not start_hex_settled(s.hex_terrain, start, s.geo, s.cfg.start_land_neighbours)
 
 
 def _replace(s: GameState, start: int) -> None:
     replace_sea_at_start(s.hex_terrain, start, s.hex_stack, s.hex_aside, s.geo, s.cfg.start_land_neighbours, s.rng)
+
+
+def _replace_start_tile(s: GameState, start: int) -> None:
+    """Even when replacement is optional, a start hex that is itself Sea is replaced: the start hex
+    gets a control marker and a Sea hex is never owned (R0.4.2, R4.5.1). Same draw as R3.4.2."""
+    while s.hex_terrain[start] == SEA and s.hex_stack:
+        s.hex_aside.append(SEA)
+        s.hex_terrain[start] = s.hex_stack.pop(s.rng.below(len(s.hex_stack)))
 
 
 def legal_sea(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:

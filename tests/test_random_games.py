@@ -1,0 +1,245 @@
+"""Property tests over many random games (design.md "Tests"): invariants after every action, JSON
+round trips at random points, the mask exact in both directions, determinism, and every game ends.
+
+Two policies: `economy` plays the Engine I decisions (setup, heroes, recruiting, placement,
+construction, discards, cashing) at random and declines everything else whenever declining is
+legal (so no stack ever moves); `full` picks uniformly among all legal actions.
+
+The bigger variant is marked `slow`: without the environment variable KTENV_LONG it plays one game
+per player count and policy (round limit 15, as a smoke run); with KTENV_LONG=N it plays N games
+each at full length (round limit 100), e.g. `KTENV_LONG=50 python -m pytest -m slow`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ktenv.config import GameConfig
+from ktenv.engine import decisions as D
+from ktenv.engine.actions import PASS
+from ktenv.engine.common import IllegalActionError
+from ktenv.engine.machine import describe_action, layout, legal_mask, new_game, step
+from ktenv.state import GameState
+
+ECONOMY_DECISIONS = set(range(D.START_POSITION, D.BUILD + 1)) | {D.DISCARD}
+
+
+def economy_policy(rng: np.random.Generator):
+    def act(s: GameState) -> int:
+        mask = legal_mask(s)
+        if s.decision not in ECONOMY_DECISIONS and mask[PASS]:
+            return PASS
+        return int(rng.choice(np.flatnonzero(mask)))
+    return act
+
+
+def full_policy(rng: np.random.Generator):
+    def act(s: GameState) -> int:
+        return int(rng.choice(np.flatnonzero(legal_mask(s))))
+    return act
+
+
+POLICIES = {"economy": economy_policy, "full": full_policy}
+
+
+def check_invariants(s: GameState) -> None:
+    s.check_invariants()
+
+
+def play(n_players: int, seed: int, policy: str = "economy", max_rounds: int = 20, visit=None,
+         max_steps: int = 200_000) -> tuple[GameState, list[int]]:
+    """One seeded game; `visit(state, step_index)` is called before every action."""
+    s = new_game(GameConfig(n_players=n_players, max_rounds=max_rounds), seed)
+    s.check_invariants()
+    act = POLICIES[policy](np.random.default_rng(seed + 7919))
+    actions: list[int] = []
+    while not s.game_over:
+        assert len(actions) < max_steps, "the game does not end"
+        if visit is not None:
+            visit(s, len(actions))
+        mask = legal_mask(s)
+        assert mask.any(), f"no legal action at decision {D.NAMES[s.decision]}"
+        a = act(s)
+        actions.append(a)
+        step(s, a)
+        check_invariants(s)
+    assert s.winners, "a finished game has a winner"
+    assert not legal_mask(s).any()
+    return s, actions
+
+
+def check_mask_exact(s: GameState, rng: np.random.Generator, illegal_samples: int = 12) -> None:
+    """Every masked-in action is accepted (on a copy); sampled masked-out ones raise and change nothing."""
+    mask = legal_mask(s).copy()
+    for a in np.flatnonzero(mask):
+        c = s.copy()
+        step(c, int(a))
+        check_invariants(c)
+    before = s.to_json()
+    out = np.flatnonzero(mask == 0)
+    picks = list(rng.choice(out, size=min(illegal_samples, out.size), replace=False)) + [-1, mask.size]
+    for a in picks:
+        with pytest.raises(IllegalActionError):
+            step(s, int(a))
+        assert s.to_json() == before
+        assert np.array_equal(legal_mask(s), mask)
+
+
+def check_descriptions(s: GameState) -> None:
+    for a in np.flatnonzero(legal_mask(s)):
+        text = describe_action(s, int(a))
+        assert isinstance(text, str) and text and "outside" not in text
+
+
+def check_round_trip(s: GameState) -> None:
+    text = s.to_json()
+    again = GameState.from_json(text)
+    assert again.to_json() == text
+    assert np.array_equal(legal_mask(again), legal_mask(s))
+
+
+# ----------------------------------------------------------------- fast properties
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_invariants_round_trips_and_masks_in_random_games(n_players):
+    """R0.5 conservation and limits after every action; exact JSON and exact masks along the way."""
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+
+        def visit(s, i, rng=rng):
+            if i % 23 == 0:
+                check_round_trip(s)
+            if i % 17 == 5:
+                check_mask_exact(s, rng)
+                check_descriptions(s)
+
+        play(n_players, 100 * n_players + seed, max_rounds=12, visit=visit)
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_many_economy_games_end_with_a_winner(n_players):
+    reasons = set()
+    for seed in range(4):
+        s, _ = play(n_players, 1000 + 10 * n_players + seed, max_rounds=20 if n_players < 4 else 12)
+        reasons.add(s.reason)
+        assert all(0 <= p < n_players for p in s.winners)
+    assert reasons <= {"sole_citadel", "two_citadels", "round_limit", "last_standing"}
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_same_seed_and_actions_reproduce_the_game(n_players):
+    seed = 77 + n_players
+    s, actions = play(n_players, seed, max_rounds=10)
+    again = new_game(GameConfig(n_players=n_players, max_rounds=10), seed)
+    for a in actions:
+        step(again, a)
+    assert again.to_json() == s.to_json()
+    replay, actions2 = play(n_players, seed, max_rounds=10)
+    assert actions2 == actions and replay.to_json() == s.to_json()
+
+
+def test_different_seeds_give_different_games():
+    a = new_game(GameConfig(n_players=3), 1).to_json()
+    b = new_game(GameConfig(n_players=3), 2).to_json()
+    assert a != b
+
+
+@pytest.mark.parametrize("victory", ["quick", "unique_a", "unique_b", "fixed_rounds", "land_conquest"])
+def test_variant_games_keep_the_invariants_r19(victory):
+    for seed in range(2):
+        s = new_game(GameConfig(n_players=3, victory=victory, max_rounds=12, fixed_rounds=6), seed)
+        act = economy_policy(np.random.default_rng(seed))
+        while not s.game_over:
+            step(s, act(s))
+            s.check_invariants()
+        assert s.winners
+
+
+@pytest.mark.parametrize("options", [
+    {"setup_exchange_timing": "before_placement"}, {"setup_second_placement": "any"},
+    {"start_sea_replacement": "optional"}, {"hero_post_roll_bonus_per_10": 2},
+    {"hero_attempts_per_round": "unlimited"}, {"free_draws_mandatory": False}, {"fort_supply": "unlimited"},
+    {"no_construction_round_1": True}, {"citadel_income_2p": 20}, {"start_land_neighbours": 3},
+])
+def test_option_games_keep_the_invariants_and_masks(options):
+    for n_players in (2, 4):
+        s = new_game(GameConfig(n_players=n_players, max_rounds=6, **options), 5)
+        rng = np.random.default_rng(5)
+        act = economy_policy(rng)
+        i = 0
+        while not s.game_over:
+            if i % 29 == 3:
+                check_mask_exact(s, rng, illegal_samples=4)
+            step(s, act(s))
+            s.check_invariants()
+            i += 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), n_players=st.sampled_from([2, 3, 4]), cut=st.integers(0, 400))
+def test_round_trip_at_any_point_continues_identically(seed, n_players, cut):
+    """Save at a random point, load, and play on: both copies see the same masks and end the same."""
+    s = new_game(GameConfig(n_players=n_players, max_rounds=4), seed)
+    act = economy_policy(np.random.default_rng(seed))
+    for _ in range(cut):
+        if s.game_over:
+            break
+        step(s, act(s))
+    other = GameState.from_json(s.to_json())
+    rng_a = np.random.default_rng(seed + 1)
+    while not s.game_over:
+        assert np.array_equal(legal_mask(s), legal_mask(other))
+        a = economy_policy(rng_a)(s)
+        step(s, a)
+        step(other, a)
+    assert other.game_over and other.to_json() == s.to_json()
+
+
+def test_action_space_size_is_fixed_per_board():
+    for n in (2, 3, 4):
+        s = new_game(GameConfig(n_players=n), 0)
+        assert legal_mask(s).size == layout(s).size
+    assert layout(new_game(GameConfig(n_players=2), 0)).size == layout(new_game(GameConfig(n_players=3), 0)).size
+
+
+# ----------------------------------------------------------------- every legal action, full engine
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_full_random_games_keep_the_invariants(n_players):
+    """Uniformly random over every legal action (movement and battles included)."""
+    for seed in range(2):
+        play(n_players, 500 + seed, policy="full", max_rounds=8)
+
+
+# ----------------------------------------------------------------- bigger, slow
+
+
+def _long() -> tuple[int, int]:
+    """(games per player count and policy, round limit)."""
+    value = os.environ.get("KTENV_LONG", "").strip()
+    return (int(value), 100) if value else (1, 15)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy", ["economy", "full"])
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_long_random_games(n_players, policy):
+    """KTENV_LONG games per player count and policy, full length (round limit 100)."""
+    games, rounds = _long()
+    for seed in range(games):
+        rng = np.random.default_rng(seed)
+
+        def visit(s, i, rng=rng):
+            if i % 41 == 0:
+                check_round_trip(s)
+            if i % 97 == 13:
+                check_mask_exact(s, rng, illegal_samples=6)
+
+        play(n_players, 10_000 + seed, policy=policy, max_rounds=rounds, visit=visit)

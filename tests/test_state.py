@@ -1,0 +1,402 @@
+"""GameState: exact JSON round trip, copy independence, save-file errors (design.md "state"),
+and check_invariants (R0.5, R1.9.3, R11.4, R17.1)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ktenv import catalog as cat
+from ktenv.constants import CREATURE, SCREEN, SEA, VILLAGE
+from ktenv.engine import legal_mask, step
+from ktenv.state import SCHEMA_VERSION, GameState, InvariantError, StateFileError
+
+from .helpers import (
+    fill_hex,
+    free_land,
+    give_hex,
+    in_cup,
+    put,
+    random_action,
+    random_setup,
+    scenario,
+    screen_things,
+    set_gold,
+)
+
+
+def _played(n_players: int, seed: int, steps: int) -> GameState:
+    s = random_setup(n_players, seed)
+    rng = np.random.default_rng(seed + 1000)
+    for _ in range(steps):
+        if s.game_over:
+            break
+        step(s, random_action(s, rng))
+    return s
+
+
+# ----------------------------------------------------------------- JSON round trip
+
+
+@pytest.mark.parametrize("n_players,seed,steps", [(2, 1, 0), (3, 2, 37), (4, 3, 120), (2, 4, 400)])
+def test_json_round_trip_is_exact(n_players, seed, steps):
+    s = _played(n_players, seed, steps)
+    text = s.to_json()
+    again = GameState.from_json(text)
+    assert again.to_json() == text
+    again.check_invariants()
+
+
+def test_json_round_trip_keeps_scripted_dice():
+    s = _played(2, 5, 10)
+    s.rng.script = [6, 1, 3]
+    again = GameState.from_json(s.to_json())
+    assert again.rng.script == [6, 1, 3]
+    assert [again.rng.d6() for _ in range(5)] == [s.rng.d6() for _ in range(5)]
+
+
+@pytest.mark.parametrize("n_players,seed", [(2, 11), (3, 12), (4, 13)])
+def test_play_continues_identically_from_a_loaded_copy(n_players, seed):
+    """Same legal masks and same outcomes for the same actions, from the original and from the file."""
+    s = _played(n_players, seed, 25)
+    other = GameState.from_json(s.to_json())
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        if s.game_over:
+            break
+        assert np.array_equal(legal_mask(s), legal_mask(other))
+        action = random_action(s, rng)
+        step(s, action)
+        step(other, action)
+        assert s.to_json() == other.to_json()
+    assert s.to_json() == other.to_json()
+
+
+def test_round_trip_of_finished_game():
+    s = _played(3, 21, 100_000)
+    assert s.game_over and s.winners
+    again = GameState.from_json(s.to_json())
+    assert again.winners == s.winners and again.reason == s.reason and again.game_over
+    assert not legal_mask(again).any()
+
+
+# ----------------------------------------------------------------- copy
+
+
+def test_copy_is_independent():
+    s = _played(3, 7, 30)
+    before = s.to_json()
+    c = s.copy()
+    assert c.to_json() == before
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        if c.game_over:
+            break
+        step(c, random_action(c, rng))
+    c.gold[:] += 99
+    c.hex_owner[0] = 0
+    c.reg["poke"] = 1
+    c.stats["decisions"] += 1
+    c.winners.append(1)
+    c.rng.script.append(6)
+    assert s.to_json() == before
+
+
+def test_copy_continues_like_the_original():
+    s = _played(2, 8, 15)
+    c = s.copy()
+    rng1, rng2 = np.random.default_rng(3), np.random.default_rng(3)
+    for _ in range(200):
+        if s.game_over:
+            break
+        a = random_action(s, rng1)
+        assert a == random_action(c, rng2)
+        step(s, a)
+        step(c, a)
+    assert s.to_json() == c.to_json()
+
+
+# ----------------------------------------------------------------- bad save files
+
+
+@pytest.fixture(scope="module")
+def saved() -> str:
+    return _played(2, 9, 40).to_json()
+
+
+def _load_modified(text: str, change) -> None:
+    data = json.loads(text)
+    change(data)
+    GameState.from_json(json.dumps(data))
+
+
+def test_not_json(saved):
+    with pytest.raises(StateFileError, match="not valid JSON"):
+        GameState.from_json("{nope")
+
+
+@pytest.mark.parametrize("cut", [1, 10, 1000, -2])
+def test_truncated_file(saved, cut):
+    with pytest.raises(StateFileError):
+        GameState.from_json(saved[:cut])
+
+
+def test_not_an_object():
+    with pytest.raises(StateFileError, match="JSON object"):
+        GameState.from_json("[1, 2, 3]")
+
+
+def test_wrong_schema(saved):
+    with pytest.raises(StateFileError, match="'schema'"):
+        _load_modified(saved, lambda d: d.update(schema="other.game"))
+
+
+@pytest.mark.parametrize("version", [SCHEMA_VERSION + 1, 0, "1", None])
+def test_wrong_version(saved, version):
+    with pytest.raises(StateFileError, match="'version'"):
+        _load_modified(saved, lambda d: d.update(version=version))
+
+
+@pytest.mark.parametrize("field", ["gold", "thing_place", "hex_owner", "hero_up", "round", "decision",
+                                   "rng", "stats", "reg", "winners", "config"])
+def test_missing_field_is_named(saved, field):
+    with pytest.raises(StateFileError, match=f"'{field}'"):
+        _load_modified(saved, lambda d: d.pop(field))
+
+
+def test_bad_config_is_named(saved):
+    with pytest.raises(StateFileError, match="'config'"):
+        _load_modified(saved, lambda d: d["config"].update(n_players=7))
+    with pytest.raises(StateFileError, match="'config'"):
+        _load_modified(saved, lambda d: d["config"].update(victory="fastest"))
+
+
+@pytest.mark.parametrize("field", ["gold", "thing_place", "hex_terrain", "hero_owner", "alive"])
+def test_wrong_shape_is_named(saved, field):
+    with pytest.raises(StateFileError, match=f"'{field}'.*shape"):
+        _load_modified(saved, lambda d: d[field].append(0))
+    with pytest.raises(StateFileError, match=f"'{field}'"):
+        _load_modified(saved, lambda d: d.update({field: d[field][:-1]}))
+    with pytest.raises(StateFileError, match=f"'{field}'"):
+        _load_modified(saved, lambda d: d.update({field: [d[field]]}))
+
+
+@pytest.mark.parametrize("field,value", [("thing_place", 300), ("hex_owner", -200), ("hero_hex", 1000),
+                                         ("gold", 2**40), ("hex_income", 40000)])
+def test_out_of_dtype_range_is_named(saved, field, value):
+    def change(d):
+        d[field][0] = value
+    with pytest.raises(StateFileError, match=f"'{field}'.*out of range"):
+        _load_modified(saved, change)
+
+
+@pytest.mark.parametrize("field", ["thing_face_up", "alive", "hex_citadel_built"])
+def test_boolean_field_must_be_true_or_false(saved, field):
+    def change(d):
+        d[field][0] = 2
+    with pytest.raises(StateFileError, match=f"'{field}'"):
+        _load_modified(saved, change)
+
+
+@pytest.mark.parametrize("field,value", [("gold", ["a", 1]), ("thing_owner", "x"), ("round", "1"),
+                                         ("phase", 1.5), ("actor", True)])
+def test_wrong_type_is_named(saved, field, value):
+    with pytest.raises(StateFileError, match=f"'{field}'"):
+        _load_modified(saved, lambda d: d.update({field: value}))
+
+
+@pytest.mark.parametrize("field,value", [("phase", 42), ("phase", -1), ("decision", 999), ("decision", -3),
+                                         ("actor", 9), ("first_player", 5), ("round", -1), ("turn", -1),
+                                         ("cup_ran_dry", 7), ("stage", -2), ("citadel_seq", -1)])
+def test_out_of_range_scalar_is_named(saved, field, value):
+    with pytest.raises(StateFileError, match=f"'{field}'"):
+        _load_modified(saved, lambda d: d.update({field: value}))
+
+
+def test_inconsistent_contents_are_refused(saved):
+    """Values in range for their array type but breaking the rules: refused as inconsistent."""
+    def two_places(d):
+        d["thing_place"][0] = 9  # an unknown place
+    with pytest.raises(StateFileError, match="inconsistent"):
+        _load_modified(saved, two_places)
+
+    def negative_gold(d):
+        d["gold"][0] = -5
+    with pytest.raises(StateFileError, match="negative gold"):
+        _load_modified(saved, negative_gold)
+
+
+def test_bad_rng_and_stats(saved):
+    with pytest.raises(StateFileError):
+        _load_modified(saved, lambda d: d.update(rng={"state": "abc"}))
+    with pytest.raises(StateFileError):
+        _load_modified(saved, lambda d: d.update(rng={"state": "1", "script": [7]}))
+    with pytest.raises(StateFileError):
+        _load_modified(saved, lambda d: d["stats"].pop("battles"))
+
+
+def test_failed_load_raises_only_state_file_error(saved):
+    """Fuzz: random single-character corruption never escapes as another exception type."""
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        i = int(rng.integers(len(saved)))
+        text = saved[:i] + rng.choice(list('0123456789-,[]{}":ax ')) + saved[i + 1:]
+        try:
+            GameState.from_json(text)
+        except StateFileError:
+            pass
+
+
+# ----------------------------------------------------------------- invariants
+
+
+@pytest.fixture()
+def board():
+    s = scenario(2, 31)
+    h0, h1 = free_land(s, 2)
+    give_hex(s, 0, h0)
+    give_hex(s, 1, h1)
+    s.check_invariants()
+    return s
+
+
+def test_invariants_hold_for_the_arranged_board(board):
+    board.check_invariants()
+
+
+def test_thing_on_sea_hex(board):
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    fill_hex(board, 0, hx, 1)
+    board.check_invariants()
+    board.hex_owner[hx] = -1
+    board.hex_terrain[hx] = SEA
+    with pytest.raises(InvariantError, match="Sea"):
+        board.check_invariants()
+
+
+def test_two_income_counters_in_a_hex(board):
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    v1, v2 = in_cup(board, kind=VILLAGE, count=2)
+    put(board, v1, 0, hx)
+    board.check_invariants()
+    board.thing_place[v2], board.thing_owner[v2], board.thing_hex[v2] = 2, 0, hx  # BOARD, bypassing hex_income
+    with pytest.raises(InvariantError, match="two income counters"):
+        board.check_invariants()
+
+
+def test_income_counter_registry_must_agree(board):
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    (v,) = in_cup(board, kind=VILLAGE)
+    put(board, v, 0, hx)
+    board.hex_income[hx] = -1
+    with pytest.raises(InvariantError, match="hex_income"):
+        board.check_invariants()
+
+
+def test_special_income_counter_on_wrong_terrain(board):
+    from ktenv.constants import DESERT, MOUNTAIN
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    board.hex_terrain[hx] = MOUNTAIN
+    (mine,) = in_cup(board, name="Gold Mine")
+    put(board, mine, 0, hx)
+    board.check_invariants()
+    board.hex_terrain[hx] = DESERT
+    with pytest.raises(InvariantError, match="wrong terrain"):
+        board.check_invariants()
+
+
+def test_negative_gold(board):
+    set_gold(board, 1, -1)
+    with pytest.raises(InvariantError, match="negative gold"):
+        board.check_invariants()
+
+
+def test_stack_of_eleven(board):
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    fill_hex(board, 0, hx, 10)
+    board.check_invariants()
+    fill_hex(board, 0, hx, 1)
+    with pytest.raises(InvariantError, match="more than 10 creatures"):
+        board.check_invariants()
+
+
+def test_hero_counts_toward_the_stack(board):
+    from .helpers import give_hero
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    fill_hex(board, 0, hx, 10)
+    give_hero(board, "Dwarf King", 0, hx)
+    with pytest.raises(InvariantError, match="more than 10"):
+        board.check_invariants()
+
+
+def test_citadel_has_no_stack_limit(board):
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    board.hex_fort[hx] = 4
+    board.hex_citadel_round[hx] = 1
+    fill_hex(board, 0, hx, 14)
+    board.check_invariants()
+
+
+def test_screen_of_eleven_outside_recruiting(board):
+    screen_things(board, 0, 10)
+    board.check_invariants()
+    screen_things(board, 0, 1)
+    with pytest.raises(InvariantError, match="more than 10 counters behind the screen"):
+        board.check_invariants()
+    board.reg["screen_open"] = 1  # player 0's own recruiting turn (R17.1.1)
+    board.check_invariants()
+    board.reg["screen_open"] = 2  # ... but not player 1's
+    with pytest.raises(InvariantError, match="R17.1"):
+        board.check_invariants()
+
+
+def test_thing_with_two_places_impossible_but_owner_checked(board):
+    (c,) = in_cup(board, kind=CREATURE)
+    board.thing_owner[c] = 0  # in the cup but owned
+    with pytest.raises(InvariantError, match="cup"):
+        board.check_invariants()
+    board.thing_owner[c] = -1
+    board.thing_place[c] = SCREEN  # behind a screen without an owner
+    with pytest.raises(InvariantError, match="screen"):
+        board.check_invariants()
+
+
+def test_treasure_on_board_is_refused(board):
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    t = int(cat.TREASURE_IDS[0])
+    board.thing_place[t], board.thing_owner[t], board.thing_hex[t] = 2, 0, hx
+    with pytest.raises(InvariantError, match="R8.3.2"):
+        board.check_invariants()
+
+
+def test_owned_sea_hex_and_fort_in_unowned_hex(board):
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    board.hex_terrain[hx] = SEA
+    with pytest.raises(InvariantError, match="Sea hex is owned"):
+        board.check_invariants()
+    board.hex_terrain[hx] = 0
+    board.hex_owner[hx] = -1
+    board.hex_fort[hx] = 1
+    with pytest.raises(InvariantError, match="unowned"):
+        board.check_invariants()
+
+
+def test_pool_hero_on_board_and_owned_hero_face_down(board):
+    from .helpers import give_hero
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    face = give_hero(board, "Dwarf King", 0, hx)
+    board.check_invariants()
+    board.hero_up[face // 2] ^= 1
+    with pytest.raises(InvariantError, match="face-up"):
+        board.check_invariants()
+
+
+def test_two_terrain_lords(board):
+    from .helpers import give_hero
+    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+    give_hero(board, "Ice Lord", 0, hx)
+    give_hero(board, "Plains Lord", 0, hx)
+    with pytest.raises(InvariantError, match="two terrain lords"):
+        board.check_invariants()
