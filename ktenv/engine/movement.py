@@ -1,11 +1,680 @@
-"""R11 phase 5: movement (being written: passes through until it lands)."""
+"""R11 phase 5: movement, with the moving-stack model of R11.2 / RD4.1.
 
-from ..state import COMBAT, MOVEMENT, GameState
+In turn order each player moves: MOVE_START picks a hex (PASS ends the turn), MOVE_SELECT toggles
+unmoved counters there into the stack (YES goes), MOVE_STACK steps (DIRECTION), drops a member,
+picks up an unmoved counter, or ends (PASS). Entering an unexplored hex stops everybody (R11.3.1);
+entering a hex with enemy combat or face-down counters stops everybody except flyers that get
+through under R11.6 (FLY_INTEND, FLY_BLOCK, FLY_LEAVE). Pinned counters (R11.5) leave only as flyers
+(R11.6), with the Deerhunter (A.3) or after a won bluff challenge (R11.7: PIN_CHALLENGE,
+PIN_REVEAL). At the end of a player's turn empty enemy hexes are conquered (R11.8.1); after all
+have moved each player may remove income counters (R11.9, REMOVE_INCOME).
 
+State: the mover's counters carry `*_mp`, `*_status` (UNMOVED/MOVING/DONE), `*_pinned`, `*_moved`
+during that player's turn only (zeros otherwise). Members of the moving stack are the MOVING
+counters; the stack's position is `reg["mv_hex"]`. Over Sea the members keep their last land hex
+in `thing_hex`/`hero_hex` (nothing may lie on Sea, R11.3.4); `mv_hex` says where they fly.
+
+Public helpers for other parts: `enemy_presence` (what stops and pins, R11.3.2 / R11.5.1),
+`army_counts_still`, `pin_challengeable` (R11.7.1), `conquer_by_movement` (R11.8.1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
+from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
+from . import decisions as D
+from . import deerhunter as dh
+from . import support
+from .actions import PASS, YES, ActionLayout
+from .common import own_income_counters, remove_income_counter
+from .conquest import conquer
+
+MP = dh.MP
+DEERHUNTER = dh.DEERHUNTER
+_CREATURE = cat.THING_KIND == CREATURE
+_COMBAT_THING = np.isin(cat.THING_KIND, (CREATURE, CITY, VILLAGE))  # R0.4.10 (forts: per hex)
+_T_FLY = cat.THING_FLYING.astype(bool)
+_H_FLY = cat.HERO_FLYING.astype(bool)
+_COST = cat.MOVE_COST.astype(np.int64)  # R11.1.2, flyers pay 1 (RD4.7)
+_FAR = 1_000  # "no ground member": any terrain cost fits
+
+TURNS, WINDOW = 0, 1  # stages: the players' movement turns, then the R11.9 window
+ENTRY, LEAVE = 1, 2  # R11.6: flyers entering a stopping hex / leaving a pinned one
+
+
+# ----- queries other modules reuse -----
+
+def enemy_presence(s: GameState, player: int) -> np.ndarray:
+    """Per hex: enemy face-down counters or enemy face-up combat counters (creatures, heroes, the
+    hex owner's fort, city or village) are there (R11.3.2, R11.5.1). Neutral defenders are no enemy."""
+    owner = s.thing_owner
+    enemy = (s.thing_place == BOARD) & (owner != player) & (owner != NEUTRAL)
+    hit = enemy & (~s.thing_face_up | _COMBAT_THING)
+    out = np.zeros(s.geo.n_hexes, bool)
+    out[s.thing_hex[hit]] = True
+    heroes = (s.hero_owner != NOBODY) & (s.hero_owner != player)
+    out[s.hero_hex[heroes]] = True
+    out |= (s.hex_fort > 0) & (s.hex_owner != player) & (s.hex_owner != NOBODY)
+    return out
+
+
+def army_counts_still(s: GameState, player: int) -> np.ndarray:
+    """Creatures and heroes of `player` per hex, leaving out the moving stack (R11.4)."""
+    n = s.geo.n_hexes
+    t = (s.thing_owner == player) & _CREATURE & (s.thing_place == BOARD) & (s.thing_status != MOVING)
+    counts = np.bincount(s.thing_hex[t], minlength=n)
+    h = (s.hero_owner == player) & (s.hero_status != MOVING)
+    counts += np.bincount(s.hero_hex[h], minlength=n)
+    return counts
+
+
+def pin_challengeable(s: GameState, player: int, hx: int) -> bool:
+    """R11.7.1: every pin-causing enemy counter in `hx` is a face-down creature (and one is)."""
+    o = s.hex_owner[hx]
+    if o != player and o != NOBODY and s.hex_fort[hx] > 0:
+        return False
+    if ((s.hero_hex == hx) & (s.hero_owner != NOBODY) & (s.hero_owner != player)).any():
+        return False
+    owner = s.thing_owner
+    at = (s.thing_hex == hx) & (s.thing_place == BOARD) & (owner != player) & (owner != NEUTRAL)
+    stop = at & (~s.thing_face_up | _COMBAT_THING)
+    return bool(stop.any()) and not (stop & (s.thing_face_up | ~_CREATURE)).any()
+
+
+def conquer_by_movement(s: GameState, player: int) -> list[int]:
+    """R11.8.1 / RD4.4: enemy hexes where the player's counters ended a move this turn and no enemy
+    combat or face-down counter is left change hands (special income counter too; cloud removed)."""
+    n = s.geo.n_hexes
+    moved = np.zeros(n, bool)
+    t = s.thing_moved & (s.thing_owner == player) & (s.thing_place == BOARD)
+    moved[s.thing_hex[t]] = True
+    moved[s.hero_hex[s.hero_moved & (s.hero_owner == player)]] = True
+    o = s.hex_owner
+    hexes = (moved & (o != player) & (o != NOBODY) & ~enemy_presence(s, player)).nonzero()[0].tolist()
+    for hx in hexes:
+        conquer(s, hx, player)  # R13.11.1: marker, income counter, cloud, support, Citadel
+        if s.game_over:
+            break
+    return hexes
+
+
+# ----- the runner -----
 
 def run(s: GameState) -> None:
-    s.phase, s.stage, s.turn = COMBAT, 0, 0
+    order = s.turn_order()
+    if s.stage == TURNS:
+        if s.turn >= len(order):
+            s.stage, s.turn = WINDOW, 0
+            return
+        if not s.reg.get("mv_on"):
+            _begin_turn(s, order[s.turn])
+        s.decision, s.actor = D.MOVE_START, order[s.turn]
+        return
+    while s.turn < len(order) and own_income_counters(s, order[s.turn]).size == 0:
+        s.turn += 1
+    if s.turn >= len(order):
+        s.phase, s.stage, s.turn = COMBAT, 0, 0
+        return
+    s.decision, s.actor = D.REMOVE_INCOME, order[s.turn]
+
+
+def _mover(s: GameState) -> int:
+    return s.turn_order()[s.turn]
+
+
+def _begin_turn(s: GameState, p: int) -> None:
+    """R11.1.2 4 MP each; R11.5.1 pinned where enemies stand at the start of the turn."""
+    pres = enemy_presence(s, p)
+    t = (s.thing_owner == p) & _CREATURE & (s.thing_place == BOARD)
+    s.thing_mp[t] = MP
+    s.thing_pinned[t] = pres[s.thing_hex[t]]
+    h = s.hero_owner == p
+    s.hero_mp[h] = MP
+    s.hero_pinned[h] = pres[s.hero_hex[h]]
+    s.reg["mv_on"] = 1
+
+
+def _end_turn(s: GameState) -> None:
+    conquer_by_movement(s, _mover(s))
+    for a in (s.thing_mp, s.thing_status, s.thing_pinned, s.thing_moved,
+              s.hero_mp, s.hero_status, s.hero_pinned, s.hero_moved):
+        a[:] = 0
+    for key in [k for k in s.reg if k.startswith("mv_")]:
+        del s.reg[key]
+    s.turn += 1
+    s.decision = D.NONE
+
+
+def _members(s: GameState) -> tuple[np.ndarray, np.ndarray]:
+    """The moving stack (only the mover's counters are ever MOVING)."""
+    return (s.thing_status == MOVING).nonzero()[0], (s.hero_status == MOVING).nonzero()[0]
+
+
+def _unmoved(s: GameState) -> tuple[np.ndarray, np.ndarray]:
+    """The mover's unmoved creatures and heroes: only they are UNMOVED with MP (R11.2.1)."""
+    t = ((s.thing_status == UNMOVED) & (s.thing_mp > 0)).nonzero()[0]
+    h = ((s.hero_status == UNMOVED) & (s.hero_mp > 0) & (s.hero_owner >= 0)).nonzero()[0]
+    return t, h
+
+
+def _unmoved_at(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
+    t, h = _unmoved(s)
+    return t[s.thing_hex[t] == hx], h[s.hero_hex[h] == hx]
+
+
+def _end_move(s: GameState) -> None:
+    """Every member is done where it stands (R11.2.3 end, R11.3 stop)."""
+    s.thing_status[s.thing_status == MOVING] = DONE
+    s.hero_status[s.hero_status == MOVING] = DONE
+    dh.clear(s)
+    for key in ("mv_hex", "mv_sel", "mv_fly", "mv_ih", "mv_decl", "mv_blk", "mv_bi", "mv_stay"):
+        s.reg.pop(key, None)
+    s.decision = D.NONE
+
+
+def _gone(s: GameState, c: int) -> None:
+    """A revealed bluff left the board (R9.5): it no longer moves."""
+    s.thing_mp[c] = s.thing_status[c] = 0
+    s.thing_pinned[c] = s.thing_moved[c] = False
+    dh.separate(s, c=c)
+
+
+# ----- MOVE_START (RP-5.1) -----
+
+def _start_hexes(s: GameState, p: int) -> np.ndarray:
+    """Hexes with an unmoved counter that may leave (R11.5.2), or a pin to challenge (R11.7)."""
+    t, h = _unmoved(s)
+    free_t = ~s.thing_pinned[t] | _T_FLY[t]
+    free_h = ~s.hero_pinned[h] | _H_FLY[h] | (h == DEERHUNTER)
+    ok = np.zeros(s.geo.n_hexes, bool)
+    ok[s.thing_hex[t[free_t]]] = True
+    ok[s.hero_hex[h[free_h]]] = True
+    pinned = np.zeros(s.geo.n_hexes, bool)
+    pinned[s.thing_hex[t[~free_t]]] = True
+    pinned[s.hero_hex[h[~free_h]]] = True
+    offered = s.reg.get("mv_chal", 0)
+    for hx in (pinned & ~ok).nonzero()[0].tolist():
+        if not offered >> hx & 1 and pin_challengeable(s, p, hx):
+            ok[hx] = True
+    return ok.nonzero()[0]
+
+
+def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[PASS] = 1
+    mask[lay.hex + _start_hexes(s, s.actor)] = 1
+
+
+def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        _end_turn(s)  # R11.2.5, R11.8
+        return
+    hx = action - lay.hex
+    s.reg["mv_sel"] = hx
+    t, h = _unmoved_at(s, hx)
+    pinned = s.thing_pinned[t].any() or s.hero_pinned[h].any()
+    offered = s.reg.get("mv_chal", 0)
+    if pinned and not offered >> hx & 1 and pin_challengeable(s, s.actor, hx):
+        s.reg["mv_chal"] = offered | 1 << hx  # one offer per hex and turn
+        s.decision = D.PIN_CHALLENGE
+        return
+    s.decision = D.MOVE_SELECT
+
+
+# ----- MOVE_SELECT (RP-5.1) -----
+
+def _selectable(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
+    """Unmoved or chosen counters in the hex that may join: unpinned, flyers (R11.6), or any
+    when the Deerhunter is there to lead them (A.3)."""
+    t, h = _unmoved_at(s, hx)
+    mt, mh = _members(s)
+    t, h = np.concatenate((t, mt)), np.concatenate((h, mh))
+    if (h == DEERHUNTER).any():
+        return t, h
+    return t[~s.thing_pinned[t] | _T_FLY[t]], h[~s.hero_pinned[h] | _H_FLY[h]]
+
+
+def _selection_ok(s: GameState) -> bool:
+    """YES: at least one chosen; pinned non-flyers only with the Deerhunter (R11.5.2)."""
+    mt, mh = _members(s)
+    if mt.size + mh.size == 0:
+        return False
+    if s.hero_status[DEERHUNTER] == MOVING:
+        return True
+    return not (s.thing_pinned[mt] & ~_T_FLY[mt]).any() and not (s.hero_pinned[mh] & ~_H_FLY[mh]).any()
+
+
+def legal_select(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    t, h = _selectable(s, s.reg["mv_sel"])
+    mask[lay.thing + t] = 1
+    mask[lay.hero + h] = 1
+    mask[PASS] = 1
+    if _selection_ok(s):
+        mask[YES] = 1
+
+
+def apply_select(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:  # cancel
+        s.thing_status[s.thing_status == MOVING] = UNMOVED
+        s.hero_status[s.hero_status == MOVING] = UNMOVED
+        s.reg.pop("mv_sel")
+        s.decision = D.NONE
+    elif action == YES:
+        _go(s)
+    elif action < lay.hero:
+        c = action - lay.thing
+        s.thing_status[c] = MOVING if s.thing_status[c] == UNMOVED else UNMOVED
+    else:
+        f = action - lay.hero
+        s.hero_status[f] = MOVING if s.hero_status[f] == UNMOVED else UNMOVED
+
+
+def _go(s: GameState) -> None:
+    """R11.2.2: the move starts. Pinned flyers without the Deerhunter first pass R11.6 (leaving);
+    the selection is the mover's choice of the flyers that intend to continue (step 1)."""
+    hx = s.reg["mv_sel"]
+    s.reg["mv_hex"] = hx
+    mt, mh = _members(s)
+    dh.start(s, mt, mh)
+    if s.reg.get("mv_dh") or not (s.thing_pinned[mt].any() or s.hero_pinned[mh].any()):
+        s.decision = D.MOVE_STACK
+        return
+    s.reg["mv_fly"] = LEAVE
+    s.reg["mv_ih"] = _bits(mh)
+    _hide(s, hx)
+    for c in mt.tolist():
+        if not support.reveal(s, c):
+            _gone(s, c)
+    _start_blocking(s)
+
+
+def _bits(faces: np.ndarray) -> int:
+    return int(np.bitwise_or.reduce(np.left_shift(1, faces.astype(np.int64)))) if faces.size else 0
+
+
+# ----- MOVE_STACK (RP-5.2) -----
+
+def _legal_steps(s: GameState, p: int) -> list[int]:
+    """Directions the whole stack may step: on board, each member can pay (R11.1.2, RD4.7), no
+    member pinned there (R11.5), only flyers over Sea and only toward land they can still reach
+    (R11.3.4), the stack limit at the destination (RD4.2, Citadel exempt R11.4.2)."""
+    mt, mh = _members(s)
+    n = mt.size + mh.size
+    if n == 0:
+        return []
+    qt, qh = dh.qualifying(s, mt, mh)
+    if (s.thing_pinned[mt] & ~qt).any() or (s.hero_pinned[mh] & ~qh).any():
+        return []
+    mps = np.concatenate((s.thing_mp[mt], s.hero_mp[mh]))
+    low = int(mps.min())
+    if low < 1:
+        return []
+    ground = np.concatenate((~_T_FLY[mt] & ~qt, ~_H_FLY[mh] & ~qh & (mh != DEERHUNTER)))
+    low_ground = int(mps[ground].min()) if ground.any() else _FAR
+    all_fly = bool(_T_FLY[mt].all() and _H_FLY[mh].all())
+    room = s.room_for(p, army_counts_still(s, p))
+    out = []
+    terrain = s.hex_terrain
+    for d, t in enumerate(s.geo.neighbours[s.reg["mv_hex"]].tolist()):
+        if t < 0:
+            continue
+        if terrain[t] == SEA:
+            if all_fly and _land_within(s, t, low - 1, room, n):
+                out.append(d)
+        elif _COST[terrain[t]] <= low_ground and room[t] >= n:
+            out.append(d)
+    return out
+
+
+def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) -> bool:
+    """From Sea hex `sea` with `budget` MP: a land hex the stack may enter is in reach (R11.3.4)."""
+    frontier, seen = [sea], {sea}
+    terrain, adjacent = s.hex_terrain, s.geo.adjacent
+    for _ in range(budget):
+        nxt = []
+        for x in frontier:
+            for y in adjacent[x]:
+                if y in seen:
+                    continue
+                seen.add(y)
+                if terrain[y] != SEA:
+                    if room[y] >= n:
+                        return True
+                else:
+                    nxt.append(y)
+        frontier = nxt
+    return False
+
+
+def legal_stack(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    p, hx = s.actor, s.reg["mv_hex"]
+    for d in _legal_steps(s, p):
+        mask[lay.direction + d] = 1
+    if s.hex_terrain[hx] == SEA:
+        return  # R11.3.4: no end and no drop over Sea
+    mask[PASS] = 1
+    mt, mh = _members(s)
+    for c in mt.tolist():
+        if dh.may_drop_thing(s, c):
+            mask[lay.thing + c] = 1
+    for f in mh.tolist():
+        if dh.may_drop_hero(s, f, mt, mh):
+            mask[lay.hero + f] = 1
+    t, h = _unmoved_at(s, hx)  # R11.2.3 pick up (pinned counters stay, R11.5.1)
+    mask[lay.thing + t[~s.thing_pinned[t]]] = 1
+    mask[lay.hero + h[~s.hero_pinned[h]]] = 1
+
+
+def apply_stack(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        _end_move(s)
+    elif action >= lay.direction:
+        _step(s, action - lay.direction)
+    elif action >= lay.hero:
+        f = action - lay.hero
+        if s.hero_status[f] == MOVING:
+            s.hero_status[f] = DONE
+            dh.separate(s, f=f)
+            _after_drop(s)
+        else:
+            s.hero_status[f] = MOVING
+    else:
+        c = action - lay.thing
+        if s.thing_status[c] == MOVING:
+            s.thing_status[c] = DONE
+            dh.separate(s, c=c)
+            _after_drop(s)
+        else:
+            s.thing_status[c] = MOVING
+
+
+def _after_drop(s: GameState) -> None:
+    if not (s.thing_status == MOVING).any() and not (s.hero_status == MOVING).any():
+        _end_move(s)
+
+
+def _step(s: GameState, d: int) -> None:
+    """The whole stack enters the neighbour; stop rules R11.3 apply on arrival."""
+    p = s.actor
+    t = int(s.geo.neighbours[s.reg["mv_hex"], d])
+    terrain = int(s.hex_terrain[t])
+    cost = int(_COST[terrain])
+    mt, mh = _members(s)
+    qt, qh = dh.qualifying(s, mt, mh)
+    s.thing_mp[mt] -= np.where(_T_FLY[mt] | qt, 1, cost).astype(np.int8)
+    s.hero_mp[mh] -= np.where(_H_FLY[mh] | qh | (mh == DEERHUNTER), 1, cost).astype(np.int8)
+    s.thing_pinned[mt] = False  # it has left: the pin no longer concerns it
+    s.hero_pinned[mh] = False
+    dh.entered(s, cost)
+    s.reg["mv_hex"] = t
+    if terrain == SEA:
+        return
+    s.thing_hex[mt] = t
+    s.hero_hex[mh] = t
+    s.thing_moved[mt] = True
+    s.hero_moved[mh] = True
+    if s.hex_owner[t] == NOBODY:
+        _end_move(s)  # R11.3.1, R11.6.3: an unexplored hex stops flyers too
+    elif enemy_presence(s, p)[t]:
+        fly = (_T_FLY[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
+        if fly:
+            _hide(s, t)
+            s.reg["mv_fly"] = ENTRY  # R11.6.1
+            s.decision = D.FLY_INTEND
+        else:
+            _end_move(s)  # R11.3.2
+
+
+# ----- R11.6 flyers passing enemy hexes -----
+
+def legal_fly_intend(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """Step 1: flyers with MP left that have not yet declared; PASS when done."""
+    mask[PASS] = 1
+    mt, mh = _members(s)
+    mask[lay.thing + mt[_T_FLY[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
+    ih = s.reg.get("mv_ih", 0)
+    for f in mh[_H_FLY[mh] & (s.hero_mp[mh] > 0)].tolist():
+        if not ih >> f & 1:
+            mask[lay.hero + f] = 1
+
+
+def apply_fly_intend(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        if _n_intending(s) == 0:
+            _end_move(s)  # nobody goes on: all stop (R11.3.2)
+        else:
+            _start_blocking(s)
+    elif action >= lay.hero:
+        s.reg["mv_ih"] = s.reg.get("mv_ih", 0) | 1 << (action - lay.hero)
+    else:
+        c = action - lay.thing
+        if not support.reveal(s, c):  # revealed bluffs are removed (R9.5)
+            _gone(s, c)
+            if not (s.thing_status == MOVING).any() and not (s.hero_status == MOVING).any():
+                _end_move(s)
+
+
+def _intending(s: GameState) -> tuple[np.ndarray, np.ndarray]:
+    """Members that declared to continue: revealed creatures, heroes in `mv_ih`."""
+    mt, mh = _members(s)
+    ih = s.reg.get("mv_ih", 0)
+    return mt[s.thing_face_up[mt]], mh[[bool(ih >> f & 1) for f in mh.tolist()]] if mh.size else mh
+
+
+def _n_intending(s: GameState) -> int:
+    it, ih = _intending(s)
+    return it.size + ih.size
+
+
+def _blockers(s: GameState, e: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
+    """Step 2: face-down flying creatures of enemy `e` in the hex, flying heroes not yet declared."""
+    t = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == e) & (s.thing_place == BOARD)
+                       & _T_FLY & _CREATURE & ~s.thing_face_up)
+    decl = s.reg.get("mv_decl", 0)
+    h = [f for f in np.flatnonzero((s.hero_hex == hx) & (s.hero_owner == e) & _H_FLY).tolist()
+         if not decl >> f & 1]
+    return t, np.array(h, np.int64)
+
+
+def _start_blocking(s: GameState) -> None:
+    if _n_intending(s) == 0:
+        _end_move(s)  # every intending flyer was a bluff
+        return
+    s.reg["mv_blk"], s.reg["mv_bi"] = 0, 0
+    _next_blocker(s)
+
+
+def _next_blocker(s: GameState) -> None:
+    """Enemies in turn order from the mover's left, while blocking can still matter."""
+    order = s.turn_order()
+    p = _mover(s)
+    i0, hx = order.index(p), s.reg["mv_hex"]
+    n_int = _n_intending(s)
+    while True:
+        s.reg["mv_bi"] += 1
+        k = s.reg["mv_bi"]
+        if k >= len(order) or s.reg["mv_blk"] >= n_int:
+            _resolve_blocking(s, n_int)
+            return
+        e = order[(i0 + k) % len(order)]
+        t, h = _blockers(s, e, hx)
+        if t.size or h.size:
+            s.decision, s.actor = D.FLY_BLOCK, e
+            return
+
+
+def legal_fly_block(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[PASS] = 1
+    t, h = _blockers(s, s.actor, s.reg["mv_hex"])
+    mask[lay.thing + t] = 1
+    mask[lay.hero + h] = 1
+
+
+def apply_fly_block(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        _next_blocker(s)
+        return
+    if action >= lay.hero:
+        s.reg["mv_decl"] = s.reg.get("mv_decl", 0) | 1 << (action - lay.hero)  # RD4.6
+        s.reg["mv_blk"] += 1
+    elif support.reveal(s, action - lay.thing):  # a revealed bluff leaves and does not count
+        s.reg["mv_blk"] += 1
+    if s.reg["mv_blk"] >= _n_intending(s):
+        _next_blocker(s)
+
+
+def _resolve_blocking(s: GameState, n_int: int) -> None:
+    """Step 3: as many intending flyers stay as there were blockers; the mover chooses which."""
+    s.actor = _mover(s)
+    k = min(s.reg["mv_blk"], n_int)
+    if k == n_int:
+        _end_move_fly(s, stop_all=True)
+    elif k == 0:
+        _end_move_fly(s, stop_all=False)
+    else:
+        s.reg["mv_stay"] = k
+        s.decision = D.FLY_LEAVE
+
+
+def legal_fly_leave(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    it, ih = _intending(s)
+    mask[lay.thing + it] = 1
+    mask[lay.hero + ih] = 1
+
+
+def apply_fly_leave(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action >= lay.hero:
+        f = action - lay.hero
+        s.hero_status[f] = DONE
+        s.reg["mv_ih"] &= ~(1 << f)
+        dh.separate(s, f=f)
+    else:
+        c = action - lay.thing
+        s.thing_status[c] = DONE
+        dh.separate(s, c=c)
+    s.reg["mv_stay"] -= 1
+    if s.reg["mv_stay"] == 0:
+        _end_move_fly(s, stop_all=False)
+
+
+def _hide(s: GameState, hx: int) -> None:
+    """Players' creatures in the hex face down; any shown stay known to all (RI.4)."""
+    shown = (s.thing_hex == hx) & s.thing_face_up & (s.thing_owner != NEUTRAL) & _CREATURE \
+        & (s.thing_place == BOARD)
+    s.thing_public |= shown
+    s.thing_face_up &= ~shown
+
+
+def _end_move_fly(s: GameState, stop_all: bool) -> None:
+    """Step 4: the other members stop (entry) or stay (leaving); intending flyers go on.
+    Creatures shown in the procedure are turned face down again, still known to all (RI.4)."""
+    mode = s.reg["mv_fly"]
+    go_t, go_h = _intending(s)
+    _hide(s, s.reg["mv_hex"])
+    for key in ("mv_fly", "mv_ih", "mv_decl", "mv_blk", "mv_bi", "mv_stay"):
+        s.reg.pop(key, None)
+    if stop_all or go_t.size + go_h.size == 0:
+        _end_move(s)
+        return
+    mt, mh = _members(s)
+    s.thing_status[np.setdiff1d(mt, go_t)] = DONE
+    s.hero_status[np.setdiff1d(mh, go_h)] = DONE
+    if mode == LEAVE:
+        s.thing_pinned[go_t] = False
+        s.hero_pinned[go_h] = False
+    dh.separate(s)  # the Deerhunter may have stopped behind them
+    s.decision = D.MOVE_STACK
+
+
+# ----- R11.7 bluff challenge against a pin -----
+
+def legal_pin_challenge(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[YES] = mask[PASS] = 1
+
+
+def apply_pin_challenge(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == YES:
+        s.reg["mv_ri"] = 0
+        _next_revealer(s)
+    else:
+        _to_select(s)
+
+
+def _revealable(s: GameState, e: int, hx: int) -> np.ndarray:
+    """Supported face-down creatures of `e` in the hex (a bluff would not count, R11.7.2)."""
+    mine = (s.thing_hex == hx) & (s.thing_owner == e) & ~s.thing_face_up
+    return np.flatnonzero(mine & support.supported_mask(s, e))
+
+
+def _next_revealer(s: GameState) -> None:
+    order = s.turn_order()
+    p, hx = _mover(s), s.reg["mv_sel"]
+    i0 = order.index(p)
+    while True:
+        s.reg["mv_ri"] += 1
+        k = s.reg["mv_ri"]
+        if k >= len(order):  # nobody showed a supported creature: unpinned (RD4.3)
+            t = (s.thing_hex == hx) & (s.thing_owner == p) & (s.thing_place == BOARD)
+            s.thing_pinned[t] = False
+            s.hero_pinned[s.hero_hex == hx] = False  # only the mover's heroes carry pins now
+            _to_select(s)
+            return
+        e = order[(i0 + k) % len(order)]
+        if _revealable(s, e, hx).size:
+            s.decision, s.actor = D.PIN_REVEAL, e
+            return
+
+
+def legal_pin_reveal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[PASS] = 1
+    mask[lay.thing + _revealable(s, s.actor, s.reg["mv_sel"])] = 1
+
+
+def apply_pin_reveal(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        _next_revealer(s)
+        return
+    s.thing_public[action - lay.thing] = True  # shown to all, turned face down again (RI.4)
+    _to_select(s)  # the pin stands
+
+
+def _to_select(s: GameState) -> None:
+    s.reg.pop("mv_ri", None)
+    s.actor = _mover(s)
+    t, h = _selectable(s, s.reg["mv_sel"])
+    if t.size or h.size:
+        s.decision = D.MOVE_SELECT
+    else:
+        s.reg.pop("mv_sel")
+        s.decision = D.NONE
+
+
+# ----- R11.9 income-counter removal window (RD8.4) -----
+
+def legal_remove_income(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[PASS] = 1
+    mask[lay.thing + own_income_counters(s, s.actor)] = 1
+
+
+def apply_remove_income(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == PASS:
+        s.turn += 1
+        s.decision = D.NONE
+    else:
+        remove_income_counter(s, action - lay.thing)
 
 
 RUNNERS = {MOVEMENT: run}
-DECISIONS: dict = {}
+DECISIONS = {
+    D.MOVE_START: (legal_start, apply_start),
+    D.MOVE_SELECT: (legal_select, apply_select),
+    D.MOVE_STACK: (legal_stack, apply_stack),
+    D.FLY_INTEND: (legal_fly_intend, apply_fly_intend),
+    D.FLY_BLOCK: (legal_fly_block, apply_fly_block),
+    D.FLY_LEAVE: (legal_fly_leave, apply_fly_leave),
+    D.PIN_CHALLENGE: (legal_pin_challenge, apply_pin_challenge),
+    D.PIN_REVEAL: (legal_pin_reveal, apply_pin_reveal),
+    D.REMOVE_INCOME: (legal_remove_income, apply_remove_income),
+}
