@@ -18,7 +18,7 @@ from ktenv.engine import decisions as D
 from ktenv.engine import machine
 from ktenv.engine.actions import PASS
 from ktenv.engine.machine import layout, legal_mask, new_game, step
-from ktenv.state import MOVEMENT, SETUP, GameState
+from ktenv.state import MOVEMENT, SETUP, UNMOVED, GameState
 
 # A straight west-east line through the centre of the 19-hex board (2-3 players).
 W2, W1, C, E1, E2 = 17, 6, 0, 3, 11
@@ -137,10 +137,14 @@ def legal_directions(s: GameState) -> set[int]:
 
 def move(s: GameState, start: int, counters: list[tuple[str, int]], path: list[int]) -> None:
     """Start a move from `start` with the given ("thing"|"hero", id) members and walk `path`."""
-    act(s, a_hex(s, start))
+    if s.decision == D.MOVE_START:
+        act(s, a_hex(s, start))
     for kind, i in counters:
-        act(s, a_thing(s, i) if kind == "thing" else a_hero(s, i))
-    act(s, 1)  # YES
+        chosen = s.thing_status[i] if kind == "thing" else s.hero_status[i]
+        if s.decision == D.MOVE_SELECT and chosen == UNMOVED:  # a lone choice is made by the engine
+            act(s, a_thing(s, i) if kind == "thing" else a_hero(s, i))
+    if s.decision == D.MOVE_SELECT:
+        act(s, 1)  # YES
     here = start
     for h in path:
         act(s, a_dir(s, here, h))

@@ -196,21 +196,23 @@ def test_one_moving_stack_at_a_time():
     assert W2 in mover_hexes(s) and C not in mover_hexes(s)
 
 
-def test_selection_cancel_and_mask_exactness():
+def test_selection_only_adds_and_mask_exactness():
+    """A chosen hex moves at least one counter: no cancel, no removal, so every turn ends."""
     s = board()
     own(s, 0, *ALL)
     a = put(s, "Camel Corps", 0, C)
+    b = put(s, "Nomads", 0, C)
     start_movement(s)
     act(s, a_hex(s, C))
-    assert YES not in legal(s)  # nothing chosen yet
+    assert legal(s) == {a_thing(s, a), a_thing(s, b)}  # nothing chosen yet: no YES, no PASS
     before = s.to_json()
     with pytest.raises(IllegalActionError):
         step(s, YES)
     assert s.to_json() == before  # refused and unchanged
     act(s, a_thing(s, a))
-    act(s, a_thing(s, a))  # toggled off again
-    act(s, PASS)  # cancel
-    assert s.decision == D.MOVE_START and s.thing_status[a] == UNMOVED
+    assert legal(s) == {YES, a_thing(s, b)}
+    act(s, YES)
+    assert s.decision == D.MOVE_STACK and s.thing_status[a] == MOVING and s.thing_status[b] == UNMOVED
 
 
 # ----------------------------------------------------------------- stopping (R11.3)
@@ -383,9 +385,7 @@ def test_challenge_won_when_only_bluffs_pin():
     act(s, a_hex(s, W1))
     assert s.decision == D.PIN_CHALLENGE and s.actor == 0
     act(s, YES)  # the enemy has nothing supported to show: nobody is asked
-    assert s.decision == D.MOVE_SELECT and not s.thing_pinned[a]
-    act(s, a_thing(s, a))
-    act(s, YES)
+    assert s.decision == D.MOVE_STACK and not s.thing_pinned[a]  # the lone walker goes (forced)
     assert W2 in legal_directions(s)
     act(s, a_dir(s, W1, W2))
     assert s.thing_hex[a] == W2
@@ -399,8 +399,8 @@ def test_challenge_declined_by_enemy_lifts_pin():
     act(s, YES)
     assert (s.decision, s.actor) == (D.PIN_REVEAL, 1)
     assert legal(s) == {PASS, a_thing(s, e)}
-    act(s, PASS)
-    assert (s.decision, s.actor) == (D.MOVE_SELECT, 0) and not s.thing_pinned[a]
+    act(s, PASS)  # the lone walker is chosen and sent off by the engine (forced moves)
+    assert (s.decision, s.actor) == (D.MOVE_STACK, 0) and not s.thing_pinned[a]
 
 
 def test_challenge_lost_when_a_supported_creature_is_shown():
@@ -428,9 +428,8 @@ def test_declining_the_challenge():
     f = put(s, "Pegasus", 0, W1)
     start_movement(s)
     act(s, a_hex(s, W1))
-    act(s, PASS)  # no challenge: only the flyer may go (R11.6)
-    assert s.decision == D.MOVE_SELECT
-    assert a_thing(s, a) not in legal(s) and a_thing(s, f) in legal(s)
+    act(s, PASS)  # no challenge: only the flyer may go (R11.6), so it is chosen and goes (forced)
+    assert s.thing_status[a] == UNMOVED and s.thing_status[f] != UNMOVED
 
 
 # ----------------------------------------------------------------- flyers (R11.6, RD4.6, RT.6)
@@ -531,10 +530,7 @@ def test_pinned_flyer_leaves_under_r11_6():
     f = put(s, "Pegasus", 0, W1)
     start_movement(s)
     assert W1 in mover_hexes(s)
-    act(s, a_hex(s, W1))
-    assert legal(s) == {PASS, a_thing(s, f)}  # the pinned walker may not come
-    act(s, a_thing(s, f))
-    act(s, YES)  # the selection is the intention: revealed, nobody can block
+    act(s, a_hex(s, W1))  # only the flyer may come: chosen and sent off by the engine (forced)
     assert s.decision == D.MOVE_STACK and not s.thing_pinned[f] and s.thing_public[f]
     assert W2 in legal_directions(s)
     act(s, a_dir(s, W1, W2))
@@ -546,9 +542,7 @@ def test_pinned_flyer_blocked_when_leaving():
     f = put(s, "Pegasus", 0, W1)
     eagle = put(s, "Eagles", 1, W1)
     start_movement(s)
-    act(s, a_hex(s, W1))
-    act(s, a_thing(s, f))
-    act(s, YES)
+    act(s, a_hex(s, W1))  # the flyer is the only choice: it intends to leave (forced)
     assert (s.decision, s.actor) == (D.FLY_BLOCK, 1)
     act(s, a_thing(s, eagle))
     assert s.decision == D.MOVE_START and s.thing_status[f] == DONE and s.thing_hex[f] == W1
@@ -622,10 +616,8 @@ def test_deerhunter_leads_out_of_a_pinned_hex():
     start_movement(s)
     assert W1 in mover_hexes(s)
     act(s, a_hex(s, W1))
-    act(s, a_thing(s, a))
-    assert YES not in legal(s)  # a pinned walker alone may not go
-    act(s, a_hero(s, dh))
-    act(s, YES)
+    act(s, a_thing(s, a))  # a pinned walker alone may not go: the Deerhunter, the only choice left,
+    assert s.decision == D.MOVE_STACK and s.hero_status[dh] == MOVING  # is added and they go (forced)
     assert W2 in legal_directions(s)
     act(s, a_dir(s, W1, W2))
     assert s.thing_hex[a] == W2 and s.hero_hex[dh] == W2

@@ -1,6 +1,6 @@
 """R11 phase 5: movement, with the moving-stack model of R11.2 / RD4.1.
 
-In turn order each player moves: MOVE_START picks a hex (PASS ends the turn), MOVE_SELECT toggles
+In turn order each player moves: MOVE_START picks a hex (PASS ends the turn), MOVE_SELECT adds
 unmoved counters there into the stack (YES goes), MOVE_STACK steps (DIRECTION), drops a member,
 picks up an unmoved counter, or ends (PASS). Entering an unexplored hex stops everybody (R11.3.1);
 entering a hex with enemy combat or face-down counters stops everybody except flyers that get
@@ -247,28 +247,22 @@ def _selection_ok(s: GameState) -> bool:
 
 
 def legal_select(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """Counters are only added (no cancel, no removal): every chosen hex moves at least one
+    counter, so a player's movement turn always ends, whatever the agent does."""
     t, h = _selectable(s, s.reg["mv_sel"])
-    mask[lay.thing + t] = 1
-    mask[lay.hero + h] = 1
-    mask[PASS] = 1
+    mask[lay.thing + t[s.thing_status[t] == UNMOVED]] = 1
+    mask[lay.hero + h[s.hero_status[h] == UNMOVED]] = 1
     if _selection_ok(s):
         mask[YES] = 1
 
 
 def apply_select(s: GameState, lay: ActionLayout, action: int) -> None:
-    if action == PASS:  # cancel
-        s.thing_status[s.thing_status == MOVING] = UNMOVED
-        s.hero_status[s.hero_status == MOVING] = UNMOVED
-        s.reg.pop("mv_sel")
-        s.decision = D.NONE
-    elif action == YES:
+    if action == YES:
         _go(s)
     elif action < lay.hero:
-        c = action - lay.thing
-        s.thing_status[c] = MOVING if s.thing_status[c] == UNMOVED else UNMOVED
+        s.thing_status[action - lay.thing] = MOVING
     else:
-        f = action - lay.hero
-        s.hero_status[f] = MOVING if s.hero_status[f] == UNMOVED else UNMOVED
+        s.hero_status[action - lay.hero] = MOVING
 
 
 def _go(s: GameState) -> None:
