@@ -445,16 +445,18 @@ def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
     s.thing_hex[ids] = dest
     s.thing_face_up[ids] = False  # R13.8.6: face down again (their identities stay known, RI.4)
     s.hero_hex[B.heroes(s, side, hx)] = dest
+    if B.in_play(s, side, B.BALLOON):
+        s.thing_hex[B.BALLOON] = dest  # the Balloon carries its passengers away (C.2)
     I.items_home(s, side)
     if s.army_counts(side)[dest] > STACK_LIMIT and s.hex_fort[dest] != 4:
-        s.reg.update(b_dest=dest, b_exside=side, b_exback=back, stack_overflow_ok=1)
+        s.reg.update(ex_hex=dest, ex_side=side, b_exback=back, stack_overflow_ok=1)
         s.reg["b_stage"] = EXCESS
 
 
 def _excess(s: GameState) -> None:
-    side, dest = s.reg["b_exside"], s.reg["b_dest"]
+    side, dest = s.reg["ex_side"], s.reg["ex_hex"]
     if s.army_counts(side)[dest] <= STACK_LIMIT:
-        for key in ("b_dest", "b_exside", "stack_overflow_ok"):
+        for key in ("ex_hex", "ex_side", "stack_overflow_ok"):
             s.reg.pop(key, None)
         s.reg["b_stage"] = s.reg.pop("b_exback")
         return
@@ -462,7 +464,8 @@ def _excess(s: GameState) -> None:
 
 
 def legal_excess(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    side, dest = s.reg["b_exside"], s.reg["b_dest"]
+    """Counters over the limit in hex `ex_hex` (after a retreat, R13.8.4, or a move, RP-5.9)."""
+    side, dest = s.reg["ex_side"], s.reg["ex_hex"]
     mask[lay.thing + B.creatures(s, side, dest)] = 1
     mask[lay.hero + B.heroes(s, side, dest)] = 1
 

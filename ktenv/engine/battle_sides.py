@@ -21,6 +21,7 @@ BALLOON = cat.MAGIC_ID["Balloon"]
 MARKSMAN = cat.hero_id("Marksman")
 SWORDMASTER = cat.hero_id("Swordmaster")
 GOLEM_VALUE = 6  # C.7
+BALLOON_VALUE = 3  # C.2 [DATA M7]: printed ranged 3
 
 _KIND = cat.THING_KIND
 _IS_CREATURE = _KIND == CREATURE
@@ -97,6 +98,13 @@ def active_sides(s: GameState) -> list[int]:
     return [side for side in order(s) if active(s, side, hx)]
 
 
+def balloon_riders(s: GameState, side: int) -> set[int] | None:
+    """Passengers of the side's Balloon in this battle (None: no Balloon of the side here)."""
+    if not (in_play(s, side, BALLOON) and not s.thing_damage[BALLOON]):
+        return None
+    return {s.reg[f"bl_p{i}"] for i in range(s.reg.get("bl_n", 0))}
+
+
 def _carried(s: GameState, item: int, side: int) -> int:
     return int(s.thing_bearer[item]) if in_play(s, side, item) else -1
 
@@ -108,10 +116,15 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
     penalty = 1 if s.cloud_hex == hx and s.hex_owner[hx] == side else 0  # B.10 black cloud
     dispelled = s.reg.get("b_dispelled", 0) >> side & 1 if side != NEUTRAL else 0  # C.8
     bow, sword = _carried(s, BOW, side), _carried(s, SWORD, side)
+    riders = balloon_riders(s, side)
     out = []
+    if step == RANGED_STEP and riders is not None:
+        out.append((BALLOON_VALUE, 1, -1))  # C.2 / RD7.1: the Balloon fires in the ranged step
     for c in creatures(s, side, hx):
         value, charge = int(cat.THING_COMBAT[c]), bool(cat.THING_CHARGE[c])
-        if c == bow:  # C.10: ranged, +1, one die; other flags replaced
+        if riders and c in riders:  # C.2: passengers fire as ranged attackers, one die each
+            own_step, charge = RANGED_STEP, False
+        elif c == bow:  # C.10: ranged, +1, one die; other flags replaced
             own_step, value, charge = RANGED_STEP, value + 1, False
         elif c == sword:  # C.11: charge in melee, +1, two dice
             own_step, value, charge = MELEE_STEP, value + 1, True
@@ -177,6 +190,10 @@ def retreat_hexes(s: GameState, side: int) -> np.ndarray:
         return np.zeros(0, np.int64)  # R13.8.5: neutral defenders never retreat
     around = s.geo.neighbours[hx]
     around = around[around >= 0]
+    riders = balloon_riders(s, side)
+    if riders and set(creatures(s, side, hx).tolist()) <= riders and not heroes(s, side, hx).size:
+        reach = s.geo.distance[hx] <= (3 if s.cfg.balloon_retreat == "within_3" else 99)
+        around = np.flatnonzero(reach & (np.arange(s.geo.n_hexes) != hx))  # C.2: with the Balloon
     around = around[s.hex_owner[around] == side]
     if around.size == 0:
         return around.astype(np.int64)

@@ -15,15 +15,15 @@ from ..board import hex_label
 from ..config import GameConfig
 from ..constants import SCREEN, TERRAIN_NAMES
 from ..state import (
-    EVENTS,
     GAME_OVER,
-    MOVEMENT,
     PHASE_NAMES,
     GameState,
 )
 from . import (
+    balloon,
     combat,
     construction,
+    events,
     heroes,
     income,
     interrupts,
@@ -48,19 +48,10 @@ def layout(s: GameState) -> ActionLayout:
     return _LAYOUTS[n]
 
 
-def _pass_phase(next_phase: int):
-    """Phases whose rules come with Engine III: entered and left in sequence for now."""
-    def run(s: GameState) -> None:
-        s.phase, s.stage, s.turn = next_phase, 0, 0
-    return run
-
-
 # Each part of the turn registers its phase runner(s) and decision rules.
-PARTS = (setup, income, heroes, recruiting, placement_turn, movement, combat, construction, special_powers, victory,
-         interrupts)
-RUNNERS = {
-    EVENTS: _pass_phase(MOVEMENT),  # R10: Engine III
-}
+PARTS = (setup, income, heroes, recruiting, placement_turn, events, movement, balloon, combat, construction,
+         special_powers, victory, interrupts)
+RUNNERS: dict = {}
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:
     RUNNERS.update(getattr(_part, "RUNNERS", {}))

@@ -25,9 +25,9 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
+from . import balloon, support
 from . import decisions as D
 from . import deerhunter as dh
-from . import support
 from .actions import PASS, YES, ActionLayout
 from .common import own_income_counters, remove_income_counter
 from .conquest import conquer
@@ -105,6 +105,13 @@ def conquer_by_movement(s: GameState, player: int) -> list[int]:
 
 def run(s: GameState) -> None:
     order = s.turn_order()
+    if "bl_stage" in s.reg:  # a Balloon flight waiting for its reactions (C.2)
+        balloon.run(s)
+        return
+    if s.reg.get("mv_ending"):  # RP-5.9 first: nobody ends the turn over the limit
+        if not balloon.trim(s, _mover(s)):
+            _end_turn(s)
+        return
     if s.stage == TURNS:
         if s.turn >= len(order):
             s.stage, s.turn = WINDOW, 0
@@ -205,11 +212,17 @@ def _start_hexes(s: GameState, p: int) -> np.ndarray:
 def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1
     mask[lay.hex + _start_hexes(s, s.actor)] = 1
+    if balloon.can_fly(s, s.actor):
+        mask[lay.thing + balloon.BALLOON] = 1  # C.2: the Balloon is a move of its own
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
     if action == PASS:
-        _end_turn(s)  # R11.2.5, R11.8
+        s.reg["mv_ending"] = 1  # R11.2.5, R11.8 (after RP-5.9)
+        s.decision = D.NONE
+        return
+    if action == lay.thing + balloon.BALLOON:
+        balloon.begin(s)
         return
     hx = action - lay.hex
     s.reg["mv_sel"] = hx

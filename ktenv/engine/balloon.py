@@ -1,0 +1,244 @@
+"""C.2 the Balloon (and the Fan against it, C.3), and RP-5.9: getting a stack back to 10 at the
+end of the owner's movement turn (after a Warlord's defector or a Balloon blown off course).
+
+The Balloon is a move of its own in the owner's movement turn: load 1-3 unmoved creatures of
+printed value 3 or less from one hex (pinned ones too, RD10.12), pick a land hex 1-3 hexes away,
+then the reactions (Dispel Magic cancels it; a Fan moves the landing hex to a neighbour, Sea
+sinks the Balloon and the passengers escape to an adjacent own hex or are lost). The passengers
+are done for the round; the Balloon stays in play with them until the end of the round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import BOARD, CREATURE, SCREEN, SEA, STACK_LIMIT
+from ..state import DONE, UNMOVED, GameState
+from . import decisions as D
+from . import reactions
+from .actions import PASS, YES, ActionLayout
+from .common import to_cup, used_up
+
+BALLOON = cat.MAGIC_ID["Balloon"]
+MAX_LOAD = 3  # X21: up to three
+MAX_VALUE = 3  # value 4 or more (heroes included) may not ride
+RANGE = 3
+LOAD, DEST, WAIT, FANNED, ESCAPE = range(5)
+
+
+def passengers(s: GameState) -> list[int]:
+    return [s.reg[f"bl_p{i}"] for i in range(s.reg.get("bl_n", 0))]
+
+
+def _loadable(s: GameState, p: int) -> np.ndarray:
+    ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (cat.THING_KIND == CREATURE)
+                         & (s.thing_status == UNMOVED) & (s.thing_mp > 0) & (cat.THING_COMBAT <= MAX_VALUE))
+    if s.reg.get("bl_n", 0):
+        ids = ids[s.thing_hex[ids] == s.reg["bl_hex"]]
+        ids = ids[~np.isin(ids, passengers(s))]
+    return ids
+
+
+def can_fly(s: GameState, p: int) -> bool:
+    """The Balloon may be played now (RP-5.1): held, not used this round, something to carry."""
+    return (s.thing_place[BALLOON] == SCREEN and s.thing_owner[BALLOON] == p and "bl_used" not in s.reg
+            and _loadable(s, p).size > 0)
+
+
+def begin(s: GameState) -> None:
+    s.reg.update(bl_stage=LOAD, bl_n=0)
+    s.decision = D.BALLOON_LOAD
+
+
+def legal_load(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    if s.reg["bl_n"] < MAX_LOAD:
+        mask[lay.thing + _loadable(s, s.actor)] = 1
+    if s.reg["bl_n"]:
+        mask[YES] = 1
+
+
+def apply_load(s: GameState, lay: ActionLayout, action: int) -> None:
+    if action == YES:
+        s.reg["bl_stage"] = DEST
+        s.decision = D.BALLOON_DEST
+        return
+    c = action - lay.thing
+    s.reg[f"bl_p{s.reg['bl_n']}"] = c
+    s.reg["bl_n"] += 1
+    s.reg["bl_hex"] = int(s.thing_hex[c])
+
+
+def destinations(s: GameState, p: int) -> np.ndarray:
+    """Land hexes 1-3 away with room for the passengers (stack limit, Citadel exempt)."""
+    dist = s.geo.distance[s.reg["bl_hex"]]
+    room = s.room_for(p)
+    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & (room >= s.reg["bl_n"])
+    return np.flatnonzero(ok)
+
+
+def legal_dest(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + destinations(s, s.actor)] = 1
+
+
+def apply_dest(s: GameState, lay: ActionLayout, action: int) -> None:
+    """The Balloon is shown and played; other players may react (Dispel Magic, the Fan)."""
+    s.reg["bl_dest"] = action - lay.hex
+    s.reg["bl_owner"] = s.actor
+    s.reg["bl_used"] = 1
+    s.reg["bl_stage"] = WAIT
+    s.stats["magic_played"] += 1
+    s.thing_place[BALLOON], s.thing_hex[BALLOON] = BOARD, s.reg["bl_hex"]
+    s.thing_in_play[BALLOON] = s.thing_face_up[BALLOON] = s.thing_public[BALLOON] = True
+    s.decision = D.NONE
+    reactions.open_round(s, BALLOON, s.actor)
+
+
+def run(s: GameState) -> None:
+    """Resume the Balloon after the reactions (or after the Fan's and the escape choices)."""
+    stage = s.reg["bl_stage"]
+    if stage == WAIT:
+        cancelled, fan, _ = reactions.take_result(s)
+        if cancelled:
+            used_up(s, BALLOON)  # C.8: no effect; the passengers have not moved
+            _clear(s, keep_flight=False)
+            return
+        if fan >= 0:
+            s.reg["bl_stage"] = FANNED
+            s.decision, s.actor = D.FAN_HEX, fan
+            return
+        _land(s, s.reg["bl_dest"])
+
+
+def legal_fan(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """C.3: the Fan's player blows the Balloon to any hex next to its landing hex."""
+    around = s.geo.neighbours[s.reg["bl_dest"]]
+    mask[lay.hex + around[around >= 0]] = 1
+
+
+def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
+    hx = action - lay.hex
+    s.decision = D.NONE
+    s.actor = s.reg["bl_owner"]
+    if s.hex_terrain[hx] != SEA:
+        _land(s, hx)
+        return
+    used_up(s, BALLOON)  # blown to Sea: the Balloon is lost; the passengers may escape
+    s.reg["bl_sea"] = hx
+    if escape_hexes(s).size:
+        s.reg["bl_stage"] = ESCAPE
+        s.decision = D.ESCAPE_HEX
+        return
+    for c in passengers(s):
+        to_cup(s, c)
+    _clear(s, keep_flight=True)
+
+
+def escape_hexes(s: GameState) -> np.ndarray:
+    around = s.geo.neighbours[s.reg["bl_sea"]]
+    around = around[around >= 0]
+    return around[s.hex_owner[around] == s.reg["bl_owner"]].astype(np.int64)
+
+
+def legal_escape(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + escape_hexes(s)] = 1
+    mask[PASS] = 1
+
+
+def apply_escape(s: GameState, lay: ActionLayout, action: int) -> None:
+    """R11.3.4 exception: the passengers escape together to one adjacent own hex, or are lost."""
+    s.decision = D.NONE
+    if action == PASS:
+        for c in passengers(s):
+            to_cup(s, c)
+    else:
+        _put(s, action - lay.hex)
+    _clear(s, keep_flight=True)
+
+
+def _land(s: GameState, hx: int) -> None:
+    _put(s, hx)
+    s.thing_hex[BALLOON] = hx
+    s.reg["bl_landed"] = hx
+    _clear(s, keep_flight=True)
+
+
+def _put(s: GameState, hx: int) -> None:
+    """The passengers are placed on the hex: done for the round, they entered it (R11.8.1)."""
+    owner = s.reg["bl_owner"]
+    for c in passengers(s):
+        s.thing_hex[c] = hx
+        s.thing_status[c] = DONE
+        s.thing_moved[c] = True
+    if s.army_counts(owner)[hx] > STACK_LIMIT and s.hex_fort[hx] != 4:
+        s.reg[f"overflow{owner}"] = 1  # blown onto a full hex: the owner trims it (RP-5.9)
+
+
+def _clear(s: GameState, keep_flight: bool) -> None:
+    """Keep what battles need (passengers, owner) while the Balloon flies this round."""
+    for key in ("bl_stage", "bl_hex", "bl_dest", "bl_sea"):
+        s.reg.pop(key, None)
+    if not keep_flight:
+        for key in [k for k in s.reg if k.startswith("bl_p")] + ["bl_n", "bl_owner", "bl_landed"]:
+            s.reg.pop(key, None)
+    s.decision = D.NONE
+
+
+def riding(s: GameState, side: int) -> set[int]:
+    """Passengers of the Balloon in play with `side` (they attack as ranged, C.2)."""
+    if not (s.thing_in_play[BALLOON] and s.thing_owner[BALLOON] == side and not s.thing_damage[BALLOON]):
+        return set()
+    return {c for c in passengers(s) if s.thing_place[c] == BOARD and s.thing_hex[c] == s.thing_hex[BALLOON]}
+
+
+def end_of_round(s: GameState) -> None:
+    """C.2: the Balloon returns to the cup at the end of the round in which it was used."""
+    if s.thing_in_play[BALLOON]:
+        used_up(s, BALLOON)
+    for key in [k for k in s.reg if k.startswith("bl_")]:
+        del s.reg[key]
+
+
+# ----- RP-5.9: back to 10 at the end of the owner's movement turn -----
+
+def over_limit(s: GameState, p: int) -> int:
+    """A hex where `p` has more than 10 creatures and heroes (no Citadel), or -1."""
+    room = s.room_for(p)
+    over = np.flatnonzero(room < 0)
+    return int(over[0]) if over.size else -1
+
+
+def trim(s: GameState, p: int) -> bool:
+    """Ask `p` to eliminate counters over the limit; False when nothing is over any more."""
+    hx = over_limit(s, p)
+    if hx < 0:
+        s.reg.pop(f"overflow{p}", None)
+        for key in ("ex_hex", "ex_side"):
+            s.reg.pop(key, None)
+        return False
+    s.reg.update(ex_hex=hx, ex_side=p)
+    s.decision, s.actor = D.RETREAT_EXCESS, p
+    return True
+
+
+def _shared(own_legal, own_apply):
+    """FAN_HEX and ESCAPE_HEX are also asked by events (Weather Control, Big Juju), which keep
+    their own posed choice in `ev_mask`: route each decision to the part that asked it."""
+    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+        from . import events
+
+        (events.legal_choice if "ev_mask" in s.reg else own_legal)(s, lay, mask)
+
+    def apply(s: GameState, lay: ActionLayout, action: int) -> None:
+        from . import events
+
+        (events.apply_choice if "ev_mask" in s.reg else own_apply)(s, lay, action)
+    return legal, apply
+
+
+DECISIONS = {
+    D.BALLOON_LOAD: (legal_load, apply_load),
+    D.BALLOON_DEST: (legal_dest, apply_dest),
+    D.FAN_HEX: _shared(legal_fan, apply_fan),
+    D.ESCAPE_HEX: _shared(legal_escape, apply_escape),
+}

@@ -1,0 +1,714 @@
+"""R10 phase 4: play events (Appendix B, RP-4).
+
+In turn order each player may play one playable event (RD1.8) from behind the screen; it is
+shown, resolved as in Appendix B, then goes to the cup (out once the cup ran dry, R17.2).
+
+Every event choice is posed with `pose`: the legal actions are kept in `s.reg["ev_mask"]` (a
+bitmask over the action space) and the answer lands in `s.reg["ev_act"]`, read by the stage the
+question named. Dice are rolled only in runner stages (R18.5 roll events, marked) and read in the
+next stage. Public registers: ev_c the event, ev_p its player, ev_q the other player concerned
+(victim, hex owner, Plague player), ev_hex its hex, ev_roll / ev_roll2 the dice, ev_hero the
+Defection hero, ev_dest an escape hex, ev_n losses to take.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOME, VILLAGE
+from ..state import EVENTS, MOVEMENT, GameState
+from . import decisions as D
+from . import dice, losses
+from .actions import NUMBER, PASS, ActionLayout
+from .common import to_cup, used_up
+from .conquest import reduce_fort
+from .construction import raise_fort, supply_left
+from .heroes import pool_faces, room_hexes
+from .placement_turn import begin_placement
+from .reactions import open_round, take_result
+from .support import lose_hero, remove_revealed_bluffs, reveal
+from .victory import check_eliminations
+
+_E = cat.EVENT_ID
+WILLING_WORKERS, DISASTER, BIG_JUJU = _E["Willing Workers"], _E["Terrain Disaster"], _E["Big Juju"]
+PLAGUE, MOTHER_LODE, GOOD_HARVEST = _E["Dark Plague"], _E["Mother Lode"], _E["Good Harvest"]
+TEENIE_POX, DEFECTION, VANDALS, WEATHER = _E["Teeniepox"], _E["Defection"], _E["Vandals"], _E["Weather Control"]
+
+_IS_CREATURE = cat.THING_KIND == CREATURE
+_IS_MAGIC_CREATURE = _IS_CREATURE & cat.THING_MAGIC
+_IS_EVENT = cat.THING_KIND == EVENT
+_IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
+_TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2, village 1 (D.2)
+_IS_LORD = cat.HERO_LORD_TERRAIN >= 0
+_EV_KEYS = ("ev_c", "ev_p", "ev_q", "ev_hex", "ev_roll", "ev_roll2", "ev_hero", "ev_dest", "ev_n",
+            "ev_tried", "ev_todo", "ev_hexes", "ev_new", "ev_mask", "ev_act")
+
+# Stages of the phase (s.stage).
+(BEGIN, CHOOSE, PLAYED, FINISH, WW_HEX, DIS_HEX, DIS_ROLL, DIS_CHECK, DIS_OWNER_ROLL, DIS_LOSS, CASTER,
+ TARGET, REACT, JUJU_TERRAIN, JUJU_APPLY, JUJU_ESCAPE, JUJU_ESCAPED, JUJU_MOVE, JUJU_SINK, FAN, PLAGUE_REACT,
+ PLAGUE_PLAYER, PLAGUE_NEXT, PLAGUE_HIT, POX_VICTIM, POX_REACT, POX_ROLL, POX_CHECK, POX_HIT, DEF_HERO,
+ DEF_ROLL_A, DEF_ROLL_B, DEF_CHECK, DEF_PLACE, DEF_LORD, VAN_VICTIM, VAN_FORT) = range(37)
+
+
+def _lay(s: GameState) -> ActionLayout:
+    from .machine import layout  # late import: the machine imports this module
+
+    return layout(s)
+
+
+def run(s: GameState) -> None:
+    STAGES[s.stage](s, _lay(s))
+
+
+# ----- posing a choice -----
+
+def pose(s: GameState, decision: int, actor: int, actions, then: int) -> None:
+    """Ask `actor` to pick one of `actions` (never empty); stage `then` reads the answer."""
+    bits = np.zeros(_lay(s).size, np.uint8)
+    bits[np.asarray(actions, np.int64)] = 1
+    if not bits.any():
+        raise AssertionError(f"decision {D.NAMES[decision]} posed with no legal action")
+    s.reg["ev_mask"] = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+    s.stage, s.decision, s.actor = then, decision, actor
+
+
+def legal_choice(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    raw = s.reg["ev_mask"].to_bytes((lay.size + 7) // 8, "little")
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:lay.size]
+    mask[bits.astype(bool)] = 1
+
+
+def apply_choice(s: GameState, lay: ActionLayout, action: int) -> None:
+    del s.reg["ev_mask"]
+    s.reg["ev_act"] = action
+    s.decision = D.NONE
+
+
+def _answer(s: GameState) -> int:
+    return s.reg.pop("ev_act")
+
+
+def _bitmask(indices) -> int:
+    m = 0
+    for i in indices:
+        m |= 1 << int(i)
+    return m
+
+
+def _bits(m: int) -> list[int]:
+    out, i = [], 0
+    while m:
+        if m & 1:
+            out.append(i)
+        m >>= 1
+        i += 1
+    return out
+
+
+def order_from(s: GameState, p: int) -> list[int]:
+    """Players still in the game in turn order starting with `p` (R18.6.1)."""
+    n = s.n_players
+    return [q for q in ((p + i) % n for i in range(n)) if s.alive[q]]
+
+
+# ----- the phase: one event per player (R10.1) -----
+
+def _begin(s: GameState, lay: ActionLayout) -> None:
+    s.reg["ev_done"] = 0
+    s.stage = CHOOSE
+
+
+def _choose(s: GameState, lay: ActionLayout) -> None:
+    done = s.reg["ev_done"]
+    left = [p for p in s.turn_order() if not done >> p & 1]
+    if not left:
+        del s.reg["ev_done"]
+        s.phase, s.stage, s.turn = MOVEMENT, 0, 0
+        return
+    p = left[0]
+    s.turn = bin(done).count("1")
+    mine = s.screen(p)
+    playable = [int(c) for c in mine[_IS_EVENT[mine]] if PLAYABLE[int(c)](s, p)]
+    if not playable:
+        s.reg["ev_done"] = done | 1 << p
+        return
+    s.reg["ev_p"] = p
+    pose(s, D.EVENT_PLAY, p, [PASS, *(lay.thing + c for c in playable)], PLAYED)
+
+
+def _played(s: GameState, lay: ActionLayout) -> None:
+    a, p = _answer(s), s.reg["ev_p"]
+    if a == PASS:
+        del s.reg["ev_p"]
+        s.reg["ev_done"] |= 1 << p
+        s.stage = CHOOSE
+        return
+    c = a - lay.thing
+    s.reg["ev_c"] = c
+    s.stats["events_played"] += 1  # R10.2: shown to all
+    START[c](s, lay, p)
+
+
+def _finish(s: GameState, lay: ActionLayout) -> None:
+    """R10.2: the event goes to the cup (R17.2); support and eliminations are re-checked."""
+    c, p = s.reg["ev_c"], s.reg["ev_p"]
+    used_up(s, c)
+    for key in _EV_KEYS:
+        s.reg.pop(key, None)
+    s.reg["ev_done"] |= 1 << p
+    s.stage = CHOOSE
+    remove_revealed_bluffs(s)
+    check_eliminations(s)
+
+
+# ----- B.1 Willing Workers -----
+
+def ww_hexes(s: GameState, p: int) -> np.ndarray:
+    """B.1 / RD10.6: own hexes that can get a Tower or one level more (never a Citadel)."""
+    ok = (s.hex_owner == p) & (s.hex_fort < 3)
+    if s.cfg.willing_workers_counts_toward_limit:
+        ok &= s.hex_fort_round != s.round  # R14.2: one level per hex per round
+    for level in (1, 2, 3):
+        if not supply_left(s, level):  # R14.5
+            ok &= s.hex_fort != level - 1
+    return np.flatnonzero(ok)
+
+
+def _ww_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    pose(s, D.EVENT_HEX, p, lay.hex + ww_hexes(s, p), WW_HEX)
+
+
+def _ww_hex(s: GameState, lay: ActionLayout) -> None:
+    hx = _answer(s) - lay.hex
+    before = int(s.hex_fort_round[hx])
+    raise_fort(s, hx, paid=False)  # B.1: no gold is paid
+    if not s.cfg.willing_workers_counts_toward_limit:
+        s.hex_fort_round[hx] = before  # R14.2 option: the level does not count for the round
+    s.stage = FINISH
+
+
+# ----- B.2 Terrain Disaster -----
+
+def _dis_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    s.reg["ev_tried"] = 0
+    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(s.hex_terrain != SEA), DIS_HEX)
+
+
+def _dis_hex(s: GameState, lay: ActionLayout) -> None:
+    hx = _answer(s) - lay.hex
+    s.reg["ev_hex"] = hx
+    s.reg["ev_tried"] |= 1 << hx
+    s.stage = DIS_ROLL
+
+
+def _dis_roll(s: GameState, lay: ActionLayout) -> None:
+    dice.roll(s, dice.EVENT, 2)  # roll event (R18.5)
+    s.stage = DIS_CHECK
+
+
+def _dis_check(s: GameState, lay: ActionLayout) -> None:
+    """B.2: 6-8 strikes; otherwise the next untried hex of the same terrain, until none is left."""
+    hx = s.reg["ev_hex"]
+    s.reg["ev_roll"] = sum(dice.take(s, dice.EVENT))
+    if 6 <= s.reg["ev_roll"] <= 8:
+        owner = int(s.hex_owner[hx])
+        s.reg["ev_q"] = owner
+        s.stage = FINISH if owner == NOBODY else DIS_OWNER_ROLL  # RD10.7: unowned, no effect
+        return
+    tried = s.reg["ev_tried"]
+    left = [h for h in np.flatnonzero(s.hex_terrain == s.hex_terrain[hx]) if not tried >> int(h) & 1]
+    if not left:
+        s.stage = FINISH
+        return
+    pose(s, D.EVENT_HEX, s.reg["ev_p"], lay.hex + np.asarray(left, np.int64), DIS_HEX)
+
+
+def _dis_owner_roll(s: GameState, lay: ActionLayout) -> None:
+    dice.roll(s, dice.EVENT, 1)  # roll event (R18.5)
+    s.stage = DIS_LOSS
+
+
+def _dis_loss(s: GameState, lay: ActionLayout) -> None:
+    """B.2: 1 or 6 nothing; 2-5 that many losses in the struck hex, by its owner."""
+    n = s.reg["ev_roll"] = dice.table(dice.take(s, dice.EVENT)[0])  # R18.5.2
+    s.stage = FINISH
+    if 2 <= n <= 5:
+        losses.start(s, s.reg["ev_hex"], s.reg["ev_q"], n, losses.event_flags(s, disaster=True))
+
+
+# ----- B.3 Big Juju and B.10 Weather Control: caster, target, reactions -----
+
+def _caster_hex_reach(s: GameState, p: int, caster: int, lay: ActionLayout) -> tuple[int, int]:
+    """(hex, range) of a caster action: range = effective combat value (cloud -1, B.10; RT.11)."""
+    if caster < lay.hero:
+        c = caster - lay.thing
+        hx, value = int(s.thing_hex[c]), int(cat.THING_COMBAT[c])
+    else:
+        f = caster - lay.hero
+        hx, value = int(s.hero_hex[f]), int(cat.HERO_COMBAT[f])
+    if s.cloud_hex == hx and s.hex_owner[hx] == p:
+        value -= 1
+    return hx, value
+
+
+def _valid_targets(s: GameState, c: int) -> np.ndarray:
+    """B.3: any hex but a Citadel's, if the hex stack has a tile of another terrain; B.10: land."""
+    if c == WEATHER:
+        return s.hex_terrain != SEA  # RD10.11
+    tiles = set(s.hex_stack)
+    if not tiles:
+        return np.zeros(s.geo.n_hexes, bool)
+    ok = s.hex_fort != 4
+    if len(tiles) == 1:
+        ok &= s.hex_terrain != next(iter(tiles))
+    return ok
+
+
+def caster_actions(s: GameState, p: int, c: int, lay: ActionLayout) -> list[int]:
+    """Magic creatures and magic heroes of `p` on the board with a valid target in range (RD10.8)."""
+    valid = _valid_targets(s, c)
+    things = np.flatnonzero(_IS_MAGIC_CREATURE & (s.thing_owner == p) & (s.thing_place == BOARD))
+    heroes = np.flatnonzero((s.hero_owner == p) & cat.HERO_MAGIC)
+    out = []
+    for a in [*(lay.thing + things), *(lay.hero + heroes)]:
+        hx, reach = _caster_hex_reach(s, p, int(a), lay)
+        if (valid & (s.geo.distance[hx] <= reach)).any():
+            out.append(int(a))
+    return out
+
+
+def _cast_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    pose(s, D.EVENT_CASTER, p, caster_actions(s, p, s.reg["ev_c"], lay), CASTER)
+
+
+def _caster(s: GameState, lay: ActionLayout) -> None:
+    """R9.6 / RD10.8: the caster is shown; a bluff leaves and the event fails."""
+    a, p = _answer(s), s.reg["ev_p"]
+    hx, reach = _caster_hex_reach(s, p, a, lay)
+    if a < lay.hero:
+        c = a - lay.thing
+        if not reveal(s, c):
+            s.stage = FINISH
+            return
+        s.thing_face_up[c] = False  # back face down; its identity stays known (RI.4)
+    targets = _valid_targets(s, s.reg["ev_c"]) & (s.geo.distance[hx] <= reach)
+    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(targets), TARGET)
+
+
+def _target(s: GameState, lay: ActionLayout) -> None:
+    s.reg["ev_hex"] = _answer(s) - lay.hex
+    open_round(s, s.reg["ev_c"], s.reg["ev_p"])  # R18.2: Dispel Magic (RD8.6), Fan (C.3)
+    s.stage = REACT
+
+
+def _react(s: GameState, lay: ActionLayout) -> None:
+    cancelled, fan, _ = take_result(s)
+    if cancelled:  # C.8: the event fails
+        s.stage = FINISH
+    elif s.reg["ev_c"] == WEATHER:
+        _weather(s, lay, fan)
+    else:
+        _juju_tile(s, lay)
+
+
+# ----- B.3 Big Juju: the new tile -----
+
+def _juju_tile(s: GameState, lay: ActionLayout) -> None:
+    """The owner of the target picks a terrain from the hex stack; otherwise draw from the top."""
+    hx, p = s.reg["ev_hex"], s.reg["ev_p"]
+    old = int(s.hex_terrain[hx])
+    if s.hex_owner[hx] == p:
+        terrains = sorted(set(s.hex_stack) - {old})
+        if not terrains:
+            s.stage = FINISH
+            return
+        pose(s, D.EVENT_TERRAIN, p, [NUMBER + t for t in terrains], JUJU_TERRAIN)
+        return
+    stack = s.hex_stack
+    s.rng.shuffle(stack)
+    top = [i for i in range(len(stack) - 1, -1, -1) if stack[i] != old]  # same terrain: shuffled back
+    if not top:
+        s.stage = FINISH
+        return
+    _swap_tile(s, top[0])
+
+
+def _juju_terrain(s: GameState, lay: ActionLayout) -> None:
+    _swap_tile(s, s.hex_stack.index(_answer(s) - NUMBER))
+
+
+def _swap_tile(s: GameState, i: int) -> None:
+    """The new tile leaves the hex stack, the old one joins it; the stack is reshuffled."""
+    hx = s.reg["ev_hex"]
+    s.reg["ev_new"] = s.hex_stack.pop(i)
+    s.hex_stack.append(int(s.hex_terrain[hx]))
+    s.rng.shuffle(s.hex_stack)
+    s.stage = JUJU_APPLY
+
+
+def _juju_apply(s: GameState, lay: ActionLayout) -> None:
+    """Land: special income counters go, the owner may place on the hex. Sea: escape, then sink."""
+    hx, new = s.reg["ev_hex"], s.reg["ev_new"]
+    if new == SEA:
+        s.reg["ev_todo"] = _bitmask(q for q in range(s.n_players) if s.army_counts(q)[hx])
+        s.stage = JUJU_ESCAPE
+        return
+    s.hex_terrain[hx] = new
+    c = int(s.hex_income[hx])
+    if c >= 0 and cat.THING_KIND[c] == SPECIAL_INCOME:
+        to_cup(s, c)  # tied to the old terrain (R8.3.4)
+    remove_revealed_bluffs(s)  # R9.3
+    s.stage = FINISH
+    owner = int(s.hex_owner[hx])
+    if owner != NOBODY:
+        begin_placement(s, owner, only_hex=hx)  # B.3 / R8.3
+
+
+def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
+    things = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE)
+    return things, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
+
+
+def _eliminate(s: GameState, q: int, hx: int) -> None:
+    things, heroes = _army(s, q, hx)
+    for c in things:
+        to_cup(s, int(c))
+    for f in heroes:
+        lose_hero(s, int(f))
+
+
+def _juju_escape(s: GameState, lay: ActionLayout) -> None:
+    """B.3 / RD10.8: each owner in turn order picks one own adjacent hex, or loses the army."""
+    hx, todo = s.reg["ev_hex"], s.reg["ev_todo"]
+    for q in order_from(s, s.reg["ev_p"]):
+        if not todo >> q & 1:
+            continue
+        s.reg["ev_todo"] = todo & ~(1 << q)
+        dests = [h for h in s.geo.adjacent[hx] if s.hex_owner[h] == q]
+        if not dests:
+            _eliminate(s, q, hx)
+            return
+        s.reg["ev_q"] = q
+        pose(s, D.ESCAPE_HEX, q, [PASS, *(lay.hex + h for h in dests)], JUJU_ESCAPED)
+        return
+    s.stage = JUJU_SINK
+
+
+def _juju_escaped(s: GameState, lay: ActionLayout) -> None:
+    a, q, hx = _answer(s), s.reg["ev_q"], s.reg["ev_hex"]
+    s.stage = JUJU_ESCAPE
+    if a == PASS:
+        _eliminate(s, q, hx)
+        return
+    dest = a - lay.hex
+    s.reg["ev_dest"] = dest
+    s.stage = JUJU_MOVE
+    excess = int(s.army_counts(q)[hx]) - int(s.room_for(q)[dest])
+    if excess > 0:  # stack limit: the owner eliminates the excess
+        losses.start(s, hx, q, excess, losses.HEROES | losses.ARMY)
+
+
+def _juju_move(s: GameState, lay: ActionLayout) -> None:
+    q, hx, dest = s.reg["ev_q"], s.reg["ev_hex"], s.reg.pop("ev_dest")
+    things, heroes = _army(s, q, hx)
+    s.thing_hex[things] = dest
+    s.hero_hex[heroes] = dest
+    s.stage = JUJU_ESCAPE
+
+
+def _juju_sink(s: GameState, lay: ActionLayout) -> None:
+    """B.3 Sea: forts to the bank; income counters, neutrals and guarded counters to the cup."""
+    hx = s.reg["ev_hex"]
+    for c in np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx)):
+        to_cup(s, int(c))
+    s.hex_fort[hx] = 0
+    s.hex_owner[hx] = NOBODY
+    if s.cloud_hex == hx:
+        s.cloud_hex = -1
+    s.hex_terrain[hx] = SEA
+    s.stage = FINISH
+
+
+# ----- B.10 Weather Control -----
+
+def _weather(s: GameState, lay: ActionLayout, fan: int) -> None:
+    """B.10: the black cloud goes to the hex; C.3: a Fan moves it next door or removes it."""
+    hx = s.reg["ev_hex"]
+    s.cloud_hex = hx
+    s.stage = FINISH
+    if fan >= 0:
+        land = [h for h in s.geo.adjacent[hx] if s.hex_terrain[h] != SEA]
+        pose(s, D.FAN_HEX, fan, [PASS, *(lay.hex + h for h in land)], FAN)
+
+
+def _fan(s: GameState, lay: ActionLayout) -> None:
+    a = _answer(s)
+    s.cloud_hex = -1 if a == PASS else a - lay.hex
+    s.stage = FINISH
+
+
+# ----- B.4 Plague -----
+
+def _plague_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    open_round(s, PLAGUE, p)  # R18.2: the Elixir; the player is asked last
+    s.stage = PLAGUE_REACT
+
+
+def _plague_react(s: GameState, lay: ActionLayout) -> None:
+    _, _, safe = take_result(s)
+    s.reg["ev_todo"] = _bitmask(q for q in range(s.n_players) if s.alive[q] and not safe >> q & 1)
+    s.stage = PLAGUE_PLAYER
+
+
+def plague_values(s: GameState, q: int) -> np.ndarray:
+    """B.4 per hex of q with a creature of q: forts (Citadel 4) + city/village values; else 0."""
+    mine = (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE
+    has = np.bincount(s.thing_hex[mine], minlength=s.geo.n_hexes) > 0
+    town = np.where(s.hex_income >= 0, _TOWN_VALUE[np.maximum(s.hex_income, 0)], 0)
+    return np.where(has & (s.hex_owner == q), s.hex_fort + town, 0)
+
+
+def _plague_player(s: GameState, lay: ActionLayout) -> None:
+    """RD10.9: players in turn order from the event player."""
+    todo = s.reg["ev_todo"]
+    for q in order_from(s, s.reg["ev_p"]):
+        if todo >> q & 1:
+            s.reg["ev_todo"] = todo & ~(1 << q)
+            s.reg["ev_q"] = q
+            s.reg["ev_hexes"] = _bitmask(np.flatnonzero(plague_values(s, q)))
+            s.stage = PLAGUE_NEXT
+            return
+    s.stage = FINISH
+
+
+def _plague_next(s: GameState, lay: ActionLayout) -> None:
+    """RD10.9: the player picks the order of the hexes."""
+    hexes = _bits(s.reg["ev_hexes"])
+    if not hexes:
+        s.stage = PLAGUE_PLAYER
+        return
+    pose(s, D.PLAGUE_HEX, s.reg["ev_q"], [lay.hex + h for h in hexes], PLAGUE_HIT)
+
+
+def _plague_hit(s: GameState, lay: ActionLayout) -> None:
+    hx, q = _answer(s) - lay.hex, s.reg["ev_q"]
+    s.reg["ev_hexes"] &= ~(1 << hx)
+    s.stage = PLAGUE_NEXT
+    losses.start(s, hx, q, int(plague_values(s, q)[hx]), losses.UNTIL_NO_CREATURE)
+
+
+# ----- B.5 Mother Lode, B.6 Good Harvest -----
+
+def mother_lode(s: GameState, p: int) -> int:
+    """B.5: twice the income counters' values (cities and villages too); mines four times with
+    the Dwarf King (A.9)."""
+    counters = s.hex_income[s.hex_owner == p]
+    counters = counters[counters >= 0]
+    values = cat.THING_INCOME[counters].astype(np.int64)
+    if s.hero_owner[cat.hero_id("Dwarf King")] == p:
+        values[cat.THING_IS_MINE[counters]] *= 2
+    return 2 * int(values.sum())
+
+
+def good_harvest(s: GameState, p: int) -> int:
+    """B.6: land hexes + fort levels (+ heroes, option good_harvest_counts_heroes)."""
+    owned = s.hex_owner == p
+    gold = int(np.count_nonzero(owned)) + int(s.hex_fort[owned].sum())
+    if s.cfg.good_harvest_counts_heroes:
+        gold += int(np.count_nonzero(s.hero_owner == p))
+    return gold
+
+
+def _lode_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    s.gold[p] += mother_lode(s, p)
+    s.stage = FINISH
+
+
+def _harvest_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    s.gold[p] += good_harvest(s, p)
+    s.stage = FINISH
+
+
+# ----- B.7 Teenie Pox -----
+
+def _others(s: GameState, p: int) -> list[int]:
+    return [q for q in order_from(s, p) if q != p]
+
+
+def _pox_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    n = s.n_players
+    pose(s, D.EVENT_PLAYER, p, [lay.player + (q - p) % n for q in _others(s, p)], POX_VICTIM)
+
+
+def _pox_victim(s: GameState, lay: ActionLayout) -> None:
+    p = s.reg["ev_p"]
+    q = (p + _answer(s) - lay.player) % s.n_players
+    s.reg["ev_q"] = q
+    open_round(s, TEENIE_POX, p, victims=1 << q)  # R18.2: the victim's Elixir
+    s.stage = POX_REACT
+
+
+def _pox_react(s: GameState, lay: ActionLayout) -> None:
+    _, _, safe = take_result(s)
+    s.stage = FINISH if safe >> s.reg["ev_q"] & 1 else POX_ROLL
+
+
+def _pox_roll(s: GameState, lay: ActionLayout) -> None:
+    dice.roll(s, dice.EVENT, 1)  # roll event (R18.5)
+    s.stage = POX_CHECK
+
+
+def stack_sizes(s: GameState, q: int) -> np.ndarray:
+    """B.7 per hex: q's creatures and heroes + q's fort (Citadel 4) and city/village values."""
+    town = np.where(s.hex_income >= 0, _TOWN_VALUE[np.maximum(s.hex_income, 0)], 0)
+    return s.army_counts(q) + np.where(s.hex_owner == q, s.hex_fort + town, 0)
+
+
+def _pox_check(s: GameState, lay: ActionLayout) -> None:
+    """B.7: 1 or 6 nothing; 2-5 losses on the largest stack (ties: the victim chooses)."""
+    n = s.reg["ev_roll"] = dice.table(dice.take(s, dice.EVENT)[0])  # R18.5.2
+    sizes = stack_sizes(s, s.reg["ev_q"])
+    if not 2 <= n <= 5 or sizes.max() == 0:
+        s.stage = FINISH
+        return
+    s.reg["ev_n"] = n
+    pose(s, D.EVENT_HEX, s.reg["ev_q"], lay.hex + np.flatnonzero(sizes == sizes.max()), POX_HIT)
+
+
+def _pox_hit(s: GameState, lay: ActionLayout) -> None:
+    hx = _answer(s) - lay.hex
+    s.reg["ev_hex"] = hx
+    s.stage = FINISH
+    losses.start(s, hx, s.reg["ev_q"], s.reg["ev_n"], losses.event_flags(s, disaster=False))
+
+
+# ----- B.8 Defection -----
+
+def defection_heroes(s: GameState, p: int) -> np.ndarray:
+    """B.8 / RD5.3: pool heroes (face-up side) and other players' heroes, if p has room for one."""
+    if room_hexes(s, p).size == 0:
+        return np.zeros(0, np.int64)
+    owned = np.flatnonzero((s.hero_owner != NOBODY) & (s.hero_owner != p))
+    return np.concatenate([pool_faces(s), owned])
+
+
+def _def_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    pose(s, D.DEFECT_HERO, p, lay.hero + defection_heroes(s, p), DEF_HERO)
+
+
+def _def_hero(s: GameState, lay: ActionLayout) -> None:
+    s.reg["ev_hero"] = _answer(s) - lay.hero
+    s.stage = DEF_ROLL_A
+
+
+def _def_roll_a(s: GameState, lay: ActionLayout) -> None:
+    dice.roll(s, dice.EVENT, 2)  # roll event (R18.5): the player's 2d6
+    s.stage = DEF_ROLL_B
+
+
+def _def_roll_b(s: GameState, lay: ActionLayout) -> None:
+    dice.roll(s, dice.EVENT_B, 2)  # roll event (R18.5): the owner's 2d6 (pool: RD10.10)
+    s.stage = DEF_CHECK
+
+
+def _def_check(s: GameState, lay: ActionLayout) -> None:
+    """B.8: strictly higher wins; the hero is placed on an own land hex with room."""
+    hexes = room_hexes(s, s.reg["ev_p"])
+    s.reg["ev_roll"] = sum(dice.take(s, dice.EVENT))
+    s.reg["ev_roll2"] = sum(dice.take(s, dice.EVENT_B))
+    if s.reg["ev_roll"] <= s.reg["ev_roll2"] or hexes.size == 0:
+        s.stage = FINISH
+        return
+    pose(s, D.EVENT_HEX, s.reg["ev_p"], lay.hex + hexes, DEF_PLACE)
+
+
+def _def_place(s: GameState, lay: ActionLayout) -> None:
+    f, p = s.reg["ev_hero"], s.reg["ev_p"]
+    s.hero_owner[f], s.hero_hex[f] = p, _answer(s) - lay.hex
+    s.hero_mp[f] = s.hero_status[f] = s.hero_damage[f] = 0
+    s.hero_pinned[f] = s.hero_moved[f] = False
+    s.stage = FINISH
+    lords = np.flatnonzero((s.hero_owner == p) & _IS_LORD)
+    if lords.size > 1:  # R7.10 / RD5.4: the player to the right picks the lord kept
+        s.reg["lord_choice"] = p
+        pose(s, D.LORD_KEEP, s.right_of(p), lay.hero + lords, DEF_LORD)
+
+
+def _def_lord(s: GameState, lay: ActionLayout) -> None:
+    keep, p = _answer(s) - lay.hero, s.reg.pop("lord_choice")
+    for f in np.flatnonzero((s.hero_owner == p) & _IS_LORD):
+        if f != keep:  # back to the pool, turned over
+            s.hero_owner[f], s.hero_hex[f] = NOBODY, -1
+            s.hero_up[f // 2] ^= 1
+    s.stage = FINISH
+
+
+# ----- B.9 Vandals -----
+
+def vandal_victims(s: GameState, p: int) -> list[int]:
+    return [q for q in _others(s, p) if ((s.hex_owner == q) & (s.hex_fort > 0) & (s.hex_fort < 4)).any()]
+
+
+def _van_start(s: GameState, lay: ActionLayout, p: int) -> None:
+    n = s.n_players
+    pose(s, D.EVENT_PLAYER, p, [lay.player + (q - p) % n for q in vandal_victims(s, p)], VAN_VICTIM)
+
+
+def _van_victim(s: GameState, lay: ActionLayout) -> None:
+    """B.9: the victim picks the fort (option vandals_chooser=event_player: the player)."""
+    p = s.reg["ev_p"]
+    q = (p + _answer(s) - lay.player) % s.n_players
+    s.reg["ev_q"] = q
+    chooser = q if s.cfg.vandals_chooser == "victim" else p
+    forts = np.flatnonzero((s.hex_owner == q) & (s.hex_fort > 0) & (s.hex_fort < 4))
+    pose(s, D.EVENT_HEX, chooser, lay.hex + forts, VAN_FORT)
+
+
+def _van_fort(s: GameState, lay: ActionLayout) -> None:
+    reduce_fort(s, _answer(s) - lay.hex)  # a Tower goes back to the bank
+    s.stage = FINISH
+
+
+# ----- playability (RD1.8) and tables -----
+
+def _always(s: GameState, p: int) -> bool:
+    return True
+
+
+PLAYABLE = {
+    WILLING_WORKERS: lambda s, p: ww_hexes(s, p).size > 0,
+    DISASTER: _always,
+    BIG_JUJU: lambda s, p: bool(caster_actions(s, p, BIG_JUJU, _lay(s))),
+    PLAGUE: _always,
+    MOTHER_LODE: lambda s, p: mother_lode(s, p) > 0,
+    GOOD_HARVEST: lambda s, p: good_harvest(s, p) > 0,
+    TEENIE_POX: lambda s, p: bool(_others(s, p)),
+    DEFECTION: lambda s, p: defection_heroes(s, p).size > 0,
+    VANDALS: lambda s, p: bool(vandal_victims(s, p)),
+    WEATHER: lambda s, p: bool(caster_actions(s, p, WEATHER, _lay(s))),
+}
+
+START = {
+    WILLING_WORKERS: _ww_start, DISASTER: _dis_start, BIG_JUJU: _cast_start, PLAGUE: _plague_start,
+    MOTHER_LODE: _lode_start, GOOD_HARVEST: _harvest_start, TEENIE_POX: _pox_start,
+    DEFECTION: _def_start, VANDALS: _van_start, WEATHER: _cast_start,
+}
+
+STAGES = {
+    BEGIN: _begin, CHOOSE: _choose, PLAYED: _played, FINISH: _finish, WW_HEX: _ww_hex, DIS_HEX: _dis_hex,
+    DIS_ROLL: _dis_roll, DIS_CHECK: _dis_check, DIS_OWNER_ROLL: _dis_owner_roll, DIS_LOSS: _dis_loss,
+    CASTER: _caster, TARGET: _target, REACT: _react, JUJU_TERRAIN: _juju_terrain, JUJU_APPLY: _juju_apply,
+    JUJU_ESCAPE: _juju_escape, JUJU_ESCAPED: _juju_escaped, JUJU_MOVE: _juju_move, JUJU_SINK: _juju_sink,
+    FAN: _fan, PLAGUE_REACT: _plague_react, PLAGUE_PLAYER: _plague_player, PLAGUE_NEXT: _plague_next,
+    PLAGUE_HIT: _plague_hit, POX_VICTIM: _pox_victim, POX_REACT: _pox_react, POX_ROLL: _pox_roll,
+    POX_CHECK: _pox_check, POX_HIT: _pox_hit, DEF_HERO: _def_hero, DEF_ROLL_A: _def_roll_a,
+    DEF_ROLL_B: _def_roll_b, DEF_CHECK: _def_check, DEF_PLACE: _def_place, DEF_LORD: _def_lord,
+    VAN_VICTIM: _van_victim, VAN_FORT: _van_fort,
+}
+
+_CHOICES = (D.EVENT_PLAY, D.EVENT_HEX, D.EVENT_PLAYER, D.EVENT_CASTER, D.EVENT_TERRAIN, D.PLAGUE_HEX,
+            D.ESCAPE_HEX, D.DEFECT_HERO, D.LORD_KEEP, D.FAN_HEX)
+DECISIONS = {**{code: (legal_choice, apply_choice) for code in _CHOICES}, **losses.DECISIONS}
+
+RUNNERS = {EVENTS: run}
