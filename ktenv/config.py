@@ -32,6 +32,8 @@ _CHOICES: dict[str, tuple] = {
     "talisman_save_scope": ("step", "round"),
     "balloon_retreat": ("any_own_hex", "within_3"),
     "dust_timing": ("opening", "any_window"),
+    "stack_limit_check": ("every_step", "end_of_movement"),  # R11.4.4
+    "contest_attacker": ("segment_player", "second_to_enter"),  # R12.3.2, X12
 }
 _BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public", "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
@@ -79,6 +81,8 @@ class GameConfig:
     talisman_save_scope: str = "step"  # C.9, X19
     balloon_retreat: str = "any_own_hex"  # C.2, X20
     dust_timing: str = "opening"  # R18.1.2
+    stack_limit_check: str = "every_step"  # R11.4.4, RD4.2
+    contest_attacker: str = "segment_player"  # R12.3.2, X12
 
     def __post_init__(self) -> None:
         _check_int("n_players", self.n_players, 2, 4)

@@ -432,7 +432,10 @@ def _check_players(s: GameState) -> None:
         if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1:
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)
-        if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0) and not s.reg.get(f"overflow{p}", 0):
+        moving = s.reg.get("mv_on") and s.cfg.stack_limit_check == "end_of_movement" and \
+            p == s.turn_order()[min(s.turn, len(s.turn_order()) - 1)]  # R11.4.4: checked when the turn ends
+        if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0) and not s.reg.get(f"overflow{p}", 0) \
+                and not moving:
             _fail(f"player {p} has more than 10 creatures and heroes in a hex (R11.4)")
         if not s.alive[p] and (s.hex_owner == p).any():
             _fail(f"player {p} is out of the game but owns a hex")

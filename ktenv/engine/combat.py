@@ -11,7 +11,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, CONSTRUCTION, GameState
-from . import battle, exploration
+from . import battle, exploration, movement
 from . import decisions as D
 from .actions import ActionLayout
 
@@ -60,6 +60,8 @@ def run(s: GameState) -> None:
         return
     items, here = pending_items(s)
     if items.size == 0:  # R12.1.4
+        for key in [k for k in s.reg if k.startswith("enter")]:
+            del s.reg[key]  # entry orders matter only until the contests are fought
         s.phase, s.stage, s.turn = CONSTRUCTION, 0, 0
         return
     order = s.turn_order()
@@ -86,7 +88,17 @@ def apply_segment(s: GameState, lay: ActionLayout, action: int) -> None:
     elif len(present) == 1:
         exploration.begin(s, hx, player)
     else:  # R12.3 contest: the chooser attacks; the nearest player to the right defends
-        battle.begin(s, hx, battle.CONTEST, player, present, _contest_defender(s, player, present))
+        attacker = _contest_attacker(s, hx, player, present)
+        battle.begin(s, hx, battle.CONTEST, attacker, present, _contest_defender(s, attacker, present))
+
+
+def _contest_attacker(s: GameState, hx: int, chooser: int, present: list[int]) -> int:
+    """X12: the player who chose the contest, or (option) the second player to have moved in."""
+    if s.cfg.contest_attacker == "second_to_enter":
+        entered = [p for p in movement.entry_order(s, hx) if p in present]
+        if len(entered) >= 2:
+            return entered[1]
+    return chooser
 
 
 def _contest_defender(s: GameState, attacker: int, present: list[int]) -> int:

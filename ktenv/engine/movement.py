@@ -210,8 +210,11 @@ def _start_hexes(s: GameState, p: int) -> np.ndarray:
 
 
 def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[PASS] = 1
-    mask[lay.hex + _start_hexes(s, s.actor)] = 1
+    starts = _start_hexes(s, s.actor)
+    mask[lay.hex + starts] = 1
+    over = np.flatnonzero(s.room_for(s.actor) < 0)
+    if not np.isin(over, starts).any():  # R11.4.4: the turn may not end while a move can fix it
+        mask[PASS] = 1
     if balloon.can_fly(s, s.actor):
         mask[lay.thing + balloon.BALLOON] = 1  # C.2: the Balloon is a move of its own
 
@@ -330,9 +333,17 @@ def _legal_steps(s: GameState, p: int) -> list[int]:
         if terrain[t] == SEA:
             if all_fly and _land_within(s, t, low - 1, room, n):
                 out.append(d)
-        elif _COST[terrain[t]] <= low_ground and room[t] >= n:
+        elif _COST[terrain[t]] <= low_ground and (room[t] >= n or _limit_waits(s, room[t], mt, mh)):
             out.append(d)
     return out
+
+
+def _limit_waits(s: GameState, room: int, mt: np.ndarray, mh: np.ndarray) -> bool:
+    """R11.4.4 option end_of_movement: a step may overfill a hex for now, but flyers may never
+    enter a hex that already holds 10 of their owner's counters (R11.4.3)."""
+    if s.cfg.stack_limit_check != "end_of_movement":
+        return False
+    return room > 0 or not (_T_FLY[mt].any() or _H_FLY[mh].any())
 
 
 def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) -> bool:
@@ -423,6 +434,7 @@ def _step(s: GameState, d: int) -> None:
     s.thing_moved[mt] = True
     s.hero_moved[mh] = True
     if s.hex_owner[t] == NOBODY:
+        _record_entry(s, t, p)
         _end_move(s)  # R11.3.1, R11.6.3: an unexplored hex stops flyers too
     elif enemy_presence(s, p)[t]:
         fly = (_T_FLY[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
@@ -432,6 +444,22 @@ def _step(s: GameState, d: int) -> None:
             s.decision = D.FLY_INTEND
         else:
             _end_move(s)  # R11.3.2
+
+
+def _record_entry(s: GameState, hx: int, p: int) -> None:
+    """The order in which players entered an unexplored hex (R12.3.2 option second_to_enter)."""
+    key = f"enter{hx}"
+    order = entry_order(s, hx)
+    if p not in order:
+        s.reg[key] = s.reg.get(key, 0) * 8 + p + 1
+
+
+def entry_order(s: GameState, hx: int) -> list[int]:
+    v, out = s.reg.get(f"enter{hx}", 0), []
+    while v:
+        out.append(v % 8 - 1)
+        v //= 8
+    return out[::-1]
 
 
 # ----- R11.6 flyers passing enemy hexes -----
