@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .config import ConfigError, GameConfig
 from .engine import legal_mask, new_game, step
+from .render import add_render_parser
 from .summary import format_summary, summary
 
 
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     play.add_argument("--save", metavar="PATH", help="write the final game state as JSON")
     play.set_defaults(func=cmd_play)
+    add_render_parser(sub)
     return parser
 
 

@@ -34,6 +34,9 @@ def roll(s: GameState, code: int, n: int) -> None:
     s.reg[f"dice{code}_n"] = n
     if n and holder(s) >= 0:
         s.reg["lucky_code"] = code
+        s.reg["lucky_n"] = min(n, 16)  # the holder sees the dice it may change (observation)
+        for i in range(min(n, 16)):
+            s.reg[f"lucky_d{i}"] = (packed >> (_BITS * i)) & 15
 
 
 def take(s: GameState, code: int) -> list[int]:
@@ -57,13 +60,18 @@ def holder(s: GameState) -> int:
     return int(s.thing_owner[LUCKY_CHARM]) if s.thing_place[LUCKY_CHARM] == SCREEN else -1
 
 
+def _close(s: GameState) -> None:
+    for key in [k for k in s.reg if k.startswith("lucky_")]:
+        del s.reg[key]
+
+
 def pending(s: GameState) -> bool:
     """Interrupt: the holder may change one die of the roll just made."""
     if "lucky_code" not in s.reg:
         return False
     p = holder(s)
     if p < 0:
-        del s.reg["lucky_code"]
+        _close(s)
         return False
     s.decision, s.actor = (D.LUCKY_SIGN if "lucky_die" in s.reg else D.LUCKY_DIE), p
     return True
@@ -78,7 +86,7 @@ def legal_die(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_die(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
     if action == PASS:
-        del s.reg["lucky_code"]
+        _close(s)
     else:
         s.reg["lucky_die"] = action - NUMBER
 
@@ -93,7 +101,8 @@ def legal_sign(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 def apply_sign(s: GameState, lay: ActionLayout, action: int) -> None:
     """C.6: one die +1 or -1 (R18.5.2: it may leave 1-6); then the charm goes to the cup."""
-    code, i = s.reg.pop("lucky_code"), s.reg.pop("lucky_die")
+    code, i = s.reg["lucky_code"], s.reg["lucky_die"]
+    _close(s)
     key = f"dice{code}"
     value = (s.reg[key] >> (_BITS * i)) & 15
     value += 1 if action == NUMBER + 1 else -1

@@ -11,15 +11,17 @@ from . import decisions as D
 from . import dice, reactions
 from .actions import PASS, YES, ActionLayout
 from .common import to_cup
+from .support import clear_hero_turn
 
 
 def pending(s: GameState) -> bool:
     """Set the decision of the first pending interrupt; False when there is none."""
-    for key in s.reg:
-        if key.startswith("hero_turn_"):
-            s.reg["hero_turn"] = int(key[10:])
-            s.decision, s.actor = D.HERO_TURN, s.reg[key]
-            return True
+    faces = s.reg.get("hero_turns", 0)
+    if faces:
+        face = (faces & -faces).bit_length() - 1  # the lowest pending face
+        s.reg["hero_turn"] = face
+        s.decision, s.actor = D.HERO_TURN, s.reg[f"hero_turn_{face}"]
+        return True
     if dice.pending(s) or reactions.pending(s):
         return True
     open_player = s.reg.get("screen_open", 0) - 1
@@ -41,6 +43,7 @@ def legal_hero_turn(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_hero_turn(s: GameState, lay: ActionLayout, action: int) -> None:
     face = s.reg.pop("hero_turn")
     s.reg.pop(f"hero_turn_{face}")
+    clear_hero_turn(s, face)
     if action == YES:
         s.hero_up[face // 2] ^= 1
     s.decision = D.NONE

@@ -212,9 +212,11 @@ def _start_hexes(s: GameState, p: int) -> np.ndarray:
 def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     starts = _start_hexes(s, s.actor)
     mask[lay.hex + starts] = 1
-    over = np.flatnonzero(s.room_for(s.actor) < 0)
-    if not np.isin(over, starts).any():  # R11.4.4: the turn may not end while a move can fix it
-        mask[PASS] = 1
+    if s.cfg.stack_limit_check == "end_of_movement":  # R11.4.4: no end while a move can fix it
+        over = np.flatnonzero(s.room_for(s.actor) < 0)
+        if np.isin(over, starts).any():
+            return
+    mask[PASS] = 1  # anything still over the limit is trimmed by its owner (RP-5.9)
     if balloon.can_fly(s, s.actor):
         mask[lay.thing + balloon.BALLOON] = 1  # C.2: the Balloon is a move of its own
 

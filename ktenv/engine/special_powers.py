@@ -12,7 +12,7 @@ from . import decisions as D
 from . import dice
 from .actions import NUMBER, PASS, ActionLayout
 from .common import to_cup
-from .support import lose_hero
+from .support import clear_hero_turn, lose_hero
 
 THIEF = cat.hero_id("Master Thief")
 ASSASSIN = cat.hero_id("Assassin Primus")
@@ -158,6 +158,7 @@ def _caught(s: GameState) -> None:
     face = s.reg["sp_hero"]
     lose_hero(s, face)
     s.reg.pop(f"hero_turn_{face}", None)
+    clear_hero_turn(s, face)
     s.hero_up[face // 2] ^= 1
     _use_done(s)
 

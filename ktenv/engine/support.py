@@ -75,3 +75,13 @@ def lose_hero(s: GameState, face: int) -> None:
     s.hero_moved[face] = False
     if owner != NOBODY:
         s.reg[f"hero_turn_{face}"] = owner
+        s.reg["hero_turns"] = s.reg.get("hero_turns", 0) | 1 << face  # quick test for the interrupt
+
+
+def clear_hero_turn(s: GameState, face: int) -> None:
+    """The turning-over question for `face` is settled (asked, or decided by a rule)."""
+    left = s.reg.get("hero_turns", 0) & ~(1 << face)
+    if left:
+        s.reg["hero_turns"] = left
+    else:
+        s.reg.pop("hero_turns", None)

@@ -1,0 +1,653 @@
+"""Per-player observation: what one player may know (rules RI), as one fixed-shape float32 vector.
+
+Everything is seen from the observer's seat: player columns and rows are *relative* (index 0 is
+the observer, 1 the next player in seat order, ...; ``neutral`` is the neutral side of
+explorations). Hidden facts never enter the vector (RI.2, RI.3): opponents' face-down creatures
+count only as numbers (unless their identity became public, RI.4), opponents' screens only by
+size, the cup never by content (its size only with ``cup_size_public``), the generator never.
+
+The layout (sections, columns, ranges) is built by `build_layout` and documented in
+docs/observation.md; `ObservationEncoder.encode` fills it with a few dozen vectorised numpy
+operations. To extend it (Engine III), add a column to a section here and write it in `encode`;
+a register of the pending decision is added to `REGISTERS` (no encoder code needed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import catalog as cat
+from ..config import GameConfig
+from ..constants import (
+    BOARD,
+    CITY,
+    CREATURE,
+    CUP,
+    KIND_NAMES,
+    NEUTRAL,
+    OUT,
+    SCREEN,
+    SPECIAL_INCOME,
+    TERRAIN_NAMES,
+    VILLAGE,
+)
+from ..engine import decisions as D
+from ..state import PHASE_NAMES, RECRUIT, GameState
+from .layout import Column, ObservationLayout
+from .stats import HEXES, STAT_COLUMNS, player_stats
+
+T = cat.N_THINGS
+F = cat.N_HERO_FACES
+GOLD_CAP = 2**31  # the state stores gold as int32, so this bound is never exceeded
+ROUND_CAP = 10_000  # GameConfig.max_rounds' upper limit
+
+# ----- registers of the pending decision (s.reg) that an observer may see -----
+
+SCALAR, HEX, THING, HERO, SIDE, PER_SIDE, OWN_SIDE = "scalar", "hex", "thing", "hero", "side", "per_side", "own_side"
+PUBLIC, ACTOR = "public", "actor"
+# Decisions only their actor may know are pending (RD8.2: the Lucky Charm window).
+PRIVATE_DECISIONS = frozenset((D.LUCKY_DIE, D.LUCKY_SIGN))
+
+
+@dataclass(frozen=True)
+class Register:
+    """One `s.reg` entry the observation carries.
+
+    kind: SCALAR (a number, column in `registers`); HEX / THING / HERO (an index, a 0/1 column
+    ``reg_<key>`` in that table); SIDE (a player code or NEUTRAL, one-hot over relative sides in
+    `registers`); PER_SIDE (key ``<key>{side}`` for every side, a number per relative side);
+    OWN_SIDE (key ``<key>{observer}`` only, e.g. the secret battle target, RI.6; its value is a
+    side, one-hot over relative sides).
+    visible: PUBLIC (everybody) or ACTOR (only the player who decides now, e.g. the Thing they
+    picked to place, which is still behind their screen).
+    """
+
+    key: str
+    kind: str
+    visible: str = PUBLIC
+    high: float = 1.0
+    doc: str = ""
+
+
+REGISTERS: tuple[Register, ...] = (
+    # recruiting and placement (Engine I)
+    Register("paid", SCALAR, high=5, doc="paid Things declared this recruiting turn (R8.1.1)"),
+    Register("keep", SCALAR, high=10, doc="trade counters still to keep after the cup ran out (R8.1.5)"),
+    Register("cost", SCALAR, high=200, doc="gold asked after a short hero roll (R7.6)"),
+    Register("attempts", SCALAR, high=100, doc="hero recruiting attempts this turn"),
+    Register("place_new", SCALAR, doc="placement limited to Things drawn in the exchange (R4.10)"),
+    Register("place_remove", SCALAR, doc="own income counters may be removed in this placement (R8.2.2)"),
+    Register("place_hex", HEX, doc="placement limited to this hex (conquest, R13.11.2)"),
+    Register("thing", THING, ACTOR, doc="the Thing chosen for placement, hex still to choose (actor only)"),
+    Register("hero", HERO, doc="the pool hero being recruited (R7.3)"),
+    Register("hero_turn", HERO, doc="the lost hero whose counter may be turned over (R7.11)"),
+    # exploration (Engine II, R12.2)
+    Register("x_hex", HEX, doc="hex being explored"),
+    Register("x_player", SIDE, doc="exploring player"),
+    Register("x_ctrl", SIDE, doc="player running the neutral defenders (RD1.6)"),
+    # battles (Engine II, R13); every die and hit is public (RD1.1)
+    Register("b_hex", HEX, doc="hex of the battle under way"),
+    Register("b_kind", SCALAR, high=2, doc="battle kind: 0 owned hex, 1 exploration, 2 contest"),
+    Register("b_round", SCALAR, high=1000, doc="combat round"),
+    Register("b_step", SCALAR, high=2, doc="step: 0 magic, 1 ranged, 2 melee"),
+    Register("b_multi", SCALAR, doc="multi-sided battle (R13.12)"),
+    Register("b_nohit", SCALAR, high=50, doc="rounds in a row without a hit (RD7.4)"),
+    Register("b_def", SIDE, doc="defending side"),
+    Register("b_att", SIDE, doc="attacking player who started the battle"),
+    Register("b_ctrl", SIDE, doc="player running the neutral side"),
+    Register("b_side", SIDE, doc="side whose choice it is (targets, hits, retreat)"),
+    Register("b_winner", SIDE, doc="winning side of the finished battle"),
+    Register("b_dest", HEX, doc="retreat destination (excess eliminated there)"),
+    Register("b_hits", PER_SIDE, high=200, doc="hits the side still has to assign this step"),
+    Register("b_target", OWN_SIDE, doc="the observer's own target side this round (secret, RI.6)"),
+    Register("b_firewall", SCALAR, high=7, doc="value of the Firewall in play (C.5)"),
+    Register("b_marksman", SCALAR, high=5, doc="the Marksman's value this ranged step (A.6)"),
+    Register("b_mhits", SCALAR, high=10, doc="Marksman hits his owner still places (A.6)"),
+    Register("b_mtarget", SIDE, doc="side the Marksman's hits fall on"),
+    Register("b_dust", SIDE, doc="attacking side sent away by Dust of Defense (C.1)"),
+    Register("b_item", THING, doc="magic item just played, awaiting reactions (R18.2)"),
+    Register("b_bear", THING, doc="Magic Bow or Sword that needs a bearer (C.10, C.11)"),
+    Register("ex_hex", HEX, doc="hex where counters over the stack limit are eliminated (R13.8.4, RP-5.9)"),
+    Register("ex_side", SIDE, doc="player who eliminates them"),
+    # movement (R11)
+    Register("mv_hex", HEX, doc="where the moving stack is (also over Sea)"),
+    Register("mv_sel", HEX, doc="hex whose counters are being chosen for a move"),
+    Register("bl_hex", HEX, doc="hex the Balloon lifts off from (C.2)"),
+    Register("bl_dest", HEX, doc="hex the Balloon is flying to"),
+    Register("bl_owner", SIDE, doc="owner of the Balloon in play this round"),
+    Register("bl_n", SCALAR, high=3, doc="Balloon passengers"),
+    # events (R10, Appendix B), losses, special powers (R15)
+    Register("ev_c", THING, doc="event being resolved"),
+    Register("ev_p", SIDE, doc="player who played it"),
+    Register("ev_q", SIDE, doc="its victim or the other side concerned"),
+    Register("ev_hex", HEX, doc="the event's target hex"),
+    Register("ev_dest", HEX, doc="destination hex in the event (escape, placement)"),
+    Register("ev_hero", HERO, doc="hero concerned (Defection)"),
+    Register("ev_roll", SCALAR, high=14, doc="the event's roll"),
+    Register("ev_roll2", SCALAR, high=14, doc="the event's second roll"),
+    Register("ev_n", SCALAR, high=20, doc="losses or counters still to take"),
+    Register("ls_hex", HEX, doc="hex where losses are taken (B.2, B.4, B.7)"),
+    Register("ls_owner", SIDE, doc="player taking the losses"),
+    Register("ls_n", SCALAR, high=20, doc="losses still to take"),
+    Register("sp_hero", HERO, doc="special-power hero in use (A.5, A.7)"),
+    Register("sp_victim", SIDE, doc="the power's victim"),
+    Register("sp_hex", HEX, doc="the Assassin Primus's hex"),
+    Register("lucky_n", SCALAR, ACTOR, high=16, doc="dice of the roll the Lucky Charm may change (holder only)"),
+    *(Register(f"lucky_d{i}", SCALAR, ACTOR, high=7, doc=f"die {i} of that roll (holder only)") for i in range(16)),
+    Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change"),
+)
+
+PLAYER_COLUMN_DOCS = {
+    "alive": "still in the game (R16.6)", "gold": "gold", "hexes": "land hexes owned",
+    "income": "current income (R6.2)", "fort_levels": "sum of fort levels", "forts": "forts owned",
+    "citadels": "Citadels owned", "heroes": "heroes owned", "screen": "counters behind the screen (RD3.3)",
+    "board_things": "Things on the board (income counters not counted)",
+    "income_counters": "income counters on own hexes", "drawn": "Things drawn this recruiting turn",
+    "trade_set": "counters in the trade set being declared (R8.1.1, public)",
+}
+_PLAYER_HIGH = {"alive": 1, "gold": GOLD_CAP, "income": 1000, "fort_levels": 200, "trade_set": 10}
+
+# Sides in hex stacks: relative players 0..n-1, then neutral.
+STACK_FACTS = (
+    ("things", T, "Things of the side in the hex (income counter not counted)"),
+    ("hidden", T, "of which face down and never revealed (identity unknown to others)"),
+    ("known", T, "of which identified to all (face up, or revealed earlier: RI.4)"),
+    ("known_combat", 6 * T, "sum of combat values of the identified ones"),
+    ("heroes", F, "heroes of the side in the hex"),
+    ("hero_combat", 6 * F, "sum of their combat values"),
+)
+FLAG_NAMES = ("flying", "magic", "ranged", "charge")
+_FLAGS = (cat.THING_FLYING, cat.THING_MAGIC, cat.THING_RANGED, cat.THING_CHARGE)
+_IS_INCOME = np.isin(cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
+_IS_CREATURE = cat.THING_KIND == CREATURE
+_INCOME_KIND_COL = np.full(len(KIND_NAMES), -1, np.intp)
+_INCOME_KIND_COL[[SPECIAL_INCOME, CITY, VILLAGE]] = (0, 1, 2)
+_COMBAT = cat.THING_COMBAT.astype(np.float32)
+_HERO_COMBAT = cat.HERO_COMBAT.astype(np.float32)
+_FACE_SIDE = np.arange(F) % 2
+_FACE_COUNTER = np.arange(F) // 2
+
+
+def _ident(text: str) -> str:
+    return text.lower().replace(" ", "_").replace("-", "_")
+
+
+def _decision_names() -> list[str]:
+    names = {v: k.lower() for k, v in vars(D).items() if k.isupper() and isinstance(v, int) and k != "N_DECISIONS"}
+    return [names.get(i, f"code_{i}") for i in range(D.N_DECISIONS)]
+
+
+def _side_names(n: int) -> list[str]:
+    return [f"rel{k}" for k in range(n)] + ["neutral"]
+
+
+def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
+    """The layout for a config (it depends on the number of players, the board and the engine's
+    decision codes)."""
+    n, h = n_players, n_hexes
+    rel = [f"rel{k}" for k in range(n)]
+    sides = _side_names(n)
+    col = Column
+
+    def family(group: str, names: list[str], low: float, high: float, doc: str) -> list[Column]:
+        """One column per name, documented once as `group`."""
+        return [col(group.replace("*", name), low, high, doc, group) for name in names]
+
+    game = [
+        col("round", 0, ROUND_CAP, "round number (0 during setup)"),
+        col("rounds_left", 0, ROUND_CAP, "rounds left before the round limit (0: no limit)"),
+        *family("phase_*", [_ident(p) for p in PHASE_NAMES], 0, 1,
+                "phase, one-hot in the order of `ktenv.state.PHASE_NAMES` (setup ... game over)"),
+        *family("decision_*", _decision_names(), 0, 1,
+                "pending decision, one-hot over the codes of `ktenv.engine.decisions` in code order "
+                "(`decision_none` ... ); what each action block means under it: docs/actions.md"),
+        col("is_actor", 0, 1, "the observer decides now"),
+        *family("actor_*", rel, 0, 1, "who decides now, by relative seat (one-hot; all 0 when nobody)"),
+        *family("first_*", rel, 0, 1, "first player of the round, by relative seat (one-hot)"),
+        col("turn_position", -1, n - 1, "observer's place in this round's turn order (-1: out)"),
+        col("cup_ran_dry", 0, 1, "the cup ran out: true elimination (R17.2, public)"),
+        col("cup_size_public", 0, 1, "config cup_size_public (RD3.4)"),
+        col("cup_size", 0, T, "counters in the cup, only when cup_size_public (else 0)"),
+        *family("fort_left_*", [cat.FORT_NAME[k].lower() for k in range(1, 5)], 0, 32,
+                "fort counters of that level (tower, keep, castle, citadel) left in the bank; 32 with "
+                "unlimited supply"),
+        *family("hex_stack_*", [_ident(t) for t in TERRAIN_NAMES], 0, 48,
+                "tiles of that terrain (desert ... sea) left in the hex stack (multiset public, RI.1)"),
+    ]
+    registers = []
+    for r in REGISTERS:
+        who = "" if r.visible == PUBLIC else " [actor only]"
+        if r.kind == SCALAR:
+            registers.append(col(f"reg_{r.key}", 0, r.high, r.doc + who))
+        elif r.kind in (SIDE, OWN_SIDE):
+            registers += family(f"reg_{r.key}_*", sides, 0, 1, f"{r.doc}; relative side, one-hot{who}")
+        elif r.kind == PER_SIDE:
+            registers += family(f"reg_{r.key}_*", sides, 0, r.high, f"{r.doc}; per relative side{who}")
+    players = [col(name, 0, _PLAYER_HIGH.get(name, 196), PLAYER_COLUMN_DOCS[name]) for name in STAT_COLUMNS]
+    players += [
+        col("turn_position", -1, n - 1, "place in this round's turn order (-1: out)"),
+        col("is_first", 0, 1, "first player this round"),
+        col("is_actor", 0, 1, "decides now"),
+    ]
+    hexes = [
+        *family("terrain_*", [_ident(t) for t in TERRAIN_NAMES], 0, 1, "terrain, one-hot (desert ... sea)"),
+        *family("owner_*", rel, 0, 1, "owner by relative seat, one-hot (all 0: unowned)"),
+        col("fort", 0, 4, "fort level: 0 none, 1 Tower, 2 Keep, 3 Castle, 4 Citadel"),
+        col("fort_damage", 0, 4, "hits on the fort in the battle under way (R13.5.2)"),
+        col("fort_changed", 0, 1, "fort built or raised this round (R14.2)"),
+        col("citadel_age", 0, ROUND_CAP, "rounds since the Citadel here was acquired (R16.2)"),
+        col("income_special", 0, 1, "the hex's income counter is a special income counter"),
+        col("income_city", 0, 1, "... is a city"),
+        col("income_village", 0, 1, "... is a village"),
+        col("income_value", 0, 10, "printed income value of the counter"),
+        col("income_combat", 0, 6, "combat value of a city or village"),
+        col("income_damage", 0, 6, "hits on the city or village in the battle under way"),
+        col("cloud", 0, 1, "the black cloud is here (B.10)"),
+        *[col(f"reg_{r.key}", 0, 1, r.doc) for r in REGISTERS if r.kind == HEX],
+    ]
+    for fact, high, doc in STACK_FACTS:
+        hexes += family(f"{fact}_*", sides, 0, high, f"{doc}; per relative side (rel0 = observer, neutral)")
+    hexes += family("own_value_*", [str(v) for v in range(1, 7)], 0, 10,
+                    "observer's creatures here of combat value 1 ... 6")
+    hexes += family("own_*", list(FLAG_NAMES), 0, 10, "observer's flying / magic / ranged / charging creatures here")
+    hexes += [col("own_unsupported", 0, 10, "observer's creatures here that are bluffs now (R9.1)")]
+    things = [
+        col("mine_screen", 0, 1, "behind the observer's screen"),
+        col("on_board", 0, 1, "on the board and identified to the observer (own, or public)"),
+        col("hex", -1, h - 1, "its hex when on_board, else -1"),
+        *family("owner_*", sides, 0, 1, "owner by relative side, one-hot, when identified (else all 0)"),
+        # the next nine columns are filled for on_board rows only
+        col("face_up", 0, 1, "face up (on_board rows only, like the next eight)"),
+        col("public", 0, 1, "identity known to all players (RI.4)"),
+        col("mp", 0, 127, "movement points left"),
+        col("status", 0, 127, "movement status: 0 unmoved, 1 moving, 2 done"),
+        col("pinned", 0, 1, "pinned at the start of the movement turn (R11.5)"),
+        col("moved", 0, 1, "entered a hex this movement turn"),
+        col("damage", 0, 127, "hits taken in the battle under way"),
+        col("fought", 0, 1, "neutral defender that fought a round (R12.4.2)"),
+        col("in_play", 0, 1, "a magic item in use in a battle or a move (public)"),
+        col("selected", 0, 1, "in the observer's trade/exchange selection, or in an opponent's public trade set"),
+        col("new", 0, 1, "drawn in the observer's setup exchange (R4.10)"),
+        col("out", 0, 1, "removed from the game (public)"),
+        col("supported", 0, 1, "observer's creature on the board that is supported now (R9.1)"),
+        col("bearer", -1, T - 1, "Thing id of the creature carrying this Magic Bow / Sword, else -1"),
+        *[col(f"reg_{r.key}", 0, 1, r.doc + (" [actor only]" if r.visible == ACTOR else ""))
+          for r in REGISTERS if r.kind == THING],
+    ]
+    heroes = [
+        col("up", 0, 1, "this face is the face-up side of its counter (public, RD3.6)"),
+        col("pool", 0, 1, "in the pool, available to recruit"),
+        *family("owner_*", rel, 0, 1, "owner by relative seat, one-hot"),
+        col("hex", -1, h - 1, "its hex, -1 in the pool"),
+        col("mp", 0, 127, "movement points left"),
+        col("status", 0, 127, "movement status: 0 unmoved, 1 moving, 2 done"),
+        col("pinned", 0, 1, "pinned at the start of the movement turn"),
+        col("moved", 0, 1, "entered a hex this movement turn"),
+        col("damage", 0, 127, "hit taken in the combat step under way"),
+        *[col(f"reg_{r.key}", 0, 1, r.doc) for r in REGISTERS if r.kind == HERO],
+    ]
+    me = [
+        *family("screen_*", [_ident(k) for k in KIND_NAMES], 0, 20,
+                "counters of that kind (creature, special_income, city, village, treasure, magic_item, event) "
+                "behind the observer's screen"),
+        col("screen_gold", 0, 200, "gold value of the treasures behind the screen (R18.3)"),
+        col("free_things", 0, 19, "free Things at the next recruiting (R8.1.1: hexes / 2 rounded up)"),
+    ]
+    return ObservationLayout([
+        ("game", 1, "game (1 row)", game),
+        ("registers", 1, "game (1 row): the pending decision's registers", registers),
+        ("players", n, "player, by relative seat (row 0 = observer, 1 = next in seat order, ...)", players),
+        ("hexes", h, "hex, in spiral order (R3.1.4; the HEX action block's order)", hexes),
+        ("things", T, "Thing, by catalog id (the THING action block's order)", things),
+        ("heroes", F, "hero face, by catalog id (the HERO action block's order)", heroes),
+        ("self", 1, "game (1 row): the observer's own screen", me),
+    ])
+
+
+# Static per-Thing lookup tables, indexed by id + 1 so that -1 ("none") reads entry 0.
+_INC_VALUE1 = np.concatenate(([0], cat.THING_INCOME)).astype(np.float32)
+_INC_COMBAT1 = np.concatenate(([0], cat.THING_COMBAT)).astype(np.float32)
+_NOT_INCOME = ~_IS_INCOME
+_COMBAT_KEY = np.maximum(cat.THING_COMBAT.astype(np.intp) - 1, 0)  # value-1 for the own_value_* block
+_LORD_FACES = np.flatnonzero(cat.HERO_LORD_TERRAIN >= 0)
+_TERRAIN9 = np.where(cat.THING_TERRAIN >= 0, cat.THING_TERRAIN, 8).astype(np.intp)  # 8: no terrain
+# State arrays copied into contiguous column blocks (names in column order).
+THING_BOARD_ARRAYS = ("thing_face_up", "thing_public", "thing_mp", "thing_status", "thing_pinned",
+                      "thing_moved", "thing_damage", "thing_fought", "thing_in_play")
+HERO_ARRAYS = ("hero_mp", "hero_status", "hero_pinned", "hero_moved", "hero_damage")
+
+
+class ObservationEncoder:
+    """Fills the layout for one observer; lookup tables are precomputed per config and seat.
+
+    Speed: every write is a vectorised numpy operation (about a hundred per call, no Python loop
+    over counters or hexes) into a preallocated buffer. Writes that must be skipped go to a
+    scratch area past the end of the buffer instead of being filtered out first, which saves an
+    operation each time. `encode` returns a fresh copy (callers keep observations);
+    `encode_into` writes into a row of a caller's batch array (vector envs). One encoder per env:
+    the working buffer is shared between calls, so an encoder is not for several threads at once.
+    """
+
+    def __init__(self, cfg: GameConfig, n_hexes: int) -> None:
+        self.cfg = cfg
+        self.n = n = cfg.n_players
+        self.h = h = n_hexes
+        self.layout = layout = build_layout(n, h)
+        self.size = size = layout.size
+        self.sides = sides = n + 1
+        self.scratch = size  # start of the scratch area (max(T, h, F) entries past the end)
+        self._buf = np.zeros(size + max(T, h, F) + 1, np.float32)
+        off = {}
+        for name, sec in layout.sections.items():
+            for c in sec.columns:
+                off[f"{name}.{c.name}"] = sec.offset(c.name)
+        self.o = off
+        self.rows_h = np.arange(h)
+        self.rows_t = np.arange(T)
+        self.rows_f = np.arange(F)
+        self.players_start = layout.section("players").start
+        self.n_stats = len(STAT_COLUMNS)
+        for first, names, rows in (("things.face_up", THING_BOARD_ARRAYS, T), ("heroes.mp", HERO_ARRAYS, F)):
+            columns = [first.split(".")[0] + "." + a.split("_", 1)[1] for a in names]
+            assert [off[c] for c in columns] == [off[first] + k * rows for k in range(len(names))], columns
+
+        # Owner codes are -1 (nobody), 0..3 (players), 4 (neutral); tables are indexed by code + 1.
+        def lut(base: int, stride: int, nobody: int, neutral: int | None = None) -> np.ndarray:
+            table = np.full((n, NEUTRAL + 2), nobody, np.intp)
+            for p in range(n):
+                for q in range(n):
+                    table[p, q + 1] = base + ((q - p) % n) * stride
+                if neutral is not None:
+                    table[p, NEUTRAL + 1] = base + neutral * stride
+            return table
+
+        self.side_of = lut(0, 1, -1, n)  # relative side
+        self.hex_owner_lut = lut(off["hexes.owner_rel0"], h, self.scratch)
+        self.thing_owner_lut = lut(off["things.owner_rel0"], T, self.scratch, n)
+        self.hero_owner_lut = lut(off["heroes.owner_rel0"], F, self.scratch)
+        self.stack_lut = lut(0, h, sides * h + 1, n)  # bucket sides*h collects what must not count
+        self.terrain_lut = off["hexes.terrain_desert"] + np.arange(8) * h
+        kind_col = np.full(T + 1, self.scratch, np.intp)
+        for kind, column in ((SPECIAL_INCOME, "income_special"), (CITY, "income_city"), (VILLAGE, "income_village")):
+            kind_col[1:][cat.THING_KIND == kind] = off[f"hexes.{column}"]
+        self.income_kind_lut = kind_col
+        # own_value_1..6 and own_flying..own_charge are one block of 10 columns: a creature adds
+        # one to its value column and one to each of its flag columns (10*h: nothing).
+        feat = np.full((T, 5), 10 * h, np.intp)
+        feat[:, 0] = _COMBAT_KEY * h
+        for j, flag in enumerate(_FLAGS):
+            feat[flag, j + 1] = (6 + j) * h
+        self.feature_key = feat
+        self.rotation = [(p + np.arange(n)) % n for p in range(n)]
+        self.fort_count = [int(v) for v in cat.FORT_COUNT[1:5]]
+        self.low, self.high = layout.low, layout.high
+        self.hex_block = (off["hexes.terrain_desert"], off["hexes.cloud"] + h)
+        self._hex_cache: list = [None] * n
+        self._hex_stack_key: tuple = ()
+        self._hex_stack_counts = np.zeros(8, np.float32)
+        # s.reg key -> [(register, offset)]; PER_SIDE / OWN_SIDE keys are spelled out per side
+        self.reg_plan: dict[str, list[tuple[Register, int, int]]] = {}
+        for r in REGISTERS:
+            if r.kind == SCALAR:
+                self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}"], -1))
+            elif r.kind in (PER_SIDE, OWN_SIDE):
+                for side in (*range(n), NEUTRAL):
+                    self.reg_plan.setdefault(f"{r.key}{side}", []).append(
+                        (r, off[f"registers.reg_{r.key}_rel0"], side))
+            elif r.kind == SIDE:
+                self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}_rel0"], -1))
+            else:
+                table = {HEX: "hexes", THING: "things", HERO: "heroes"}[r.kind]
+                self.reg_plan.setdefault(r.key, []).append((r, off[f"{table}.reg_{r.key}"], -1))
+
+    # ------------------------------------------------------------------ encode
+
+    def encode(self, s: GameState, p: int, stats: np.ndarray | None = None) -> np.ndarray:
+        """The observation of player `p`: a new float32 array of `self.size` (never shared)."""
+        return self._fill(s, p, stats)[:self.size].copy()
+
+    def encode_into(self, s: GameState, p: int, row: np.ndarray, stats: np.ndarray | None = None) -> None:
+        """Write the observation of player `p` into `row` (e.g. one row of a batch array)."""
+        row[:] = self._fill(s, p, stats)[:self.size]
+
+    def _fill(self, s: GameState, p: int, stats: np.ndarray | None) -> np.ndarray:
+        out = self._buf
+        out.fill(0)
+        o = self.o
+        n, h, sides = self.n, self.h, self.sides
+        if stats is None:
+            stats = player_stats(s)
+        actor = s.actor
+        decision = s.decision
+        if decision in PRIVATE_DECISIONS and actor != p:  # RD8.2: others never see a Lucky Charm window
+            actor, decision = -1, D.NONE
+        rel_first = (s.first_player - p) % n
+        cfg = s.cfg
+
+        # ---- game
+        out[o["game.round"]] = min(s.round, ROUND_CAP)
+        if cfg.max_rounds is not None:
+            out[o["game.rounds_left"]] = max(0, cfg.max_rounds - s.round)
+        out[o["game.phase_setup"] + s.phase] = 1
+        if 0 <= decision < D.N_DECISIONS:
+            out[o["game.decision_none"] + decision] = 1
+        if actor == p:
+            out[o["game.is_actor"]] = 1
+        if 0 <= actor < n:
+            out[o["game.actor_rel0"] + (actor - p) % n] = 1
+        out[o["game.first_rel0"] + rel_first] = 1
+        position = [-1] * n
+        for i, q in enumerate(s.turn_order()):
+            position[q] = i
+        out[o["game.turn_position"]] = position[p]
+        out[o["game.cup_ran_dry"]] = s.cup_ran_dry
+        if cfg.cup_size_public:
+            out[o["game.cup_size_public"]] = 1
+            out[o["game.cup_size"]] = np.count_nonzero(s.thing_place == CUP)
+        if s.hex_stack:
+            key = tuple(s.hex_stack)
+            if key != self._hex_stack_key:
+                self._hex_stack_key = key
+                self._hex_stack_counts = np.bincount(key, minlength=8)[:8].astype(np.float32)
+            a = o["game.hex_stack_desert"]
+            out[a:a + 8] = self._hex_stack_counts
+
+        # ---- players (rows rotated: observer first)
+        a = self.players_start
+        out[a:a + self.n_stats * n] = stats[self.rotation[p]].T.ravel()
+        a = o["players.turn_position"]
+        out[a:a + n] = [position[(p + k) % n] for k in range(n)]
+        out[o["players.is_first"] + rel_first] = 1
+        if 0 <= actor < n:
+            out[o["players.is_actor"] + (actor - p) % n] = 1
+
+        # ---- hexes: the hex facts change seldom, so they are reused while their inputs are equal
+        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_owner.tobytes(), s.hex_fort.tobytes(),
+               s.hex_fort_round.tobytes(), s.hex_citadel_round.tobytes(), s.hex_income.tobytes(),
+               s.hex_fort_damage.tobytes(), s.thing_damage.tobytes())
+        a, b = self.hex_block
+        f = o["game.fort_left_tower"]
+        cached = self._hex_cache[p]
+        if cached is not None and cached[0] == key:
+            out[a:b] = cached[1]
+            out[f:f + 4] = cached[2]
+        else:
+            self._hex_facts(s, p, out)
+            self._hex_cache[p] = (key, out[a:b].copy(), out[f:f + 4].copy())
+
+        place, towner, thex = s.thing_place, s.thing_owner, s.thing_hex
+        t1 = towner + 1
+        on_board = place == BOARD
+        known_any = s.thing_public | s.thing_face_up
+        m = sides * h
+        key = np.where(on_board & _NOT_INCOME, self.stack_lut[p][t1] + thex, m)
+        counts = np.bincount(key, minlength=m + 2)[:m]
+        known = np.bincount(key, weights=known_any, minlength=m + 2)[:m]
+        a = o["hexes.things_rel0"]
+        out[a:a + m] = counts
+        a = o["hexes.known_rel0"]
+        out[a:a + m] = known
+        a = o["hexes.hidden_rel0"]
+        out[a:a + m] = counts - known
+        a = o["hexes.known_combat_rel0"]
+        out[a:a + m] = np.bincount(key, weights=known_any * _COMBAT, minlength=m + 2)[:m]
+        hero_owner = s.hero_owner
+        h1 = hero_owner + 1
+        hkey = self.stack_lut[p][h1] + s.hero_hex
+        a = o["hexes.heroes_rel0"]
+        out[a:a + m] = np.bincount(hkey, minlength=m + 2)[:m]
+        a = o["hexes.hero_combat_rel0"]
+        out[a:a + m] = np.bincount(hkey, weights=_HERO_COMBAT, minlength=m + 2)[:m]
+
+        mine = towner == p
+        own_creature = mine & on_board & _IS_CREATURE
+        supported = None
+        if own_creature.any():
+            a = o["hexes.own_value_1"]
+            ids = np.flatnonzero(own_creature)
+            keys = self.feature_key[ids] + thex[ids, None]
+            out[a:a + 10 * h] = np.bincount(keys.ravel(), minlength=10 * h + 1)[:10 * h]
+            supported = _supported(s, p, own_creature)
+            bluff = own_creature & ~supported
+            if bluff.any():
+                a = o["hexes.own_unsupported"]
+                out[a:a + h] = np.bincount(np.where(bluff, thex, h), minlength=h + 1)[:h]
+
+        # ---- things (rows = catalog ids)
+        on_screen = place == SCREEN
+        mine_screen = mine & on_screen
+        board_known = on_board & (mine | known_any)
+        visible = board_known | mine_screen
+        selected = mine_screen & s.thing_selected
+        if s.phase == RECRUIT:  # trade sets are shown to all (R8.1.1)
+            trade = on_screen & s.thing_selected
+            visible |= trade
+            selected |= trade
+        a = o["things.mine_screen"]
+        out[a:a + T] = mine_screen
+        a = o["things.on_board"]
+        out[a:a + T] = board_known
+        a = o["things.hex"]
+        out[a:a + T] = np.where(board_known, thex, -1)
+        out[self.thing_owner_lut[p][np.where(visible, t1, 0)] + self.rows_t] = 1
+        a = o["things.face_up"]
+        for k, name in enumerate(THING_BOARD_ARRAYS):
+            arr = getattr(s, name, None)  # tolerate states of engine versions without the array
+            if arr is not None:
+                out[a + k * T:a + (k + 1) * T] = arr
+        block = out[a:a + len(THING_BOARD_ARRAYS) * T].reshape(len(THING_BOARD_ARRAYS), T)
+        block[:, ~board_known] = 0  # facts of counters the observer cannot identify
+        a = o["things.selected"]
+        out[a:a + T] = selected
+        a = o["things.new"]
+        out[a:a + T] = mine & s.thing_new
+        a = o["things.out"]
+        out[a:a + T] = place == OUT
+        if supported is not None:
+            a = o["things.supported"]
+            out[a:a + T] = supported
+        a = o["things.bearer"]
+        bearer = getattr(s, "thing_bearer", None)
+        out[a:a + T] = -1 if bearer is None else np.where(board_known, bearer, -1)
+
+        # ---- heroes (rows = faces; every hero fact is public)
+        up = s.hero_up[_FACE_COUNTER] == _FACE_SIDE
+        a = o["heroes.up"]
+        out[a:a + F] = up
+        a = o["heroes.pool"]
+        out[a:a + F] = up & (hero_owner < 0)
+        a = o["heroes.hex"]
+        out[a:a + F] = s.hero_hex
+        out[self.hero_owner_lut[p][h1] + self.rows_f] = 1
+        a = o["heroes.mp"]
+        out[a:a + len(HERO_ARRAYS) * F] = np.concatenate([getattr(s, name) for name in HERO_ARRAYS])
+
+        # ---- registers of the pending decision
+        if s.reg:
+            self._registers(s, p, out)
+
+        # ---- self
+        if mine_screen.any():
+            a = o["self.screen_creature"]
+            out[a:a + 7] = np.bincount(cat.THING_KIND[mine_screen], minlength=7)[:7]
+            out[o["self.screen_gold"]] = np.dot(cat.THING_GOLD, mine_screen)
+        out[o["self.free_things"]] = -(-int(stats[p, HEXES]) // 2)
+        return out
+
+    def _hex_facts(self, s: GameState, p: int, out: np.ndarray) -> None:
+        """Terrain .. cloud columns of `hexes`, and the fort supply in `game`."""
+        o, h = self.o, self.h
+        hex_fort = s.hex_fort
+        a = o["game.fort_left_tower"]
+        if s.cfg.fort_supply == "unlimited":
+            out[a:a + 4] = 32
+        else:
+            used = np.bincount(hex_fort, minlength=5).tolist()
+            out[a:a + 4] = [min(max(c - u, 0), 32) for c, u in zip(self.fort_count, used[1:5], strict=True)]
+        rows_h = self.rows_h
+        out[self.terrain_lut[s.hex_terrain] + rows_h] = 1
+        out[self.hex_owner_lut[p][s.hex_owner + 1] + rows_h] = 1
+        a = o["hexes.fort"]
+        out[a:a + h] = hex_fort
+        a = o["hexes.fort_damage"]
+        out[a:a + h] = s.hex_fort_damage
+        a = o["hexes.fort_changed"]
+        out[a:a + h] = (s.hex_fort_round == s.round) & (hex_fort > 0)
+        if 4 in hex_fort:
+            a = o["hexes.citadel_age"]
+            out[a:a + h] = np.where(hex_fort == 4, np.maximum(s.round - s.hex_citadel_round, 0), 0)
+        inc1 = s.hex_income + 1
+        out[self.income_kind_lut[inc1] + rows_h] = 1
+        a = o["hexes.income_value"]
+        out[a:a + h] = _INC_VALUE1[inc1]
+        a = o["hexes.income_combat"]
+        out[a:a + h] = _INC_COMBAT1[inc1]
+        thing_damage = s.thing_damage
+        if thing_damage.any():
+            a = o["hexes.income_damage"]
+            out[a:a + h] = np.concatenate(([0], thing_damage))[inc1]
+        if s.cloud_hex >= 0:
+            out[o["hexes.cloud"] + s.cloud_hex] = 1
+
+    def _registers(self, s: GameState, p: int, out: np.ndarray) -> None:
+        n, plan = self.n, self.reg_plan
+        side_of = self.side_of[p]
+        for key, v in s.reg.items():
+            entries = plan.get(key)
+            if entries is None:
+                continue  # engine bookkeeping the observation does not carry (or not yet)
+            for r, a, side in entries:
+                kind = r.kind
+                if r.visible == ACTOR and s.actor != p:
+                    continue
+                if kind == SCALAR:
+                    out[a] = min(max(v, 0), r.high)
+                elif kind == PER_SIDE:
+                    out[a + side_of[side + 1]] = min(max(v, 0), r.high)
+                elif kind in (SIDE, OWN_SIDE):
+                    if kind == OWN_SIDE and side != p:
+                        continue
+                    if 0 <= v < n or v == NEUTRAL:
+                        out[a + side_of[v + 1]] = 1
+                elif kind == HEX:
+                    if 0 <= v < self.h:
+                        out[a + v] = 1
+                elif kind == THING:
+                    if 0 <= v < T:
+                        out[a + v] = 1
+                elif 0 <= v < F:  # HERO
+                    out[a + v] = 1
+
+
+def _supported(s: GameState, p: int, own_creature: np.ndarray) -> np.ndarray:
+    """R9.1 for the observer's creatures on the board (same as engine.support.supported_mask,
+    which the tests check, in fewer numpy operations)."""
+    terrains = np.zeros(9, bool)
+    terrains[s.hex_terrain[s.hex_owner == p]] = True
+    ok = own_creature & terrains[_TERRAIN9]
+    lords = _LORD_FACES[s.hero_owner[_LORD_FACES] == p]
+    for face in lords:
+        ok |= own_creature & (cat.THING_TERRAIN == cat.HERO_LORD_TERRAIN[face]) & (s.thing_hex == s.hero_hex[face])
+    return ok

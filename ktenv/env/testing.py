@@ -1,0 +1,195 @@
+"""Reusable checks for the environments (the Pgx habit: one shared checker for every env).
+
+- `random_states`: state copies met in seeded random play, for property tests.
+- `hidden_variants` / `public_variants`: copies of a state that differ from it only in facts a
+  given player may not know (RI.2, RI.3), or in one public fact; the observation of that player
+  must be equal for the first and differ for the second (`check_no_leak`).
+- `check_mask_exact`: through the environment, every action the mask allows is accepted and a
+  sample of the others is refused with nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from .. import catalog as cat
+from ..config import GameConfig
+from ..constants import BOARD, CREATURE, CUP, SCREEN
+from ..engine import IllegalActionError
+from ..engine.machine import legal_mask, new_game, step
+from ..state import RECRUIT, GameState
+
+THING_FIELDS = tuple(name for name in GameState.__slots__ if name.startswith("thing_"))
+_IS_CREATURE = cat.THING_KIND == CREATURE
+
+
+def random_states(config: GameConfig | dict, count: int, seed: int = 0, gap: tuple[int, int] = (1, 60),
+                  max_steps: int = 100_000) -> Iterator[GameState]:
+    """Yield `count` copies of states met in uniform random play, `gap` decisions apart."""
+    cfg = config if isinstance(config, GameConfig) else GameConfig.from_dict(dict(config))
+    rng = np.random.default_rng(seed)
+    produced = game = steps = 0
+    while produced < count and steps < max_steps:
+        s = new_game(cfg, seed * 7919 + game)
+        wait = int(rng.integers(*gap))
+        while not s.game_over and produced < count:
+            legal = np.flatnonzero(legal_mask(s))
+            step(s, int(legal[rng.integers(legal.size)]))
+            steps += 1
+            wait -= 1
+            if wait <= 0:
+                yield s.copy()
+                produced += 1
+                wait = int(rng.integers(*gap))
+        game += 1
+
+
+def swap_identities(s: GameState, a: int, b: int) -> GameState:
+    """A copy where counters `a` and `b` exchanged places (every per-counter fact swapped)."""
+    t = s.copy()
+    for name in THING_FIELDS:
+        arr = getattr(t, name)
+        arr[a], arr[b] = arr[b].copy(), arr[a].copy()
+    t._mask = None
+    return t
+
+
+def _referenced(s: GameState) -> np.ndarray:
+    """Counters named by the engine's registers or bearer links: left alone by the variants."""
+    out = np.zeros(cat.N_THINGS, bool)
+    for v in s.reg.values():
+        if 0 <= v < cat.N_THINGS:
+            out[v] = True
+    bearer = getattr(s, "thing_bearer", None)
+    if bearer is not None:
+        out[bearer[bearer >= 0]] = True
+        out[bearer >= 0] = True
+    return out
+
+
+def _pick(rng: np.random.Generator, mask: np.ndarray) -> int:
+    ids = np.flatnonzero(mask)
+    return int(ids[rng.integers(ids.size)]) if ids.size else -1
+
+
+def hidden_variants(s: GameState, observer: int, rng: np.random.Generator) -> list[tuple[str, GameState]]:
+    """Copies of `s` that differ only in facts `observer` may not know."""
+    n = s.n_players
+    place, owner = s.thing_place, s.thing_owner
+    free = ~_referenced(s)
+    other = (owner >= 0) & (owner < n) & (owner != observer)
+    hidden_board = (place == BOARD) & other & ~s.thing_public & ~s.thing_face_up & _IS_CREATURE & free
+    public_trade = s.thing_selected if s.phase == RECRUIT else np.zeros_like(s.thing_selected)
+    other_screen = (place == SCREEN) & other & ~public_trade & free
+    cup = (place == CUP) & free
+    out = []
+    c = _pick(rng, hidden_board)
+    if c >= 0:
+        mate = _pick(rng, other_screen & (owner == owner[c]) & _IS_CREATURE)
+        if mate >= 0:
+            out.append(("face-down creature <-> same owner's screen creature", swap_identities(s, c, mate)))
+        mate = _pick(rng, cup & _IS_CREATURE)
+        if mate >= 0:
+            out.append(("face-down creature <-> cup creature", swap_identities(s, c, mate)))
+        mate = _pick(rng, hidden_board & (s.thing_hex != s.thing_hex[c]))
+        if mate >= 0:
+            out.append(("two hidden face-down creatures elsewhere", swap_identities(s, c, mate)))
+    c = _pick(rng, other_screen)
+    if c >= 0:
+        mate = _pick(rng, cup)
+        if mate >= 0:
+            out.append(("screen counter <-> cup counter", swap_identities(s, c, mate)))
+    t = s.copy()
+    t.rng.state ^= 0x5DEECE66D
+    out.append(("future dice changed", t))
+    return out
+
+
+def public_variants(s: GameState, observer: int, rng: np.random.Generator) -> list[tuple[str, GameState]]:
+    """Copies of `s` that differ in one fact every player knows (the observation must change)."""
+    n = s.n_players
+    opponents = [q for q in range(n) if q != observer]
+    q = opponents[int(rng.integers(len(opponents)))]
+    out = []
+    t = s.copy()
+    t.gold[q] += 1
+    out.append(("opponent gold", t))
+    place, owner = s.thing_place, s.thing_owner
+    hidden = (place == BOARD) & (owner == q) & ~s.thing_public & ~s.thing_face_up & _IS_CREATURE
+    c = _pick(rng, hidden)
+    if c >= 0:
+        t = s.copy()
+        t.thing_public[c] = True
+        out.append(("opponent creature revealed", t))
+    known = (place == BOARD) & (owner >= 0) & (owner < n) & (owner != observer) & s.thing_public & _IS_CREATURE
+    c = _pick(rng, known & ~_referenced(s))
+    mate = _pick(rng, (place == CUP) & _IS_CREATURE)
+    if c >= 0 and mate >= 0:
+        out.append(("identified opponent creature <-> cup creature", swap_identities(s, c, mate)))
+    c = _pick(rng, (place == SCREEN) & (owner == q))
+    if c >= 0:
+        t = s.copy()
+        t.thing_place[c], t.thing_owner[c] = CUP, -1
+        t.thing_selected[c] = t.thing_new[c] = False
+        out.append(("opponent screen size", t))
+    land = np.flatnonzero(s.hex_terrain < 7)
+    hx = int(land[rng.integers(land.size)])
+    t = s.copy()
+    t.hex_owner[hx] = q if s.hex_owner[hx] != q else observer
+    out.append(("hex owner", t))
+    return out
+
+
+def check_no_leak(encode, s: GameState, observer: int, rng: np.random.Generator) -> int:
+    """Assert that `encode(state, observer)` ignores hidden facts and sees public ones; the number
+    of variants checked. The observer's mask (when it is to act) must ignore hidden facts too."""
+    base = encode(s, observer)
+    mask = legal_mask(s).copy() if s.actor == observer and not s.game_over else None
+    checked = 0
+    for what, t in hidden_variants(s, observer, rng):
+        got = encode(t, observer)
+        if not np.array_equal(got, base):
+            diff = np.flatnonzero(got != base)
+            raise AssertionError(f"hidden change '{what}' changed player {observer}'s observation at "
+                                 f"{diff[:10].tolist()}")
+        if mask is not None and not np.array_equal(legal_mask(t), mask):
+            raise AssertionError(f"hidden change '{what}' changed player {observer}'s action mask")
+        checked += 1
+    for what, t in public_variants(s, observer, rng):
+        if np.array_equal(encode(t, observer), base):
+            raise AssertionError(f"public change '{what}' left player {observer}'s observation unchanged")
+        checked += 1
+    return checked
+
+
+def check_mask_exact(raw, s: GameState, rng: np.random.Generator, n_illegal: int = 8) -> int:
+    """Through a `raw_env`: all legal actions accepted, `n_illegal` sampled others refused with the
+    state, the agent to act and the rewards unchanged. Returns the number of actions tried."""
+    raw.restore(s)
+    if raw.game_state.game_over:
+        return 0
+    agent = raw.agent_selection
+    mask = raw.observe(agent)["action_mask"]
+    legal = np.flatnonzero(mask)
+    assert legal.size >= 2, "the engine should have applied a forced move itself"
+    for a in legal:
+        raw.restore(s)
+        raw.step(int(a))
+    illegal = np.flatnonzero(mask == 0)
+    tried = legal.size
+    for a in rng.choice(illegal, size=min(n_illegal, illegal.size), replace=False):
+        raw.restore(s)
+        before = raw.snapshot()
+        rewards = dict(raw._cumulative_rewards)
+        try:
+            raw.step(int(a))
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"masked-out action {a} ({raw.describe_action(int(a))}) was accepted")
+        assert raw.snapshot() == before, f"refused action {a} changed the state"
+        assert raw.agent_selection == agent and raw._cumulative_rewards == rewards
+        tried += 1
+    return tried
