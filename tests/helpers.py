@@ -27,6 +27,7 @@ from ktenv.constants import (
 from ktenv.engine import decisions as D
 from ktenv.engine import machine
 from ktenv.engine.actions import NUMBER, PASS
+from ktenv.engine.common import to_cup
 from ktenv.engine.machine import layout, legal_mask, new_game, step
 from ktenv.state import SETUP, GameState
 
@@ -231,14 +232,7 @@ def set_gold(s: GameState, player: int, gold: int) -> None:
 
 def lift(s: GameState, c: int) -> None:
     """Take Thing `c` from wherever it is back to the cup."""
-    if s.thing_place[c] == BOARD and s.hex_income[s.thing_hex[c]] == c:
-        s.hex_income[s.thing_hex[c]] = -1
-    s.thing_place[c] = CUP
-    s.thing_owner[c] = NOBODY
-    s.thing_hex[c] = -1
-    s.thing_face_up[c] = False
-    s.thing_public[c] = False
-    s.thing_selected[c] = False
+    to_cup(s, c)
     _touch(s)
 
 
