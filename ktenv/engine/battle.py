@@ -93,7 +93,12 @@ def _window(s: GameState) -> None:
         if outcome == "firewall":
             _go(s, FIREWALL)
         elif outcome == "bearer":
-            s.decision, s.actor = D.ITEM_BEARER, B.controller(s, s.reg["b_side"])
+            side = s.reg["b_side"]
+            if side == NEUTRAL and s.cfg.neutral_control == "policy":  # RD1.6: the strongest bears it
+                ids = B.creatures(s, side, s.reg["b_hex"])
+                s.thing_bearer[s.reg.pop("b_bear")] = int(ids[np.argmax(cat.THING_COMBAT[ids])])
+            else:
+                s.decision, s.actor = D.ITEM_BEARER, B.controller(s, side)
         elif outcome == "dust":  # C.1: the chosen attacking side must retreat at once
             side = s.reg.pop("b_dust")
             s.reg.update(b_force_side=side, b_side=side, b_return=WINDOW)
