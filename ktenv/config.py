@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 VICTORY_VARIANTS = ("standard", "quick", "unique_a", "unique_b", "fixed_rounds", "land_conquest")
+# R21 "Kings & Things Encounter" player powers; code k is rule R21.(k+1) (ktenv/engine/powers.py).
+ENCOUNTER_POWERS = ("Amoeba", "Aviator", "Builder", "Brute", "Lucky", "Explorer", "Tax Farmer", "King of Things",
+                    "Magician", "Nomad", "Gambler", "Populous", "Recruiter", "Trafficker", "Vandal")
 
 # key -> allowed values (for the keys that take one of a few words or numbers)
 _CHOICES: dict[str, tuple] = {
@@ -37,7 +40,7 @@ _CHOICES: dict[str, tuple] = {
 }
 _BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public", "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
-          "talisman_covers_heroes")
+          "talisman_covers_heroes", "encounter_powers")
 
 
 class ConfigError(ValueError):
@@ -83,6 +86,10 @@ class GameConfig:
     dust_timing: str = "opening"  # R18.1.2
     stack_limit_check: str = "every_step"  # R11.4.4, RD4.2
     contest_attacker: str = "segment_player"  # R12.3.2, X12
+    # R21 Encounter powers (RD10.16): off by default; `powers` assigns them by name, one per player
+    # in seat order (else they are dealt at random, distinct)
+    encounter_powers: bool = False
+    powers: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         _check_int("n_players", self.n_players, 2, 4)
@@ -97,6 +104,7 @@ class GameConfig:
         for key in _BOOLS:
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"config key '{key}': expected true or false, got {getattr(self, key)!r}")
+        _check_powers(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> GameConfig:
@@ -120,6 +128,36 @@ class GameConfig:
     def land_threshold(self) -> int:
         """R19.4: land hexes needed for the land-conquest victory."""
         return {4: 19, 3: 10, 2: self.land_threshold_2p}[self.n_players]
+
+
+def power_code(name: str) -> int:
+    """Code of an Encounter power from its name ("Tax Farmer", "tax_farmer", ...); -1 if unknown."""
+    key = str(name).strip().lower().replace("_", " ").replace("-", " ")
+    for k, power in enumerate(ENCOUNTER_POWERS):
+        if power.lower() == key:
+            return k
+    return -1
+
+
+def _check_powers(cfg: GameConfig) -> None:
+    """R21.0: `powers` names one distinct power per player, and only with encounter_powers on."""
+    if cfg.powers is None:
+        return
+    powers = cfg.powers.split(",") if isinstance(cfg.powers, str) else cfg.powers  # "Lucky,Brute" (CLI --set)
+    if not isinstance(powers, (list, tuple)) or not all(isinstance(name, str) for name in powers):
+        raise ConfigError(f"config key 'powers': expected a list of {cfg.n_players} power names, got {cfg.powers!r}")
+    object.__setattr__(cfg, "powers", tuple(name.strip() for name in powers))  # hashable; lists from JSON/YAML
+    if not cfg.encounter_powers:
+        raise ConfigError("config key 'powers': needs encounter_powers=true")
+    if len(cfg.powers) != cfg.n_players:
+        raise ConfigError(f"config key 'powers': expected {cfg.n_players} names (one per player), "
+                          f"got {len(cfg.powers)}")
+    codes = [power_code(name) for name in cfg.powers]
+    for name, code in zip(cfg.powers, codes, strict=True):
+        if code < 0:
+            raise ConfigError(f"config key 'powers': {name!r} is not one of {list(ENCOUNTER_POWERS)}")
+    if len(set(codes)) != len(codes):
+        raise ConfigError(f"config key 'powers': every player needs a different power, got {list(cfg.powers)}")
 
 
 def _check_int(key: str, value, low: int, high: int) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import catalog as cat
 from .board import Geometry, board_radius, geometry
-from .config import ConfigError, GameConfig
+from .config import ENCOUNTER_POWERS, ConfigError, GameConfig
 from .constants import (
     BOARD,
     CITY,
@@ -60,7 +60,9 @@ _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_r
                "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage")
 _HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved",
                 "hero_damage")
-_PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn")
+_PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn", "power", "power_hex")
+_OPTIONAL_ARRAYS = ("power", "power_hex")  # R21: saves made before the Encounter powers load without them
+_TAX_FARMER = ENCOUNTER_POWERS.index("Tax Farmer")
 _ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
 _SCALARS = ("round", "phase", "stage", "turn", "first_player", "decision", "actor",
             "cloud_hex", "citadel_seq", "cup_ran_dry")
@@ -120,6 +122,8 @@ class GameState:
         self.alive = np.ones(p, bool)
         self.start_hex = np.full(p, -1, np.int8)
         self.drawn = np.zeros(p, np.int16)  # Things drawn in the current recruiting turn (public)
+        self.power = np.full(p, -1, np.int8)  # R21 Encounter power (config.ENCOUNTER_POWERS code; public, RI.1)
+        self.power_hex = np.full(p, -1, np.int8)  # R21.7 the Tax Farmer's marked hex (public)
         self.round = 0
         self.phase = SETUP
         self.stage = 0
@@ -204,6 +208,9 @@ class GameState:
             values = cat.THING_INCOME[counters].astype(np.int32)
             if self.hero_owner[cat.hero_id("Dwarf King")] == player:
                 values[cat.THING_IS_MINE[counters]] *= 2  # A.9
+            mark = int(self.power_hex[player])
+            if mark >= 0 and owned[mark] and self.hex_income[mark] >= 0:
+                values[counters == self.hex_income[mark]] *= 2  # R21.7 Tax Farmer: the marked counter doubles
             total += int(values.sum())
         return total + int(np.count_nonzero(self.hero_owner == player))
 
@@ -275,6 +282,8 @@ class GameState:
         state = cls(cfg)
         for name in _ARRAYS:
             template = getattr(state, name)
+            if name in _OPTIONAL_ARRAYS and name not in data:
+                continue
             value = _field(data, name)
             try:
                 array = np.asarray(value, dtype=np.int64)
@@ -424,12 +433,28 @@ def _check_heroes(s: GameState) -> None:
         _fail("a player owns two terrain lords (R7.10)")
 
 
+def _check_powers(s: GameState) -> None:
+    """R21.0: powers only with encounter_powers, valid and distinct; R21.7 marks only by a Tax Farmer."""
+    power, mark = s.power, s.power_hex
+    if (power < -1).any() or (power >= len(ENCOUNTER_POWERS)).any():
+        _fail("a player has an unknown Encounter power")
+    dealt = power[power >= 0]
+    if dealt.size and (not s.cfg.encounter_powers or np.unique(dealt).size != dealt.size):
+        _fail("Encounter powers are dealt without encounter_powers, or twice (R21.0)")
+    if (mark < -1).any() or (mark >= s.geo.n_hexes).any():
+        _fail("a marked hex is not on the board")
+    if ((mark >= 0) & (power != _TAX_FARMER)).any():
+        _fail("a hex is marked by a player who is no Tax Farmer (R21.7)")
+
+
 def _check_players(s: GameState) -> None:
     if (s.gold < 0).any():
         _fail("a player has negative gold")
+    _check_powers(s)
     for p in range(s.cfg.n_players):
         # R17.1.1: only the player whose recruiting (or discarding) is under way may be over
-        if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1:
+        if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1 \
+                and not s.reg.get("pw_brute", 0) >> p & 1:  # R21.4: a Brute's creature came back mid-decision
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)
         moving = s.reg.get("mv_on") and s.cfg.stack_limit_check == "end_of_movement" and \

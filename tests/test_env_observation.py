@@ -172,7 +172,8 @@ def test_trade_set_is_public_but_the_pick_for_placement_is_not():
 
 def test_registers_are_known_to_the_encoder():
     kinds = {"scalar", "hex", "thing", "hero", "side", "per_side", "own_side"}
-    assert all(r.kind in kinds and r.visible in ("public", "actor") for r in REGISTERS)
+    assert all(r.kind in kinds and r.visible in ("public", "actor", "owner") for r in REGISTERS)
+    assert all(r.kind == "thing" for r in REGISTERS if r.visible == "owner")  # owner of the Thing named
     assert len({r.key for r in REGISTERS}) == len(REGISTERS)
 
 

@@ -18,7 +18,8 @@ from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import reactions
 from .actions import PASS, YES, ActionLayout
-from .common import to_cup, used_up
+from .common import used_up
+from .powers import eliminate
 
 BALLOON = cat.MAGIC_ID["Balloon"]
 MAX_LOAD = 3  # X21: up to three
@@ -130,7 +131,7 @@ def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
         s.decision = D.ESCAPE_HEX
         return
     for c in passengers(s):
-        to_cup(s, c)
+        eliminate(s, c)  # to the cup (R21.4 Brute)
     _clear(s, keep_flight=True)
 
 
@@ -150,7 +151,7 @@ def apply_escape(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
     if action == PASS:
         for c in passengers(s):
-            to_cup(s, c)
+            eliminate(s, c)  # R21.4
     else:
         _put(s, action - lay.hex)
     _clear(s, keep_flight=True)

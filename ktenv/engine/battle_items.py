@@ -12,7 +12,7 @@ from ..constants import BOARD, CITY, CREATURE, MAGIC, NEUTRAL, SCREEN, VILLAGE
 from ..state import GameState
 from . import battle_sides as B
 from . import decisions as D
-from . import dice, reactions
+from . import dice, powers, reactions
 from .actions import NUMBER, PASS, ActionLayout
 from .common import used_up
 from .support import remove_revealed_bluffs
@@ -238,7 +238,7 @@ def warlord_roll(s: GameState) -> None:
 
 def magic_attackers(s: GameState, side: int) -> bool:
     hx = s.reg["b_hex"]
-    if s.reg.get("b_dispelled", 0) >> side & 1:
+    if s.reg.get("b_dispelled", 0) >> side & 1 or powers.magic_to_melee(s, side):  # C.8, R21.9
         return False
     ids = B.creatures(s, side, hx)
     hs = B.heroes(s, side, hx)

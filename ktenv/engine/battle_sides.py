@@ -8,6 +8,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, VILLAGE
 from ..state import GameState
+from . import powers
 
 MAGIC_STEP, RANGED_STEP, MELEE_STEP = range(3)
 FORT_STEP = (None, MELEE_STEP, MELEE_STEP, RANGED_STEP, MAGIC_STEP)  # R13.4.1, by fort level
@@ -115,9 +116,11 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
     hx = s.reg["b_hex"]
     penalty = 1 if s.cloud_hex == hx and s.hex_owner[hx] == side else 0  # B.10 black cloud
     dispelled = s.reg.get("b_dispelled", 0) >> side & 1 if side != NEUTRAL else 0  # C.8
+    dispelled = dispelled or powers.magic_to_melee(s, side)  # R21.9 Magician
     bow, sword = _carried(s, BOW, side), _carried(s, SWORD, side)
     riders = balloon_riders(s, side)
     out = []
+    ones = 0  # R21.12 Populous: value-1 creatures attacking with one die
     if step == RANGED_STEP and riders is not None:
         out.append((BALLOON_VALUE, 1, -1))  # C.2 / RD7.1: the Balloon fires in the ranged step
     for c in creatures(s, side, hx):
@@ -134,6 +137,7 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
                 own_step = MELEE_STEP
         if own_step == step:
             out.append((value - penalty, 2 if charge and step == MELEE_STEP else 1, -1))
+            ones += value == 1 and not (charge and step == MELEE_STEP)
     for f in heroes(s, side, hx):
         own_step = _STEP_OF_HERO[f]
         if own_step == MAGIC_STEP and dispelled:
@@ -156,7 +160,7 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
         out.append((level - penalty, 1, -1))
     if step == MAGIC_STEP and firewall_value(s, side):
         out.append((firewall_value(s, side) - penalty, 1, -1))
-    return out
+    return powers.populous(s, side, out, ones, penalty)  # R21.12
 
 
 def hit_targets(s: GameState, side: int, hex_base: int, thing_base: int, hero_base: int) -> list[int]:

@@ -73,6 +73,14 @@ LUCKY_DIE = 57  # NUMBER: which die of the last roll the Lucky Charm changes; PA
 LUCKY_SIGN = 58  # NUMBER 0: -1, 1: +1
 BALLOON_LOAD = 59  # THING: a passenger for the Balloon; YES: lift off; PASS: cancel
 BALLOON_DEST = 60  # HEX: where the Balloon lands
+# Encounter powers (R21, RP-O; only with encounter_powers)
+TAX_FARMER_HEX = 61  # HEX: the own hex whose income counter counts double until the next Income phase ends (R21.7)
+GAMBLER_STAKE = 62  # NUMBER 0-3: gold the Gambler stakes on this battle, matched by the opponent (R21.11)
+AVIATOR_CREATURE = 63  # THING: own non-flying creature that flies this round; PASS: none now (R21.2)
+AVIATOR_RETREAT = 64  # HEX: where the Aviator's flying creature retreats alone (R21.2)
+LUCKY_REROLL = 65  # NUMBER: which own die of the roll just made is re-rolled; PASS: keep them (R21.5)
+NOMAD_FORT = 66  # HEX: the own Tower or Keep that moves (R21.10)
+NOMAD_DEST = 67  # HEX: the adjacent own hex the moving fort, city or village enters (R21.10)
 
 NAMES = {
     NONE: "none", START_POSITION: "choose start position", SEA_REPLACE: "replace sea at start",
@@ -96,5 +104,8 @@ NAMES = {
     DUST_TARGET: "dust target", WARLORD: "warlord's target", MARKSMAN: "marksman's value",
     MARKSMAN_HIT: "marksman's hit", LUCKY_DIE: "lucky charm die", LUCKY_SIGN: "lucky charm +/-",
     BALLOON_LOAD: "balloon passengers", BALLOON_DEST: "balloon destination",
+    TAX_FARMER_HEX: "tax farmer's hex", GAMBLER_STAKE: "gambler's stake", AVIATOR_CREATURE: "aviator's flyer",
+    AVIATOR_RETREAT: "aviator's flyer retreats", LUCKY_REROLL: "lucky re-roll", NOMAD_FORT: "nomad's fort",
+    NOMAD_DEST: "nomad's destination",
 }
 N_DECISIONS = len(NAMES)

@@ -26,6 +26,7 @@ from .conquest import reduce_fort
 from .construction import raise_fort, supply_left
 from .heroes import pool_faces, room_hexes
 from .placement_turn import begin_placement
+from .powers import eliminate
 from .reactions import open_round, take_result
 from .support import lose_hero, remove_revealed_bluffs, reveal
 from .victory import check_eliminations
@@ -373,7 +374,7 @@ def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
 def _eliminate(s: GameState, q: int, hx: int) -> None:
     things, heroes = _army(s, q, hx)
     for c in things:
-        to_cup(s, int(c))
+        eliminate(s, int(c))  # to the cup (R21.4 Brute)
     for f in heroes:
         lose_hero(s, int(f))
 

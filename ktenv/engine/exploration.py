@@ -8,14 +8,14 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, MAGIC, NEUTRAL, SPECIAL_INCOME, TREASURE, VILLAGE
 from ..state import GameState
-from . import battle, dice
+from . import battle, dice, powers
 from . import decisions as D
 from .actions import PASS, ActionLayout
 from .common import draw, to_cup
 from .conquest import conquer
 from .placement_turn import begin_placement
 
-ROLL, ROLLED, TIE, BRIBE, FIGHT, PLACE, DONE = range(7)
+ROLL, ROLLED, TIE, BRIBE, FIGHT, PLACE, DONE, PLACE_START = range(8)
 _KIND = cat.THING_KIND
 
 
@@ -48,10 +48,11 @@ def _rolled(s: GameState) -> None:
     """R12.2.2: on 1 or 6 the hex is undefended; on 2-5 that many defenders are drawn."""
     hx = s.reg["x_hex"]
     roll = dice.table(dice.take(s, dice.EXPLORE)[0])
-    if roll in (1, 6):
+    count = powers.defenders(s, s.reg["x_player"], roll)  # R21.6 Explorer: 5-6 none, 1-4 that many
+    if count == 0:
         _conquered(s)
         return
-    for _ in range(roll):  # R12.2.3: the neutral controller draws that many Things
+    for _ in range(count):  # R12.2.3: the neutral controller draws that many Things
         c = draw(s, NEUTRAL)
         if c < 0:
             break
@@ -171,8 +172,12 @@ def _conquered(s: GameState) -> None:
     battle.loot(s, hx, player)
     if s.game_over:
         return
+    s.reg["x_stage"] = PLACE_START  # a runner stage: loot over the screen limit is discarded first (R17.1.2)
+
+
+def _place_start(s: GameState) -> None:
     s.reg["x_stage"] = PLACE
-    begin_placement(s, player, only_hex=hx)  # R13.11.2
+    begin_placement(s, s.reg["x_player"], only_hex=s.reg["x_hex"])  # R13.11.2
 
 
 def _fight(s: GameState) -> None:
@@ -202,7 +207,8 @@ def _tie(s: GameState) -> None:
     s.decision, s.actor = D.INCOME_TIE, s.reg["x_ctrl"]
 
 
-STAGES = {ROLL: _roll, ROLLED: _rolled, TIE: _tie, BRIBE: _bribe, FIGHT: _fighting, PLACE: _placed, DONE: _done}
+STAGES = {ROLL: _roll, ROLLED: _rolled, TIE: _tie, BRIBE: _bribe, FIGHT: _fighting, PLACE: _placed, DONE: _done,
+          PLACE_START: _place_start}
 
 DECISIONS = {
     D.INCOME_TIE: (legal_tie, apply_tie),

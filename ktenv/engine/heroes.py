@@ -8,7 +8,7 @@ from .. import catalog as cat
 from ..constants import NOBODY
 from ..state import HEROES, RECRUIT, GameState
 from . import decisions as D
-from . import dice
+from . import dice, powers
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import treasure_value
 
@@ -94,7 +94,7 @@ def dismiss(s: GameState, face: int) -> None:
 
 
 def legal_bonus(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    top = min(bonus_cap(s.reg["hero"]), int(s.gold[s.actor]) // 5)
+    top = min(powers.bonus_cap(s, s.actor, s.reg["hero"]), int(s.gold[s.actor]) // 5)  # R21.2/R21.9/R21.13
     mask[NUMBER:NUMBER + top + 1] = 1
 
 
@@ -112,7 +112,8 @@ def _rolled(s: GameState) -> None:
     face = s.reg["hero"]
     s.actor = s.turn_order()[s.turn]  # a Lucky Charm window may have asked another player meanwhile
     total = sum(dice.take(s, dice.HERO)) + s.reg.pop("bonus")  # R18.5.2: modified dice as they are
-    short = target(face) - total
+    total += powers.hero_roll_bonus(s, s.actor, face)  # R21.2 / R21.9
+    short = powers.hero_target(s, s.actor, face) - total  # R21.13 Recruiter
     if short <= 0:
         s.decision = D.HERO_PLACE
         return

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from ..state import HEROES, INCOME, GameState
+from . import powers
 
 
 def run(s: GameState) -> None:
-    for player in s.turn_order():
-        s.gold[player] += s.income(player)
+    if s.stage == 0:
+        for player in s.turn_order():
+            s.gold[player] += s.income(player)
+        s.stage = 1
+        if powers.tax_farmer_ask(s):  # R21.7: the Tax Farmer marks a hex at the end of the phase
+            return
     s.phase, s.stage, s.turn = HEROES, 0, 0
 
 RUNNERS = {INCOME: run}

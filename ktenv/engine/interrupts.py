@@ -8,7 +8,7 @@ import numpy as np
 from ..constants import SCREEN, SCREEN_LIMIT
 from ..state import GameState
 from . import decisions as D
-from . import dice, reactions
+from . import dice, powers, reactions
 from .actions import PASS, YES, ActionLayout
 from .common import to_cup
 from .support import clear_hero_turn
@@ -22,7 +22,7 @@ def pending(s: GameState) -> bool:
         s.reg["hero_turn"] = face
         s.decision, s.actor = D.HERO_TURN, s.reg[f"hero_turn_{face}"]
         return True
-    if dice.pending(s) or reactions.pending(s):
+    if dice.pending(s) or reactions.pending(s) or powers.pending(s):  # R21.4 / R21.5 Encounter powers
         return True
     open_player = s.reg.get("screen_open", 0) - 1
     sizes = np.bincount(s.thing_owner[s.thing_place == SCREEN], minlength=s.n_players)

@@ -19,6 +19,7 @@ from . import decisions as D
 from .actions import ActionLayout
 from .common import to_cup
 from .conquest import reduce_fort
+from .powers import eliminate
 from .support import lose_hero
 
 HEROES = 1  # heroes can be lost (B.2, B.7; never by Plague, B.4)
@@ -78,7 +79,7 @@ def _settle(s: GameState) -> None:
             s.decision, s.actor = D.LOSS, s.reg["ls_owner"]
             return
         for c in cr:  # everything offered must go: no choice to make
-            to_cup(s, int(c))
+            eliminate(s, int(c))  # R21.4 Brute
         for f in he:
             lose_hero(s, int(f))
         if town >= 0:
@@ -103,7 +104,7 @@ def apply_loss(s: GameState, lay: ActionLayout, action: int) -> None:
     if action < lay.thing:
         reduce_fort(s, action - lay.hex)  # a Tower goes back to the bank
     elif action < lay.hero:
-        to_cup(s, action - lay.thing)
+        eliminate(s, action - lay.thing)  # to the cup (R21.4 Brute)
     else:
         lose_hero(s, action - lay.hero)
     s.reg["ls_n"] -= 1

@@ -29,6 +29,7 @@ from . import (
     interrupts,
     movement,
     placement_turn,
+    powers,
     recruiting,
     setup,
     special_powers,
@@ -50,7 +51,7 @@ def layout(s: GameState) -> ActionLayout:
 
 # Each part of the turn registers its phase runner(s) and decision rules.
 PARTS = (setup, income, heroes, recruiting, placement_turn, events, movement, balloon, combat, construction,
-         special_powers, victory, interrupts)
+         special_powers, victory, interrupts, powers)  # powers: R21 Encounter decisions
 RUNNERS: dict = {}
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:

@@ -25,7 +25,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, support
+from . import balloon, powers, support
 from . import decisions as D
 from . import deerhunter as dh
 from .actions import PASS, YES, ActionLayout
@@ -36,7 +36,7 @@ MP = dh.MP
 DEERHUNTER = dh.DEERHUNTER
 _CREATURE = cat.THING_KIND == CREATURE
 _COMBAT_THING = np.isin(cat.THING_KIND, (CREATURE, CITY, VILLAGE))  # R0.4.10 (forts: per hex)
-_T_FLY = cat.THING_FLYING.astype(bool)
+_T_FLY = cat.THING_FLYING.astype(bool)  # the mover's flyers: powers.flying(s) (R21.2 Aviator)
 _H_FLY = cat.HERO_FLYING.astype(bool)
 _COST = cat.MOVE_COST.astype(np.int64)  # R11.1.2, flyers pay 1 (RD4.7)
 _FAR = 1_000  # "no ground member": any terrain cost fits
@@ -194,7 +194,7 @@ def _gone(s: GameState, c: int) -> None:
 def _start_hexes(s: GameState, p: int) -> np.ndarray:
     """Hexes with an unmoved counter that may leave (R11.5.2), or a pin to challenge (R11.7)."""
     t, h = _unmoved(s)
-    free_t = ~s.thing_pinned[t] | _T_FLY[t]
+    free_t = ~s.thing_pinned[t] | powers.flying(s)[t]
     free_h = ~s.hero_pinned[h] | _H_FLY[h] | (h == DEERHUNTER)
     ok = np.zeros(s.geo.n_hexes, bool)
     ok[s.thing_hex[t[free_t]]] = True
@@ -206,12 +206,14 @@ def _start_hexes(s: GameState, p: int) -> np.ndarray:
     for hx in (pinned & ~ok).nonzero()[0].tolist():
         if not offered >> hx & 1 and pin_challengeable(s, p, hx):
             ok[hx] = True
+    ok[powers.aviator_hexes(s, p)] = True  # R21.2: a creature there may be declared the Aviator's flyer
     return ok.nonzero()[0]
 
 
 def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     starts = _start_hexes(s, s.actor)
     mask[lay.hex + starts] = 1
+    powers.nomad_options(s, lay, mask)  # R21.10: THING town / YES fort moves
     if s.cfg.stack_limit_check == "end_of_movement":  # R11.4.4: no end while a move can fix it
         over = np.flatnonzero(s.room_for(s.actor) < 0)
         if np.isin(over, starts).any():
@@ -222,6 +224,8 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
+    if powers.nomad_start(s, lay, action):  # R21.10 Nomad
+        return
     if action == PASS:
         s.reg["mv_ending"] = 1  # R11.2.5, R11.8 (after RP-5.9)
         s.decision = D.NONE
@@ -231,6 +235,13 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
         return
     hx = action - lay.hex
     s.reg["mv_sel"] = hx
+    if powers.aviator_offer(s, hx):  # R21.2: the Aviator's flyer is declared as the move starts
+        return
+    start_from(s, hx)
+
+
+def start_from(s: GameState, hx: int) -> None:
+    """The move from `hx` begins: a bluff challenge against the pin (R11.7) or the selection."""
     t, h = _unmoved_at(s, hx)
     pinned = s.thing_pinned[t].any() or s.hero_pinned[h].any()
     offered = s.reg.get("mv_chal", 0)
@@ -251,7 +262,7 @@ def _selectable(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
     t, h = np.concatenate((t, mt)), np.concatenate((h, mh))
     if (h == DEERHUNTER).any():
         return t, h
-    return t[~s.thing_pinned[t] | _T_FLY[t]], h[~s.hero_pinned[h] | _H_FLY[h]]
+    return t[~s.thing_pinned[t] | powers.flying(s)[t]], h[~s.hero_pinned[h] | _H_FLY[h]]
 
 
 def _selection_ok(s: GameState) -> bool:
@@ -261,7 +272,8 @@ def _selection_ok(s: GameState) -> bool:
         return False
     if s.hero_status[DEERHUNTER] == MOVING:
         return True
-    return not (s.thing_pinned[mt] & ~_T_FLY[mt]).any() and not (s.hero_pinned[mh] & ~_H_FLY[mh]).any()
+    fly = powers.flying(s)
+    return not (s.thing_pinned[mt] & ~fly[mt]).any() and not (s.hero_pinned[mh] & ~_H_FLY[mh]).any()
 
 
 def legal_select(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -323,9 +335,10 @@ def _legal_steps(s: GameState, p: int) -> list[int]:
     low = int(mps.min())
     if low < 1:
         return []
-    ground = np.concatenate((~_T_FLY[mt] & ~qt, ~_H_FLY[mh] & ~qh & (mh != DEERHUNTER)))
+    fly = powers.flying(s)
+    ground = np.concatenate((~fly[mt] & ~qt, ~_H_FLY[mh] & ~qh & (mh != DEERHUNTER)))
     low_ground = int(mps[ground].min()) if ground.any() else _FAR
-    all_fly = bool(_T_FLY[mt].all() and _H_FLY[mh].all())
+    all_fly = bool(fly[mt].all() and _H_FLY[mh].all())
     room = s.room_for(p, army_counts_still(s, p))
     out = []
     terrain = s.hex_terrain
@@ -345,7 +358,7 @@ def _limit_waits(s: GameState, room: int, mt: np.ndarray, mh: np.ndarray) -> boo
     enter a hex that already holds 10 of their owner's counters (R11.4.3)."""
     if s.cfg.stack_limit_check != "end_of_movement":
         return False
-    return room > 0 or not (_T_FLY[mt].any() or _H_FLY[mh].any())
+    return room > 0 or not (powers.flying(s)[mt].any() or _H_FLY[mh].any())
 
 
 def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) -> bool:
@@ -423,7 +436,7 @@ def _step(s: GameState, d: int) -> None:
     cost = int(_COST[terrain])
     mt, mh = _members(s)
     qt, qh = dh.qualifying(s, mt, mh)
-    s.thing_mp[mt] -= np.where(_T_FLY[mt] | qt, 1, cost).astype(np.int8)
+    s.thing_mp[mt] -= np.where(powers.flying(s)[mt] | qt, 1, cost).astype(np.int8)
     s.hero_mp[mh] -= np.where(_H_FLY[mh] | qh | (mh == DEERHUNTER), 1, cost).astype(np.int8)
     s.thing_pinned[mt] = False  # it has left: the pin no longer concerns it
     s.hero_pinned[mh] = False
@@ -439,7 +452,7 @@ def _step(s: GameState, d: int) -> None:
         _record_entry(s, t, p)
         _end_move(s)  # R11.3.1, R11.6.3: an unexplored hex stops flyers too
     elif enemy_presence(s, p)[t]:
-        fly = (_T_FLY[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
+        fly = (powers.flying(s)[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
         if fly:
             _hide(s, t)
             s.reg["mv_fly"] = ENTRY  # R11.6.1
@@ -470,7 +483,7 @@ def legal_fly_intend(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """Step 1: flyers with MP left that have not yet declared; PASS when done."""
     mask[PASS] = 1
     mt, mh = _members(s)
-    mask[lay.thing + mt[_T_FLY[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
+    mask[lay.thing + mt[powers.flying(s)[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
     ih = s.reg.get("mv_ih", 0)
     for f in mh[_H_FLY[mh] & (s.hero_mp[mh] > 0)].tolist():
         if not ih >> f & 1:

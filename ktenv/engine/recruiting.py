@@ -11,6 +11,7 @@ from . import decisions as D
 from .actions import NUMBER, PASS, ActionLayout
 from .common import draw, to_cup
 from .placement_turn import begin_placement
+from .powers import extra_free_things, trade_ratio
 
 MAX_PAID = 5  # R8.1.1: at most 25 gold, 5 each
 MAX_TRADED = 5  # R8.1.1: at most five Things by trade (ten counters)
@@ -21,7 +22,7 @@ PAID, TRADE, DRAW, PLACE, LIMIT, DONE = range(6)  # LIMIT: the screen limit appl
 
 def free_count(s: GameState, player: int) -> int:
     """R8.1.1: one free Thing per two land hexes, rounded up (RT.20)."""
-    return -(-s.land_hex_count(player) // 2)
+    return -(-s.land_hex_count(player) // 2) + extra_free_things(s, player)  # R21.8 King of Things
 
 
 def run(s: GameState) -> None:
@@ -76,12 +77,13 @@ def _trade_set(s: GameState, player: int) -> np.ndarray:
 
 def legal_trade(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """An even set of at most ten; a first counter of a pair only when a partner is left."""
+    k = trade_ratio(s, s.actor)  # R21.14 Trafficker: 1-for-1, at most five
     mine = s.screen(s.actor)
     chosen = int(s.thing_selected[mine].sum())
     free = mine[~s.thing_selected[mine]]
-    if chosen % 2 == 1 or (chosen < 2 * MAX_TRADED and free.size >= 2):
+    if chosen % k != 0 or (chosen < k * MAX_TRADED and free.size >= k):
         mask[lay.thing + free] = 1
-    if chosen % 2 == 0:
+    if chosen % k == 0:
         mask[PASS] = 1
     elif free.size == 0:  # cashing a treasure left an odd set with no partner: take one back
         mask[lay.thing + mine[s.thing_selected[mine]]] = 1
@@ -101,7 +103,8 @@ def apply_trade(s: GameState, lay: ActionLayout, action: int) -> None:
 def _draw_all(s: GameState, player: int) -> None:
     """Draws one at a time: free, then paid, then traded; stops when the cup is empty."""
     trades = _trade_set(s, player)
-    wanted = (free_count(s, player), s.reg.get("paid", 0), trades.size // 2)
+    k = trade_ratio(s, player)  # R21.14 Trafficker: one counter a Thing
+    wanted = (free_count(s, player), s.reg.get("paid", 0), trades.size // k)
     got = [0, 0, 0]
     for kind, count in enumerate(wanted):
         for _ in range(count):
@@ -114,10 +117,10 @@ def _draw_all(s: GameState, player: int) -> None:
     s.stats["things_drawn"] += total
     missing = wanted[2] - got[2]
     if missing:
-        if 2 * missing >= trades.size:  # every trade counter stays: nothing to choose
+        if k * missing >= trades.size:  # every trade counter stays: nothing to choose
             s.thing_selected[trades] = False
         else:
-            s.reg["keep"] = 2 * missing
+            s.reg["keep"] = k * missing
             s.decision = D.TRADE_KEEP
             return
     _return_trades(s, player)

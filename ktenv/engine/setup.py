@@ -19,6 +19,7 @@ from . import decisions as D
 from .actions import PASS, YES, ActionLayout
 from .common import draw, to_cup
 from .placement_turn import begin_placement
+from .powers import deal
 
 # Stages of setup, in order (R4.4-R4.11).
 (ROLL, START, SEA_CHECK, CLAIM, TOWER, DRAW, EXCHANGE_EARLY, PLACE, EXCHANGE, PLACE_AGAIN, FINISH) = range(11)
@@ -292,6 +293,7 @@ def start_game(s: GameState) -> None:
     s.hex_terrain[:] = terrain
     s.hex_stack, s.hex_aside = list(provisional), list(aside)
     s.phase, s.stage, s.turn = 0, ROLL, 0
+    deal(s)  # R21.0 / RD10.16: Encounter powers, when enabled
 
 
 STAGES = {

@@ -11,7 +11,7 @@ from ..state import CHANGE_ORDER, SPECIAL, GameState
 from . import decisions as D
 from . import dice
 from .actions import NUMBER, PASS, ActionLayout
-from .common import to_cup
+from .powers import eliminate
 from .support import clear_hero_turn, lose_hero
 
 THIEF = cat.hero_id("Master Thief")
@@ -236,7 +236,7 @@ def _eliminate(s: GameState, target: int) -> None:
     """RD10.5: the victim is shown to all, then a creature goes to the cup, a hero to the pool."""
     if target >= 0:
         s.thing_public[target] = True
-        to_cup(s, target)
+        eliminate(s, target)  # to the cup (R21.4 Brute)
     else:
         lose_hero(s, -1 - target)
     s.decision = D.NONE

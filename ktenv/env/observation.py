@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import catalog as cat
-from ..config import GameConfig
+from ..config import ENCOUNTER_POWERS, GameConfig
 from ..constants import (
     BOARD,
     CITY,
@@ -46,7 +46,8 @@ ROUND_CAP = 10_000  # GameConfig.max_rounds' upper limit
 # ----- registers of the pending decision (s.reg) that an observer may see -----
 
 SCALAR, HEX, THING, HERO, SIDE, PER_SIDE, OWN_SIDE = "scalar", "hex", "thing", "hero", "side", "per_side", "own_side"
-PUBLIC, ACTOR = "public", "actor"
+PUBLIC, ACTOR, OWNER = "public", "actor", "owner"
+_WHO = {PUBLIC: "", ACTOR: " [actor only]", OWNER: " [owner only]"}
 # Decisions only their actor may know are pending (RD8.2: the Lucky Charm window).
 PRIVATE_DECISIONS = frozenset((D.LUCKY_DIE, D.LUCKY_SIGN))
 
@@ -60,7 +61,8 @@ class Register:
     `registers`); PER_SIDE (key ``<key>{side}`` for every side, a number per relative side);
     OWN_SIDE (key ``<key>{observer}`` only, e.g. the secret battle target, RI.6; its value is a
     side, one-hot over relative sides).
-    visible: PUBLIC (everybody) or ACTOR (only the player who decides now, e.g. the Thing they
+    visible: PUBLIC (everybody), OWNER (a THING register: only the owner of that Thing, e.g. the
+    Aviator's flyer, R21.2) or ACTOR (only the player who decides now, e.g. the Thing they
     picked to place, which is still behind their screen).
     """
 
@@ -137,6 +139,15 @@ REGISTERS: tuple[Register, ...] = (
     Register("lucky_n", SCALAR, ACTOR, high=16, doc="dice of the roll the Lucky Charm may change (holder only)"),
     *(Register(f"lucky_d{i}", SCALAR, ACTOR, high=7, doc=f"die {i} of that roll (holder only)") for i in range(16)),
     Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change"),
+    # Encounter powers (R21, only with encounter_powers)
+    Register("pw_fly", THING, OWNER, doc="the Aviator's creature that flies this round (R21.2)"),
+    Register("pw_ar", THING, doc="the Aviator's flyer retreating alone (R21.2)"),
+    Register("pw_lk", SIDE, doc="the Lucky side that may re-roll one die of its roll (R21.5)"),
+    Register("pw_lk_n", SCALAR, high=16, doc="dice of that roll (R21.5)"),
+    *(Register(f"pw_d{i}", SCALAR, high=7, doc=f"die {i} of that roll (R21.5)") for i in range(16)),
+    Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)"),
+    Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)"),
+    Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)"),
 )
 
 PLAYER_COLUMN_DOCS = {
@@ -218,7 +229,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
     ]
     registers = []
     for r in REGISTERS:
-        who = "" if r.visible == PUBLIC else " [actor only]"
+        who = _WHO[r.visible]
         if r.kind == SCALAR:
             registers.append(col(f"reg_{r.key}", 0, r.high, r.doc + who))
         elif r.kind in (SIDE, OWN_SIDE):
@@ -230,6 +241,9 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("turn_position", -1, n - 1, "place in this round's turn order (-1: out)"),
         col("is_first", 0, 1, "first player this round"),
         col("is_actor", 0, 1, "decides now"),
+        *family("power_*", [_ident(name) for name in ENCOUNTER_POWERS], 0, 1,
+                "Encounter power, one-hot (R21, public; all 0 without encounter_powers)"),
+        col("marked_hex", -1, h - 1, "hex marked by the Tax Farmer, -1: none (R21.7)"),
     ]
     hexes = [
         *family("terrain_*", [_ident(t) for t in TERRAIN_NAMES], 0, 1, "terrain, one-hot (desert ... sea)"),
@@ -273,7 +287,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("out", 0, 1, "removed from the game (public)"),
         col("supported", 0, 1, "observer's creature on the board that is supported now (R9.1)"),
         col("bearer", -1, T - 1, "Thing id of the creature carrying this Magic Bow / Sword, else -1"),
-        *[col(f"reg_{r.key}", 0, 1, r.doc + (" [actor only]" if r.visible == ACTOR else ""))
+        *[col(f"reg_{r.key}", 0, 1, r.doc + _WHO[r.visible])
           for r in REGISTERS if r.kind == THING],
     ]
     heroes = [
@@ -293,7 +307,8 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
                 "counters of that kind (creature, special_income, city, village, treasure, magic_item, event) "
                 "behind the observer's screen"),
         col("screen_gold", 0, 200, "gold value of the treasures behind the screen (R18.3)"),
-        col("free_things", 0, 19, "free Things at the next recruiting (R8.1.1: hexes / 2 rounded up)"),
+        col("free_things", 0, 20, "free Things at the next recruiting (R8.1.1: hexes / 2 rounded up; "
+            "+1 King of Things, R21.8)"),
     ]
     return ObservationLayout([
         ("game", 1, "game (1 row)", game),
@@ -312,6 +327,7 @@ _INC_COMBAT1 = np.concatenate(([0], cat.THING_COMBAT)).astype(np.float32)
 _NOT_INCOME = ~_IS_INCOME
 _COMBAT_KEY = np.maximum(cat.THING_COMBAT.astype(np.intp) - 1, 0)  # value-1 for the own_value_* block
 _LORD_FACES = np.flatnonzero(cat.HERO_LORD_TERRAIN >= 0)
+_KING = ENCOUNTER_POWERS.index("King of Things")  # R21.8: one more free Thing
 _TERRAIN9 = np.where(cat.THING_TERRAIN >= 0, cat.THING_TERRAIN, 8).astype(np.intp)  # 8: no terrain
 # State arrays copied into contiguous column blocks (names in column order).
 THING_BOARD_ARRAYS = ("thing_face_up", "thing_public", "thing_mp", "thing_status", "thing_pinned",
@@ -462,6 +478,15 @@ class ObservationEncoder:
         out[o["players.is_first"] + rel_first] = 1
         if 0 <= actor < n:
             out[o["players.is_actor"] + (actor - p) % n] = 1
+        a = o["players.marked_hex"]
+        if cfg.encounter_powers:  # R21: powers and the Tax Farmer's mark are public (RI.1)
+            rows = self.rotation[p]
+            dealt = s.power[rows]
+            k = np.flatnonzero(dealt >= 0)
+            out[o["players.power_amoeba"] + dealt[k].astype(np.intp) * n + k] = 1
+            out[a:a + n] = s.power_hex[rows]
+        else:
+            out[a:a + n] = -1
 
         # ---- hexes: the hex facts change seldom, so they are reused while their inputs are equal
         key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_owner.tobytes(), s.hex_fort.tobytes(),
@@ -573,7 +598,7 @@ class ObservationEncoder:
             a = o["self.screen_creature"]
             out[a:a + 7] = np.bincount(cat.THING_KIND[mine_screen], minlength=7)[:7]
             out[o["self.screen_gold"]] = np.dot(cat.THING_GOLD, mine_screen)
-        out[o["self.free_things"]] = -(-int(stats[p, HEXES]) // 2)
+        out[o["self.free_things"]] = -(-int(stats[p, HEXES]) // 2) + int(cfg.encounter_powers and s.power[p] == _KING)
         return out
 
     def _hex_facts(self, s: GameState, p: int, out: np.ndarray) -> None:
@@ -622,6 +647,8 @@ class ObservationEncoder:
                 kind = r.kind
                 if r.visible == ACTOR and s.actor != p:
                     continue
+                if r.visible == OWNER and (not 0 <= v < T or s.thing_owner[v] != p):
+                    continue  # R21.2: the identity of the Aviator's flyer stays its owner's
                 if kind == SCALAR:
                     out[a] = min(max(v, 0), r.high)
                 elif kind == PER_SIDE:

@@ -48,7 +48,8 @@ def player_stats(s: GameState, memo: dict | None = None) -> np.ndarray:
     n = s.n_players
     hex_part = None
     if memo is not None:
-        key = (s.hex_owner.tobytes(), s.hex_fort.tobytes(), s.hex_income.tobytes(), s.hero_owner.tobytes())
+        key = (s.hex_owner.tobytes(), s.hex_fort.tobytes(), s.hex_income.tobytes(), s.hero_owner.tobytes(),
+               s.power_hex.tobytes())
         hex_part = memo.get(key)
     if hex_part is None:
         hex_part = _hex_columns(s)
@@ -99,4 +100,10 @@ def _hex_columns(s: GameState) -> np.ndarray:
     hero_owner = s.hero_owner[s.hero_owner >= 0]
     out[:, HEROES] = np.bincount(hero_owner, minlength=n)
     out[:, INCOME] = out[:, HEXES] + out[:, FORT_LEVELS] + income_values + out[:, HEROES]
+    for p in np.flatnonzero(s.power_hex >= 0).tolist():  # R21.7 Tax Farmer: the marked counter counts double
+        hx = int(s.power_hex[p])
+        c = int(s.hex_income[hx])
+        if owner[hx] == p and c >= 0:
+            mine = cat.THING_IS_MINE[c] and s.hero_owner[_DWARF_KING] == p
+            out[p, INCOME] += int(_INCOME_VALUE[c]) * (2 if mine else 1)
     return out

@@ -1,0 +1,565 @@
+"""R21 "Kings & Things Encounter": the fifteen player powers (only with `encounter_powers`).
+
+The other engine modules call in here with one- or two-line hooks that cite the rule; with
+`encounter_powers` off every hook gives the standard rules' answer, so nothing changes.
+
+Each player's power is `s.power[p]` (code k is rule R21.(k+1); names in
+`config.ENCOUNTER_POWERS`), dealt when the game starts (R21.0 / RD10.16) and public (RI.1). The Tax
+Farmer's marked hex is `s.power_hex[p]` (R21.7). Registers (ints in `s.reg`, so the state stays JSON):
+
+- `pw_fly`, `pw_fly_round`: the Aviator's creature that flies this round, and that round (R21.2);
+  `pw_ar`: that creature while it retreats alone.
+- `pw_lk`: the Lucky side asked whether to re-roll; `pw_lk_n`, `pw_d<i>`: the dice of its roll;
+  `pw_lk_die`: the die being re-rolled; `b_lucky<side>`: the round it last re-rolled (R21.5).
+- `b_amoeba<side>`: the round in which the Amoeba last ignored a hit (R21.1).
+- `b_pw`: the battle-start powers were applied; `b_stake`: gold each side staked (R21.11).
+- `pw_nm_hex`, `pw_nm`: the hex of the Nomad's moving fort or town, and the town; `mv_nf<hex>` /
+  `mv_nt<id>`: MP left this movement turn of a fort now in that hex / of a town (R21.10; the
+  movement turn's end clears every `mv_` key).
+- `pw_brute`: bitmask of players whose screen may be over 10 until the rules next pause, after a
+  Charge creature came back to it in the middle of a decision (R21.4, R17.1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import catalog as cat
+from ..config import ENCOUNTER_POWERS, power_code
+from ..constants import BOARD, CITY, CREATURE, NEUTRAL, SCREEN, SCREEN_LIMIT, VILLAGE
+from ..state import UNMOVED, GameState
+from . import decisions as D
+from . import dice
+from .actions import NUMBER, PASS, YES, ActionLayout
+from .common import to_cup
+
+(AMOEBA, AVIATOR, BUILDER, BRUTE, LUCKY, EXPLORER, TAX_FARMER, KING_OF_THINGS, MAGICIAN, NOMAD, GAMBLER,
+ POPULOUS, RECRUITER, TRAFFICKER, VANDAL) = range(len(ENCOUNTER_POWERS))
+
+MP = 4  # R11.1.2 / R21.10: a moving fort or town has 4 MP a movement turn
+REROLL = 30  # roll code of the Lucky re-roll (dice.py uses 0-10 and BATTLE + side = 20-24)
+MAX_STAKE = 3  # R21.11
+FLY_RETREAT = 4  # RD10.16: the Aviator's flyer retreats up to 4 hexes
+_EMPTY = np.zeros(0, np.int64)
+_T_FLY = cat.THING_FLYING.astype(bool)
+_IS_CREATURE = cat.THING_KIND == CREATURE
+_IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
+_COST = cat.MOVE_COST.astype(np.int64)
+_PLUS_ONE = {  # R21.2 / R21.9: +1 to the recruitment roll of these heroes
+    AVIATOR: (cat.hero_id("Ghaog II"), cat.hero_id("Lord of the Eagles")),
+    MAGICIAN: (cat.hero_id("Arch Cleric"), cat.hero_id("Arch Mage")),
+}
+_RECRUITER_TARGET = {4: 7, 5: 8, 6: 9}  # R21.13
+
+
+def has(s: GameState, player: int, power: int) -> bool:
+    """Does `player` (a player, or NEUTRAL / NOBODY) hold `power`?"""
+    return s.cfg.encounter_powers and 0 <= player < s.n_players and s.power[player] == power
+
+
+def holder(s: GameState, power: int) -> int:
+    """The player holding `power`, or -1 (powers are distinct, R21.0)."""
+    if not s.cfg.encounter_powers:
+        return -1
+    hit = np.flatnonzero(s.power == power)
+    return int(hit[0]) if hit.size else -1
+
+
+# ----- R21.0 dealing -----
+
+def deal(s: GameState) -> None:
+    """R21.0 / RD10.16: as configured, else distinct powers uniformly at random from the game's dice."""
+    if not s.cfg.encounter_powers:
+        return
+    if s.cfg.powers is not None:
+        s.power[:] = [power_code(name) for name in s.cfg.powers]
+        return
+    pool = list(range(len(ENCOUNTER_POWERS)))
+    for p in range(s.n_players):
+        s.power[p] = pool.pop(s.rng.below(len(pool)))
+
+
+# ----- interrupts (machine: asked before any phase runner resumes) -----
+
+def pending(s: GameState) -> bool:
+    """R21.4 screen flag housekeeping; R21.2 the flyer of a past round is forgotten; R21.5 the Lucky
+    re-roll question and its result."""
+    if not s.cfg.encounter_powers:
+        return False
+    reg = s.reg
+    if reg.get("pw_fly_round", s.round) != s.round:
+        del reg["pw_fly"], reg["pw_fly_round"]
+    brute = reg.get("pw_brute", 0)
+    if brute:
+        for p in range(s.n_players):
+            if brute >> p & 1 and s.screen_size(p) <= SCREEN_LIMIT:
+                brute &= ~(1 << p)
+        if brute:
+            reg["pw_brute"] = brute  # the screen check that follows asks the discards (R17.1.2)
+        else:
+            del reg["pw_brute"]
+    if "pw_lk" not in reg:
+        return False
+    side = reg["pw_lk"]
+    code = dice.BATTLE + side
+    if "pw_lk_die" in reg:  # the re-roll was made (and offered to the Lucky Charm): use it
+        new, i = dice.take(s, REROLL)[0], reg.pop("pw_lk_die")
+        key = f"dice{code}"
+        bits = 4 * i
+        reg[key] = (reg[key] & ~(15 << bits)) | (new << bits)
+        _close_lucky(s)
+        return False
+    rolled = dice.peek(s, code)
+    reg["pw_lk_n"] = min(len(rolled), 16)
+    for i, value in enumerate(rolled[:16]):
+        reg[f"pw_d{i}"] = value
+    s.decision, s.actor = D.LUCKY_REROLL, side
+    return True
+
+
+# ----- R21.1 Amoeba -----
+
+def amoeba(s: GameState, received: dict[int, int]) -> None:
+    """R21.1 / RD10.16: the first hit scored against the Amoeba's side in a round is ignored (a hit
+    the Marksman's owner would place goes first, else one of the side's own to assign)."""
+    p = holder(s, AMOEBA)
+    reg = s.reg
+    if p < 0 or reg.get(f"b_amoeba{p}") == reg["b_round"]:
+        return
+    if reg.get("b_mhits", 0) > 0 and reg.get("b_mtarget") == p:
+        reg["b_mhits"] -= 1
+    elif received.get(p, 0) > 0:
+        received[p] -= 1
+    else:
+        return
+    reg[f"b_amoeba{p}"] = reg["b_round"]
+    reg["b_hitsround"] = 1  # the hit was scored (RD7.4 counts it)
+
+
+# ----- R21.2 Aviator -----
+
+def flying(s: GameState) -> np.ndarray:
+    """Per Thing: moves as a flyer (printed flag; R21.2 plus the Aviator's creature this round)."""
+    if not s.cfg.encounter_powers or s.reg.get("pw_fly_round") != s.round:
+        return _T_FLY
+    out = _T_FLY.copy()
+    out[s.reg["pw_fly"]] = True
+    return out
+
+
+def _aviator_creatures(s: GameState, p: int) -> np.ndarray:
+    """The mover's unmoved non-flying creatures that may be declared, if the power is unused."""
+    if not has(s, p, AVIATOR) or s.reg.get("pw_fly_round") == s.round:
+        return _EMPTY
+    return np.flatnonzero((s.thing_owner == p) & (s.thing_place == BOARD) & _IS_CREATURE & ~_T_FLY
+                          & (s.thing_status == UNMOVED) & (s.thing_mp > 0))
+
+
+def aviator_hexes(s: GameState, p: int) -> np.ndarray:
+    """Hexes where a move may start by declaring the Aviator's flyer (it may be pinned there)."""
+    return np.unique(s.thing_hex[_aviator_creatures(s, p)]).astype(np.int64)
+
+
+def aviator_offer(s: GameState, hx: int) -> bool:
+    """R21.2: when a move starts in `hx`, the Aviator may declare one creature there a flyer."""
+    t = _aviator_creatures(s, s.actor)
+    if not (s.thing_hex[t] == hx).any():
+        return False
+    s.decision = D.AVIATOR_CREATURE
+    return True
+
+
+def _aviator_pass_ok(s: GameState, hx: int) -> bool:
+    """Declining leads somewhere: a counter may join the move, or a pin may be challenged."""
+    from . import movement as M
+
+    t, h = M._selectable(s, hx)
+    if t.size or h.size:
+        return True
+    return not s.reg.get("mv_chal", 0) >> hx & 1 and M.pin_challengeable(s, s.actor, hx)
+
+
+def legal_aviator(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    hx = s.reg["mv_sel"]
+    t = _aviator_creatures(s, s.actor)
+    mask[lay.thing + t[s.thing_hex[t] == hx]] = 1
+    if _aviator_pass_ok(s, hx):
+        mask[PASS] = 1
+
+
+def apply_aviator(s: GameState, lay: ActionLayout, action: int) -> None:
+    from . import movement as M
+
+    if action != PASS:
+        s.reg["pw_fly"], s.reg["pw_fly_round"] = action - lay.thing, s.round
+    M.start_from(s, s.reg["mv_sel"])
+
+
+def _flyer_in_battle(s: GameState, side: int) -> int:
+    """The Aviator's flyer of this round if it fights in this battle for `side`, else -1."""
+    if not has(s, side, AVIATOR) or s.reg.get("pw_fly_round") != s.round:
+        return -1
+    c = s.reg["pw_fly"]
+    ok = s.thing_place[c] == BOARD and s.thing_owner[c] == side and s.thing_hex[c] == s.reg["b_hex"]
+    return c if ok else -1
+
+
+def flyer_retreat_hexes(s: GameState, side: int) -> np.ndarray:
+    """RD10.16: own hexes without enemy counters within 4 hexes (a flyer's path), room permitting."""
+    c = _flyer_in_battle(s, side)
+    if c < 0 or s.reg.get("b_force") or "b_force_side" in s.reg:
+        return _EMPTY  # a forced retreat moves the whole side (RD7.4, C.1)
+    hx = s.reg["b_hex"]
+    ok = (s.geo.distance[hx] <= FLY_RETREAT) & (s.hex_owner == side) & (s.room_for(side) > 0)
+    ok[hx] = False
+    enemy = (s.thing_place == BOARD) & _IS_CREATURE & (s.thing_owner != side)
+    ok[s.thing_hex[enemy]] = False
+    ok[s.hero_hex[(s.hero_owner != side) & (s.hero_owner >= 0)]] = False
+    return np.flatnonzero(ok)
+
+
+def can_fly_away(s: GameState, side: int) -> bool:
+    return flyer_retreat_hexes(s, side).size > 0
+
+
+def retreat_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """RETREAT: THING (the Aviator's flyer) retreats alone."""
+    side = s.reg["b_side"]
+    if can_fly_away(s, side):
+        mask[lay.thing + _flyer_in_battle(s, side)] = 1
+
+
+def retreat_alone(s: GameState, lay: ActionLayout, action: int) -> bool:
+    """RETREAT answered with the flyer: ask where it goes (the side is asked again afterwards)."""
+    if not lay.thing <= action < lay.hero:
+        return False
+    s.reg["pw_ar"] = action - lay.thing
+    s.decision = D.AVIATOR_RETREAT
+    return True
+
+
+def legal_fly_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + flyer_retreat_hexes(s, s.reg["b_side"])] = 1
+
+
+def apply_fly_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
+    c = s.reg.pop("pw_ar")
+    s.thing_hex[c] = action - lay.hex
+    s.thing_face_up[c] = False  # R13.8.6: face down again, still known to all (RI.4)
+    s.decision = D.NONE  # the battle asks the rest of the side again (R13.8)
+
+
+# ----- R21.2 / R21.9 / R21.13 hero recruitment -----
+
+def hero_roll_bonus(s: GameState, player: int, face: int) -> int:
+    """R21.2 (Ghaog II, Lord of the Eagles) and R21.9 (Arch Cleric, Arch Mage): +1 to the roll."""
+    for power, faces in _PLUS_ONE.items():
+        if face in faces and has(s, player, power):
+            return 1
+    return 0
+
+
+def hero_target(s: GameState, player: int, face: int) -> int:
+    """R7.5: twice the combat value; R21.13 Recruiter: 4 -> 7, 5 -> 8, 6 -> 9."""
+    value = int(cat.HERO_COMBAT[face])
+    if has(s, player, RECRUITER):
+        return _RECRUITER_TARGET.get(value, 2 * value)
+    return 2 * value
+
+
+def bonus_cap(s: GameState, player: int, face: int) -> int:
+    """RD5.2: gold before the roll only up to certain success (the powers' +1 counted)."""
+    return max(0, hero_target(s, player, face) - 2 - hero_roll_bonus(s, player, face))
+
+
+# ----- R21.3 Builder -----
+
+def build_cost(s: GameState, player: int, standard: int) -> int:
+    """R14.1: 5 gold a level; R21.3 Builder: 4."""
+    return 4 if has(s, player, BUILDER) else standard
+
+
+# ----- R21.4 Brute -----
+
+def eliminate(s: GameState, c: int) -> None:
+    """An eliminated Thing goes to the cup; R21.4: a Brute's own Charge creature goes behind his
+    screen instead (R17.1 applies: over 10, he discards at the next pause)."""
+    owner = int(s.thing_owner[c])
+    to_cup(s, c)
+    if has(s, owner, BRUTE) and _IS_CREATURE[c] and cat.THING_CHARGE[c]:
+        s.thing_place[c], s.thing_owner[c] = SCREEN, owner
+        if s.screen_size(owner) > SCREEN_LIMIT:
+            s.reg["pw_brute"] = s.reg.get("pw_brute", 0) | 1 << owner
+
+
+# ----- R21.5 Lucky -----
+
+def after_battle_roll(s: GameState, side: int, n: int) -> None:
+    """After a side's battle roll: the Lucky player may re-roll one own die, once per round."""
+    if n and has(s, side, LUCKY) and s.reg.get(f"b_lucky{side}") != s.reg["b_round"]:
+        s.reg["pw_lk"] = side
+
+
+def _close_lucky(s: GameState) -> None:
+    for key in [k for k in s.reg if k.startswith(("pw_lk", "pw_d"))]:
+        del s.reg[key]
+
+
+def legal_reroll(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[NUMBER:NUMBER + s.reg["pw_lk_n"]] = 1
+    mask[PASS] = 1
+
+
+def apply_reroll(s: GameState, lay: ActionLayout, action: int) -> None:
+    s.decision = D.NONE
+    if action == PASS:
+        _close_lucky(s)
+        return
+    s.reg[f"b_lucky{s.reg['pw_lk']}"] = s.reg["b_round"]
+    s.reg["pw_lk_die"] = action - NUMBER
+    dice.roll(s, REROLL, 1)  # roll event (R18.5): read by `pending` once any Lucky Charm window closed
+
+
+# ----- R21.6 Explorer -----
+
+def defenders(s: GameState, player: int, roll: int) -> int:
+    """R12.2.2: 1 or 6 none, 2-5 that many; R21.6 Explorer: 5 or 6 none, 1-4 that many."""
+    if has(s, player, EXPLORER):
+        return 0 if roll >= 5 else roll
+    return 0 if roll in (1, 6) else roll
+
+
+# ----- R21.7 Tax Farmer -----
+
+def _tax_hexes(s: GameState, p: int) -> np.ndarray:
+    """Own hexes other than the one marked now (not the same hex twice in a row)."""
+    ok = s.hex_owner == p
+    if s.power_hex[p] >= 0:
+        ok[s.power_hex[p]] = False
+    return np.flatnonzero(ok)
+
+
+def tax_farmer_ask(s: GameState) -> bool:
+    """End of the Income phase: the Tax Farmer marks a hex (mandatory when there is one)."""
+    p = holder(s, TAX_FARMER)
+    if p < 0:
+        return False
+    if not s.alive[p] or _tax_hexes(s, p).size == 0:
+        s.power_hex[p] = -1  # the old mark ends with this phase
+        return False
+    s.decision, s.actor = D.TAX_FARMER_HEX, p
+    return True
+
+
+def legal_tax(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + _tax_hexes(s, s.actor)] = 1
+
+
+def apply_tax(s: GameState, lay: ActionLayout, action: int) -> None:
+    s.power_hex[s.actor] = action - lay.hex
+    s.decision = D.NONE
+
+
+# ----- R21.8 King of Things -----
+
+def extra_free_things(s: GameState, player: int) -> int:
+    return int(has(s, player, KING_OF_THINGS))
+
+
+# ----- R21.9 Magician -----
+
+def magic_to_melee(s: GameState, side: int) -> bool:
+    """R21.9 / RD10.16: in a battle with the Magician as a side, every other side's magic
+    creatures and heroes attack in the melee step (the neutral side's too)."""
+    m = holder(s, MAGICIAN)
+    if m < 0 or m == side:
+        return False
+    return any(s.reg.get(f"b_order_{i}") == m for i in range(s.reg.get("b_order_n", 0)))
+
+
+# ----- R21.10 Nomad -----
+
+def _nomad_dests(s: GameState, p: int, hx: int, left: int, fort: bool) -> np.ndarray:
+    """RD10.16: adjacent own hexes without enemies, MP permitting, with no fort (for a fort) or
+    no income counter (for a town) there; nothing leaves a hex where enemies stand (R11.5)."""
+    from .movement import enemy_presence
+
+    presence = enemy_presence(s, p)
+    if presence[hx]:
+        return _EMPTY
+    around = s.geo.neighbours[hx]
+    around = around[around >= 0]
+    ok = (s.hex_owner[around] == p) & ~presence[around] & (_COST[s.hex_terrain[around]] <= left)
+    ok &= (s.hex_fort[around] == 0) if fort else (s.hex_income[around] < 0)
+    return around[ok].astype(np.int64)
+
+
+def _nomad_forts(s: GameState, p: int) -> np.ndarray:
+    """Own Towers and Keeps (not Castles, not Citadels) that can still move this turn."""
+    hexes = np.flatnonzero((s.hex_owner == p) & (s.hex_fort >= 1) & (s.hex_fort <= 2))
+    return np.array([h for h in hexes.tolist()
+                     if _nomad_dests(s, p, h, s.reg.get(f"mv_nf{h}", MP), True).size], np.int64)
+
+
+def _nomad_towns(s: GameState, p: int) -> np.ndarray:
+    """Own cities and villages on the board that can still move this turn."""
+    counters = s.hex_income[s.hex_owner == p]
+    counters = counters[counters >= 0]
+    counters = counters[_IS_TOWN[counters]]
+    return np.array([c for c in counters.tolist()
+                     if _nomad_dests(s, p, int(s.thing_hex[c]), s.reg.get(f"mv_nt{c}", MP), False).size],
+                    np.int64)
+
+
+def nomad_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """MOVE_START for the Nomad: THING (own city or village) moves it; YES moves a Tower or Keep."""
+    if not has(s, s.actor, NOMAD):
+        return
+    mask[lay.thing + _nomad_towns(s, s.actor)] = 1
+    if _nomad_forts(s, s.actor).size:
+        mask[YES] = 1
+
+
+def nomad_start(s: GameState, lay: ActionLayout, action: int) -> bool:
+    """MOVE_START answered with a Nomad move (else False: a normal move or the Balloon)."""
+    if not has(s, s.actor, NOMAD):
+        return False
+    if action == YES:
+        s.decision = D.NOMAD_FORT
+        return True
+    c = action - lay.thing
+    if lay.thing <= action < lay.hero and _IS_TOWN[c]:
+        s.reg["pw_nm"], s.reg["pw_nm_hex"] = c, int(s.thing_hex[c])
+        s.decision = D.NOMAD_DEST
+        return True
+    return False
+
+
+def legal_nomad_fort(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + _nomad_forts(s, s.actor)] = 1
+
+
+def apply_nomad_fort(s: GameState, lay: ActionLayout, action: int) -> None:
+    s.reg["pw_nm_hex"] = action - lay.hex
+    s.decision = D.NOMAD_DEST
+
+
+def _nomad_move_dests(s: GameState) -> np.ndarray:
+    hx, c = s.reg["pw_nm_hex"], s.reg.get("pw_nm", -1)
+    left = s.reg.get(f"mv_nt{c}", MP) if c >= 0 else s.reg.get(f"mv_nf{hx}", MP)
+    return _nomad_dests(s, s.actor, hx, left, c < 0)
+
+
+def legal_nomad_dest(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[lay.hex + _nomad_move_dests(s)] = 1
+
+
+def apply_nomad_dest(s: GameState, lay: ActionLayout, action: int) -> None:
+    """The fort or town enters the hex and pays its terrain cost (R11.1.2)."""
+    dest = action - lay.hex
+    src, c = s.reg.pop("pw_nm_hex"), s.reg.pop("pw_nm", -1)
+    cost = int(_COST[s.hex_terrain[dest]])
+    if c >= 0:
+        s.reg[f"mv_nt{c}"] = s.reg.get(f"mv_nt{c}", MP) - cost
+        s.thing_hex[c] = dest
+        s.hex_income[src], s.hex_income[dest] = -1, c
+    else:
+        s.reg[f"mv_nf{dest}"] = s.reg.pop(f"mv_nf{src}", MP) - cost
+        s.hex_fort[dest], s.hex_fort[src] = s.hex_fort[src], 0
+        s.hex_fort_round[dest], s.hex_fort_round[src] = s.hex_fort_round[src], -1
+    s.decision = D.NONE
+
+
+# ----- R21.9 / R21.11 at the start and end of a battle -----
+
+def battle_start(s: GameState) -> bool:
+    """First thing in a battle: R21.11 the Gambler may stake (two-sided battles against a player)."""
+    if not s.cfg.encounter_powers or s.reg.get("b_pw"):
+        return False
+    s.reg["b_pw"] = 1
+    g = holder(s, GAMBLER)
+    sides = _sides(s)
+    if g < 0 or g not in sides or len(sides) != 2 or NEUTRAL in sides or _stake_cap(s, sides) < 1:
+        return False
+    s.decision, s.actor = D.GAMBLER_STAKE, g
+    return True
+
+
+def _stake_cap(s: GameState, sides: list[int]) -> int:
+    """R21.11: up to 3, and no more than either player has (the opponent has as much gold)."""
+    return min(MAX_STAKE, *(int(s.gold[p]) for p in sides))
+
+
+def _sides(s: GameState) -> list[int]:
+    return [s.reg[f"b_order_{i}"] for i in range(s.reg["b_order_n"])]
+
+
+def legal_stake(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    mask[NUMBER:NUMBER + _stake_cap(s, _sides(s)) + 1] = 1
+
+
+def apply_stake(s: GameState, lay: ActionLayout, action: int) -> None:
+    k = action - NUMBER
+    if k:
+        for p in _sides(s):
+            s.gold[p] -= k
+        s.reg["b_stake"] = k
+    s.decision = D.NONE
+
+
+def battle_end(s: GameState, won: int) -> None:
+    """R21.11 / RD10.16: the side holding the hex takes both stakes (the defender unless the
+    attacker won)."""
+    k = s.reg.pop("b_stake", 0)
+    if k:
+        s.gold[won if won >= 0 else s.reg["b_def"]] += 2 * k
+
+
+# ----- R21.12 Populous -----
+
+def populous(s: GameState, side: int, out: list[tuple[int, int, int]], ones: int,
+             penalty: int) -> list[tuple[int, int, int]]:
+    """R21.12: n value-1 creatures attacking in a step roll 3n - 1 dice instead of n."""
+    if not ones or not has(s, side, POPULOUS):
+        return out
+    single, kept, dropped = (1 - penalty, 1, -1), [], 0
+    for entry in out:  # equal entries are interchangeable: drop n of the one-die value-1 attacks
+        if dropped < ones and entry == single:
+            dropped += 1
+        else:
+            kept.append(entry)
+    kept.append((1 - penalty, 3 * ones - 1, -1))
+    return kept
+
+
+# ----- R21.14 Trafficker -----
+
+def trade_ratio(s: GameState, player: int) -> int:
+    """R8.1.1: two counters a Thing; R21.14 Trafficker: one (still at most five Things)."""
+    return 1 if has(s, player, TRAFFICKER) else 2
+
+
+# ----- R21.15 Vandal -----
+
+def damage_destroys(s: GameState, roll: int) -> bool:
+    """R13.10 step 2: a damage roll of 1 or 6 destroys or reduces. R21.15: only a 1 after the Vandal
+    conquered the hex in this battle; 1, 2 or 3 after the Vandal lost the hex."""
+    if s.cfg.encounter_powers:
+        won, loser = s.reg.get("b_winner", -1), s.reg["b_def"]
+        if won >= 0 and won != NEUTRAL and won != loser and s.hex_owner[s.reg["b_hex"]] == won:
+            if has(s, won, VANDAL):
+                return roll == 1
+            if has(s, loser, VANDAL):
+                return roll <= 3
+    return roll in (1, 6)
+
+
+DECISIONS = {
+    D.TAX_FARMER_HEX: (legal_tax, apply_tax),
+    D.GAMBLER_STAKE: (legal_stake, apply_stake),
+    D.AVIATOR_CREATURE: (legal_aviator, apply_aviator),
+    D.AVIATOR_RETREAT: (legal_fly_retreat, apply_fly_retreat),
+    D.LUCKY_REROLL: (legal_reroll, apply_reroll),
+    D.NOMAD_FORT: (legal_nomad_fort, apply_nomad_fort),
+    D.NOMAD_DEST: (legal_nomad_dest, apply_nomad_dest),
+}
