@@ -38,7 +38,8 @@ _CHOICES: dict[str, tuple] = {
     "stack_limit_check": ("every_step", "end_of_movement"),  # R11.4.4
     "contest_attacker": ("segment_player", "second_to_enter"),  # R12.3.2, X12
 }
-_BOOLS = ("free_draws_mandatory", "no_construction_round_1", "cup_size_public", "bribe_double_on_city",
+_BOOLS = ("where_will_they_stop", "free_draws_mandatory", "no_construction_round_1", "cup_size_public",
+          "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
           "talisman_covers_heroes", "encounter_powers")
 
@@ -62,6 +63,7 @@ class GameConfig:
     hero_post_roll_bonus_per_10: int = 1
     hero_attempts_per_round: int | str = 1
     free_draws_mandatory: bool = True
+    where_will_they_stop: bool = False  # R20.2 house variant: 15 Things at setup, no cap on paid Things
     citadel_income_2p: int = 15
     fort_supply: str = "box"
     no_construction_round_1: bool = False

@@ -452,8 +452,10 @@ def _check_players(s: GameState) -> None:
         _fail("a player has negative gold")
     _check_powers(s)
     for p in range(s.cfg.n_players):
-        # R17.1.1: only the player whose recruiting (or discarding) is under way may be over
+        # R17.1.1: over 10 only during setup before placement, or while discards are under way
+        # (one player discards at a time; the others over the limit follow at once)
         if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1 \
+                and not s.reg.get("setup_screens") and not s.reg.get("discarding") \
                 and not s.reg.get("pw_brute", 0) >> p & 1:  # R21.4: a Brute's creature came back mid-decision
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)

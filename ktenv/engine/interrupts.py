@@ -24,6 +24,8 @@ def pending(s: GameState) -> bool:
         return True
     if dice.pending(s) or reactions.pending(s) or powers.pending(s):  # R21.4 / R21.5 Encounter powers
         return True
+    if s.reg.get("setup_screens"):
+        return False
     open_player = s.reg.get("screen_open", 0) - 1
     sizes = np.bincount(s.thing_owner[s.thing_place == SCREEN], minlength=s.n_players)
     if sizes.max() <= SCREEN_LIMIT:
@@ -31,6 +33,7 @@ def pending(s: GameState) -> bool:
     for p in s.turn_order():
         if p != open_player and sizes[p] > SCREEN_LIMIT:
             s.reg["screen_open"] = p + 1  # over the limit only while discarding
+            s.reg["discarding"] = 1  # others over the limit discard next (invariants allow it)
             s.decision, s.actor = D.DISCARD, p
             return True
     return False
@@ -62,6 +65,7 @@ def apply_discard(s: GameState, lay: ActionLayout, action: int) -> None:
 def discard_done(s: GameState) -> None:
     if s.screen_size(s.actor) <= SCREEN_LIMIT:
         s.reg.pop("screen_open", None)
+        s.reg.pop("discarding", None)
         s.decision = D.NONE
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from ..constants import SCREEN
 from ..state import EVENTS, RECRUIT, GameState
 from . import decisions as D
-from .actions import NUMBER, PASS, ActionLayout
+from .actions import N_NUMBERS, NUMBER, PASS, ActionLayout
 from .common import draw, to_cup
 from .placement_turn import begin_placement
 from .powers import extra_free_things, trade_ratio
@@ -56,19 +56,26 @@ def run(s: GameState) -> None:
 # ----- declarations -----
 
 def legal_paid(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    top = min(MAX_PAID, int(s.gold[s.actor]) // 5)
+    """R8.1.1: 0-5 paid Things at 5 gold. R20.2 lifts the cap: NUMBER 15 then asks for more."""
+    affordable = int(s.gold[s.actor]) // 5 - s.reg.get("paid", 0)
+    top = min(N_NUMBERS - 1 if s.cfg.where_will_they_stop else MAX_PAID, affordable)
     mask[NUMBER:NUMBER + top + 1] = 1
-    if not s.cfg.free_draws_mandatory:
+    if not s.cfg.free_draws_mandatory and "paid" not in s.reg:
         mask[PASS] = 1  # X7 option: the whole draw may be declined
 
 
 def apply_paid(s: GameState, lay: ActionLayout, action: int) -> None:
+    s.decision = D.NONE
     if action == PASS:
         s.reg["sub"] = PLACE  # no draws and no trade this round
-    else:
-        s.reg["paid"] = action - NUMBER
-        s.reg["sub"] = TRADE
-    s.decision = D.NONE
+        return
+    count = action - NUMBER
+    s.reg["paid"] = s.reg.get("paid", 0) + count
+    more = int(s.gold[s.actor]) // 5 - s.reg["paid"]
+    if s.cfg.where_will_they_stop and count == N_NUMBERS - 1 and more > 0:
+        s.decision = D.RECRUIT_PAID  # the largest amount: the player may declare more
+        return
+    s.reg["sub"] = TRADE
 
 
 def _trade_set(s: GameState, player: int) -> np.ndarray:

@@ -25,6 +25,7 @@ from .powers import deal
 (ROLL, START, SEA_CHECK, CLAIM, TOWER, DRAW, EXCHANGE_EARLY, PLACE, EXCHANGE, PLACE_AGAIN, FINISH) = range(11)
 
 INITIAL_DRAW = 10  # R4.7
+WHERE_WILL_THEY_STOP_DRAW = 15  # R20.2
 START_GOLD = 10  # R4.6
 
 
@@ -199,9 +200,15 @@ def apply_tower(s: GameState, lay: ActionLayout, action: int) -> None:
 
 # ----- R4.7-R4.10 draw, place, exchange, place again -----
 
+def initial_draw(s: GameState) -> int:
+    """R4.7: ten Things each (R20.2 "Where will they stop?": fifteen)."""
+    return WHERE_WILL_THEY_STOP_DRAW if s.cfg.where_will_they_stop else INITIAL_DRAW
+
+
 def _draw(s: GameState) -> None:
+    s.reg["setup_screens"] = 1  # R17.1.1: no screen limit during setup before placement
     for player in s.turn_order():
-        for _ in range(INITIAL_DRAW):
+        for _ in range(initial_draw(s)):
             if draw(s, player) >= 0:
                 s.stats["things_drawn"] += 1
     early = s.cfg.setup_exchange_timing == "before_placement"
@@ -211,6 +218,7 @@ def _draw(s: GameState) -> None:
 def _place(s: GameState) -> None:
     player = _current(s)
     if player < 0:
+        s.reg.pop("setup_screens", None)  # placement done: the screen limit applies (interrupts)
         _next_stage(s, FINISH if s.cfg.setup_exchange_timing == "before_placement" else EXCHANGE)
         return
     if s.reg.get("sub", 0) == 0:
