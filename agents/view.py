@@ -8,13 +8,13 @@ combat value, terrain and flags once its identity is known) and the board geomet
 (`ktenv.board`: which hex is next to which). It never touches a game state.
 
 The layout is found from the vector's length (it depends only on the number of players), so an
-agent needs no configuration: `View.of(obs)`.
+agent needs no configuration: `View(obs)`.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from functools import cache
+from functools import cache, wraps
 
 import numpy as np
 
@@ -38,6 +38,20 @@ EVENT_NAME = {int(i): cat.THING_NAME[i] for i in cat.EVENT_IDS}
 MAGIC_NAME = {int(i): cat.THING_NAME[i] for i in cat.MAGIC_IDS}
 
 
+def _memo(method):
+    """Cache a no-argument View method (a View is one immutable observation)."""
+    name = method.__name__
+
+    @wraps(method)
+    def wrapper(self):
+        hit = self._memo.get(name)
+        if hit is None:
+            hit = self._memo[name] = method(self)
+        return hit
+
+    return wrapper
+
+
 class LayoutError(ValueError):
     """An observation whose length matches no known layout."""
 
@@ -46,6 +60,25 @@ class LayoutError(ValueError):
 def _shape(n_players: int):
     geo = geometry(board_radius(n_players))
     return build_layout(n_players, geo.n_hexes), geo, ActionLayout(geo.n_hexes)
+
+
+@cache
+def hex_distances(n_players: int) -> np.ndarray:
+    """Steps between every two hexes of the board (ignoring terrain), int64[h, h]."""
+    geo = _shape(n_players)[1]
+    h = geo.n_hexes
+    out = np.full((h, h), 10**6, np.int64)
+    for a in range(h):
+        out[a, a] = 0
+        q = deque([a])
+        while q:
+            x = q.popleft()
+            for y in geo.adjacent[x]:
+                if out[a, y] > out[a, x] + 1:
+                    out[a, y] = out[a, x] + 1
+                    q.append(y)
+    out.flags.writeable = False
+    return out
 
 
 @cache
@@ -72,6 +105,8 @@ class View:
             raise LayoutError(f"observation of length {obs.size}, expected {layout.size} for {n} players")
         self.obs, self.n, self.layout, self.geo, self.actions = obs, n, layout, geo, actions
         self.h = geo.n_hexes
+        self.steps = hex_distances(n)
+        self._memo: dict = {}
         col = self.col
         # game
         self.round = int(col("game", "round")[0])
@@ -171,6 +206,7 @@ class View:
     def citadel_income(self) -> int:
         return 20 if self.n == 4 else 15
 
+    @_memo
     def unexplored(self) -> np.ndarray:
         """Land hexes nobody owns (not yet explored, or defended by neutrals)."""
         return self.land & (self.owner < 0)
@@ -183,6 +219,7 @@ class View:
         return (self.known_combat_at[side] + self.hidden_at[side] * HIDDEN_COMBAT
                 + self.hero_combat_at[side])
 
+    @_memo
     def own_strength(self) -> np.ndarray:
         mine = self.mine_board & IS_CREATURE
         out = np.bincount(self.thing_hex[mine], weights=THING_COMBAT[mine] * np.where(
@@ -192,6 +229,7 @@ class View:
                                     minlength=self.h)[:self.h]
         return out
 
+    @_memo
     def defence(self) -> np.ndarray:
         """Per hex: strength of whoever holds it besides the observer (enemy counters, the owner's
         fort, city or village, neutral defenders)."""
@@ -203,9 +241,11 @@ class View:
         total += np.where(self.owner < 0, self.income_combat, 0)  # neutral city or village
         return total
 
+    @_memo
     def enemy_counters(self) -> np.ndarray:
         return self.things_at[1:].sum(axis=0) + self.heroes_at[1:].sum(axis=0)
 
+    @_memo
     def own_counters(self) -> np.ndarray:
         return self.things_at[0] + self.heroes_at[0]
 

@@ -48,9 +48,18 @@ def play_game(cfg: GameConfig, seed: int, agent_names: list[str]):
     if len(agent_names) != cfg.n_players:
         raise ValueError(f"--agents: {len(agent_names)} names for {cfg.n_players} players")
     seats = [agents.make(name, seed=seed * 100 + i) for i, name in enumerate(agent_names)]
+    encoder = None
+    if any(getattr(a, "needs_observation", False) for a in seats):
+        from .arena.game import encoder_for
+
+        encoder = encoder_for(cfg)
     s = new_game(cfg, seed)
     while not s.game_over:
-        step(s, seats[s.actor].act(None, legal_mask(s)))
+        agent, mask = seats[s.actor], legal_mask(s)
+        if encoder is not None and getattr(agent, "needs_observation", False):
+            step(s, agent.act({"observation": encoder.encode(s, s.actor), "action_mask": mask}, mask))
+        else:
+            step(s, agent.act(None, mask))
     return s
 
 
@@ -79,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--save", metavar="PATH", help="write the final game state as JSON")
     play.set_defaults(func=cmd_play)
     add_render_parser(sub)
+    from .arena.cli import add_replay_parser, add_tournament_parser
+
+    add_tournament_parser(sub)
+    add_replay_parser(sub)
     return parser
 
 
@@ -89,6 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as exc:
         print(f"ktenv: error: {exc}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:  # a tournament that cannot go on (its finished games are kept)
+        print(f"ktenv: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("ktenv: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

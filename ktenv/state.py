@@ -378,6 +378,8 @@ def _check_things(s: GameState) -> None:
         _fail("a treasure, magic item or event lies on the board outside neutral guard (R8.3.2)")
     if (s.thing_in_play & ((place != BOARD) | (cat.THING_KIND != MAGIC))).any():
         _fail("a counter is in play that is not a magic item on the board")
+    if ((s.thing_mp != 0) | (s.thing_status != 0) | s.thing_pinned)[~on_board].any():
+        _fail("a counter off the board has movement points or a movement status")
     if (s.thing_selected & ~on_screen).any():
         _fail("a selected trade/exchange counter is not behind a screen")
 

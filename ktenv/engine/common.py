@@ -39,6 +39,8 @@ def to_cup(s: GameState, c: int) -> None:
     s.thing_in_play[c] = False
     s.thing_bearer[c] = -1
     s.thing_damage[c] = 0
+    s.thing_mp[c] = s.thing_status[c] = 0  # a counter that leaves the board no longer moves
+    s.thing_pinned[c] = s.thing_moved[c] = False
 
 
 def used_up(s: GameState, c: int) -> None:

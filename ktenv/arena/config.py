@@ -1,0 +1,161 @@
+"""Tournament settings: one record, from a YAML file and/or command-line flags.
+
+Every option of `ktenv tournament` is a key here; a YAML file (``--config FILE``) gives any of
+them and command-line flags override it. A bad file or value is an error naming the key::
+
+    agents: [expert, greedy, random]
+    players: 4
+    games: 200
+    workers: 2
+    seed: 1
+    max_rounds: 40
+    game: {victory: standard}      # any GameConfig key (R0.3 options) except n_players/max_rounds
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from ..config import ConfigError, GameConfig
+
+BACKENDS = ("process", "ray")
+
+
+@dataclass
+class TournamentConfig:
+    agents: list[str] = field(default_factory=lambda: ["expert", "greedy", "random"])
+    players: int = 4
+    games: int = 100
+    workers: int = 2
+    seed: int = 1
+    max_rounds: int = 40
+    game: dict = field(default_factory=dict)  # further GameConfig options
+    db: str | None = None  # SQLite file; default: runs/<name>.sqlite
+    resume: bool = False
+    fresh: bool = False
+    records: str | None = None  # folder for one JSON record per game
+    summary_json: str | None = None
+    plot: str | None = None
+    backend: str = "process"
+    ray_address: str | None = None
+    progress: bool = True
+    max_decisions: int = 200_000
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    # ----- validation: every error names its key
+
+    def validate(self) -> None:
+        import agents as registry
+
+        if isinstance(self.agents, str):
+            self.agents = [a.strip() for a in self.agents.split(",") if a.strip()]
+        if not isinstance(self.agents, list) or not self.agents or not all(isinstance(a, str) for a in self.agents):
+            raise ConfigError(f"tournament key 'agents': expected a list of agent names, got {self.agents!r}")
+        for name in self.agents:
+            if name not in registry.names():
+                raise ConfigError(f"tournament key 'agents': unknown agent {name!r} "
+                                  f"(known: {', '.join(registry.names())})")
+        if len(set(self.agents)) != len(self.agents):
+            raise ConfigError(f"tournament key 'agents': an agent is named twice ({self.agents})")
+        _whole("players", self.players, 2, 4)
+        _whole("games", self.games, 1, 10_000_000)
+        _whole("workers", self.workers, 1, 1024)
+        _whole("seed", self.seed, 0, 2**62)
+        _whole("max_rounds", self.max_rounds, 1, 10_000)
+        _whole("max_decisions", self.max_decisions, 1, 10**9)
+        if not isinstance(self.game, dict):
+            raise ConfigError(f"tournament key 'game': expected a mapping of game options, got {self.game!r}")
+        for key in ("n_players", "max_rounds"):
+            if key in self.game:
+                raise ConfigError(f"tournament key 'game.{key}': set it with the tournament key "
+                                  f"'{'players' if key == 'n_players' else key}' instead")
+        try:
+            self.game_config()
+        except ConfigError as exc:
+            raise ConfigError(f"tournament key 'game': {exc}") from None
+        except TypeError as exc:
+            raise ConfigError(f"tournament key 'game': {exc}") from None
+        for key in ("db", "records", "summary_json", "plot", "ray_address"):
+            value = getattr(self, key)
+            if value is not None and not isinstance(value, str):
+                raise ConfigError(f"tournament key '{key}': expected a path or name, got {value!r}")
+        for key in ("resume", "fresh", "progress"):
+            if not isinstance(getattr(self, key), bool):
+                raise ConfigError(f"tournament key '{key}': expected true or false, got {getattr(self, key)!r}")
+        if self.resume and self.fresh:
+            raise ConfigError("tournament keys 'resume' and 'fresh': choose one")
+        if self.backend not in BACKENDS:
+            raise ConfigError(f"tournament key 'backend': {self.backend!r} is not one of {list(BACKENDS)}")
+
+    def game_config(self) -> GameConfig:
+        return GameConfig.from_dict({**self.game, "n_players": self.players, "max_rounds": self.max_rounds})
+
+    @property
+    def name(self) -> str:
+        return f"{'-'.join(self.agents)}_{self.players}p_seed{self.seed}"
+
+    @property
+    def db_path(self) -> Path:
+        return Path(self.db) if self.db else Path("runs") / f"tournament_{self.name}.sqlite"
+
+    def identity(self) -> dict:
+        """What must match for games to belong to the same tournament (checked on --resume)."""
+        return {"agents": self.agents, "players": self.players, "seed": self.seed,
+                "game": self.game_config().to_dict()}
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    # ----- sources
+
+    @classmethod
+    def keys(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+    @classmethod
+    def from_mapping(cls, data: dict, source: str = "config") -> TournamentConfig:
+        if not isinstance(data, dict):
+            raise ConfigError(f"{source}: expected a mapping of tournament keys, got {type(data).__name__}")
+        known = cls.keys()
+        for key in data:
+            if key not in known:
+                raise ConfigError(f"{source}: unknown tournament key '{key}' (known: {', '.join(known)})")
+        try:
+            return cls(**data)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: {exc}") from None
+
+    @classmethod
+    def from_yaml(cls, path: str | Path, overrides: dict | None = None) -> TournamentConfig:
+        """The file's keys, then `overrides` (command-line flags that were given) on top."""
+        data = load_yaml(path)
+        data.update(overrides or {})
+        return cls.from_mapping(data, source=str(path))
+
+
+def load_yaml(path: str | Path) -> dict:
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - pyyaml is a dependency
+        raise ConfigError("reading a YAML config needs the 'pyyaml' package (pip install pyyaml)") from None
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of tournament keys at the top, got {type(data).__name__}")
+    return data
+
+
+def _whole(key: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"tournament key '{key}': expected a whole number {low}-{high}, got {value!r}")

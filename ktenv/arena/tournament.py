@@ -1,0 +1,340 @@
+"""Bot-vs-bot tournaments: a balanced schedule, parallel games, a resumable SQLite store.
+
+- **Schedule.** Tables of agents (every combination of `players` agents, or the list cycled when
+  there are fewer agents than seats), each played in every cyclic seat rotation, repeated until
+  the number of games; game ``i`` has the seed ``seed * 1_000_003 + i``. The schedule depends only
+  on the tournament's identity (agents, players, seed, game options), never on the number of
+  workers, so a result is reproducible and a resumed tournament plays exactly the missing games.
+- **Store.** An embedded SQLite file; one row per finished game, written and committed by the
+  parent process as soon as a game finishes (``game_index`` is the primary key, so nothing is
+  counted twice). An interrupted tournament (Ctrl-C, a killed process, a crash) loses only the
+  games that were still being played; ``--resume`` plays the missing ones.
+- **Backends.** ``process``: a pool of worker processes on this machine (``workers``);
+  ``ray``: the same games as Ray tasks on a Ray cluster (local by default, or ``ray_address``),
+  an optional extra (``pip install "ktenv[ray]"``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import signal
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from ..config import ConfigError
+from .config import TournamentConfig
+from .game import AgentError, play_game
+from .ratings import format_table, head_to_head, standings
+
+SCHEMA_VERSION = 1
+
+
+class TournamentError(RuntimeError):
+    """A tournament that cannot start or go on (bad store, a failed game, a missing backend)."""
+
+
+# ----------------------------------------------------------------------------- schedule
+
+def tables(agents: list[str], players: int) -> list[list[str]]:
+    """Seat assignments, balanced: each table in all its cyclic rotations."""
+    if len(agents) >= players:
+        bases = [list(c) for c in itertools.combinations(agents, players)]
+    else:
+        k = len(agents)
+        bases = [[agents[(i + j) % k] for j in range(players)] for i in range(k)]
+    out = []
+    for base in bases:
+        for r in range(players):
+            out.append(base[r:] + base[:r])
+    return out
+
+
+def game_seed(seed: int, index: int) -> int:
+    return (int(seed) * 1_000_003 + int(index)) % (2**62)
+
+
+def schedule(cfg: TournamentConfig) -> list[tuple[int, int, list[str]]]:
+    """(game index, game seed, agent per seat) for every game of the tournament."""
+    tabs = tables(cfg.agents, cfg.players)
+    return [(i, game_seed(cfg.seed, i), tabs[i % len(tabs)]) for i in range(cfg.games)]
+
+
+# ----------------------------------------------------------------------------- store
+
+class Store:
+    """The tournament's SQLite file: settings in `meta`, one committed row per finished game."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(path), timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript("""
+                CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS games (
+                    game_index INTEGER PRIMARY KEY, seed INTEGER NOT NULL, agents TEXT NOT NULL,
+                    winners TEXT NOT NULL, reason TEXT NOT NULL, rounds INTEGER NOT NULL,
+                    decisions INTEGER NOT NULL, seconds REAL NOT NULL, income TEXT NOT NULL,
+                    hexes TEXT NOT NULL, gold TEXT NOT NULL, forts TEXT NOT NULL, heroes TEXT NOT NULL,
+                    finished_at REAL NOT NULL, note TEXT NOT NULL DEFAULT '');
+            """)
+            self.db.commit()
+        except sqlite3.DatabaseError as exc:
+            raise TournamentError(f"{path}: not a usable tournament database ({exc})") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def meta(self, key: str):
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def set_meta(self, key: str, value) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
+
+    def done(self) -> set[int]:
+        return {r[0] for r in self.db.execute("SELECT game_index FROM games")}
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+
+    def add(self, index: int, r: dict) -> bool:
+        """Write one finished game (one transaction). False if that game is already stored."""
+        try:
+            with self.db:
+                self.db.execute(
+                    "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (index, r["seed"], json.dumps(r["agents"]), json.dumps(r["winners"]), r["reason"], r["rounds"],
+                     r["decisions"], r["seconds"], json.dumps(r["income"]), json.dumps(r["hexes"]),
+                     json.dumps(r["gold"]), json.dumps(r["forts"]), json.dumps(r["heroes"]), time.time(),
+                     r.get("note", "")))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def games(self, upto: int | None = None) -> list[dict]:
+        sql = ("SELECT game_index, seed, agents, winners, reason, rounds, decisions, seconds, income, hexes, "
+               "gold, forts, heroes FROM games")
+        args: tuple = ()
+        if upto is not None:
+            sql += " WHERE game_index < ?"
+            args = (upto,)
+        out = []
+        for row in self.db.execute(sql + " ORDER BY game_index", args):
+            out.append({"index": row[0], "seed": row[1], "agents": json.loads(row[2]), "winners": json.loads(row[3]),
+                        "reason": row[4], "rounds": row[5], "decisions": row[6], "seconds": row[7],
+                        "income": json.loads(row[8]), "hexes": json.loads(row[9]), "gold": json.loads(row[10]),
+                        "forts": json.loads(row[11]), "heroes": json.loads(row[12])})
+        return out
+
+
+def open_store(cfg: TournamentConfig) -> Store:
+    """Open (or create) the store; refuse to mix games of different tournaments."""
+    path = cfg.db_path
+    if cfg.fresh and path.exists():
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
+    store = Store(path)
+    identity = cfg.identity()
+    stored = store.meta("identity")
+    if stored is None:
+        if store.count():
+            store.close()
+            raise TournamentError(f"{path}: holds games but no tournament settings; use another --db")
+        store.set_meta("schema_version", SCHEMA_VERSION)
+        store.set_meta("identity", identity)
+        return store
+    if stored != identity:
+        diff = [k for k in identity if stored.get(k) != identity[k]]
+        store.close()
+        raise TournamentError(f"{path}: holds a different tournament (key {', '.join(repr(k) for k in diff)} "
+                              "differs); use another --db, or --fresh to start over")
+    n = store.count()
+    if n and not cfg.resume:
+        store.close()
+        raise TournamentError(f"{path}: already holds {n} finished games of this tournament; pass --resume to "
+                              "continue it (only missing games are played), or --fresh to start over")
+    return store
+
+
+# ----------------------------------------------------------------------------- workers
+
+def run_one(task: tuple) -> tuple[int, dict]:
+    """Play one scheduled game (in a worker process or a Ray task)."""
+    index, seed, names, cfg_dict, record_dir, max_decisions = task
+    from ..config import GameConfig
+
+    cfg = GameConfig.from_dict(cfg_dict)
+    try:
+        result = play_game(cfg, seed, names, record=record_dir is not None, max_decisions=max_decisions)
+    except AgentError as exc:
+        raise TournamentError(f"game {index} (seed {seed}, agents {names}): {exc}") from None
+    if record_dir is not None:
+        from .records import GameRecord
+
+        GameRecord.from_dict(result.record).save(Path(record_dir) / f"game_{index:06d}.json")
+    out = result.to_dict()
+    out.pop("actions", None)
+    out.pop("record", None)
+    return index, out
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops the pool
+
+
+def _process_backend(tasks: list[tuple], workers: int) -> Iterator[tuple[int, dict]]:
+    if workers == 1 or len(tasks) <= 1:
+        for t in tasks:
+            yield run_one(t)
+        return
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    pool = ctx.Pool(processes=min(workers, len(tasks)), initializer=_ignore_sigint)
+    try:
+        yield from pool.imap_unordered(run_one, tasks, chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ray_backend(tasks: list[tuple], address: str | None) -> Iterator[tuple[int, dict]]:
+    try:
+        import ray
+    except ImportError:
+        raise TournamentError("backend 'ray' needs the 'ray' package, which is not installed here: "
+                              "pip install \"ktenv[ray]\" (or use the default backend 'process')") from None
+    started = False
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(run_one)
+        pending = [remote.remote(t) for t in tasks]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                yield ray.get(ref)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# ----------------------------------------------------------------------------- the tournament
+
+class Progress:
+    """A progress bar on stderr (tqdm when installed, a plain line otherwise)."""
+
+    def __init__(self, total: int, done: int, enabled: bool) -> None:
+        self.bar = None
+        self.enabled = enabled
+        self.total, self.done, self.t0 = total, done, time.perf_counter()
+        if enabled:
+            try:
+                from tqdm import tqdm
+
+                self.bar = tqdm(total=total, initial=done, unit="game", dynamic_ncols=True, file=sys.stderr)
+            except ImportError:
+                self.bar = None
+
+    def update(self, note: str = "") -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.update(1)
+            if note:
+                self.bar.set_postfix_str(note, refresh=False)
+        else:
+            print(f"\r{self.done}/{self.total} games {note}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.enabled:
+            print(file=sys.stderr)
+
+
+def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] | None = None) -> dict:
+    """Play every missing game of the tournament; return a report (standings and speed).
+
+    Raises KeyboardInterrupt after a Ctrl-C: every game finished so far is already stored."""
+    store = open_store(cfg)
+    try:
+        stored = store.done()
+        plan = [g for g in schedule(cfg) if g[0] not in stored]
+        cfg_dict = cfg.game_config().to_dict()
+        tasks = [(i, seed, names, cfg_dict, cfg.records, cfg.max_decisions) for i, seed, names in plan]
+        store.set_meta("config", {k: v for k, v in cfg.to_dict().items() if k not in ("resume", "fresh")})
+        progress = Progress(cfg.games, len(stored & set(range(cfg.games))), cfg.progress)
+        t0 = time.perf_counter()
+        played = 0
+        backend = _ray_backend(tasks, cfg.ray_address) if cfg.backend == "ray" else \
+            _process_backend(tasks, cfg.workers)
+        try:
+            for index, result in backend:
+                if store.add(index, result):
+                    played += 1
+                if on_game is not None:
+                    on_game(index, result)
+                progress.update(f"last: {result['reason']}")
+        finally:
+            close = getattr(backend, "close", None)
+            if close is not None:
+                close()
+            progress.close()
+        seconds = time.perf_counter() - t0
+        rows = store.games(upto=cfg.games)
+        return {"standings": standings(rows, cfg.agents), "games": rows, "played": played, "seconds": seconds,
+                "games_per_second": played / seconds if seconds > 0 and played else 0.0,
+                "db": str(cfg.db_path)}
+    finally:
+        store.close()
+
+
+def report_text(cfg: TournamentConfig, report: dict) -> str:
+    rows = report["games"]
+    reasons: dict[str, int] = {}
+    for g in rows:
+        reasons[g["reason"]] = reasons.get(g["reason"], 0) + 1
+    title = (f"Tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
+             f"(seed {cfg.seed}, round limit {cfg.max_rounds})")
+    lines = [format_table(report["standings"], title)]
+    order = [st.agent for st in report["standings"]]
+    if len(order) > 1:
+        matrix = head_to_head(rows, order)
+        width = max(len(a) for a in order) + 2
+        lines.append("")
+        lines.append("head to head (row finished ahead of column):")
+        lines.append(" " * width + "".join(f"{a:>{width}}" for a in order))
+        for a, row in zip(order, matrix):
+            cells = "".join(f"{'-' if v is None else f'{100 * v:.1f}%':>{width}}" for v in row)
+            lines.append(f"{a:<{width}}" + cells)
+    lines.append("")
+    lines.append("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
+    broken = [g for g in rows if g["reason"] == "engine_error"]
+    if broken:
+        lines.append(f"not counted: {len(broken)} game(s) stopped by a rules-engine dead end (no legal action), "
+                     "seeds " + ", ".join(f"{g['seed']} ({'/'.join(g['agents'])})" for g in broken[:5]))
+    rounds = sum(g["rounds"] for g in rows) / max(len(rows), 1)
+    lines.append(f"average rounds: {rounds:.1f}; played now: {report['played']} games in {report['seconds']:.1f} s "
+                 f"({report['games_per_second']:.2f} games/s); results: {report['db']}")
+    return "\n".join(lines)
+
+
+def write_summary_json(path: str, report: dict) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps([s.to_dict() for s in report["standings"]], indent=2) + "\n")
+
+
+__all__ = ["ConfigError", "Store", "TournamentConfig", "TournamentError", "open_store", "report_text",
+           "run_tournament", "schedule", "tables", "write_summary_json"]

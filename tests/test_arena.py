@@ -1,0 +1,257 @@
+"""Tournaments: schedule, configs, the SQLite store, interruption and --resume, standings, plots."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ktenv.arena.config import TournamentConfig
+from ktenv.arena.ratings import head_to_head, wilson
+from ktenv.arena.tournament import TournamentError, run_tournament, schedule, tables
+from ktenv.cli import main
+from ktenv.config import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = {"agents": ["random", "greedy"], "players": 2, "max_rounds": 6, "progress": False}
+
+
+def cfg(tmp_path: Path, **kw) -> TournamentConfig:
+    values = {**FAST, "games": 6, "workers": 1, "db": str(tmp_path / "t.sqlite"), **kw}
+    return TournamentConfig(**values)
+
+
+# ----- schedule
+
+def test_seats_are_rotated_and_balanced():
+    for agent_list, players in ((["a", "b"], 2), (["a", "b", "c"], 4), (["a", "b", "c", "d", "e"], 3)):
+        tabs = tables(agent_list, players)
+        seats = Counter((seat, name) for t in tabs for seat, name in enumerate(t))
+        for seat in range(players):
+            counts = {name: seats[seat, name] for name in agent_list}
+            assert len(set(counts.values())) == 1, (agent_list, players, counts)
+    two = schedule(TournamentConfig(agents=["expert", "random"], players=2, games=4))
+    assert [g[2] for g in two] == [["expert", "random"], ["random", "expert"]] * 2
+    assert len({g[1] for g in two}) == 4
+
+
+# ----- configs
+
+def test_yaml_config_and_flag_overrides(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text("agents: [greedy, random]\nplayers: 2\ngames: 7\ngame:\n  victory: quick\n")
+    c = TournamentConfig.from_yaml(path, {"games": 9})
+    assert c.agents == ["greedy", "random"] and c.games == 9 and c.game_config().victory == "quick"
+
+
+@pytest.mark.parametrize("text, key", [
+    ("players: 7\n", "players"),
+    ("gamez: 3\n", "gamez"),
+    ("agents: [expert, nobody]\n", "agents"),
+    ("games: many\n", "games"),
+    ("game: {victory: sudden}\n", "victory"),
+    ("game: {colour: red}\n", "colour"),
+    ("game: {n_players: 3}\n", "game.n_players"),
+    ("backend: threads\n", "backend"),
+    ("resume: maybe\n", "resume"),
+])
+def test_config_errors_name_the_key(tmp_path, text, key):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=f"'{key}'"):
+        TournamentConfig.from_yaml(path)
+
+
+def test_bad_yaml_and_cli_errors(tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text("agents: [expert\n")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        TournamentConfig.from_yaml(path)
+    assert main(["tournament", "--config", str(path)]) == 2
+    assert "not valid YAML" in capsys.readouterr().err
+    assert main(["tournament", "--agents", "expert,nobody", "--db", str(tmp_path / "x.sqlite")]) == 2
+    assert "unknown agent 'nobody'" in capsys.readouterr().err
+    assert main(["tournament", "--players", "9", "--db", str(tmp_path / "x.sqlite")]) == 2
+    assert "'players'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "configs").glob("*.yaml")))
+def test_shipped_configs_are_valid(name):
+    c = TournamentConfig.from_yaml(ROOT / "configs" / name)
+    assert c.games >= 1 and len(schedule(c)) == c.games
+
+
+# ----- the tournament, the store, interruption and resume
+
+def test_short_tournament_with_two_workers(tmp_path, capsys):
+    summary = tmp_path / "standings.json"
+    plot = tmp_path / "standings.png"
+    try:
+        import matplotlib  # noqa: F401
+        plotting = ["--plot", str(plot)]
+    except ImportError:  # the plot is checked where matplotlib is installed
+        plotting = []
+    code = main(["tournament", "--agents", "greedy,random", "--players", "2", "--games", "4", "--workers", "2",
+                 "--max-rounds", "6", "--seed", "3", "--db", str(tmp_path / "t.sqlite"), "--no-progress",
+                 "--summary-json", str(summary), "--records", str(tmp_path / "records"), *plotting])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "rating" in out and "games/s" in out
+    rows = json.loads(summary.read_text())
+    assert {r["agent"] for r in rows} == {"greedy", "random"}
+    for r in rows:
+        assert {"agent", "games", "wins", "win_rate", "rating_mu", "rating_sigma"} <= set(r)
+        assert r["games"] == 4
+    if plotting:
+        assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(list((tmp_path / "records").glob("*.json"))) == 4
+    record = sorted((tmp_path / "records").glob("*.json"))[0]
+    assert main(["replay", str(record)]) == 0
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 4
+
+
+def test_interrupted_tournament_resumes_without_losing_or_repeating_games(tmp_path):
+    full = run_tournament(cfg(tmp_path, db=str(tmp_path / "full.sqlite")))
+    seen = []
+
+    def stop_after_two(index, result):
+        seen.append(index)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(cfg(tmp_path), on_game=stop_after_two)
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    with pytest.raises(TournamentError, match="already holds 2 finished games.*--resume"):
+        run_tournament(cfg(tmp_path))
+    resumed = run_tournament(cfg(tmp_path, resume=True))
+    assert resumed["played"] == 4
+    assert [g["index"] for g in resumed["games"]] == list(range(6))
+    strip = [{k: v for k, v in g.items() if k != "seconds"} for g in resumed["games"]]
+    assert strip == [{k: v for k, v in g.items() if k != "seconds"} for g in full["games"]]
+    assert [s.to_dict() for s in resumed["standings"]] == [s.to_dict() for s in full["standings"]]
+    again = run_tournament(cfg(tmp_path, resume=True, games=8))  # more games extend the same tournament
+    assert again["played"] == 2 and len(again["games"]) == 8
+
+
+def test_a_store_of_another_tournament_is_refused(tmp_path):
+    run_tournament(cfg(tmp_path, games=1))
+    with pytest.raises(TournamentError, match="different tournament.*'seed'"):
+        run_tournament(cfg(tmp_path, games=1, seed=99, resume=True))
+    fresh = run_tournament(cfg(tmp_path, games=1, seed=99, fresh=True))
+    assert fresh["played"] == 1
+    (tmp_path / "junk.sqlite").write_text("not a database at all" * 100)
+    with pytest.raises(TournamentError, match="not a usable tournament database"):
+        run_tournament(cfg(tmp_path, db=str(tmp_path / "junk.sqlite")))
+
+
+def test_killed_tournament_process_resumes(tmp_path):
+    """Kill the whole tournament (parent and workers) mid-run, then --resume."""
+    db = tmp_path / "k.sqlite"
+    args = [sys.executable, "-m", "ktenv.cli", "tournament", "--agents", "random,greedy", "--players", "2",
+            "--games", "30", "--workers", "2", "--max-rounds", "6", "--db", str(db), "--no-progress"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    deadline = time.time() + 120
+    count = 0
+    try:
+        while time.time() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+            if db.exists():
+                try:
+                    with sqlite3.connect(db) as c:
+                        count = c.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.OperationalError:
+                    continue
+                if count >= 3:
+                    break
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    with sqlite3.connect(db) as c:
+        before = c.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 3 <= before
+    done = subprocess.run(args + ["--resume"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as c:
+        indices = [r[0] for r in c.execute("SELECT game_index FROM games ORDER BY game_index")]
+    assert indices == list(range(30))
+    assert f"played now: {30 - before} games" in done.stdout
+
+
+def test_ray_backend_runs_or_says_what_is_missing(tmp_path):
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        with pytest.raises(TournamentError, match="needs the 'ray' package"):
+            run_tournament(cfg(tmp_path, games=1, backend="ray"))
+        return
+    pytest.skip("ray is installed: the ray backend is exercised by tests/test_arena_ray.py (slow)")
+
+
+def test_ratings_helpers():
+    low, high = wilson(95, 100)
+    assert 0.88 < low < 0.95 < high < 0.99
+    games = [{"agents": ["a", "b"], "winners": [0], "income": [5, 3], "hexes": [3, 3]},
+             {"agents": ["b", "a"], "winners": [1], "income": [4, 6], "hexes": [3, 3]}]
+    assert head_to_head(games, ["a", "b"]) == [[None, 1.0], [0.0, None]]
+
+
+def test_engine_dead_ends_are_stored_but_not_counted():
+    from ktenv.arena.ratings import standings
+
+    ok = {"index": 0, "agents": ["a", "b"], "winners": [0], "income": [5, 3], "hexes": [3, 3], "reason": "sole_citadel"}
+    broken = {"index": 1, "agents": ["a", "b"], "winners": [], "income": [1, 9], "hexes": [1, 9],
+              "reason": "engine_error"}
+    rows = {s.agent: s for s in standings([ok, broken], ["a", "b"])}
+    assert rows["a"].games == 1 and rows["a"].wins == 1 and rows["b"].wins == 0
+
+
+def test_a_failing_agent_stops_the_game_with_a_clear_error():
+    import agents
+    from ktenv.arena.game import AgentError, play_game
+    from ktenv.config import GameConfig
+
+    class Illegal:
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation, action_mask):
+            return int(len(action_mask) + 5)
+
+    agents.register("illegal_test_only", lambda seed=None: Illegal())
+    try:
+        with pytest.raises(AgentError, match="'illegal_test_only' \\(seat 1\\) played an illegal action"):
+            play_game(GameConfig(n_players=2, max_rounds=3), 1, ["random", "illegal_test_only"])
+    finally:
+        agents._REGISTRY.pop("illegal_test_only")
+
+
+def test_cli_flags_override_the_yaml_and_set_game_options(tmp_path, capsys):
+    path = tmp_path / "t.yaml"
+    path.write_text("agents: [random, greedy]\nplayers: 3\ngames: 50\nmax_rounds: 4\nprogress: false\n"
+                    "game: {victory: standard}\n")
+    summary = tmp_path / "s.json"
+    assert main(["tournament", "--config", str(path), "--players", "2", "--games", "2", "--workers", "1",
+                 "--set", "fort_supply=unlimited", "--db", str(tmp_path / "t.sqlite"),
+                 "--summary-json", str(summary)]) == 0
+    assert "2 games of 2 players" in capsys.readouterr().out
+    assert sum(r["games"] for r in json.loads(summary.read_text())) == 4
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        identity = json.loads(db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()[0])
+    assert identity["game"]["fort_supply"] == "unlimited" and identity["game"]["victory"] == "standard"
+    assert main(["tournament", "--config", str(path), "--set", "fort_supply=plenty",
+                 "--db", str(tmp_path / "u.sqlite")]) == 2
+    assert "'fort_supply'" in capsys.readouterr().err
