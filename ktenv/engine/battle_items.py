@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import catalog as cat
-from ..constants import BOARD, CITY, CREATURE, MAGIC, NEUTRAL, SCREEN, VILLAGE
+from ..constants import BOARD, CREATURE, MAGIC, NEUTRAL, SCREEN
 from ..state import GameState
 from . import battle_sides as B
 from . import decisions as D
@@ -307,4 +307,3 @@ DECISIONS = {
     D.WARLORD: (legal_warlord, apply_warlord),
     D.MARKSMAN: (legal_marksman, apply_marksman),
 }
-__all__ = ["CITY", "VILLAGE"]
