@@ -13,10 +13,11 @@ import numpy as np
 from ktenv import catalog as cat
 from ktenv.board import DIRECTION_NAMES
 from ktenv.config import GameConfig
-from ktenv.constants import BOARD, CITY, CREATURE, CUP, NOBODY, PLAINS, SPECIAL_INCOME, VILLAGE
+from ktenv.constants import CITY, CREATURE, CUP, NOBODY, PLAINS, SPECIAL_INCOME, VILLAGE
 from ktenv.engine import decisions as D
 from ktenv.engine import machine
 from ktenv.engine.actions import PASS
+from ktenv.engine.common import put_on_board
 from ktenv.engine.machine import layout, legal_mask, new_game, step
 from ktenv.state import MOVEMENT, SETUP, UNMOVED, GameState
 
@@ -65,17 +66,10 @@ def free_copy(s: GameState, name: str) -> int:
 def put(s: GameState, name: str, player: int, hx: int, face_up: bool = False) -> int:
     """A creature (or income counter) of `player` on hex `hx`; returns its id."""
     c = free_copy(s, name)
-    s.thing_place[c] = BOARD
-    s.thing_owner[c] = player
-    s.thing_hex[c] = hx
-    kind = cat.THING_KIND[c]
-    if kind in (SPECIAL_INCOME, CITY, VILLAGE):
-        s.hex_income[hx] = c
-        face_up = True
-    else:
-        assert kind == CREATURE
-    s.thing_face_up[c] = face_up
-    s.thing_public[c] = face_up
+    assert cat.THING_KIND[c] in (CREATURE, SPECIAL_INCOME, CITY, VILLAGE)
+    put_on_board(s, c, player, hx)  # income counters face up, creatures face down (R8.3)
+    if face_up:
+        s.thing_face_up[c] = s.thing_public[c] = True
     return c
 
 
