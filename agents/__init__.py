@@ -9,6 +9,11 @@
 - ``expert``: a rule-based player with a plan: Citadel on one home hex, exploration with real
   stacks, bribes, garrisons, assaults on enemy Citadels, events and items used with sense
   (`agents.expert`).
+- ``ppo:PATH`` / ``ppo-sample:PATH``: a model trained by ``ktenv train`` (`agents.ppo`; needs the
+  ``train`` extra), playing its best legal action or sampling from its policy.
+
+A name ``prefix:argument`` goes to the factory registered for that prefix
+(`agents.register_prefix`), called with the argument and the keyword arguments.
 
 ``observation`` is what the PettingZoo env gives (the dict with ``observation`` and
 ``action_mask``) or the vector alone; the rule-based agents decode it by name with
@@ -28,18 +33,46 @@ from .random_agent import RandomAgent
 _REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "expert": ExpertAgent}
 
 
+def _ppo(kind: str) -> Callable[..., Agent]:
+    def factory(path: str, **kwargs) -> Agent:
+        from . import ppo
+
+        return (ppo.make_deterministic if kind == "ppo" else ppo.make_sampled)(path, **kwargs)
+
+    return factory
+
+
+_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample")}
+
+
 def register(name: str, factory: Callable[..., Agent]) -> None:
     _REGISTRY[name] = factory
+
+
+def register_prefix(prefix: str, factory: Callable[..., Agent]) -> None:
+    """Names ``prefix:argument`` make ``factory(argument, **kwargs)``."""
+    _PREFIXES[prefix] = factory
 
 
 def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def known(name: str) -> bool:
+    """A registered name, or ``prefix:argument`` with a registered prefix and a non-empty argument."""
+    prefix, sep, arg = name.partition(":")
+    return name in _REGISTRY or bool(sep and arg and prefix in _PREFIXES)
+
+
 def make(name: str, **kwargs) -> Agent:
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown agent '{name}' (known: {', '.join(names())})")
-    return _REGISTRY[name](**kwargs)
+    if name in _REGISTRY:
+        return _REGISTRY[name](**kwargs)
+    prefix, sep, arg = name.partition(":")
+    if sep and arg and prefix in _PREFIXES:
+        return _PREFIXES[prefix](arg, **kwargs)
+    raise ValueError(f"unknown agent '{name}' (known: {', '.join(names())}, or "
+                     f"{', '.join(p + ':PATH' for p in sorted(_PREFIXES))})")
 
 
-__all__ = ["Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "make", "names", "register"]
+__all__ = ["Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "known", "make", "names", "register",
+           "register_prefix"]

@@ -92,7 +92,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_tournament_parser(sub)
     add_replay_parser(sub)
+    train = sub.add_parser("train", help="self-play MaskablePPO from a YAML config (needs the 'train' extra)")
+    _add_train_arguments(train)
+    train.set_defaults(func=cmd_train)
     return parser
+
+
+def _add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="training YAML (configs/ppo_2p.yaml)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in the config's 'out' folder")
+    parser.add_argument("--out", help="run folder (overrides the config's 'out')")
+    parser.add_argument("--total-steps", type=int, help="learner steps in all (overrides 'total_steps')")
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override any key, e.g. ppo.n_epochs=8")
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from training.train_ppo import run
+    except ModuleNotFoundError as exc:
+        raise ConfigError(f"ktenv train needs the 'train' extra ({exc.name} is missing): "
+                          "pip install torch==2.13.0 && pip install -e \".[train]\"") from None
+    return run(args)
 
 
 def main(argv: list[str] | None = None) -> int:

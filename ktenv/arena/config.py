@@ -14,6 +14,7 @@ them and command-line flags override it. A bad file or value is an error naming 
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -55,9 +56,14 @@ class TournamentConfig:
         if not isinstance(self.agents, list) or not self.agents or not all(isinstance(a, str) for a in self.agents):
             raise ConfigError(f"tournament key 'agents': expected a list of agent names, got {self.agents!r}")
         for name in self.agents:
-            if name not in registry.names():
+            if not registry.known(name):
                 raise ConfigError(f"tournament key 'agents': unknown agent {name!r} "
-                                  f"(known: {', '.join(registry.names())})")
+                                  f"(known: {', '.join(registry.names())}, or ppo:PATH / ppo-sample:PATH)")
+            if ":" in name:  # a learned agent: its file must load now, not in the middle of a tournament
+                try:
+                    registry.make(name)
+                except Exception as exc:
+                    raise ConfigError(f"tournament key 'agents': {name!r} cannot be loaded: {exc}") from None
         if len(set(self.agents)) != len(self.agents):
             raise ConfigError(f"tournament key 'agents': an agent is named twice ({self.agents})")
         _whole("players", self.players, 2, 4)
@@ -95,7 +101,8 @@ class TournamentConfig:
 
     @property
     def name(self) -> str:
-        return f"{'-'.join(self.agents)}_{self.players}p_seed{self.seed}"
+        agents = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", a) for a in self.agents)  # ppo:PATH has slashes
+        return f"{agents}_{self.players}p_seed{self.seed}"
 
     @property
     def db_path(self) -> Path:

@@ -197,7 +197,9 @@ def _process_backend(tasks: list[tuple], workers: int) -> Iterator[tuple[int, di
         return
     import multiprocessing as mp
 
-    ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    # fork is fastest, but not once torch (with its thread pools) is loaded, e.g. in a training run
+    fork = sys.platform.startswith("linux") and "torch" not in sys.modules
+    ctx = mp.get_context("fork" if fork else "spawn")
     pool = ctx.Pool(processes=min(workers, len(tasks)), initializer=_ignore_sigint)
     try:
         yield from pool.imap_unordered(run_one, tasks, chunksize=1)

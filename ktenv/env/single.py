@@ -19,7 +19,9 @@ Opponents: any objects with ``act(observation, action_mask) -> int`` (the ``agen
 or registered agent names; default one RandomAgent per other seat. Opponent ``k`` plays the
 ``k``-th seat after the learner's, in seat order. They receive the flat observation of their
 own seat, except agents with ``needs_observation = False`` (RandomAgent counts as such), which get
-None and cost nothing to feed. ``seat="random"`` draws the learner's seat at every reset from the
+None and cost nothing to feed; the flag is read at every reset, after the opponents' own
+``reset`` (a training-league seat changes who it is between games), and ``info["opponents"]``
+names them. ``seat="random"`` draws the learner's seat at every reset from the
 env's generator (seeded by ``reset(seed=...)``).
 
 Illegal actions: ``illegal_action="terminate"`` (default; the env checkers and unmasked
@@ -117,6 +119,7 @@ class SingleAgentEnv(gymnasium.Env):
         for k, agent in enumerate(self.opponents):
             if hasattr(agent, "reset"):
                 agent.reset(seed=int(rng.integers(2**31)) + k)
+        self._feeds = [_needs_observation(o) for o in self.opponents]  # may change at reset (a league seat)
         self._seat_of_opponent = {(self.seat + 1 + k) % n: k for k in range(n - 1)}
         self.aec.reset(seed=game_seed, options=options)
         self._done = False
@@ -197,6 +200,7 @@ class SingleAgentEnv(gymnasium.Env):
         if "winners" in info:
             info["winners"] = list(info["winners"])
         info["seat"] = self.seat
+        info["opponents"] = [str(getattr(o, "name", type(o).__name__)) for o in self.opponents]
         s = self.aec.game_state
         if not s.game_over and s.actor == self.seat:
             info["action_mask"] = legal_mask(s).copy()

@@ -1,0 +1,278 @@
+"""Training settings: one YAML file, validated on load; an error names the key (``ppo.batch_size``).
+
+A run writes the resolved settings (every key, defaults filled in) to ``<out>/config.yaml``;
+``--resume`` reads them back from there, so a resumed run cannot drift from its start.
+See ``configs/ppo_2p.yaml`` for every key with a comment.
+"""
+
+from __future__ import annotations
+
+import typing
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from ktenv.arena.config import load_yaml
+from ktenv.config import ConfigError, GameConfig
+
+HEURISTIC_AGENTS = ("random", "greedy", "expert")
+
+
+@dataclass
+class EnvSection:
+    players: int = 2
+    max_rounds: int = 30  # the round limit; at the limit the highest income wins (R19.3)
+    reward: str = "shaped"  # "win" (+1/-1 at the end) or "shaped" (also income and hexes gained)
+    game: dict = field(default_factory=dict)  # further GameConfig options
+
+    def check(self) -> None:
+        _range("env.players", self.players, 2, 4)
+        _range("env.max_rounds", self.max_rounds, 1, 10_000)
+        _choice("env.reward", self.reward, ("win", "shaped"))
+        for key in ("n_players", "max_rounds"):
+            if key in self.game:
+                raise ConfigError(f"training key 'env.game.{key}': set it with 'env.{'players' if key == 'n_players' else key}'")
+        try:
+            self.game_config()
+        except (ConfigError, TypeError) as exc:
+            raise ConfigError(f"training key 'env.game': {exc}") from None
+
+    def game_config(self) -> GameConfig:
+        return GameConfig.from_dict({**self.game, "n_players": self.players, "max_rounds": self.max_rounds})
+
+
+@dataclass
+class PPOSection:
+    learning_rate: float = 3e-4
+    n_steps: int = 512  # steps per environment between updates
+    batch_size: int = 512
+    n_epochs: int = 4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float | None = None
+
+    def check(self) -> None:
+        _positive("ppo.learning_rate", self.learning_rate)
+        _range("ppo.n_steps", self.n_steps, 2, 1_000_000)
+        _range("ppo.batch_size", self.batch_size, 2, 10_000_000)
+        _range("ppo.n_epochs", self.n_epochs, 1, 1000)
+        for key in ("gamma", "gae_lambda", "clip_range"):
+            _unit(f"ppo.{key}", getattr(self, key))
+        for key in ("ent_coef", "vf_coef"):
+            if getattr(self, key) < 0:
+                raise ConfigError(f"training key 'ppo.{key}': must be >= 0, got {getattr(self, key)}")
+        _positive("ppo.max_grad_norm", self.max_grad_norm)
+        if self.target_kl is not None:
+            _positive("ppo.target_kl", self.target_kl)
+
+
+@dataclass
+class PolicySection:
+    features: int = 512  # width of the shared layer after symlog (training/policy.py)
+    pi: list[int] = field(default_factory=lambda: [256])
+    vf: list[int] = field(default_factory=lambda: [256])
+    activation: str = "relu"
+
+    def check(self) -> None:
+        from .policy import ACTIVATIONS
+
+        _range("policy.features", self.features, 1, 65_536)
+        for key in ("pi", "vf"):
+            for width in getattr(self, key):
+                _range(f"policy.{key}", width, 1, 65_536)
+        _choice("policy.activation", self.activation, tuple(ACTIVATIONS))
+
+
+@dataclass
+class LeagueSection:
+    # Share of training games against each heuristic agent; the rest against frozen snapshots of
+    # the learner (uniform over the pool). Before the first snapshot, the heuristics share it all.
+    opponents: dict[str, float] = field(default_factory=lambda: {"random": 0.5, "greedy": 0.1})
+    snapshots: float = 0.4
+    snapshot_every: int = 100_000  # learner steps between frozen snapshots
+    max_snapshots: int = 8  # the oldest leaves the pool
+    snapshot_play: str = "sample"  # snapshots sample their actions ("sample") or take the best ("best")
+
+    def check(self) -> None:
+        for name, share in self.opponents.items():
+            _choice("league.opponents", name, HEURISTIC_AGENTS)
+            if not isinstance(share, (int, float)) or isinstance(share, bool) or share < 0:
+                raise ConfigError(f"training key 'league.opponents.{name}': expected a share >= 0, got {share!r}")
+        if not isinstance(self.snapshots, (int, float)) or self.snapshots < 0:
+            raise ConfigError(f"training key 'league.snapshots': expected a share >= 0, got {self.snapshots!r}")
+        if sum(self.opponents.values()) + self.snapshots <= 0:
+            raise ConfigError("training key 'league': the opponent shares add up to 0")
+        if sum(self.opponents.values()) <= 0:
+            raise ConfigError("training key 'league.opponents': at least one heuristic needs a share > 0 "
+                              "(the pool of snapshots is empty at the start)")
+        _range("league.snapshot_every", self.snapshot_every, 1, 10**12)
+        _range("league.max_snapshots", self.max_snapshots, 1, 1000)
+        _choice("league.snapshot_play", self.snapshot_play, ("sample", "best"))
+
+
+@dataclass
+class EvalSection:
+    every: int = 250_000  # learner steps between evaluations (0: only at the end)
+    games: int = 40  # per opponent, seats swapped
+    opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "expert"])
+    workers: int = 2
+
+    def check(self) -> None:
+        _range("eval.every", self.every, 0, 10**12)
+        _range("eval.games", self.games, 1, 1_000_000)
+        _range("eval.workers", self.workers, 1, 1024)
+        for name in self.opponents:
+            _choice("eval.opponents", name, HEURISTIC_AGENTS)
+
+
+@dataclass
+class TrainConfig:
+    out: str = "runs/ppo"  # the run folder: config, TensorBoard logs, checkpoints, league, eval results
+    seed: int = 1
+    total_steps: int = 1_000_000  # learner decisions
+    n_envs: int = 4  # games in parallel (subprocesses)
+    vec_env: str = "subproc"  # "subproc" or "dummy" (all games in the learner's process)
+    checkpoint_every: int = 100_000
+    log_every_seconds: float = 30.0  # the console progress line
+    torch_threads: int = 1
+    env: EnvSection = field(default_factory=EnvSection)
+    ppo: PPOSection = field(default_factory=PPOSection)
+    policy: PolicySection = field(default_factory=PolicySection)
+    league: LeagueSection = field(default_factory=LeagueSection)
+    eval: EvalSection = field(default_factory=EvalSection)
+
+    def check(self) -> None:
+        if not isinstance(self.out, str) or not self.out:
+            raise ConfigError(f"training key 'out': expected a folder path, got {self.out!r}")
+        _range("seed", self.seed, 0, 2**31 - 1)
+        _range("total_steps", self.total_steps, 1, 10**12)
+        _range("n_envs", self.n_envs, 1, 1024)
+        _choice("vec_env", self.vec_env, ("subproc", "dummy"))
+        _range("checkpoint_every", self.checkpoint_every, 1, 10**12)
+        _positive("log_every_seconds", self.log_every_seconds)
+        _range("torch_threads", self.torch_threads, 1, 256)
+        for section in (self.env, self.ppo, self.policy, self.league, self.eval):
+            section.check()
+        if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
+            raise ConfigError(f"training key 'ppo.batch_size': {self.ppo.batch_size} is more than one rollout "
+                              f"(ppo.n_steps x n_envs = {self.ppo.n_steps * self.n_envs})")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_mapping(cls, data: dict, source: str = "config") -> TrainConfig:
+        try:
+            cfg = _build(cls, data, "")
+            cfg.check()
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: {exc}") from None
+        return cfg
+
+    @classmethod
+    def from_yaml(cls, path: str | Path, overrides: dict | None = None) -> TrainConfig:
+        data = load_yaml(path)
+        for dotted, value in (overrides or {}).items():
+            _set_dotted(data, dotted, value)
+        return cls.from_mapping(data, source=str(path))
+
+    def save(self, path: str | Path) -> None:
+        import yaml
+
+        Path(path).write_text("# resolved by ktenv train: every key, defaults filled in\n"
+                              + yaml.safe_dump(self.to_dict(), sort_keys=False))
+
+
+# ----------------------------------------------------------------------------- building and checks
+
+def _build(cls, data, prefix: str):
+    if not isinstance(data, dict):
+        raise ConfigError(f"training key '{prefix[:-1] or '(top)'}': expected a mapping, got {data!r}")
+    hints = typing.get_type_hints(cls)
+    known = [f.name for f in fields(cls)]
+    for key in data:
+        if key not in known:
+            raise ConfigError(f"unknown training key '{prefix}{key}' (known here: {', '.join(known)})")
+    values = {}
+    for key, value in data.items():
+        kind = hints[key]
+        if isinstance(kind, type) and hasattr(kind, "__dataclass_fields__"):
+            values[key] = _build(kind, value, f"{prefix}{key}.")
+        else:
+            values[key] = _typed(f"{prefix}{key}", value, kind)
+    return cls(**values)
+
+
+def _typed(key: str, value, kind):
+    """`value` checked (and int->float widened) against the annotation `kind`."""
+    origin, args = typing.get_origin(kind), typing.get_args(kind)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        if value is None and type(None) in args:
+            return None
+        kind = next(a for a in args if a is not type(None))
+        origin, args = typing.get_origin(kind), typing.get_args(kind)
+    bad = ConfigError(f"training key '{key}': expected {_describe(kind)}, got {value!r}")
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise bad
+    elif kind is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad
+    elif kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise bad
+        value = float(value)
+    elif kind is str:
+        if not isinstance(value, str):
+            raise bad
+    elif origin is list:
+        if not isinstance(value, list):
+            raise bad
+        value = [_typed(key, v, args[0]) for v in value]
+    elif origin is dict or kind is dict:
+        if not isinstance(value, dict):
+            raise bad
+        if args:
+            value = {_typed(key, k, args[0]): _typed(f"{key}.{k}", v, args[1]) for k, v in value.items()}
+    return value
+
+
+def _describe(kind) -> str:
+    names = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
+    if kind in names:
+        return names[kind]
+    origin = typing.get_origin(kind)
+    return "a list" if origin is list else "a mapping" if origin is dict or kind is dict else str(kind)
+
+
+def _set_dotted(data: dict, dotted: str, value) -> None:
+    *path, last = dotted.split(".")
+    node = data
+    for part in path:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"override '{dotted}': '{part}' is not a section")
+    node[last] = value
+
+
+def _range(key: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"training key '{key}': expected a whole number {low}-{high}, got {value!r}")
+
+
+def _positive(key: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ConfigError(f"training key '{key}': expected a number > 0, got {value!r}")
+
+
+def _unit(key: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ConfigError(f"training key '{key}': expected a number in (0, 1], got {value!r}")
+
+
+def _choice(key: str, value, allowed: tuple) -> None:
+    if value not in allowed:
+        raise ConfigError(f"training key '{key}': {value!r} is not one of {list(allowed)}")

@@ -1,0 +1,122 @@
+"""The self-play league: who the learner plays against in each training game.
+
+The pool is a small JSON file in the run folder (``league.json``): the frozen snapshots of the
+learner (model zips under ``league/``) with the step each was taken at. The learner's process
+adds snapshots; every game process reads the file again when it changes (one ``stat`` per game),
+so no messages cross the process boundary and a resumed run finds its league on disk.
+
+Each opponent seat of a training game is a `LeagueOpponent`: at every reset it draws whom it
+plays as from the config's mix (a share per heuristic agent, and a share for snapshots, uniform
+over the pool), with its own seeded generator.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .config import LeagueSection
+from .policy import CheckpointError
+
+LEAGUE_FILE = "league.json"
+SNAPSHOT_DIR = "league"
+
+
+def read_pool(run_dir: str | Path) -> list[dict]:
+    """The snapshots in the pool, oldest first: [{"path": relative path, "step": n}]."""
+    path = Path(run_dir) / LEAGUE_FILE
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text())
+        pool = data["snapshots"]
+        assert isinstance(pool, list) and all(isinstance(e["path"], str) and isinstance(e["step"], int) for e in pool)
+    except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
+        raise CheckpointError(f"{path}: the league file is corrupt ({exc!r})") from None
+    return pool
+
+
+def write_pool(run_dir: str | Path, pool: list[dict]) -> None:
+    """Atomically (a reader never sees half a file)."""
+    path = Path(run_dir) / LEAGUE_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"snapshots": pool}, indent=1))
+    os.replace(tmp, path)
+
+
+def add_snapshot(run_dir: str | Path, model, step: int, max_snapshots: int, save) -> dict:
+    """Freeze the learner into the pool (``save(model, path)`` writes the zip); drop the oldest."""
+    rel = f"{SNAPSHOT_DIR}/snapshot_{step:010d}.zip"
+    (Path(run_dir) / SNAPSHOT_DIR).mkdir(parents=True, exist_ok=True)
+    save(model, Path(run_dir) / rel)
+    pool = [e for e in read_pool(run_dir) if e["step"] != step] + [{"path": rel, "step": step}]
+    for old in pool[:-max_snapshots]:
+        (Path(run_dir) / old["path"]).unlink(missing_ok=True)
+    pool = pool[-max_snapshots:]
+    write_pool(run_dir, pool)
+    return pool[-1]
+
+
+def prune_after(run_dir: str | Path, step: int) -> None:
+    """Forget snapshots newer than a checkpoint we resume from (taken after it, then lost)."""
+    pool = read_pool(run_dir)
+    keep = [e for e in pool if e["step"] <= step]
+    if len(keep) != len(pool):
+        write_pool(run_dir, keep)
+
+
+class LeagueOpponent:
+    """One opponent seat: a heuristic agent or a frozen snapshot, drawn anew every game."""
+
+    def __init__(self, run_dir: str | Path, league: LeagueSection, seed: int = 0) -> None:
+        self.run_dir = Path(run_dir)
+        self.league = league
+        self.rng = np.random.default_rng(seed)
+        self._pool: list[dict] = []
+        self._pool_stamp: float | None = None
+        self._agents: dict[str, object] = {}
+        self.current = None
+        self.name = "league"
+
+    @property
+    def needs_observation(self) -> bool:
+        return bool(getattr(self.current, "needs_observation", False))
+
+    def _refresh_pool(self) -> None:
+        path = self.run_dir / LEAGUE_FILE
+        stamp = path.stat().st_mtime_ns if path.exists() else None
+        if stamp != self._pool_stamp:
+            self._pool, self._pool_stamp = read_pool(self.run_dir), stamp
+
+    def draw(self) -> str:
+        """An agent name from the mix (snapshots as ppo-sample:PATH or ppo:PATH)."""
+        self._refresh_pool()
+        names = list(self.league.opponents)
+        weights = [float(self.league.opponents[n]) for n in names]
+        if self._pool and self.league.snapshots > 0:
+            kind = "ppo-sample" if self.league.snapshot_play == "sample" else "ppo"
+            share = self.league.snapshots / len(self._pool)
+            names += [f"{kind}:{self.run_dir / e['path']}" for e in self._pool]
+            weights += [share] * len(self._pool)
+        p = np.asarray(weights) / sum(weights)
+        return names[int(self.rng.choice(len(names), p=p))]
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        name = self.draw()
+        agent = self._agents.get(name)
+        if agent is None:
+            import agents
+
+            if len(self._agents) > 4 * self.league.max_snapshots + 8:
+                self._agents.clear()
+            agent = self._agents[name] = agents.make(name)
+        agent.reset(seed=int(self.rng.integers(2**31)))
+        self.current, self.name = agent, "snapshot" if ":" in name else name
+
+    def act(self, observation, action_mask: np.ndarray) -> int:
+        return self.current.act(observation, action_mask)

@@ -1,0 +1,224 @@
+"""What a training run watches and keeps: game statistics, snapshots, checkpoints, evaluations.
+
+TensorBoard scalars (beside SB3's own ``rollout/``, ``train/`` and ``time/``):
+
+- ``game/win_rate``, ``game/win_rate_vs_<opponent>`` (training games, last 200), ``game/income``,
+  ``game/hexes``, ``game/rounds``, ``game/length`` (learner decisions per game), ``game/games``;
+- ``game/illegal_actions``: actions the env refused (MaskablePPO never sends one: must stay 0);
+- ``eval/win_rate_vs_<agent>`` and ``eval/rating_vs_<agent>``: the arena's tournament code
+  (`ktenv.arena.run_tournament`), the same numbers ``ktenv tournament`` prints;
+- ``speed/steps_per_second`` and ``speed/env_share`` (share of wall time spent waiting for the
+  games: stepping and masks, measured by `GameVecEnv`).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import defaultdict, deque
+from pathlib import Path
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import VecEnvWrapper
+
+from .config import TrainConfig
+from .league import add_snapshot
+
+WINDOW = 200  # training games averaged in the game/ scalars
+
+
+class GameVecEnv(VecEnvWrapper):
+    """The training games: counts the wall time spent in them, and serves MaskablePPO's masks.
+
+    `SingleAgentEnv` puts the learner's mask into every step's and reset's info, so the masks
+    arrive with the step's results: ``env_method("action_masks")`` answers from them instead of
+    a second round trip to every game process per step."""
+
+    def __init__(self, venv) -> None:
+        super().__init__(venv)
+        self.env_seconds = 0.0
+        self.masks = np.ones((venv.num_envs, venv.action_space.n), bool)
+
+    def _take_masks(self, infos, dones=None) -> None:
+        reset_infos = getattr(self.venv, "reset_infos", None)
+        for i, info in enumerate(infos):
+            if dones is not None and dones[i] and reset_infos is not None:
+                info = reset_infos[i]  # the game ended and a new one began in that process
+            mask = info.get("action_mask")
+            self.masks[i] = True if mask is None else mask  # None: not the learner's turn (the game is over)
+
+    def reset(self):
+        t = time.perf_counter()
+        try:
+            obs = self.venv.reset()
+            self._take_masks(self.venv.reset_infos)
+            return obs
+        finally:
+            self.env_seconds += time.perf_counter() - t
+
+    def step_async(self, actions) -> None:
+        t = time.perf_counter()
+        self.venv.step_async(actions)
+        self.env_seconds += time.perf_counter() - t
+
+    def step_wait(self):
+        t = time.perf_counter()
+        try:
+            obs, rewards, dones, infos = self.venv.step_wait()
+            self._take_masks(infos, dones)
+            return obs, rewards, dones, infos
+        finally:
+            self.env_seconds += time.perf_counter() - t
+
+    def env_method(self, method_name, *args, indices=None, **kwargs):
+        if method_name == "action_masks" and not args and not kwargs:
+            rows = range(self.num_envs) if indices is None else ([indices] if isinstance(indices, int) else indices)
+            return [self.masks[i].copy() for i in rows]
+        t = time.perf_counter()
+        try:
+            return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+        finally:
+            self.env_seconds += time.perf_counter() - t
+
+
+def learner_share(info: dict) -> float:
+    """The learner's share of the win in a finished game (ties split; 0 without a winner)."""
+    winners = info.get("winners") or []
+    me = f"player_{info.get('seat', -1)}"
+    return 1.0 / len(winners) if me in winners else 0.0
+
+
+class Monitor(BaseCallback):
+    """The callback of `training.train_ppo` (see the module docstring)."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, meta: dict, save_model, write_latest, start: int) -> None:
+        super().__init__(verbose=0)
+        self.cfg, self.run_dir, self.meta = cfg, Path(run_dir), meta
+        self._save_model, self._write_latest = save_model, write_latest
+        self.games = 0
+        self.illegal = 0
+        self.recent: deque = deque(maxlen=WINDOW)  # (win, income, hexes, rounds, length)
+        self.by_opponent: dict[str, deque] = defaultdict(lambda: deque(maxlen=WINDOW))
+        self.evals: dict[str, float] = {}
+        every = cfg.league.snapshot_every
+        self.next_snapshot = (start // every + 1) * every
+        self.next_checkpoint = (start // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+        self.next_eval = (start // cfg.eval.every + 1) * cfg.eval.every if cfg.eval.every else None
+        self.start_step = start
+        self.t0 = self.t_log = time.perf_counter()
+        self.env0 = 0.0
+
+    # ----- SB3 hooks
+
+    def _on_training_start(self) -> None:
+        self.t0 = self.t_log = time.perf_counter()
+        self.env0 = self._env_seconds()
+        self.start_step = self.num_timesteps
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"]):
+            if info.get("illegal_action"):
+                self.illegal += 1
+            if done:
+                self._count_game(info)
+        step = self.num_timesteps
+        if step >= self.next_snapshot:
+            add_snapshot(self.run_dir, self.model, step, self.cfg.league.max_snapshots,
+                         lambda m, p: self._save_model(m, p, self.meta))
+            self.next_snapshot += self.cfg.league.snapshot_every
+        path = None
+        if step >= self.next_checkpoint:
+            path = self.checkpoint(self.model)
+            self.next_checkpoint += self.cfg.checkpoint_every
+        if self.next_eval is not None and step >= self.next_eval:
+            if step < self.cfg.total_steps:  # the last one is the final evaluation
+                self.evaluate(path or self.checkpoint(self.model))
+            self.next_eval += self.cfg.eval.every
+        if time.perf_counter() - self.t_log >= self.cfg.log_every_seconds:
+            self.t_log = time.perf_counter()
+            print(self.progress_line(), file=sys.stderr, flush=True)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        record = self.logger.record
+        if self.recent:
+            rows = np.asarray(self.recent, float)
+            for k, name in enumerate(("win_rate", "income", "hexes", "rounds", "length")):
+                record(f"game/{name}", float(rows[:, k].mean()))
+        for opponent, wins in self.by_opponent.items():
+            record(f"game/win_rate_vs_{opponent}", float(np.mean(wins)))
+        record("game/games", self.games)
+        record("game/illegal_actions", self.illegal)
+        sps, share = self.speed()
+        record("speed/steps_per_second", sps)
+        record("speed/env_share", share)
+
+    # ----- statistics
+
+    def _count_game(self, info: dict) -> None:
+        self.games += 1
+        win = learner_share(info)
+        length = info.get("episode", {}).get("l", 0)
+        self.recent.append((win, info.get("income", 0), info.get("hexes", 0), info.get("round", 0), length))
+        for name in set(info.get("opponents", [])):
+            self.by_opponent[name].append(win)
+
+    def _env_seconds(self) -> float:
+        venv = self.model.get_env() if self.model is not None else None
+        return float(getattr(venv, "env_seconds", 0.0))
+
+    def speed(self) -> tuple[float, float]:
+        wall = max(time.perf_counter() - self.t0, 1e-9)
+        return (self.num_timesteps - self.start_step) / wall, (self._env_seconds() - self.env0) / wall
+
+    def progress_line(self) -> str:
+        total, step = self.cfg.total_steps, self.num_timesteps
+        sps, share = self.speed()
+        eta = (total - step) / sps if sps > 0 else 0.0
+        parts = [f"[ktenv train] step {step:,}/{total:,} ({100 * step / total:.0f}%)", f"{sps:,.0f} steps/s",
+                 f"games {self.games}"]
+        if self.recent:
+            parts.append(f"win {100 * np.mean([r[0] for r in self.recent]):.0f}% (last {len(self.recent)})")
+        if self.evals:
+            parts.append("eval " + " ".join(f"{k} {100 * v:.0f}%" for k, v in self.evals.items()))
+        parts += [f"env {100 * share:.0f}% of time", f"illegal {self.illegal}", f"ETA {eta / 60:.0f} min"]
+        return " | ".join(parts)
+
+    # ----- keeping and judging
+
+    def checkpoint(self, model) -> Path:
+        step = int(model.num_timesteps)
+        path = self.run_dir / "checkpoints" / f"step_{step:010d}.zip"
+        self._save_model(model, path, self.meta)
+        self._write_latest(self.run_dir, path, step)
+        return path
+
+    def evaluate(self, model_path: Path, final: bool = False) -> dict[str, float]:
+        """Win rate of the model (``ppo:PATH``) against each eval opponent, by the tournament code."""
+        from ktenv.arena.config import TournamentConfig
+        from ktenv.arena.tournament import run_tournament
+
+        step = int(self.num_timesteps) if self.model is not None else 0
+        results = {}
+        for opponent in self.cfg.eval.opponents:
+            me = f"ppo:{model_path}"
+            tcfg = TournamentConfig(
+                agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
+                workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + step % 1_000_000,
+                max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
+                db=str(self.run_dir / "eval" / f"{'final' if final else f'step_{step:010d}'}_vs_{opponent}.sqlite"))
+            report = run_tournament(tcfg)
+            row = next(s for s in report["standings"] if s.agent == me)
+            results[opponent] = row.win_rate
+            self.logger.record(f"eval/win_rate_vs_{opponent}", row.win_rate)
+            self.logger.record(f"eval/rating_vs_{opponent}", row.rating_mu)
+        self.evals = results
+        if final:
+            self.logger.dump(step)
+        print(f"[ktenv train] eval at step {step:,}: " + ", ".join(
+            f"{k} {100 * v:.1f}% of {self.cfg.eval.games}" for k, v in results.items()), file=sys.stderr, flush=True)
+        return results
+
+    def close(self) -> None:
+        self.logger.close()

@@ -1,0 +1,133 @@
+"""The policy network for ktenv's flat observation, and the safe way to load it back.
+
+The choice (documented in the README): the observation (docs/observation.md) is a vector of about
+7,000 floats, mostly 0/1 flags and small counts, with a few large numbers (gold, rounds, income).
+
+    symlog(x) = sign(x) * log(1 + |x|)     squashes the large numbers, keeps 0/1 and small counts
+    Linear(obs, features) + ReLU           one shared layer for policy and value (most weights live here)
+    policy head: MLP `pi` -> logits over Discrete(N)  (MaskablePPO masks illegal actions to -inf)
+    value head:  MLP `vf` -> V
+
+symlog needs no running statistics (unlike VecNormalize), so a saved model is weights only and
+plays the same in training, in the arena and in a notebook.
+
+Files: a model is SB3's own zip (``MaskablePPO.save``) plus one extra entry, ``ktenv.json``,
+which names the network and the game it was trained for. `load_network` reads that entry and the
+``policy.pth`` weights with ``torch.load(weights_only=True)``: nothing in the file is unpickled.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+FORMAT = 1
+META_ENTRY = "ktenv.json"
+ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
+
+
+class CheckpointError(ValueError):
+    """A model or checkpoint file that cannot be used (missing, corrupt, or for another game)."""
+
+
+class SymlogFeatures(BaseFeaturesExtractor):
+    """symlog, then one linear layer with ReLU (see the module docstring)."""
+
+    def __init__(self, observation_space: spaces.Box, features_dim: int = 512) -> None:
+        super().__init__(observation_space, features_dim)
+        self.linear = nn.Sequential(nn.Linear(int(np.prod(observation_space.shape)), features_dim), nn.ReLU())
+
+    def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        x = torch.sign(observations) * torch.log1p(torch.abs(observations))
+        return self.linear(x)
+
+
+def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str) -> dict:
+    """The keyword arguments of `MaskableActorCriticPolicy` for this network."""
+    return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": {"features_dim": features},
+            "net_arch": {"pi": list(pi), "vf": list(vf)}, "activation_fn": ACTIVATIONS[activation]}
+
+
+def write_meta(path: str | Path, meta: dict) -> None:
+    """Add ``ktenv.json`` to a zip SB3 has just saved."""
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr(META_ENTRY, json.dumps({"format": FORMAT, **meta}, indent=1))
+
+
+def read_meta(path: str | Path) -> dict:
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such model file")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+            if META_ENTRY not in names:
+                raise CheckpointError(f"{path}: not a ktenv model (no {META_ENTRY} inside; was it saved by "
+                                      "ktenv train?)")
+            meta = json.loads(archive.read(META_ENTRY).decode())
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise CheckpointError(f"{path}: not a readable model zip ({exc})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{path}: {META_ENTRY} is corrupt ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise CheckpointError(f"{path}: {META_ENTRY} has format {meta.get('format') if isinstance(meta, dict) else '?'}"
+                              f", this ktenv reads format {FORMAT}")
+    for key, kind in (("observation_size", int), ("action_size", int), ("network", dict), ("game", dict)):
+        if not isinstance(meta.get(key), kind):
+            raise CheckpointError(f"{path}: {META_ENTRY} lacks a valid '{key}'")
+    return meta
+
+
+def read_weights(path: str | Path, entry: str = "policy.pth") -> dict:
+    """A state dict from the zip, loaded with ``weights_only=True`` (no unpickling of objects)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            blob = archive.read(entry)
+        return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
+    except KeyError:
+        raise CheckpointError(f"{path}: no {entry} inside") from None
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError) as exc:
+        raise CheckpointError(f"{path}: {entry} is corrupt ({exc})") from None
+
+
+def build_policy(meta: dict):
+    """A fresh `MaskableActorCriticPolicy` shaped as `meta` says (weights not loaded)."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    net = meta["network"]
+    obs_space = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
+    return MaskableActorCriticPolicy(obs_space, spaces.Discrete(meta["action_size"]), lambda _: 0.0,
+                                     **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"]))
+
+
+def load_network(path: str | Path):
+    """(policy in eval mode, meta) from a ktenv model zip, safely (see the module docstring)."""
+    meta = read_meta(path)
+    try:
+        policy = build_policy(meta)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"{path}: {META_ENTRY} describes no valid network ({exc!r})") from None
+    weights = read_weights(path)
+    try:
+        policy.load_state_dict(weights, strict=True)
+    except (RuntimeError, TypeError) as exc:
+        raise CheckpointError(f"{path}: weights do not fit the network in {META_ENTRY} ({exc})") from None
+    policy.set_training_mode(False)
+    return policy, meta
+
+
+def action_logits(policy, observation: np.ndarray) -> np.ndarray:
+    """The policy's logits for one observation (numpy float32[N])."""
+    with torch.no_grad():
+        x = torch.as_tensor(np.asarray(observation, np.float32)[None])
+        features = policy.pi_features_extractor(x)
+        latent = policy.mlp_extractor.forward_actor(features)
+        return policy.action_net(latent)[0].numpy()
