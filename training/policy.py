@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import zipfile
 from pathlib import Path
 
@@ -94,7 +95,7 @@ def read_weights(path: str | Path, entry: str = "policy.pth") -> dict:
         return torch.load(io.BytesIO(blob), map_location="cpu", weights_only=True)
     except KeyError:
         raise CheckpointError(f"{path}: no {entry} inside") from None
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError) as exc:
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError, pickle.UnpicklingError) as exc:
         raise CheckpointError(f"{path}: {entry} is corrupt ({exc})") from None
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import signal
 import sys
 import time
@@ -39,6 +40,7 @@ from .policy import CheckpointError, read_meta
 
 CONFIG_FILE = "config.yaml"
 LATEST = "checkpoints/latest.json"
+RESUME_KEYS = ("total_steps", "log_every_seconds", "checkpoint_every")  # and eval.*: what --resume may change
 
 
 # ----------------------------------------------------------------------------- the environments
@@ -118,7 +120,7 @@ def load_checkpoint(model, path: Path, meta: dict) -> int:
             raise CheckpointError(f"{path}: trained with {key} = {saved[key]}, the config says {meta[key]}")
     try:
         model.set_parameters(str(path), exact_match=True, device="cpu")
-    except (ValueError, RuntimeError, KeyError, OSError, EOFError) as exc:
+    except (ValueError, RuntimeError, KeyError, OSError, EOFError, pickle.UnpicklingError) as exc:
         raise CheckpointError(f"{path}: cannot load its weights ({exc})") from None
     step = saved.get("step")
     if not isinstance(step, int) or step < 0:
@@ -159,8 +161,10 @@ def prepare_run(config_path: str | None, resume: bool, overrides: dict) -> tuple
     if resume:
         if not saved.exists():
             raise ConfigError(f"--resume: {saved} does not exist (no run was started in {run_dir})")
-        keep = {k: v for k, v in overrides.items() if k in ("total_steps", "log_every_seconds")}
-        cfg = TrainConfig.from_yaml(saved, keep)  # the run's own settings; only its length may change
+        keep = {k: v for k, v in overrides.items() if k in RESUME_KEYS or k.startswith("eval.")}
+        cfg = TrainConfig.from_yaml(saved, keep)  # the run's own settings; its length and reporting may change
+        if keep:
+            cfg.save(saved)
     else:
         if (run_dir / LATEST).exists():
             raise ConfigError(f"{run_dir} already holds a run: pass --resume to continue it, or choose another "
