@@ -13,7 +13,9 @@
   ``train`` extra), playing its best legal action or sampling from its policy.
 
 A name ``prefix:argument`` goes to the factory registered for that prefix
-(`agents.register_prefix`), called with the argument and the keyword arguments.
+(`agents.register_prefix`), called with the argument and the keyword arguments. Your own bot
+needs no registration: ``FILE.py:NAME`` loads class (or factory) ``NAME`` from that file and
+calls it with ``seed=`` (``ktenv tournament --agents bots/mine.py:MyAgent,random``).
 
 ``observation`` is what the PettingZoo env gives (the dict with ``observation`` and
 ``action_mask``) or the vector alone; the rule-based agents decode it by name with
@@ -59,9 +61,44 @@ def names() -> list[str]:
 
 
 def known(name: str) -> bool:
-    """A registered name, or ``prefix:argument`` with a registered prefix and a non-empty argument."""
+    """A registered name, ``prefix:argument`` with a registered prefix, or ``FILE.py:NAME``."""
     prefix, sep, arg = name.partition(":")
-    return name in _REGISTRY or bool(sep and arg and prefix in _PREFIXES)
+    return name in _REGISTRY or bool(sep and arg and prefix in _PREFIXES) or _is_file_spec(name)
+
+
+def _is_file_spec(name: str) -> bool:
+    path, sep, attr = name.rpartition(":")
+    return bool(sep and attr.isidentifier() and path.endswith(".py"))
+
+
+def _from_file(name: str, **kwargs) -> Agent:
+    """``FILE.py:NAME``: the class or factory NAME of a Python file, called with the keyword arguments."""
+    import importlib.util
+    import inspect
+    import sys
+    from pathlib import Path
+
+    path, _, attr = name.rpartition(":")
+    file = Path(path).expanduser().resolve()
+    if not file.is_file():
+        raise ValueError(f"agent '{name}': no such file {path}")
+    module_name = f"_ktenv_agent_{abs(hash(str(file)))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[module_name] = module
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise ValueError(f"agent '{name}': {path} defines no class or function '{attr}'")
+    accepted = inspect.signature(factory).parameters
+    if not any(p.kind is p.VAR_KEYWORD for p in accepted.values()):
+        kwargs = {k: v for k, v in kwargs.items() if k in accepted}
+    agent = factory(**kwargs)
+    if not callable(getattr(agent, "act", None)):
+        raise ValueError(f"agent '{name}': {attr}() made an object without act(observation, action_mask)")
+    return agent
 
 
 def make(name: str, **kwargs) -> Agent:
@@ -70,8 +107,10 @@ def make(name: str, **kwargs) -> Agent:
     prefix, sep, arg = name.partition(":")
     if sep and arg and prefix in _PREFIXES:
         return _PREFIXES[prefix](arg, **kwargs)
-    raise ValueError(f"unknown agent '{name}' (known: {', '.join(names())}, or "
-                     f"{', '.join(p + ':PATH' for p in sorted(_PREFIXES))})")
+    if _is_file_spec(name):
+        return _from_file(name, **kwargs)
+    raise ValueError(f"unknown agent '{name}' (known: {', '.join(names())}, "
+                     f"{', '.join(p + ':PATH' for p in sorted(_PREFIXES))}, or FILE.py:CLASS)")
 
 
 __all__ = ["Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "known", "make", "names", "register",

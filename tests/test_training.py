@@ -35,7 +35,9 @@ SMOKE = ROOT / "configs" / "ppo_smoke.yaml"
 # ----------------------------------------------------------------------------- configs
 
 def test_every_shipped_training_config_loads():
-    for name in ("ppo_2p.yaml", "ppo_smoke.yaml"):
+    from tests.test_arena import TRAINING_CONFIGS
+
+    for name in TRAINING_CONFIGS:
         cfg = TrainConfig.from_yaml(ROOT / "configs" / name)
         assert cfg.env.players == 2 and cfg.total_steps > 0
 
