@@ -33,8 +33,8 @@ def passengers(s: GameState) -> list[int]:
 
 
 def _loadable(s: GameState, p: int) -> np.ndarray:
-    ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (cat.THING_KIND == CREATURE)
-                         & (s.thing_status == UNMOVED) & (s.thing_mp > 0) & (cat.THING_COMBAT <= MAX_VALUE))
+    ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (s.cat.THING_KIND == CREATURE)
+                         & (s.thing_status == UNMOVED) & (s.thing_mp > 0) & (s.cat.THING_COMBAT <= MAX_VALUE))
     if s.reg.get("bl_n", 0):
         ids = ids[s.thing_hex[ids] == s.reg["bl_hex"]]
         ids = ids[~np.isin(ids, passengers(s))]

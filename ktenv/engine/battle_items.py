@@ -30,8 +30,8 @@ def held_items(s: GameState, side: int) -> np.ndarray:
     """Magic items a side holds: a player's screen, or the neutral defenders' drawn items (R12.2.6)."""
     if side == NEUTRAL:
         return np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == s.reg["b_hex"]) & (s.thing_owner == NEUTRAL)
-                              & (cat.THING_KIND == MAGIC) & ~s.thing_in_play)
-    return np.flatnonzero((s.thing_place == SCREEN) & (s.thing_owner == side) & (cat.THING_KIND == MAGIC))
+                              & (s.cat.THING_KIND == MAGIC) & ~s.thing_in_play)
+    return np.flatnonzero((s.thing_place == SCREEN) & (s.thing_owner == side) & (s.cat.THING_KIND == MAGIC))
 
 
 def dust_targets(s: GameState) -> list[int]:

@@ -269,7 +269,7 @@ def _valid_targets(s: GameState, c: int) -> np.ndarray:
 def caster_actions(s: GameState, p: int, c: int, lay: ActionLayout) -> list[int]:
     """Magic creatures and magic heroes of `p` on the board with a valid target in range (RD10.8)."""
     valid = _valid_targets(s, c)
-    things = np.flatnonzero(_IS_MAGIC_CREATURE & (s.thing_owner == p) & (s.thing_place == BOARD))
+    things = np.flatnonzero(_IS_MAGIC_CREATURE[:s.n_things] & (s.thing_owner == p) & (s.thing_place == BOARD))
     heroes = np.flatnonzero((s.hero_owner == p) & cat.HERO_MAGIC)
     out = []
     for a in [*(lay.thing + things), *(lay.hero + heroes)]:
@@ -367,7 +367,8 @@ def _juju_apply(s: GameState, lay: ActionLayout) -> None:
 
 
 def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
-    things = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE)
+    things = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD)
+                            & _IS_CREATURE[:s.n_things])
     return things, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
 
 
@@ -464,7 +465,7 @@ def _plague_react(s: GameState, lay: ActionLayout) -> None:
 
 def plague_values(s: GameState, q: int) -> np.ndarray:
     """B.4 per hex of q with a creature of q: forts (Citadel 4) + city/village values; else 0."""
-    mine = (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE
+    mine = (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE[:s.n_things]
     has = np.bincount(s.thing_hex[mine], minlength=s.geo.n_hexes) > 0
     town = np.where(s.hex_income >= 0, _TOWN_VALUE[np.maximum(s.hex_income, 0)], 0)
     return np.where(has & (s.hex_owner == q), s.hex_fort + town, 0)
