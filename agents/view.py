@@ -33,8 +33,8 @@ THING_KIND = cat.THING_KIND
 IS_CREATURE = THING_KIND == CREATURE
 IS_INCOME = np.isin(THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
 HIDDEN_COMBAT = float(THING_COMBAT[:cat.N_THINGS][IS_CREATURE[:cat.N_THINGS]].mean())  # an unknown creature's worth
-EVENT_NAME = {int(i): cat.THING_NAME[i] for i in cat.EVENT_IDS}
-MAGIC_NAME = {int(i): cat.THING_NAME[i] for i in cat.MAGIC_IDS}
+EVENT_NAME = {int(i): cat.THING_NAME[i] for i in cat.TWO_BOXES.EVENT_IDS}  # both boxes (R20.1)
+MAGIC_NAME = {int(i): cat.THING_NAME[i] for i in cat.TWO_BOXES.MAGIC_IDS}
 
 
 def _memo(method):

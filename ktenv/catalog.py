@@ -461,7 +461,7 @@ TWO_BOX_TILES: tuple[int, ...] = tuple(
     {DESERT: 9, FOREST: 9, FROZEN_WASTE: 7, JUNGLE: 7, MOUNTAIN: 11, PLAINS: 11, SWAMP: 11, SEA: 14}[t]
     for t in range(N_TERRAINS))
 # Kinds of Thing the second box adds to the cup (R20.1); see `two_boxes`.
-SECOND_BOX_KINDS = (CREATURE, SPECIAL_INCOME, CITY, VILLAGE, TREASURE)
+SECOND_BOX_KINDS = (CREATURE, SPECIAL_INCOME, CITY, VILLAGE, TREASURE, EVENT)
 _THING_FIELDS = ("THING_TERRAIN", "THING_COMBAT", "THING_FLYING", "THING_MAGIC", "THING_RANGED",
                  "THING_CHARGE", "THING_INCOME", "THING_GOLD", "THING_DESIGN", "THING_IS_MINE", "THING_ORIGINAL")
 
@@ -470,15 +470,18 @@ def two_boxes(box: Catalog) -> Catalog:
     """The catalog of a six-player game (R20.1, [FV§17.1]): two boxes, one cup.
 
     Doubled: the Things of the kinds in `SECOND_BOX_KINDS` (creatures, special income counters,
-    cities, villages, treasures) get a second copy with ids ``box.N_THINGS + k``, in the box's
-    order (``THING_ORIGINAL`` gives the first-box id, ``THING_BOX`` is 1); the fort supply
-    (R14.5: the bank holds the forts of both boxes, [ASSUMPTION: the page only names tiles and
-    Things]); the tile pool is the page's 79 tiles (`TWO_BOX_TILES`).
+    cities, villages, treasures, events) get a second copy with ids ``box.N_THINGS + k``, in the
+    box's order (``THING_ORIGINAL`` gives the first-box id, ``THING_BOX`` is 1; the engine
+    resolves an event by its original, and `EVENT_ID` / `MAGIC_ID` name the first copy); the fort
+    supply (R14.5: the bank holds the forts of both boxes, [ASSUMPTION: the page only names tiles
+    and Things]); the tile pool is the page's 79 tiles (`TWO_BOX_TILES`). There is still one black
+    cloud (B.10): a second Weather Control moves it, as a replayed one does.
     Not doubled: heroes (not Things, R1.4; the page mixes only the Things, and the hero rules name
-    single heroes: R7.10, Appendix A); magic items and events [DECISION of this engine, an open
-    deviation from "the Things of both boxes": every rule of Appendices B and C, the black cloud
-    and the Lucky Charm window treat each item and event as one counter, so their second copies
-    stay in the box]. Gold and control markers are unlimited anyway (RD1.3).
+    single heroes: R7.10, Appendix A); magic items [DECISION of this engine, an open deviation from
+    "the Things of both boxes": the rules of Appendix C as built keep each item's in-play state on
+    its one counter (the Balloon's flight, the Firewall's value, Golem, Bow and Sword bearers, Dust
+    of Defense, the Lucky Charm window, the reactions), so the second box's items stay in the box].
+    Gold and control markers are unlimited anyway (RD1.3).
     """
     n = box.N_THINGS
     extra = np.flatnonzero(np.isin(box.THING_KIND, SECOND_BOX_KINDS))

@@ -128,11 +128,12 @@ def test_second_box_copies_have_new_ids_after_the_box():
         a, b = getattr(box, key), getattr(two, key)
         assert np.array_equal(b[:n], a) and np.array_equal(b[n:], a[doubled]), key
     assert two.THING_NAME[:n] == box.THING_NAME
-    # every creature, income counter and treasure twice; magic items, events and heroes once
+    # every creature, income counter, treasure and event twice; magic items and heroes once
     assert two.SUMMARY["creatures"] == 2 * box.SUMMARY["creatures"]
     assert two.SUMMARY["treasures"] == 2 * box.SUMMARY["treasures"]
+    assert two.SUMMARY["events"] == 2 * box.SUMMARY["events"]
     assert len(two.INCOME_IDS) == 2 * len(box.INCOME_IDS)
-    assert two.SUMMARY["magic"] == box.SUMMARY["magic"] and two.SUMMARY["events"] == box.SUMMARY["events"]
+    assert two.SUMMARY["magic"] == box.SUMMARY["magic"]
     assert two.N_HERO_FACES == box.N_HERO_FACES
     assert dict(two.MAGIC_ID) == dict(box.MAGIC_ID) and dict(two.EVENT_ID) == dict(box.EVENT_ID)
     assert two.thing_ids("Killer Penguins") == box.thing_ids("Killer Penguins") + tuple(
@@ -158,6 +159,40 @@ def test_two_boxes_follow_a_bigger_box():
     two = cat.two_boxes(bigger)
     assert two.THING_ORIGINAL[box.N_THINGS + 1] == 0  # the copies start after the bigger box
     assert two.N_THINGS == box.N_THINGS + 1 + (cat.TWO_BOXES.N_THINGS - box.N_THINGS) + 1
+
+
+def _second(name: str) -> int:
+    ids = cat.TWO_BOXES.thing_ids(name)
+    assert len(ids) == 2 and ids[1] >= cat.CATALOG.N_THINGS
+    return ids[1]
+
+
+def test_a_second_box_event_resolves_like_its_original():
+    """R20.1 / B.5: the second box's Mother Lode pays like the first; it then goes to the cup."""
+    from tests.scenario import empty_board, own, past_setup, put, start_phase, thing, to_screen
+
+    s = empty_board(past_setup(6, 3))
+    s.hex_terrain[:] = 5  # Plains
+    s.gold[:] = 0
+    for p in range(6):
+        own(s, p, 10 + p)  # nobody is out of the game (R16.6)
+    own(s, 0, 1)
+    put(s, thing("Village"), 0, 1)
+    lode, plague = _second("Mother Lode"), _second("Dark Plague")
+    to_screen(s, lode, 0)
+    to_screen(s, plague, 1)  # always playable: the phase stops at player 1 afterwards
+    start_phase(s, 4, first_player=0)  # Events
+    lay = action_layout(6)
+    assert legal_mask(s)[lay.thing + lode]
+    step(s, lay.thing + lode)
+    s.check_invariants()
+    assert s.gold[0] == 2 * 1 and s.thing_place[lode] == CUP  # twice the village's income
+    assert s.actor == 1 and legal_mask(s)[lay.thing + plague]
+    elixir = cat.MAGIC_ID["Elixir"]
+    to_screen(s, elixir, 2)
+    s._mask = None
+    step(s, lay.thing + plague)  # R18.2: the second box's Plague opens a reaction round like the first
+    assert s.actor == 2 and legal_mask(s)[lay.thing + elixir]
 
 
 def test_the_cup_holds_both_boxes_and_each_player_draws_20():
@@ -186,7 +221,7 @@ def test_one_box_games_keep_their_sizes():
     assert action_layout(4).size == 289
     six = action_layout(6)
     assert six.n_hexes == 61 and six.n_things == cat.TWO_BOXES.N_THINGS and six.n_seats == 6
-    assert six.n_treasures == 12
+    assert six.n_treasures == 12 and six.size == 506
     assert six.size == 18 + 61 + six.n_things + 22 + 12 + 6 + 6
 
 

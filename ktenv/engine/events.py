@@ -39,6 +39,7 @@ TEENIE_POX, DEFECTION, VANDALS, WEATHER = _E["Teeniepox"], _E["Defection"], _E["
 _IS_CREATURE = cat.THING_KIND == CREATURE
 _IS_MAGIC_CREATURE = _IS_CREATURE & cat.THING_MAGIC
 _IS_EVENT = cat.THING_KIND == EVENT
+_ORIGINAL = cat.THING_ORIGINAL  # an event of the second box (R20.1) acts as its first-box original
 _IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
 _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2, village 1 (D.2)
 _IS_LORD = cat.HERO_LORD_TERRAIN >= 0
@@ -130,7 +131,7 @@ def _choose(s: GameState, lay: ActionLayout) -> None:
     p = left[0]
     s.turn = bin(done).count("1")
     mine = s.screen(p)
-    playable = [int(c) for c in mine[_IS_EVENT[mine]] if PLAYABLE[int(c)](s, p)]
+    playable = [int(c) for c in mine[_IS_EVENT[mine]] if PLAYABLE[int(_ORIGINAL[c])](s, p)]  # R20.1: either box
     if not playable:
         s.reg["ev_done"] = done | 1 << p
         return
@@ -148,7 +149,7 @@ def _played(s: GameState, lay: ActionLayout) -> None:
     c = a - lay.thing
     s.reg["ev_c"] = c
     s.stats["events_played"] += 1  # R10.2: shown to all
-    START[c](s, lay, p)
+    START[int(_ORIGINAL[c])](s, lay, p)
 
 
 def _finish(s: GameState, lay: ActionLayout) -> None:
@@ -255,7 +256,7 @@ def _caster_hex_reach(s: GameState, p: int, caster: int, lay: ActionLayout) -> t
 
 def _valid_targets(s: GameState, c: int) -> np.ndarray:
     """B.3: any hex but a Citadel's, if the hex stack has a tile of another terrain; B.10: land."""
-    if c == WEATHER:
+    if _ORIGINAL[c] == WEATHER:
         return s.hex_terrain != SEA  # RD10.11
     tiles = set(s.hex_stack)
     if not tiles:
@@ -307,7 +308,7 @@ def _react(s: GameState, lay: ActionLayout) -> None:
     cancelled, fan, _ = take_result(s)
     if cancelled:  # C.8: the event fails
         s.stage = FINISH
-    elif s.reg["ev_c"] == WEATHER:
+    elif _ORIGINAL[s.reg["ev_c"]] == WEATHER:
         _weather(s, lay, fan)
     else:
         _juju_tile(s, lay)

@@ -27,6 +27,11 @@ _PLAGUES = (cat.EVENT_ID["Dark Plague"], cat.EVENT_ID["Teeniepox"])
 _DISPELLABLE_EVENTS = (cat.EVENT_ID["Big Juju"], cat.EVENT_ID["Weather Control"])
 
 
+def _original(c: int) -> int:
+    """A trigger as its first-box counter (R20.1: the second box's events act as the first's)."""
+    return int(cat.THING_ORIGINAL[c]) if c >= 0 else c
+
+
 def open_round(s: GameState, trigger: int, player: int, victims: int = 0) -> None:
     """Push a reaction round for `trigger` (a Thing id or MAGIC_STEP) played by `player`;
     `victims` is a bitmask of the players an Elixir may protect (Teenie Pox)."""
@@ -47,14 +52,14 @@ def _ask_order(s: GameState, d: int) -> list[int]:
     order = s.turn_order()
     i = order.index(p) if p in order else 0
     out = [order[(i + k) % len(order)] for k in range(1, len(order))]
-    if s.reg[f"rx{d}_c"] == _PLAGUES[0]:
+    if _original(s.reg[f"rx{d}_c"]) == _PLAGUES[0]:
         out.append(p)
     return out
 
 
 def eligible(s: GameState, q: int, d: int) -> list[int]:
     """Reaction items on q's screen that may answer round d's trigger."""
-    c, p = s.reg[f"rx{d}_c"], s.reg[f"rx{d}_p"]
+    c, p = _original(s.reg[f"rx{d}_c"]), s.reg[f"rx{d}_p"]
     out = []
     for r in REACTIONS:
         if s.thing_place[r] != SCREEN or s.thing_owner[r] != q:
