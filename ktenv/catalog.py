@@ -14,9 +14,9 @@ Ids:
 - Fort level 0..4 (0 = no fort) and terrain codes from ``ktenv.constants``.
 
 Two boxes (R20.1, six players): "the Things of both boxes are mixed in one cup". `two_boxes(box)`
-appends a second copy of the box's creatures, income counters and treasures with new ids
+appends a second copy of the box's creatures, income counters, treasures and events with new ids
 ``box.N_THINGS ...`` (derived from the box's size, so a block appended to the box moves them along).
-Heroes, magic items and events stay single (see `two_boxes`). `catalog_for(n_players)` is the
+Heroes and magic items stay single (see `two_boxes`). `catalog_for(n_players)` is the
 catalog of a game: `CATALOG` (one box) for 2-4 players, `TWO_BOXES` for six. A game's Things are
 always ids ``0 .. N_THINGS - 1`` of its catalog, and an id means the same counter in both, so the
 module-level per-id arrays (``THING_KIND`` ...) are those of `TWO_BOXES` (every id any game uses),
@@ -289,7 +289,8 @@ def _things(data_dir: Path) -> dict:
     names = tuple(cols[0])
     kind = _frozen(cols[1], np.int8)
     terrain = _frozen(cols[2], np.int8)
-    return {**_thing_lists(names, kind),
+    return {
+        **_thing_lists(names, kind),
         "THING_TERRAIN": terrain,
         "THING_COMBAT": _frozen(cols[3], np.int8),
         "THING_FLYING": _frozen(cols[4], bool),
