@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from .constants import PLAYER_COUNTS
+from .constants import MAX_PLAYERS, PLAYER_COUNTS
 
 VICTORY_VARIANTS = ("standard", "quick", "unique_a", "unique_b", "fixed_rounds", "land_conquest")
 # R21 "Kings & Things Encounter" player powers; code k is rule R21.(k+1) (ktenv/engine/powers.py).
@@ -96,7 +96,7 @@ class GameConfig:
     powers: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
-        _check_int("n_players", self.n_players, 2, 6)
+        _check_int("n_players", self.n_players, 2, MAX_PLAYERS)
         if self.n_players not in PLAYER_COUNTS:
             raise ConfigError(f"config key 'n_players': {self.n_players} players are not covered by any source; "
                               f"play 2-4, or 6 with two boxes (R20.1)")

@@ -356,3 +356,26 @@ def test_sea_tiles_stay_off_start_hexes_in_six_player_games():
         s = _setup_until(new_game(SIX, seed), lambda s: s.phase != SETUP, seed)
         for p in range(6):
             assert s.hex_terrain[s.start_hex[p]] != SEA  # R3.4 applies to every start hex
+
+
+def test_six_player_observation_leaks_no_hidden_fact():
+    """RI: changing hidden opponent facts (screens, face-down identities, the cup) leaves each of
+    the six observations unchanged, second-box counters included."""
+    from ktenv.env.observation import ObservationEncoder
+    from ktenv.env.testing import check_no_leak
+
+    enc = ObservationEncoder(GameConfig(n_players=6, max_rounds=6), 61)
+    rng = np.random.default_rng(6)
+    checked = 0
+    for s in random_states(enc.cfg, 6, seed=16, gap=(20, 200)):
+        for p in range(6):
+            checked += check_no_leak(enc.encode, s, p, rng)
+    assert checked > 6 * 6
+
+
+def test_tournament_players_five_rejected_six_accepted():
+    from ktenv.arena.config import TournamentConfig
+
+    with pytest.raises(ConfigError, match="R20.1"):
+        TournamentConfig(agents=["random"], players=5)
+    assert TournamentConfig(agents=["random"], players=6).game_config().n_players == 6

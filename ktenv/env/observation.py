@@ -378,7 +378,7 @@ class ObservationEncoder:
             columns = [first.split(".")[0] + "." + a.split("_", 1)[1] for a in names]
             assert [off[c] for c in columns] == [off[first] + k * rows for k in range(len(names))], columns
 
-        # Owner codes are -1 (nobody), 0..3 (players), 4 (neutral); tables are indexed by code + 1.
+        # Owner codes are -1 (nobody), 0..n-1 (players), NEUTRAL (= MAX_PLAYERS); tables are indexed by code + 1.
         def lut(base: int, stride: int, nobody: int, neutral: int | None = None) -> np.ndarray:
             table = np.full((n, NEUTRAL + 2), nobody, np.intp)
             for p in range(n):
