@@ -14,9 +14,9 @@ Ids:
 - Fort level 0..4 (0 = no fort) and terrain codes from ``ktenv.constants``.
 
 Two boxes (R20.1, six players): "the Things of both boxes are mixed in one cup". `two_boxes(box)`
-appends a second copy of the box's creatures, income counters, treasures and events with new ids
-``box.N_THINGS ...`` (derived from the box's size, so a block appended to the box moves them along).
-Heroes and magic items stay single (see `two_boxes`). `catalog_for(n_players)` is the
+appends a second copy of every Thing of the box (creatures, income counters, treasures, magic
+items, events) with new ids ``box.N_THINGS ...`` (derived from the box's size, so a block appended
+to the box moves them along). Heroes stay single (see `two_boxes`). `catalog_for(n_players)` is the
 catalog of a game: `CATALOG` (one box) for 2-4 players, `TWO_BOXES` for six. A game's Things are
 always ids ``0 .. N_THINGS - 1`` of its catalog, and an id means the same counter in both, so the
 module-level per-id arrays (``THING_KIND`` ...) are those of `TWO_BOXES` (every id any game uses),
@@ -462,7 +462,7 @@ TWO_BOX_TILES: tuple[int, ...] = tuple(
     {DESERT: 9, FOREST: 9, FROZEN_WASTE: 7, JUNGLE: 7, MOUNTAIN: 11, PLAINS: 11, SWAMP: 11, SEA: 14}[t]
     for t in range(N_TERRAINS))
 # Kinds of Thing the second box adds to the cup (R20.1); see `two_boxes`.
-SECOND_BOX_KINDS = (CREATURE, SPECIAL_INCOME, CITY, VILLAGE, TREASURE, EVENT)
+SECOND_BOX_KINDS = (CREATURE, SPECIAL_INCOME, CITY, VILLAGE, TREASURE, MAGIC, EVENT)
 _THING_FIELDS = ("THING_TERRAIN", "THING_COMBAT", "THING_FLYING", "THING_MAGIC", "THING_RANGED",
                  "THING_CHARGE", "THING_INCOME", "THING_GOLD", "THING_DESIGN", "THING_IS_MINE", "THING_ORIGINAL")
 
@@ -470,19 +470,20 @@ _THING_FIELDS = ("THING_TERRAIN", "THING_COMBAT", "THING_FLYING", "THING_MAGIC",
 def two_boxes(box: Catalog) -> Catalog:
     """The catalog of a six-player game (R20.1, [FV§17.1]): two boxes, one cup.
 
-    Doubled: the Things of the kinds in `SECOND_BOX_KINDS` (creatures, special income counters,
-    cities, villages, treasures, events) get a second copy with ids ``box.N_THINGS + k``, in the
-    box's order (``THING_ORIGINAL`` gives the first-box id, ``THING_BOX`` is 1; the engine
-    resolves an event by its original, and `EVENT_ID` / `MAGIC_ID` name the first copy); the fort
-    supply (R14.5: the bank holds the forts of both boxes, [ASSUMPTION: the page only names tiles
-    and Things]); the tile pool is the page's 79 tiles (`TWO_BOX_TILES`). There is still one black
-    cloud (B.10): a second Weather Control moves it, as a replayed one does.
-    Not doubled: heroes (not Things, R1.4; the page mixes only the Things, and the hero rules name
-    single heroes: R7.10, Appendix A); magic items [DECISION of this engine, an open deviation from
-    "the Things of both boxes": the rules of Appendix C as built keep each item's in-play state on
-    its one counter (the Balloon's flight, the Firewall's value, Golem, Bow and Sword bearers, Dust
-    of Defense, the Lucky Charm window, the reactions), so the second box's items stay in the box].
-    Gold and control markers are unlimited anyway (RD1.3).
+    Doubled: every Thing (R1.3: the kinds in `SECOND_BOX_KINDS`: creatures, special income
+    counters, cities, villages, treasures, magic items, events) gets a second copy with ids
+    ``box.N_THINGS + k``, in the box's order (``THING_ORIGINAL`` gives the first-box id,
+    ``THING_BOX`` is 1; `EVENT_ID` / `MAGIC_ID` name the first copy). The engine resolves a
+    second-box event or reaction as its original, and plays a second-box magic item under its
+    original's id (`engine.common.as_original`) [DECISION: at most one copy of each magic item in
+    play at a time, so one Balloon flight per round; two Lucky Charm holders are asked in turn
+    order]. Also doubled: the fort supply (R14.5: the bank holds the forts of both boxes,
+    [ASSUMPTION: the page only names tiles and Things]); the tile pool is the page's 79 tiles
+    (`TWO_BOX_TILES`). There is still one black cloud (B.10): a second Weather Control moves it,
+    as a replayed one does.
+    Not doubled: heroes (not Things, R1.4: they wait in the hero pool, not the cup; the page mixes
+    only the Things, and the hero rules name single heroes: R7.10, Appendix A). Gold and control
+    markers are unlimited anyway (RD1.3).
     """
     n = box.N_THINGS
     extra = np.flatnonzero(np.isin(box.THING_KIND, SECOND_BOX_KINDS))

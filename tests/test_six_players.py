@@ -128,12 +128,10 @@ def test_second_box_copies_have_new_ids_after_the_box():
         a, b = getattr(box, key), getattr(two, key)
         assert np.array_equal(b[:n], a) and np.array_equal(b[n:], a[doubled]), key
     assert two.THING_NAME[:n] == box.THING_NAME
-    # every creature, income counter, treasure and event twice; magic items and heroes once
-    assert two.SUMMARY["creatures"] == 2 * box.SUMMARY["creatures"]
-    assert two.SUMMARY["treasures"] == 2 * box.SUMMARY["treasures"]
-    assert two.SUMMARY["events"] == 2 * box.SUMMARY["events"]
-    assert len(two.INCOME_IDS) == 2 * len(box.INCOME_IDS)
-    assert two.SUMMARY["magic"] == box.SUMMARY["magic"]
+    # every Thing twice (R1.3, R20.1: "the Things of both boxes"), heroes once
+    assert two.N_THINGS == 2 * n
+    for key in ("creatures", "treasures", "magic", "events", "cities", "villages", "special_income"):
+        assert two.SUMMARY[key] == 2 * box.SUMMARY[key], key
     assert two.N_HERO_FACES == box.N_HERO_FACES
     assert dict(two.MAGIC_ID) == dict(box.MAGIC_ID) and dict(two.EVENT_ID) == dict(box.EVENT_ID)
     assert two.thing_ids("Killer Penguins") == box.thing_ids("Killer Penguins") + tuple(
@@ -221,7 +219,7 @@ def test_one_box_games_keep_their_sizes():
     assert action_layout(4).size == 289
     six = action_layout(6)
     assert six.n_hexes == 61 and six.n_things == cat.TWO_BOXES.N_THINGS and six.n_seats == 6
-    assert six.n_treasures == 12 and six.size == 506
+    assert six.n_treasures == 12 and six.size == 517
     assert six.size == 18 + 61 + six.n_things + 22 + 12 + 6 + 6
 
 
@@ -379,3 +377,113 @@ def test_tournament_players_five_rejected_six_accepted():
     with pytest.raises(ConfigError, match="R20.1"):
         TournamentConfig(agents=["random"], players=5)
     assert TournamentConfig(agents=["random"], players=6).game_config().n_players == 6
+
+
+# ----------------------------------------------------------------- second-box magic items (R20.1)
+
+
+def _battle_board():
+    """Six players; player 1 defends hex 0 (Plains), player 0 attacks from a neighbour; the
+    others own a far hex each (so nobody is out of the game, R16.6)."""
+    from tests.scenario import empty_board, own, past_setup
+
+    s = empty_board(past_setup(6, 5))
+    s.hex_terrain[:] = 5  # Plains
+    a, b = 0, int(s.geo.adjacent[0][0])
+    own(s, 1, a)
+    own(s, 0, b)
+    for p in range(2, 6):
+        own(s, p, s.geo.corner(4, ("NE", "E", "SE", "SW", "W", "NW")[p]))
+    return s, a, b
+
+
+def test_a_second_box_golem_is_played_as_its_original_c7():
+    from ktenv.engine import decisions as D
+    from ktenv.state import COMBAT
+    from tests.scenario import put, start_phase, thing, to_screen
+
+    golem, golem2, talisman = cat.MAGIC_ID["Golem"], _second("Golem"), cat.MAGIC_ID["Talisman"]
+    lay = action_layout(6)
+    s, a, b = _battle_board()
+    put(s, thing("Farmers"), 0, a)
+    put(s, thing("Centaur"), 1, a)
+    to_screen(s, golem, 0)  # the attacker holds the first box's Golem ...
+    to_screen(s, golem2, 1)  # ... the defender the second box's, and a Talisman
+    to_screen(s, talisman, 1)
+    start_phase(s, COMBAT)
+    assert s.decision == D.ITEM_WINDOW and s.actor == 0
+    step(s, lay.thing + golem)
+    assert s.thing_in_play[golem] and s.thing_owner[golem] == 0
+    # one copy of an item in play at a time [DECISION]: the defender's Golem waits
+    assert s.decision == D.ITEM_WINDOW and s.actor == 1
+    assert legal_mask(s)[lay.thing + talisman] and not legal_mask(s)[lay.thing + golem2]
+    s.check_invariants()
+
+    s, a, b = _battle_board()
+    put(s, thing("Farmers"), 0, a)
+    put(s, thing("Centaur"), 1, a)
+    to_screen(s, golem2, 1)
+    to_screen(s, talisman, 0)  # the attacker is asked again at the start of the round
+    start_phase(s, COMBAT)
+    assert s.decision == D.ITEM_WINDOW and s.actor == 0
+    step(s, 0)  # pass
+    assert s.decision == D.ITEM_WINDOW and s.actor == 1 and legal_mask(s)[lay.thing + golem2]
+    step(s, lay.thing + golem2)
+    s.check_invariants()
+    # the counters changed places: the Golem in play carries the original's id (C.7 rules)
+    assert s.thing_in_play[golem] and s.thing_owner[golem] == 1 and s.thing_place[golem2] == CUP
+    assert s.decision == D.ITEM_WINDOW and s.actor == 0
+
+
+def test_two_lucky_charm_holders_are_asked_in_turn_order_c6():
+    from ktenv.engine import decisions as D
+    from ktenv.engine.actions import NUMBER, PASS
+    from ktenv.state import COMBAT
+    from tests.scenario import own, put, start_phase, thing, to_screen
+
+    s, a, b = _battle_board()
+    s.hex_owner[a] = -1  # an exploration by player 0 from b
+    s.hex_terrain[a] = 1  # Forest
+    put(s, thing("Goblins"), 0, a)
+    own(s, 0, b)
+    charm, charm2 = cat.MAGIC_ID["Lucky Charm"], _second("Lucky Charm")
+    to_screen(s, charm2, 2)
+    to_screen(s, charm, 3)
+    s.rng.script = [5]  # exploration roll 5
+    start_phase(s, COMBAT)
+    assert s.decision == D.LUCKY_DIE and s.actor == 2  # turn order from the first player (0)
+    step(s, NUMBER + 0)
+    step(s, NUMBER + 1)  # 5 -> 6
+    assert s.thing_place[charm2] == CUP and s.thing_place[charm] == SCREEN
+    assert s.decision == D.LUCKY_DIE and s.actor == 3 and s.reg["lucky_d0"] == 6  # sees the changed die
+    step(s, PASS)
+    assert s.hex_owner[a] == 0  # 6: undefended (R12.2.2)
+    assert not any(k.startswith("lucky_") for k in s.reg)
+    s.check_invariants()
+
+
+def test_a_second_box_balloon_flies_and_reactions_of_either_box_answer_c2_c3():
+    from tests.movement_helpers import a_hex, a_thing, act, empty_board, own, put, start_movement
+
+    balloon, balloon2 = cat.MAGIC_ID["Balloon"], _second("Balloon")
+    fan2 = _second("Fan")
+    s = empty_board(6)
+    own(s, 0, 0)
+    for p in range(1, 6):
+        own(s, p, s.geo.corner(4, ("NE", "E", "SE", "SW", "W", "NW")[p]))
+    s.thing_place[balloon2], s.thing_owner[balloon2] = SCREEN, 0
+    s.thing_place[balloon], s.thing_owner[balloon] = SCREEN, 3  # the other box's Balloon
+    s.thing_place[fan2], s.thing_owner[fan2] = SCREEN, 1
+    rider = put(s, "Farmers", 0, 0)
+    put(s, "Cyclops", 0, 0)  # too heavy to ride; keeps player 0's movement turn open
+    own(s, 0, 12)
+    start_movement(s)
+    act(s, a_thing(s, balloon2))
+    act(s, a_hex(s, 12))  # the lone rider is loaded (forced); fly to hex 12
+    # the second box's Fan may answer (R18.2): player 1 is asked
+    assert s.actor == 1 and legal_mask(s)[a_thing(s, fan2)]
+    act(s, 0)  # pass
+    assert s.thing_hex[rider] == 12
+    assert s.thing_in_play[balloon] and s.thing_owner[balloon] == 0  # flies under the original's id
+    assert s.thing_place[balloon2] == SCREEN and s.thing_owner[balloon2] == 3  # they changed places
+    s.check_invariants()

@@ -9,7 +9,7 @@ a block means right now (a HEX is "claim this hex" in setup and "build here" in 
 | YES       | 1               | confirm / accept                                             |
 | NUMBER    | 16              | an amount 0-15 (paid Things, hero bonus in steps of 5 gold)  |
 | HEX       | hexes on board  | a hex, by its index in spiral order (R3.1.4): 37, 19 or 61   |
-| THING     | 196 (381)       | a Thing, by catalog id (screen counter, income counter, ...) |
+| THING     | 196 (392)       | a Thing, by catalog id (screen counter, income counter, ...) |
 | HERO      | 22              | a hero face, by catalog id                                   |
 | CASH      | 6 (12)          | cash this treasure now (R18.3, offered at every decision)    |
 | PLAYER    | 4 (6)           | a player relative to the actor (victims and targets)         |

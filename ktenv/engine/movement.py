@@ -220,7 +220,7 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
             return
     mask[PASS] = 1  # anything still over the limit is trimmed by its owner (RP-5.9)
     if balloon.can_fly(s, s.actor):
-        mask[lay.thing + balloon.BALLOON] = 1  # C.2: the Balloon is a move of its own
+        mask[lay.thing + balloon.held(s, s.actor)] = 1  # C.2: the Balloon is a move of its own
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -230,8 +230,8 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
         s.reg["mv_ending"] = 1  # R11.2.5, R11.8 (after RP-5.9)
         s.decision = D.NONE
         return
-    if action == lay.thing + balloon.BALLOON:
-        balloon.begin(s)
+    if action >= lay.thing and action - lay.thing == balloon.held(s, s.actor):
+        balloon.begin(s, action - lay.thing)
         return
     hx = action - lay.hex
     s.reg["mv_sel"] = hx

@@ -14,7 +14,7 @@ A player knocked out of the game (R16.6) stays in ``agents`` without acting unti
 
 Spaces (docs/actions.md, docs/observation.md):
 - action: ``Discrete(N)``, one flat space for every agent and phase (N = 289 for 4 players,
-  271 for 2-3, 506 for 6 with two boxes, R20.1); ``env.unwrapped.describe_action(a)`` says
+  271 for 2-3, 517 for 6 with two boxes, R20.1); ``env.unwrapped.describe_action(a)`` says
   what ``a`` means now.
 - observation: ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``; the
   observation is from the observing player's seat (index 0 = self) and holds nothing they may

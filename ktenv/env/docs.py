@@ -40,7 +40,7 @@ def observation_tables() -> str:
     intro = ("Generated from `ktenv.env.observation.build_layout` for 4 players (37 hexes); with 2-3 players "
              "the board has 19 hexes and the per-seat families have 2-3 `rel*` columns; with 6 players "
              "(R20.1, two boxes) the board has 61 hexes, the per-seat families have 6 `rel*` columns and the "
-             "`things` section has a row for each of the 381 Things of both boxes.\n\n")
+             "`things` section has a row for each of the 392 Things of both boxes.\n\n")
     regs = ["| register (`s.reg` key) | kind | who sees it | meaning |", "|---|---|---|---|"]
     for r in REGISTERS:
         regs.append(f"| `{r.key}` | {r.kind} | {r.visible} | {r.doc} |")
