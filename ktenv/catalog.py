@@ -467,7 +467,7 @@ _THING_FIELDS = ("THING_TERRAIN", "THING_COMBAT", "THING_FLYING", "THING_MAGIC",
                  "THING_CHARGE", "THING_INCOME", "THING_GOLD", "THING_DESIGN", "THING_IS_MINE", "THING_ORIGINAL")
 
 
-def two_boxes(box: Catalog) -> Catalog:
+def two_boxes(box: Catalog, single: tuple[str, ...] = ()) -> Catalog:
     """The catalog of a six-player game (R20.1, [FV§17.1]): two boxes, one cup.
 
     Doubled: every Thing (R1.3: the kinds in `SECOND_BOX_KINDS`: creatures, special income
@@ -482,11 +482,12 @@ def two_boxes(box: Catalog) -> Catalog:
     (`TWO_BOX_TILES`). There is still one black cloud (B.10): a second Weather Control moves it,
     as a replayed one does.
     Not doubled: heroes (not Things, R1.4: they wait in the hero pool, not the cup; the page mixes
-    only the Things, and the hero rules name single heroes: R7.10, Appendix A). Gold and control
-    markers are unlimited anyway (RD1.3).
+    only the Things, and the hero rules name single heroes: R7.10, Appendix A), and the Things
+    named in `single` (e.g. optional counters that exist once). Gold and control markers are
+    unlimited anyway (RD1.3).
     """
     n = box.N_THINGS
-    extra = np.flatnonzero(np.isin(box.THING_KIND, SECOND_BOX_KINDS))
+    extra = np.flatnonzero(np.isin(box.THING_KIND, SECOND_BOX_KINDS) & ~np.isin(box.THING_NAME, single))
     names = box.THING_NAME + tuple(box.THING_NAME[i] for i in extra)
     kind = _frozen(np.concatenate((box.THING_KIND, box.THING_KIND[extra])), np.int8)
     d = {f.name: getattr(box, f.name) for f in fields(Catalog)}

@@ -156,7 +156,9 @@ def test_two_boxes_follow_a_bigger_box():
     bigger = dataclasses.replace(box, **grow)
     two = cat.two_boxes(bigger)
     assert two.THING_ORIGINAL[box.N_THINGS + 1] == 0  # the copies start after the bigger box
-    assert two.N_THINGS == box.N_THINGS + 1 + (cat.TWO_BOXES.N_THINGS - box.N_THINGS) + 1
+    assert two.N_THINGS == 2 * (box.N_THINGS + 1)
+    once = cat.two_boxes(bigger, single=("House Gem",))  # a counter that exists once
+    assert once.N_THINGS == 2 * box.N_THINGS + 1 and once.thing_ids("House Gem") == (box.N_THINGS,)
 
 
 def _second(name: str) -> int:
