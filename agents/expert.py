@@ -343,7 +343,8 @@ class ExpertAgent(GreedyAgent):
         return dist, first
 
     def unmoved_at(self, v: View, x: int) -> tuple[np.ndarray, np.ndarray]:
-        things = np.flatnonzero(v.mine_board & (v.thing_hex == x) & (v.thing_status == 0) & IS_CREATURE_MASK)
+        things = np.flatnonzero(v.mine_board & (v.thing_hex == x) & (v.thing_status == 0)
+                                & IS_CREATURE_MASK[:v.n_things])
         heroes = np.flatnonzero(v.my_heroes & (v.hero_hex == x) & (v.hero_status == 0))
         return things, heroes
 

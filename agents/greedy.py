@@ -247,7 +247,7 @@ class GreedyAgent(RuleAgent):
         return v.own_strength()[idx] - v.defence()[idx]
 
     def bribe_multiplier(self, v: View, x: int) -> float:
-        guarded = v.on_board & (v.thing_hex == x) & np.isin(THING_KIND, (TREASURE, MAGIC))
+        guarded = v.on_board & (v.thing_hex == x) & np.isin(THING_KIND[:v.n_things], (TREASURE, MAGIC))
         return 2.0 if v.has_income[x] or guarded.any() else 1.0
 
     def score_bribe(self, v, legal):

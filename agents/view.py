@@ -20,12 +20,11 @@ import numpy as np
 
 from ktenv import catalog as cat
 from ktenv.board import board_radius, geometry
-from ktenv.constants import CITY, CREATURE, EVENT, MAGIC, SEA, SPECIAL_INCOME, TREASURE, VILLAGE
+from ktenv.constants import CITY, CREATURE, EVENT, MAGIC, PLAYER_COUNTS, SEA, SPECIAL_INCOME, TREASURE, VILLAGE
 from ktenv.engine import decisions as D
-from ktenv.engine.actions import ActionLayout
+from ktenv.engine.actions import action_layout
 from ktenv.env.observation import build_layout
 
-T = cat.N_THINGS
 F = cat.N_HERO_FACES
 MOVE_COST = cat.MOVE_COST.astype(np.int64)  # per terrain (Sea: only flyers)
 THING_COMBAT = cat.THING_COMBAT.astype(np.float64)
@@ -33,9 +32,9 @@ HERO_COMBAT = cat.HERO_COMBAT.astype(np.float64)
 THING_KIND = cat.THING_KIND
 IS_CREATURE = THING_KIND == CREATURE
 IS_INCOME = np.isin(THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
-HIDDEN_COMBAT = float(THING_COMBAT[IS_CREATURE].mean())  # expected value of an unknown creature
-EVENT_NAME = {int(i): cat.THING_NAME[i] for i in cat.EVENT_IDS}
-MAGIC_NAME = {int(i): cat.THING_NAME[i] for i in cat.MAGIC_IDS}
+HIDDEN_COMBAT = float(THING_COMBAT[:cat.N_THINGS][IS_CREATURE[:cat.N_THINGS]].mean())  # an unknown creature's worth
+EVENT_NAME = {int(i): cat.THING_NAME[i] for i in cat.TWO_BOXES.EVENT_IDS}  # both boxes (R20.1)
+MAGIC_NAME = {int(i): cat.THING_NAME[i] for i in cat.TWO_BOXES.MAGIC_IDS}
 
 
 def _memo(method):
@@ -59,7 +58,7 @@ class LayoutError(ValueError):
 @cache
 def _shape(n_players: int):
     geo = geometry(board_radius(n_players))
-    return build_layout(n_players, geo.n_hexes), geo, ActionLayout(geo.n_hexes)
+    return build_layout(n_players, geo.n_hexes), geo, action_layout(n_players)
 
 
 @cache
@@ -83,7 +82,7 @@ def hex_distances(n_players: int) -> np.ndarray:
 
 @cache
 def _by_size() -> dict[int, int]:
-    return {_shape(n)[0].size: n for n in (2, 3, 4)}
+    return {_shape(n)[0].size: n for n in PLAYER_COUNTS}
 
 
 def players_for(obs_size: int) -> int:
@@ -159,6 +158,7 @@ class View:
         self.thing_selected = ttbl[tidx["selected"]] > 0
         self.thing_supported = ttbl[tidx["supported"]] > 0
         self.mine_board = self.on_board & (self.thing_owner == 0)
+        self.n_things = th.rows  # one box, or two with six players (R20.1)
         # heroes (rows = faces)
         he = layout.section("heroes")
         htbl = obs[he.slice].reshape(he.n_columns, he.rows)
@@ -204,7 +204,7 @@ class View:
 
     @property
     def citadel_income(self) -> int:
-        return 20 if self.n == 4 else 15
+        return {6: 25, 4: 20}.get(self.n, 15)  # R14.3, R20.1
 
     @_memo
     def unexplored(self) -> np.ndarray:
@@ -221,8 +221,8 @@ class View:
 
     @_memo
     def own_strength(self) -> np.ndarray:
-        mine = self.mine_board & IS_CREATURE
-        out = np.bincount(self.thing_hex[mine], weights=THING_COMBAT[mine] * np.where(
+        mine = self.mine_board & IS_CREATURE[:self.n_things]
+        out = np.bincount(self.thing_hex[mine], weights=THING_COMBAT[:self.n_things][mine] * np.where(
             self.thing_supported[mine], 1.0, 0.35), minlength=self.h)[:self.h]
         if self.my_heroes.any():
             out = out + np.bincount(self.hero_hex[self.my_heroes], weights=HERO_COMBAT[self.my_heroes],

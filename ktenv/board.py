@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ktenv.constants import N_TERRAINS, SEA
+from ktenv.constants import N_TERRAINS, PLAYER_COUNTS, SEA
 from ktenv.rng import Dice
 
 # R3.1.2: axial directions, clockwise from E.
@@ -111,14 +111,15 @@ def hex_label(geo: Geometry, index: int) -> str:
 
 
 def _check_players(n_players: int) -> None:
-    if n_players not in (2, 3, 4):
-        raise ValueError(f"Kings & Things needs 2-4 players, got {n_players!r}")
+    if n_players not in PLAYER_COUNTS:
+        raise ValueError(f"Kings & Things needs 2-4 players, or 6 with two boxes (R20.1), got {n_players!r}")
 
 
 def board_radius(n_players: int) -> int:
-    """Radius 3 (37 hexes) for four players, 2 (19 hexes) for two or three (R3.2)."""
+    """Radius 3 (37 hexes) for four players, 2 (19 hexes) for two or three (R3.2), 4 (61 hexes)
+    for six (R20.1)."""
     _check_players(n_players)
-    return 3 if n_players == 4 else 2
+    return {6: 4, 4: 3}.get(n_players, 2)
 
 
 def _rotations(names: Sequence[str]) -> list[tuple[str, ...]]:
@@ -132,12 +133,15 @@ def start_position_choices(n_players: int) -> list[tuple[int, ...]]:
     Options are listed by the first player's corner in clockwise order from NE.
     4 players: 3·NE/SE/SW/NW, others clockwise (4 options). 3 players: any corner, picking set
     A = {NE, SE, W} or B = {E, SW, NW}, others clockwise within it (6). 2 players: any corner, the
-    second player opposite (6).
+    second player opposite (6). 6 players (R20.1, DATA M13, ASSUMPTION): the six corners of ring 4,
+    the first player picks one, the others follow clockwise (6).
     """
     k = board_radius(n_players)
     geo = geometry(k)
     if n_players == 4:
         options = _rotations(("NE", "SE", "SW", "NW"))
+    elif n_players == 6:
+        options = _rotations(CLOCKWISE_CORNERS)
     else:
         step = 2 if n_players == 3 else 3  # alternate corners / opposite corner
         options = [
@@ -160,7 +164,10 @@ def _validate_counts(counts: Sequence[int]) -> list[int]:
 
 
 def _set_aside_tiles(n_players: int) -> list[int]:
-    """Tiles kept off the board: 4 Sea (R3.2.1), or 2 of each land terrain + 5 Sea (R3.2.2)."""
+    """Tiles kept off the board: 4 Sea (R3.2.1), or 2 of each land terrain + 5 Sea (R3.2.2);
+    none with six players (R20.1: the 79-tile pool is shuffled, 61 laid, 18 left)."""
+    if n_players == 6:
+        return []
     if n_players == 4:
         return [SEA] * 4
     return [t for t in range(SEA) for _ in range(2)] + [SEA] * 5
@@ -172,7 +179,8 @@ def lay_board(
     """Lay the board (R3.2): returns (hex_terrain int8[H], provisional stack, set-aside tiles).
 
     Set aside the mode's tiles, shuffle the rest, lay H tiles in spiral order; the remainder is
-    the provisional stack (R3.2.1: 37 laid / 7 left / 4 aside; R3.2.2: 19 / 10 / 19).
+    the provisional stack (R3.2.1: 37 laid / 7 left / 4 aside; R3.2.2: 19 / 10 / 19;
+    R20.1: 61 / 18 / 0, the pool `catalog.TWO_BOX_TILES`).
     """
     n_hexes = geometry(board_radius(n_players)).n_hexes
     counts = _validate_counts(terrain_counts)
@@ -183,7 +191,7 @@ def lay_board(
     if min(remaining) < 0:
         raise ValueError(
             f"terrain_counts {counts} cannot supply the {n_players}-player set-aside tiles "
-            f"({'4 Sea' if n_players == 4 else '2 of each land terrain and 5 Sea'}, R3.2)"
+            f"({'4 Sea' if n_players >= 4 else '2 of each land terrain and 5 Sea'}, R3.2)"
         )
     if sum(remaining) < n_hexes:
         raise ValueError(

@@ -13,6 +13,15 @@ Ids:
   ``face ^ 1`` the other side.
 - Fort level 0..4 (0 = no fort) and terrain codes from ``ktenv.constants``.
 
+Two boxes (R20.1, six players): "the Things of both boxes are mixed in one cup". `two_boxes(box)`
+appends a second copy of every Thing of the box (creatures, income counters, treasures, magic
+items, events) with new ids ``box.N_THINGS ...`` (derived from the box's size, so a block appended
+to the box moves them along). Heroes stay single (see `two_boxes`). `catalog_for(n_players)` is the
+catalog of a game: `CATALOG` (one box) for 2-4 players, `TWO_BOXES` for six. A game's Things are
+always ids ``0 .. N_THINGS - 1`` of its catalog, and an id means the same counter in both, so the
+module-level per-id arrays (``THING_KIND`` ...) are those of `TWO_BOXES` (every id any game uses),
+while the module-level counts and id lists (``N_THINGS``, ``CREATURE_IDS`` ...) are the box's.
+
 Every data problem raises ``CatalogError`` whose message names the file, the row (line number in
 the file; the header is row 1) and the field.
 """
@@ -22,7 +31,7 @@ from __future__ import annotations
 import csv
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from types import MappingProxyType
 
@@ -199,6 +208,8 @@ class Catalog:
     THING_GOLD: np.ndarray  # int8 treasure value, else 0
     THING_DESIGN: np.ndarray  # int16 row index within the Thing's own CSV (copies share it)
     THING_IS_MINE: np.ndarray  # bool: special income restricted to Mountains (rules D.3)
+    THING_ORIGINAL: np.ndarray  # int16: id of the same counter in the first box (itself there)
+    THING_BOX: np.ndarray  # int8: 0 first box, 1 second box (R20.1)
     THING_IDS_BY_NAME: Mapping[str, tuple[int, ...]]
     CREATURE_IDS: np.ndarray  # int16
     INCOME_IDS: np.ndarray  # int16: special income, cities and villages
@@ -278,6 +289,25 @@ def _things(data_dir: Path) -> dict:
     names = tuple(cols[0])
     kind = _frozen(cols[1], np.int8)
     terrain = _frozen(cols[2], np.int8)
+    return {
+        **_thing_lists(names, kind),
+        "THING_TERRAIN": terrain,
+        "THING_COMBAT": _frozen(cols[3], np.int8),
+        "THING_FLYING": _frozen(cols[4], bool),
+        "THING_MAGIC": _frozen(cols[5], bool),
+        "THING_RANGED": _frozen(cols[6], bool),
+        "THING_CHARGE": _frozen(cols[7], bool),
+        "THING_INCOME": _frozen(cols[8], np.int8),
+        "THING_GOLD": _frozen(cols[9], np.int8),
+        "THING_DESIGN": _frozen(cols[10], np.int16),
+        "THING_IS_MINE": _frozen((kind == SPECIAL_INCOME) & (terrain == MOUNTAIN), bool),
+        "THING_ORIGINAL": _frozen(np.arange(len(names)), np.int16),
+        "THING_BOX": _frozen(np.zeros(len(names)), np.int8),
+    }
+
+
+def _thing_lists(names: tuple[str, ...], kind: np.ndarray) -> dict:
+    """The id lists and name lookups of a Thing table (names may repeat: copies of one design)."""
 
     def ids_of(*kinds: int) -> np.ndarray:
         return _frozen(np.flatnonzero(np.isin(kind, kinds)), np.int16)
@@ -289,24 +319,14 @@ def _things(data_dir: Path) -> dict:
         "N_THINGS": len(names),
         "THING_NAME": names,
         "THING_KIND": kind,
-        "THING_TERRAIN": terrain,
-        "THING_COMBAT": _frozen(cols[3], np.int8),
-        "THING_FLYING": _frozen(cols[4], bool),
-        "THING_MAGIC": _frozen(cols[5], bool),
-        "THING_RANGED": _frozen(cols[6], bool),
-        "THING_CHARGE": _frozen(cols[7], bool),
-        "THING_INCOME": _frozen(cols[8], np.int8),
-        "THING_GOLD": _frozen(cols[9], np.int8),
-        "THING_DESIGN": _frozen(cols[10], np.int16),
-        "THING_IS_MINE": _frozen((kind == SPECIAL_INCOME) & (terrain == MOUNTAIN), bool),
         "THING_IDS_BY_NAME": MappingProxyType(by_name),
         "CREATURE_IDS": ids_of(CREATURE),
         "INCOME_IDS": ids_of(SPECIAL_INCOME, CITY, VILLAGE),
         "TREASURE_IDS": tuple(int(i) for i in ids_of(TREASURE)),
         "MAGIC_IDS": ids_of(MAGIC),
         "EVENT_IDS": ids_of(EVENT),
-        "MAGIC_ID": MappingProxyType({names[i]: int(i) for i in ids_of(MAGIC)}),
-        "EVENT_ID": MappingProxyType({names[i]: int(i) for i in ids_of(EVENT)}),
+        "MAGIC_ID": MappingProxyType({names[i]: int(i) for i in ids_of(MAGIC) if by_name[names[i]][0] == i}),
+        "EVENT_ID": MappingProxyType({names[i]: int(i) for i in ids_of(EVENT) if by_name[names[i]][0] == i}),
     }
 
 
@@ -437,22 +457,78 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
     return Catalog(**d, SUMMARY=_summary(d))
 
 
-CATALOG = load_catalog(DATA_DIR)
+# R20.1 six players: the tile pool of both boxes, by terrain code (79 tiles: 61 laid, 18 left).
+TWO_BOX_TILES: tuple[int, ...] = tuple(
+    {DESERT: 9, FOREST: 9, FROZEN_WASTE: 7, JUNGLE: 7, MOUNTAIN: 11, PLAINS: 11, SWAMP: 11, SEA: 14}[t]
+    for t in range(N_TERRAINS))
+# Kinds of Thing the second box adds to the cup (R20.1); see `two_boxes`.
+SECOND_BOX_KINDS = (CREATURE, SPECIAL_INCOME, CITY, VILLAGE, TREASURE, MAGIC, EVENT)
+_THING_FIELDS = ("THING_TERRAIN", "THING_COMBAT", "THING_FLYING", "THING_MAGIC", "THING_RANGED",
+                 "THING_CHARGE", "THING_INCOME", "THING_GOLD", "THING_DESIGN", "THING_IS_MINE", "THING_ORIGINAL")
 
-# Module-level constants (same objects as the CATALOG fields) so callers can import them directly.
+
+def two_boxes(box: Catalog, single: tuple[str, ...] = ()) -> Catalog:
+    """The catalog of a six-player game (R20.1, [FV§17.1]): two boxes, one cup.
+
+    Doubled: every Thing (R1.3: the kinds in `SECOND_BOX_KINDS`: creatures, special income
+    counters, cities, villages, treasures, magic items, events) gets a second copy with ids
+    ``box.N_THINGS + k``, in the box's order (``THING_ORIGINAL`` gives the first-box id,
+    ``THING_BOX`` is 1; `EVENT_ID` / `MAGIC_ID` name the first copy). The engine resolves a
+    second-box event or reaction as its original, and plays a second-box magic item under its
+    original's id (`engine.common.as_original`) [DECISION: at most one copy of each magic item in
+    play at a time, so one Balloon flight per round; two Lucky Charm holders are asked in turn
+    order]. Also doubled: the fort supply (R14.5: the bank holds the forts of both boxes,
+    [ASSUMPTION: the page only names tiles and Things]); the tile pool is the page's 79 tiles
+    (`TWO_BOX_TILES`). There is still one black cloud (B.10): a second Weather Control moves it,
+    as a replayed one does.
+    Not doubled: heroes (not Things, R1.4: they wait in the hero pool, not the cup; the page mixes
+    only the Things, and the hero rules name single heroes: R7.10, Appendix A), and the Things
+    named in `single` (e.g. optional counters that exist once). Gold and control markers are
+    unlimited anyway (RD1.3).
+    """
+    n = box.N_THINGS
+    extra = np.flatnonzero(np.isin(box.THING_KIND, SECOND_BOX_KINDS) & ~np.isin(box.THING_NAME, single))
+    names = box.THING_NAME + tuple(box.THING_NAME[i] for i in extra)
+    kind = _frozen(np.concatenate((box.THING_KIND, box.THING_KIND[extra])), np.int8)
+    d = {f.name: getattr(box, f.name) for f in fields(Catalog)}
+    d.update(_thing_lists(names, kind))
+    for key in _THING_FIELDS:
+        a = getattr(box, key)
+        d[key] = _frozen(np.concatenate((a, a[extra])), a.dtype)
+    d["THING_BOX"] = _frozen(np.arange(len(names)) >= n, np.int8)
+    d["FORT_COUNT"] = _frozen(box.FORT_COUNT * 2, np.int8)
+    d["TERRAIN_HEX_COUNT"] = _frozen(TWO_BOX_TILES, np.int8)
+    d["SUMMARY"] = _summary(d)
+    return Catalog(**d)
+
+
+CATALOG = load_catalog(DATA_DIR)  # one box: the catalog of a 2-4 player game
+TWO_BOXES = two_boxes(CATALOG)  # R20.1: the catalog of a six-player game
+
+
+def catalog_for(n_players: int) -> Catalog:
+    """The catalog of a game: two boxes with six players (R20.1), else one."""
+    return TWO_BOXES if n_players == 6 else CATALOG
+
+
+# Module-level constants so callers can import them directly. Per-id arrays and names cover every
+# id of both boxes (TWO_BOXES; an id means the same counter in every game); counts, id lists and
+# the rest are the one box's (CATALOG). A game's own lists: catalog_for(n_players) / state.cat.
 N_THINGS = CATALOG.N_THINGS
-THING_NAME = CATALOG.THING_NAME
-THING_KIND = CATALOG.THING_KIND
-THING_TERRAIN = CATALOG.THING_TERRAIN
-THING_COMBAT = CATALOG.THING_COMBAT
-THING_FLYING = CATALOG.THING_FLYING
-THING_MAGIC = CATALOG.THING_MAGIC
-THING_RANGED = CATALOG.THING_RANGED
-THING_CHARGE = CATALOG.THING_CHARGE
-THING_INCOME = CATALOG.THING_INCOME
-THING_GOLD = CATALOG.THING_GOLD
-THING_DESIGN = CATALOG.THING_DESIGN
-THING_IS_MINE = CATALOG.THING_IS_MINE
+THING_NAME = TWO_BOXES.THING_NAME
+THING_KIND = TWO_BOXES.THING_KIND
+THING_TERRAIN = TWO_BOXES.THING_TERRAIN
+THING_COMBAT = TWO_BOXES.THING_COMBAT
+THING_FLYING = TWO_BOXES.THING_FLYING
+THING_MAGIC = TWO_BOXES.THING_MAGIC
+THING_RANGED = TWO_BOXES.THING_RANGED
+THING_CHARGE = TWO_BOXES.THING_CHARGE
+THING_INCOME = TWO_BOXES.THING_INCOME
+THING_GOLD = TWO_BOXES.THING_GOLD
+THING_DESIGN = TWO_BOXES.THING_DESIGN
+THING_IS_MINE = TWO_BOXES.THING_IS_MINE
+THING_ORIGINAL = TWO_BOXES.THING_ORIGINAL
+THING_BOX = TWO_BOXES.THING_BOX
 THING_IDS_BY_NAME = CATALOG.THING_IDS_BY_NAME
 CREATURE_IDS = CATALOG.CREATURE_IDS
 INCOME_IDS = CATALOG.INCOME_IDS

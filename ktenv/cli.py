@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ktenv", description="Kings & Things research environment")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play one seeded game between agents and print a summary")
-    play.add_argument("--players", type=int, default=4, help="2-4 players (default 4)")
+    play.add_argument("--players", type=int, default=4, help="2-4 players, or 6 with two boxes (R20.1) (default 4)")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", default="random", help="comma-separated agent names, one per seat or one for all")
     play.add_argument("--max-rounds", type=int, default=None, help="round limit (0: none; default 100)")

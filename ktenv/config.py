@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
+from .constants import MAX_PLAYERS, PLAYER_COUNTS
+
 VICTORY_VARIANTS = ("standard", "quick", "unique_a", "unique_b", "fixed_rounds", "land_conquest")
 # R21 "Kings & Things Encounter" player powers; code k is rule R21.(k+1) (ktenv/engine/powers.py).
 ENCOUNTER_POWERS = ("Amoeba", "Aviator", "Builder", "Brute", "Lucky", "Explorer", "Tax Farmer", "King of Things",
@@ -94,7 +96,10 @@ class GameConfig:
     powers: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
-        _check_int("n_players", self.n_players, 2, 4)
+        _check_int("n_players", self.n_players, 2, MAX_PLAYERS)
+        if self.n_players not in PLAYER_COUNTS:
+            raise ConfigError(f"config key 'n_players': {self.n_players} players are not covered by any source; "
+                              f"play 2-4, or 6 with two boxes (R20.1)")
         if self.max_rounds is not None:
             _check_int("max_rounds", self.max_rounds, 1, 10_000)
         _check_int("fixed_rounds", self.fixed_rounds, 1, 10_000)
@@ -122,14 +127,24 @@ class GameConfig:
         return asdict(self)
 
     @property
+    def two_boxes(self) -> bool:
+        """R20.1: six players play with two boxes (tiles, Things and forts of both)."""
+        return self.n_players == 6
+
+    @property
     def citadel_income(self) -> int:
-        """R14.3: income needed to build a Citadel."""
+        """R14.3: income needed to build a Citadel (R20.1: 25 with six players)."""
+        if self.n_players == 6:
+            return 25
         return 20 if self.n_players == 4 else self.citadel_income_2p if self.n_players == 2 else 15
 
     @property
     def land_threshold(self) -> int:
-        """R19.4: land hexes needed for the land-conquest victory."""
-        return {4: 19, 3: 10, 2: self.land_threshold_2p}[self.n_players]
+        """R19.4: land hexes needed for the land-conquest victory.
+
+        Six players (R20.1 is silent): "more than half" of the 61-hex board, 31, by the same count
+        that gives 19 for the 37-hex four-player board [ASSUMPTION]."""
+        return {6: 31, 4: 19, 3: 10, 2: self.land_threshold_2p}[self.n_players]
 
 
 def power_code(name: str) -> int:

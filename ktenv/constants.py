@@ -17,9 +17,9 @@ KIND_NAMES = ("creature", "special income", "city", "village", "treasure", "magi
 CUP, SCREEN, BOARD, OUT = range(4)
 PLACE_NAMES = ("cup", "screen", "board", "out of the game")
 
+MAX_PLAYERS = 6  # R20.1 six players (two boxes); the standard game has 2-4
+PLAYER_COUNTS = (2, 3, 4, 6)  # five players are not covered by any source (R20.1)
 NOBODY = -1  # no owner (unowned hex, counter in the cup, hero in the pool)
-NEUTRAL = 4  # owner code of neutral defenders on the board (R12.2.3)
-
-MAX_PLAYERS = 4
+NEUTRAL = MAX_PLAYERS  # owner code of neutral defenders on the board (R12.2.3); never a seat
 SCREEN_LIMIT = 10  # R17.1
 STACK_LIMIT = 10  # R11.4

@@ -34,7 +34,8 @@ TERRAIN_RGB = (
     (104, 120, 88),  # Swamp
     (70, 120, 190),  # Sea
 )
-PLAYER_RGB = ((214, 39, 40), (31, 119, 180), (240, 170, 0), (148, 103, 189))
+# one colour per seat, up to six players (R20.1)
+PLAYER_RGB = ((214, 39, 40), (31, 119, 180), (240, 170, 0), (148, 103, 189), (227, 119, 194), (23, 190, 207))
 NEUTRAL_RGB = (110, 110, 110)
 FORT_LETTER = ("", "T", "K", "C", "Z")  # Tower, Keep, Castle, Citadel
 _IS_INCOME = np.isin(cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
@@ -50,7 +51,7 @@ class RenderError(ValueError):
 def _stacks(s: GameState) -> dict[int, dict[int, tuple[int, int, int]]]:
     """hex -> side (player or NEUTRAL) -> (Things, of which face down and unknown, heroes)."""
     out: dict[int, dict[int, list[int]]] = {}
-    on = np.flatnonzero((s.thing_place == BOARD) & ~_IS_INCOME)
+    on = np.flatnonzero((s.thing_place == BOARD) & ~_IS_INCOME[:s.n_things])
     hidden = ~(s.thing_public | s.thing_face_up)
     for c in on:
         entry = out.setdefault(int(s.thing_hex[c]), {}).setdefault(int(s.thing_owner[c]), [0, 0, 0])
@@ -95,7 +96,7 @@ def _players(s: GameState) -> list[dict]:
             "gold": int(s.gold[p]), "income": s.income(p), "hexes": int(owned.sum()),
             "forts": int((s.hex_fort[owned] > 0).sum()), "citadels": int((s.hex_fort[owned] == 4).sum()),
             "heroes": int((s.hero_owner == p).sum()), "screen": s.screen_size(p),
-            "board": int(((s.thing_place == BOARD) & (s.thing_owner == p) & ~_IS_INCOME).sum()),
+            "board": int(((s.thing_place == BOARD) & (s.thing_owner == p) & ~_IS_INCOME[:s.n_things]).sum()),
             "alive": bool(s.alive[p]),
         })
     return rows
@@ -229,7 +230,7 @@ def image(s: GameState, width: int = 1200):
             span = r * 0.42
             for k, (side, (things, _hidden, heroes)) in enumerate(sides):
                 x = cx + (k - (len(sides) - 1) / 2) * span
-                colour = NEUTRAL_RGB if side == NEUTRAL else PLAYER_RGB[side % 4]
+                colour = NEUTRAL_RGB if side == NEUTRAL else PLAYER_RGB[side]
                 rad = r * 0.19
                 draw.ellipse([x - rad, cy - rad, x + rad, cy + rad], fill=colour, outline=(0, 0, 0), width=2)
                 _text(draw, (x, cy), str(things + heroes), medium, fill=(255, 255, 255))

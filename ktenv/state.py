@@ -35,7 +35,7 @@ from .constants import (
 from .rng import Dice
 
 SCHEMA = "ktenv.state"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: neutral owner code 6 (was 4) and six-player games (R20.1)
 
 # Movement status of a creature or hero during the Movement phase (R11.2.1).
 UNMOVED, MOVING, DONE = range(3)
@@ -83,7 +83,7 @@ class GameState:
     def __init__(self, cfg: GameConfig, seed: int = 0) -> None:
         self.cfg = cfg
         self.geo: Geometry = geometry(board_radius(cfg.n_players))
-        n, h, p = cat.N_THINGS, self.geo.n_hexes, cfg.n_players
+        n, h, p = cat.catalog_for(cfg.n_players).N_THINGS, self.geo.n_hexes, cfg.n_players
         self.thing_place = np.full(n, CUP, np.int8)
         self.thing_owner = np.full(n, NOBODY, np.int8)
         self.thing_hex = np.full(n, -1, np.int8)
@@ -150,6 +150,15 @@ class GameState:
         return self.cfg.n_players
 
     @property
+    def cat(self) -> cat.Catalog:
+        """The game's catalog: one box, or two with six players (R20.1); Things are its ids."""
+        return cat.catalog_for(self.cfg.n_players)
+
+    @property
+    def n_things(self) -> int:
+        return len(self.thing_place)
+
+    @property
     def game_over(self) -> bool:
         return self.phase == GAME_OVER
 
@@ -183,7 +192,7 @@ class GameState:
 
     def army_counts(self, player: int) -> np.ndarray:
         """Creatures and heroes of `player` per hex (what the stack limit counts, R11.4.1)."""
-        on_board = (self.thing_place == BOARD) & (self.thing_owner == player) & (cat.THING_KIND == CREATURE)
+        on_board = (self.thing_place == BOARD) & (self.thing_owner == player) & (self.cat.THING_KIND == CREATURE)
         counts = np.bincount(self.thing_hex[on_board], minlength=self.geo.n_hexes)
         heroes = self.hero_hex[self.hero_owner == player]
         if heroes.size:
@@ -271,8 +280,10 @@ class GameState:
         if data.get("schema") != SCHEMA:
             raise StateFileError(f"saved game: field 'schema' must be {SCHEMA!r}, got {data.get('schema')!r}")
         if data.get("version") != SCHEMA_VERSION:
+            old = " (version 1 used the neutral owner code 4; replay its game record instead)" \
+                if data.get("version") == 1 else ""
             raise StateFileError(f"saved game: field 'version' {data.get('version')!r} is not supported "
-                                 f"(this ktenv reads version {SCHEMA_VERSION})")
+                                 f"(this ktenv reads version {SCHEMA_VERSION}){old}")
         try:
             cfg = GameConfig.from_dict(data["config"])
         except KeyError:
@@ -372,11 +383,11 @@ def _check_things(s: GameState) -> None:
         _fail("a Thing on the board has no valid owner")
     if (s.hex_terrain[b_hex] == SEA).any():
         _fail("a Thing lies on a Sea hex (R11.3.4)")
-    kinds = cat.THING_KIND[on_board]
+    kinds = s.cat.THING_KIND[on_board]
     guarded = np.isin(kinds, (TREASURE, MAGIC, EVENT)) & ~s.thing_in_play[on_board]
     if (b_owner[guarded] != NEUTRAL).any():
         _fail("a treasure, magic item or event lies on the board outside neutral guard (R8.3.2)")
-    if (s.thing_in_play & ((place != BOARD) | (cat.THING_KIND != MAGIC))).any():
+    if (s.thing_in_play & ((place != BOARD) | (s.cat.THING_KIND != MAGIC))).any():
         _fail("a counter is in play that is not a magic item on the board")
     if ((s.thing_mp != 0) | (s.thing_status != 0) | s.thing_pinned)[~on_board].any():
         _fail("a counter off the board has movement points or a movement status")
@@ -395,7 +406,7 @@ def _check_hexes(s: GameState) -> None:
         _fail("a fort level is invalid, or a fort stands in an unowned hex")
     # Fort supply is not checked: reductions may exceed the box (RD7.8), only building checks it.
     income_kinds = (SPECIAL_INCOME, CITY, VILLAGE)
-    on_board = (s.thing_place == BOARD) & np.isin(cat.THING_KIND, income_kinds)
+    on_board = (s.thing_place == BOARD) & np.isin(s.cat.THING_KIND, income_kinds)
     if "x_tie" in s.reg:  # R12.2.4: tied drawn income counters wait on the hex for the controller's choice
         on_board &= s.thing_hex != s.reg["x_hex"]
     ids = np.flatnonzero(on_board)

@@ -26,7 +26,7 @@ def past_setup(n_players: int = 2, seed: int = 0, **options) -> GameState:
 
 def empty_board(s: GameState) -> GameState:
     """Everything back to the cup and the pool; no hex owned; gold kept."""
-    for c in range(cat.N_THINGS):
+    for c in range(s.n_things):
         if s.thing_place[c] != CUP:
             s.thing_place[c], s.thing_owner[c], s.thing_hex[c] = CUP, NOBODY, -1
     s.thing_face_up[:] = s.thing_public[:] = s.thing_selected[:] = False

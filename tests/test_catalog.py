@@ -62,15 +62,16 @@ def test_r1_totals_match_sources_md():
 def test_r1_3_thing_id_order_and_array_shapes():
     # Blocks in order: creatures, income counters (city, village, special), treasures, magic, events.
     block = {CREATURE: 0, CITY: 1, VILLAGE: 1, SPECIAL_INCOME: 1, TREASURE: 2, MAGIC: 3, EVENT: 4}
-    kinds = cat.THING_KIND.tolist()
+    box = cat.CATALOG  # one box (the module-level per-id arrays also cover the second box, R20.1)
+    kinds = box.THING_KIND.tolist()
     assert [block[k] for k in kinds] == sorted(block[k] for k in kinds)
     assert kinds.count(CREATURE) == 147 and kinds.count(TREASURE) == 6
     assert kinds.count(MAGIC) == 11 and kinds.count(EVENT) == 10
-    for arr in (cat.THING_KIND, cat.THING_TERRAIN, cat.THING_COMBAT, cat.THING_INCOME, cat.THING_GOLD,
-                cat.THING_DESIGN, cat.THING_FLYING, cat.THING_MAGIC, cat.THING_RANGED,
-                cat.THING_CHARGE, cat.THING_IS_MINE):
+    for arr in (box.THING_KIND, box.THING_TERRAIN, box.THING_COMBAT, box.THING_INCOME, box.THING_GOLD,
+                box.THING_DESIGN, box.THING_FLYING, box.THING_MAGIC, box.THING_RANGED,
+                box.THING_CHARGE, box.THING_IS_MINE):
         assert arr.shape == (196,)
-    assert len(cat.THING_NAME) == 196
+    assert len(box.THING_NAME) == 196 and cat.N_THINGS == 196
     assert cat.CREATURE_IDS.tolist() == list(range(147))
     assert cat.INCOME_IDS.tolist() == list(range(147, 169))
     assert cat.TREASURE_IDS == tuple(range(169, 175))
@@ -80,7 +81,7 @@ def test_r1_3_thing_id_order_and_array_shapes():
     assert [cat.THING_KIND[i] for i in cat.INCOME_IDS[:12]] == [CITY] * 6 + [VILLAGE] * 6
     assert (cat.THING_TERRAIN[cat.INCOME_IDS[:12]] == -1).all()
     assert (cat.THING_TERRAIN[cat.INCOME_IDS[12:]] >= 0).all()
-    assert (cat.THING_TERRAIN[cat.TREASURE_IDS[0]:] == -1).all()
+    assert (cat.THING_TERRAIN[cat.TREASURE_IDS[0]:cat.N_THINGS] == -1).all()
 
 
 def test_copies_are_consecutive_and_share_a_design():
@@ -131,9 +132,9 @@ def test_d3_special_income_counters():
     assert cat.THING_INCOME[gold_mine] == 3 and cat.THING_IS_MINE[gold_mine]
     assert cat.THING_KIND[gold_mine] == SPECIAL_INCOME and cat.THING_COMBAT[gold_mine] == 0
     # Mines = special income counters restricted to Mountains (D.3).
-    mines = {cat.THING_NAME[i] for i in np.flatnonzero(cat.THING_IS_MINE)}
+    mines = {cat.THING_NAME[i] for i in np.flatnonzero(cat.CATALOG.THING_IS_MINE)}
     assert mines == {"Copper Mine", "Silver Mine", "Gold Mine"}
-    assert cat.THING_IS_MINE.sum() == 4  # Silver Mine x2
+    assert cat.CATALOG.THING_IS_MINE.sum() == 4  # Silver Mine x2
     assert not cat.THING_IS_MINE[one("Oil Field")]
 
 
@@ -225,15 +226,23 @@ def test_arrays_are_read_only():
 
 
 def test_module_constants_are_the_catalog_fields():
+    """Per-id arrays and names cover every id of both boxes (R20.1); the rest is the one box's."""
+    per_id = {"THING_NAME", "THING_KIND", "THING_TERRAIN", "THING_COMBAT", "THING_FLYING", "THING_MAGIC",
+              "THING_RANGED", "THING_CHARGE", "THING_INCOME", "THING_GOLD", "THING_DESIGN", "THING_IS_MINE",
+              "THING_ORIGINAL", "THING_BOX"}
     for f in dataclasses.fields(cat.CATALOG):
-        assert getattr(cat, f.name) is getattr(cat.CATALOG, f.name), f.name
+        source = cat.TWO_BOXES if f.name in per_id else cat.CATALOG
+        assert getattr(cat, f.name) is getattr(source, f.name), f.name
+    for name in per_id:  # an id means the same counter in both catalogs
+        one, two = getattr(cat.CATALOG, name), getattr(cat.TWO_BOXES, name)
+        assert tuple(two[:cat.N_THINGS]) == tuple(one), name
 
 
 def test_load_catalog_on_a_copy_gives_the_same_data(tmp_path):
     data = shutil.copytree(cat.DATA_DIR, tmp_path / "data")
     c = load_catalog(data)
-    assert c.THING_NAME == cat.THING_NAME and c.SUMMARY == cat.SUMMARY
-    assert np.array_equal(c.THING_COMBAT, cat.THING_COMBAT)
+    assert c.THING_NAME == cat.CATALOG.THING_NAME and c.SUMMARY == cat.SUMMARY
+    assert np.array_equal(c.THING_COMBAT, cat.CATALOG.THING_COMBAT)
     assert c.thing_ids("Goblins") == cat.thing_ids("Goblins")
 
 

@@ -787,7 +787,7 @@ def _citadel_turn(income_extra: int, n_players=2, **options) -> GameState:
     """Player 0: a Castle on hex 0 and enough hexes for an income of 15 + income_extra - 3 - 1 ...:
     income = hexes + 3 (Castle)."""
     s = _kingdoms(n_players, hexes0=(0,), **options)
-    need = {2: 15, 3: 15, 4: 20}[n_players]
+    need = {2: 15, 3: 15, 4: 20, 6: 25}[n_players]  # R14.3; R20.1: 25 with six players
     if n_players == 2 and options.get("citadel_income_2p") == 20:
         need = 20
     s.hex_fort[0] = 3
@@ -800,7 +800,8 @@ def _citadel_turn(income_extra: int, n_players=2, **options) -> GameState:
     return s
 
 
-@pytest.mark.parametrize("n_players,opt,need", [(2, 15, 15), (2, 20, 20), (3, 15, 15), (3, 20, 15), (4, 15, 20)])
+@pytest.mark.parametrize("n_players,opt,need", [(2, 15, 15), (2, 20, 20), (3, 15, 15), (3, 20, 15), (4, 15, 20),
+                                                 (6, 15, 25)])
 def test_citadel_income_requirement_r14_3_x10(n_players, opt, need):
     for extra, allowed in ((-1, False), (0, True)):
         s = _citadel_turn(extra, n_players, citadel_income_2p=opt)

@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 import pytest
 
-from ktenv import catalog as cat
 from ktenv.board import board_radius, geometry
 from ktenv.config import GameConfig
 from ktenv.constants import BOARD, SCREEN
@@ -115,7 +114,7 @@ def test_own_counters_are_known_and_others_are_counted():
     assert hidden_count.sum() == hidden_other.size
     things_rel0 = layout.column(obs, "hexes", "things_rel0")
     assert things_rel0.sum() == np.count_nonzero(
-        (s.thing_place == BOARD) & (s.thing_owner == 0) & ~np.isin(cat.THING_KIND, (1, 2, 3)))
+        (s.thing_place == BOARD) & (s.thing_owner == 0) & ~np.isin(s.cat.THING_KIND, (1, 2, 3)))
 
 
 def test_stats_agree_with_the_engine():
@@ -134,7 +133,7 @@ def test_stats_agree_with_the_engine():
 def test_support_agrees_with_the_engine():
     for s in random_states({"n_players": 4, "max_rounds": 6}, 40, seed=5):
         for p in range(4):
-            own = (s.thing_owner == p) & (s.thing_place == BOARD) & (cat.THING_KIND == 0)
+            own = (s.thing_owner == p) & (s.thing_place == BOARD) & (s.cat.THING_KIND == 0)
             assert np.array_equal(_supported(s, p, own), supported_mask(s, p))
 
 

@@ -229,7 +229,7 @@ def _long() -> tuple[int, int]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("policy", ["economy", "full"])
-@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("n_players", [2, 3, 4, 6])  # 6: R20.1 (two boxes)
 def test_long_random_games(n_players, policy):
     """KTENV_LONG games per player count and policy, full length (round limit 100)."""
     games, rounds = _long()

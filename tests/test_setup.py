@@ -76,7 +76,7 @@ def expected_hexes(s: GameState, player: int, c: int, only_hex: int = -1) -> set
         out = set()
         for h in own:
             army = int(((s.thing_place == BOARD) & (s.thing_owner == player) & (s.thing_hex == h)
-                        & (cat.THING_KIND == CREATURE)).sum()) + int(((s.hero_owner == player)
+                        & (s.cat.THING_KIND == CREATURE)).sum()) + int(((s.hero_owner == player)
                                                                       & (s.hero_hex == h)).sum())
             if army < 10 or s.hex_fort[h] == 4:  # R8.3.5, R11.4
                 out.add(h)

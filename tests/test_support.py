@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ktenv import catalog as cat
-from ktenv.constants import BOARD, CUP, DESERT, FOREST, MOUNTAIN, PLAINS
+from ktenv.constants import BOARD, CUP, DESERT, FOREST, MOUNTAIN, NEUTRAL, PLAINS
 from ktenv.engine import battle_sides as B
 from ktenv.engine.support import remove_revealed_bluffs, reveal, supported
 from ktenv.state import COMBAT
@@ -59,7 +59,7 @@ def test_r9_3_support_changes_with_ownership():
 
 def test_r9_2_neutral_defenders_need_no_support():
     s = land()
-    c = put(s, thing("Crocodiles", 1), 4, 2)  # owner 4 = NEUTRAL, a Swamp creature on Plains
+    c = put(s, thing("Crocodiles", 1), NEUTRAL, 2)  # a Swamp creature on Plains
     assert supported(s, c)
 
 

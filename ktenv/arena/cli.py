@@ -19,7 +19,7 @@ def add_tournament_parser(sub) -> argparse.ArgumentParser:
                                    "in parallel, results in a resumable SQLite file) and print the standings.")
     p.add_argument("--config", metavar="YAML", help="tournament settings from a YAML file (flags override it)")
     p.add_argument("--agents", help="comma-separated agent names (default expert,greedy,random)")
-    p.add_argument("--players", type=int, help="players per game, 2-4 (default 4)")
+    p.add_argument("--players", type=int, help="players per game, 2-4, or 6 with two boxes (R20.1) (default 4)")
     p.add_argument("--games", type=int, help="number of games (default 100)")
     p.add_argument("--workers", type=int, help="parallel worker processes (default 2)")
     p.add_argument("--seed", type=int, help="tournament seed (default 1)")

@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from ..config import ConfigError, GameConfig
+from ..constants import PLAYER_COUNTS
 
 BACKENDS = ("process", "ray")
 
@@ -66,7 +67,10 @@ class TournamentConfig:
                     raise ConfigError(f"tournament key 'agents': {name!r} cannot be loaded: {exc}") from None
         if len(set(self.agents)) != len(self.agents):
             raise ConfigError(f"tournament key 'agents': an agent is named twice ({self.agents})")
-        _whole("players", self.players, 2, 4)
+        _whole("players", self.players, 2, 6)
+        if self.players not in PLAYER_COUNTS:
+            raise ConfigError(f"tournament key 'players': {self.players} players are not covered by any source; "
+                              f"play 2-4, or 6 with two boxes (R20.1)")
         _whole("games", self.games, 1, 10_000_000)
         _whole("workers", self.workers, 1, 1024)
         _whole("seed", self.seed, 0, 2**62)

@@ -8,17 +8,23 @@ a block means right now (a HEX is "claim this hex" in setup and "build here" in 
 | PASS      | 1               | done / pass / decline                                        |
 | YES       | 1               | confirm / accept                                             |
 | NUMBER    | 16              | an amount 0-15 (paid Things, hero bonus in steps of 5 gold)  |
-| HEX       | hexes on board  | a hex, by its index in spiral order (R3.1.4): 37 or 19       |
-| THING     | 196             | a Thing, by catalog id (screen counter, income counter, ...) |
+| HEX       | hexes on board  | a hex, by its index in spiral order (R3.1.4): 37, 19 or 61   |
+| THING     | 196 (392)       | a Thing, by catalog id (screen counter, income counter, ...) |
 | HERO      | 22              | a hero face, by catalog id                                   |
-| CASH      | 6               | cash this treasure now (R18.3, offered at every decision)    |
-| PLAYER    | 4               | a player (victims and targets)                               |
+| CASH      | 6 (12)          | cash this treasure now (R18.3, offered at every decision)    |
+| PLAYER    | 4 (6)           | a player relative to the actor (victims and targets)         |
 | DIRECTION | 6               | E, SE, SW, W, NW, NE (movement steps)                        |
+
+Sizes in brackets: six players with two boxes (R20.1). 2-4 player games keep one box and four
+PLAYER actions (their action space does not depend on the player count except for the board).
 """
 
 from __future__ import annotations
 
+from functools import cache
+
 from .. import catalog as cat
+from ..board import board_radius, geometry
 
 N_NUMBERS = 16
 PASS = 0
@@ -26,28 +32,40 @@ YES = 1
 NUMBER = 2
 
 
+SEATS = 4  # PLAYER block of a 2-4 player game (relative to the actor)
+
+
 class ActionLayout:
-    """First action of each block for a board of `n_hexes` hexes (plain ints: read in hot loops)."""
+    """First action of each block (plain ints: read in hot loops).
 
-    __slots__ = ("n_hexes", "hex", "thing", "hero", "cash", "player", "direction", "size")
+    `ActionLayout(n_hexes)` is the one-box layout of a 2-4 player game on a board of `n_hexes`;
+    `action_layout(n_players)` the layout of any game (six players: two boxes, six seats, R20.1).
+    """
 
-    def __init__(self, n_hexes: int) -> None:
+    __slots__ = ("n_hexes", "n_things", "n_treasures", "n_seats", "treasure_ids", "hex", "thing", "hero",
+                 "cash", "player", "direction", "size")
+
+    def __init__(self, n_hexes: int, catalog: cat.Catalog = cat.CATALOG, n_seats: int = SEATS) -> None:
         self.n_hexes = n_hexes
+        self.n_things = catalog.N_THINGS
+        self.treasure_ids = catalog.TREASURE_IDS  # CASH action i cashes treasure treasure_ids[i]
+        self.n_treasures = len(catalog.TREASURE_IDS)
+        self.n_seats = n_seats
         self.hex = NUMBER + N_NUMBERS
         self.thing = self.hex + n_hexes
-        self.hero = self.thing + cat.N_THINGS
+        self.hero = self.thing + self.n_things
         self.cash = self.hero + cat.N_HERO_FACES
-        self.player = self.cash + len(cat.TREASURE_IDS)
-        self.direction = self.player + 4
+        self.player = self.cash + self.n_treasures
+        self.direction = self.player + n_seats
         self.size = self.direction + 6
 
     def blocks(self) -> list[tuple[str, int, int]]:
         """(name, first action, size) of every block, in order."""
         return [
             ("PASS", PASS, 1), ("YES", YES, 1), ("NUMBER", NUMBER, N_NUMBERS),
-            ("HEX", self.hex, self.n_hexes), ("THING", self.thing, cat.N_THINGS),
-            ("HERO", self.hero, cat.N_HERO_FACES), ("CASH", self.cash, len(cat.TREASURE_IDS)),
-            ("PLAYER", self.player, 4), ("DIRECTION", self.direction, 6),
+            ("HEX", self.hex, self.n_hexes), ("THING", self.thing, self.n_things),
+            ("HERO", self.hero, cat.N_HERO_FACES), ("CASH", self.cash, self.n_treasures),
+            ("PLAYER", self.player, self.n_seats), ("DIRECTION", self.direction, 6),
         ]
 
     def split(self, action: int) -> tuple[str, int]:
@@ -56,3 +74,10 @@ class ActionLayout:
             if start <= action < start + size:
                 return name, action - start
         raise ValueError(f"action {action} is outside the action space 0..{self.size - 1}")
+
+
+@cache
+def action_layout(n_players: int) -> ActionLayout:
+    """The action layout of a game of `n_players` (its board, its catalog, max(4, n) seats)."""
+    return ActionLayout(geometry(board_radius(n_players)).n_hexes, cat.catalog_for(n_players),
+                        max(SEATS, n_players))

@@ -18,10 +18,11 @@ from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import reactions
 from .actions import PASS, YES, ActionLayout
-from .common import used_up
+from .common import as_original, used_up
 from .powers import eliminate
 
 BALLOON = cat.MAGIC_ID["Balloon"]
+_BALLOONS = np.flatnonzero(cat.THING_ORIGINAL == BALLOON)  # R20.1: one per box
 MAX_LOAD = 3  # X21: up to three
 MAX_VALUE = 3  # value 4 or more (heroes included) may not ride
 RANGE = 3
@@ -33,21 +34,31 @@ def passengers(s: GameState) -> list[int]:
 
 
 def _loadable(s: GameState, p: int) -> np.ndarray:
-    ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (cat.THING_KIND == CREATURE)
-                         & (s.thing_status == UNMOVED) & (s.thing_mp > 0) & (cat.THING_COMBAT <= MAX_VALUE))
+    ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (s.cat.THING_KIND == CREATURE)
+                         & (s.thing_status == UNMOVED) & (s.thing_mp > 0) & (s.cat.THING_COMBAT <= MAX_VALUE))
     if s.reg.get("bl_n", 0):
         ids = ids[s.thing_hex[ids] == s.reg["bl_hex"]]
         ids = ids[~np.isin(ids, passengers(s))]
     return ids
 
 
+def held(s: GameState, p: int) -> int:
+    """The Balloon behind `p`'s screen (either box, R20.1), or -1."""
+    for c in _BALLOONS[_BALLOONS < s.n_things].tolist():
+        if s.thing_place[c] == SCREEN and s.thing_owner[c] == p:
+            return c
+    return -1
+
+
 def can_fly(s: GameState, p: int) -> bool:
-    """The Balloon may be played now (RP-5.1): held, not used this round, something to carry."""
-    return (s.thing_place[BALLOON] == SCREEN and s.thing_owner[BALLOON] == p and "bl_used" not in s.reg
-            and _loadable(s, p).size > 0)
+    """The Balloon may be played now (RP-5.1): held, not used this round, something to carry.
+    [DECISION R20.1: with two boxes, one Balloon flight per round, like one box's one Balloon.]"""
+    return held(s, p) >= 0 and "bl_used" not in s.reg and _loadable(s, p).size > 0
 
 
-def begin(s: GameState) -> None:
+def begin(s: GameState, c: int = BALLOON) -> None:
+    """The move with the Balloon `c` starts (a second-box Balloon flies as the first's, R20.1)."""
+    as_original(s, c)
     s.reg.update(bl_stage=LOAD, bl_n=0)
     s.decision = D.BALLOON_LOAD
 

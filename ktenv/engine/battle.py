@@ -376,7 +376,7 @@ def _remove(s: GameState) -> None:
     then the bluff and end checks (R13.6.5)."""
     hx = s.reg["b_hex"]
     here = (s.thing_place == BOARD) & (s.thing_hex == hx)
-    for c in np.flatnonzero(here & _IS_CREATURE & (s.thing_damage > 0)):
+    for c in np.flatnonzero(here & _IS_CREATURE[:s.n_things] & (s.thing_damage > 0)):
         powers.eliminate(s, int(c))  # to the cup (R21.4 Brute: Charge creatures to the screen)
     for f in np.flatnonzero(s.hero_damage > 0):
         s.hero_damage[f] = 0
@@ -581,7 +581,7 @@ def _reset(s: GameState) -> None:
     s.thing_damage[here] = 0
     s.hero_damage[:] = 0
     remove_revealed_bluffs(s)
-    players = here & (s.thing_owner != NEUTRAL) & _IS_CREATURE & (s.thing_place == BOARD)
+    players = here & (s.thing_owner != NEUTRAL) & _IS_CREATURE[:s.n_things] & (s.thing_place == BOARD)
     s.thing_face_up[players] = False
     if kind == EXPLORATION and won < 0 and not B.active(s, NEUTRAL, hx):
         leftovers_to_cup(s, hx)  # R12.4.3 / RD6.3
@@ -597,7 +597,7 @@ def _reset(s: GameState) -> None:
 
 def loot(s: GameState, hx: int, player: int) -> None:
     """R12.2.7 / RD6.2: the explorer takes the treasures and unused magic items behind the screen."""
-    kinds = (cat.THING_KIND == TREASURE) | (cat.THING_KIND == MAGIC)
+    kinds = (s.cat.THING_KIND == TREASURE) | (s.cat.THING_KIND == MAGIC)
     for c in np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & kinds & ~s.thing_in_play):
         s.thing_place[c], s.thing_owner[c], s.thing_hex[c] = SCREEN, player, -1
         s.thing_face_up[c] = False

@@ -14,7 +14,7 @@ from . import battle_sides as B
 from . import decisions as D
 from . import dice, powers, reactions
 from .actions import NUMBER, PASS, ActionLayout
-from .common import used_up
+from .common import as_original, playable_copy, used_up
 from .support import remove_revealed_bluffs
 
 DUST = cat.MAGIC_ID["Dust of Defense"]
@@ -30,8 +30,8 @@ def held_items(s: GameState, side: int) -> np.ndarray:
     """Magic items a side holds: a player's screen, or the neutral defenders' drawn items (R12.2.6)."""
     if side == NEUTRAL:
         return np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == s.reg["b_hex"]) & (s.thing_owner == NEUTRAL)
-                              & (cat.THING_KIND == MAGIC) & ~s.thing_in_play)
-    return np.flatnonzero((s.thing_place == SCREEN) & (s.thing_owner == side) & (cat.THING_KIND == MAGIC))
+                              & (s.cat.THING_KIND == MAGIC) & ~s.thing_in_play)
+    return np.flatnonzero((s.thing_place == SCREEN) & (s.thing_owner == side) & (s.cat.THING_KIND == MAGIC))
 
 
 def dust_targets(s: GameState) -> list[int]:
@@ -48,11 +48,14 @@ def playable(s: GameState, side: int, window: int) -> list[int]:
     has_creature = B.creatures(s, side, hx).size > 0
     for c in held_items(s, side):
         c = int(c)
-        if c == B.FIREWALL and window == OPENING:
+        o = int(cat.THING_ORIGINAL[c])  # R20.1: a second-box item acts as its original
+        if not playable_copy(s, c):
+            continue
+        if o == B.FIREWALL and window == OPENING:
             out.append(c)
-        elif c in (B.GOLEM, B.TALISMAN) or (c in (B.BOW, B.SWORD) and has_creature):
+        elif o in (B.GOLEM, B.TALISMAN) or (o in (B.BOW, B.SWORD) and has_creature):
             out.append(c)
-        elif c == DUST and side == B.defender(s) and (window == OPENING or s.cfg.dust_timing == "any_window") \
+        elif o == DUST and side == B.defender(s) and (window == OPENING or s.cfg.dust_timing == "any_window") \
                 and dust_targets(s):
             out.append(c)
     return out
@@ -91,6 +94,7 @@ def apply_window(s: GameState, lay: ActionLayout, action: int) -> None:
 def play(s: GameState, lay: ActionLayout, c: int) -> None:
     """Show the item, put it in play, and open the reaction round (Dispel Magic, Fan vs Dust)."""
     side = s.reg["b_side"]
+    c = as_original(s, c)  # R20.1
     s.thing_place[c], s.thing_owner[c], s.thing_hex[c] = BOARD, side, s.reg["b_hex"]
     s.thing_in_play[c] = s.thing_face_up[c] = s.thing_public[c] = True
     s.stats["magic_played"] += 1

@@ -45,7 +45,8 @@ def controller(s: GameState, side: int) -> int:
 
 
 def creatures(s: GameState, side: int, hx: int) -> np.ndarray:
-    return np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == side) & _IS_CREATURE)
+    return np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == side)
+                          & _IS_CREATURE[:s.n_things])
 
 
 def heroes(s: GameState, side: int, hx: int) -> np.ndarray:
@@ -201,7 +202,7 @@ def retreat_hexes(s: GameState, side: int) -> np.ndarray:
     around = around[s.hex_owner[around] == side]
     if around.size == 0:
         return around.astype(np.int64)
-    enemy = (s.thing_place == BOARD) & _IS_CREATURE & (s.thing_owner != side)
+    enemy = (s.thing_place == BOARD) & _IS_CREATURE[:s.n_things] & (s.thing_owner != side)
     blocked = np.zeros(s.geo.n_hexes, bool)
     blocked[s.thing_hex[enemy]] = True
     foes = (s.hero_owner != side) & (s.hero_owner != NOBODY)

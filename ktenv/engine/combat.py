@@ -23,7 +23,7 @@ def presence(s: GameState) -> np.ndarray:
     the hex owner's forts, cities and villages count as the owner's."""
     n, h = s.n_players, s.geo.n_hexes
     out = np.zeros((n, h), bool)
-    mine = (s.thing_place == BOARD) & (_KIND == CREATURE) & (s.thing_owner < n)
+    mine = (s.thing_place == BOARD) & (s.cat.THING_KIND == CREATURE) & (s.thing_owner < n)
     out[s.thing_owner[mine], s.thing_hex[mine]] = True
     owned = s.hero_owner >= 0
     out[s.hero_owner[owned], s.hero_hex[owned]] = True

@@ -43,6 +43,32 @@ def to_cup(s: GameState, c: int) -> None:
     s.thing_pinned[c] = s.thing_moved[c] = False
 
 
+# ----- R20.1: the second box's magic items are played as their first-box originals -----
+
+_THING_STATE = tuple(name for name in GameState.__slots__ if name.startswith("thing_"))
+
+
+def playable_copy(s: GameState, c: int) -> bool:
+    """A magic item of the second box (R20.1) may be played while its first-box original is not
+    in play [DECISION: at most one copy of each magic item in play at a time]; first-box counters
+    always pass this test."""
+    o = int(cat.THING_ORIGINAL[c])
+    return o == c or not s.thing_in_play[o]
+
+
+def as_original(s: GameState, c: int) -> int:
+    """The id under which item `c` is played: `c` itself, or for a second-box copy its first-box
+    original, after the two counters changed places. The two are the same design, so exchanging
+    where they are changes nothing in the game; the rules of Appendix C keep their in-play state
+    on the original's id. Call only when `playable_copy(s, c)`."""
+    o = int(cat.THING_ORIGINAL[c])
+    if o != c:
+        for name in _THING_STATE:
+            a = getattr(s, name)
+            a[c], a[o] = a[o], a[c]
+    return o
+
+
 def used_up(s: GameState, c: int) -> None:
     """A played event, used magic item or cashed treasure: to the cup, or out once it ran dry (R17.2)."""
     to_cup(s, c)

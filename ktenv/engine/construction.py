@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import catalog as cat
 from ..state import CONSTRUCTION, SPECIAL, GameState
 from . import decisions as D
 from .actions import PASS, ActionLayout
@@ -27,7 +26,7 @@ def run(s: GameState) -> None:
 
 def supply_left(s: GameState, level: int) -> bool:
     """R14.5: a level can be built only while one of its counters is in the bank."""
-    return s.cfg.fort_supply == "unlimited" or s.fort_in_use(level) < int(cat.FORT_COUNT[level])
+    return s.cfg.fort_supply == "unlimited" or s.fort_in_use(level) < int(s.cat.FORT_COUNT[level])
 
 
 def may_build_citadel(s: GameState, player: int) -> bool:

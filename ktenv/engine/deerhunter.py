@@ -5,7 +5,7 @@ it and has not been separated from him since; it pays 1 MP per hex whatever the 
 and may leave the hex where it is pinned (Effect 2). The Deerhunter himself always pays 1 per hex.
 Registers (ints, so the state stays JSON): `mv_dh` the mode is on, `mv_steps` hexes entered since
 the move started, `mv_land` their normal ground cost, `mv_q<id>` one per qualifying counter (a Thing
-by its id, a hero face by N_THINGS + face).
+by its id, a hero face by the game's number of Things + face).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ DEERHUNTER = cat.hero_id("Deerhunter")
 MP = 4  # R11.1.2
 _T_FLY = cat.THING_FLYING.astype(bool)
 _H_FLY = cat.HERO_FLYING.astype(bool)
-_HERO_KEY = cat.N_THINGS
 
 
 def start(s: GameState, things: np.ndarray, heroes: np.ndarray) -> None:
@@ -31,7 +30,7 @@ def start(s: GameState, things: np.ndarray, heroes: np.ndarray) -> None:
     for c in things.tolist():
         reg[f"mv_q{c}"] = 1
     for f in heroes.tolist():
-        reg[f"mv_q{_HERO_KEY + f}"] = 1
+        reg[f"mv_q{s.n_things + f}"] = 1
 
 
 def qualifying(s: GameState, things: np.ndarray, heroes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -40,7 +39,7 @@ def qualifying(s: GameState, things: np.ndarray, heroes: np.ndarray) -> tuple[np
         return np.zeros(things.size, bool), np.zeros(heroes.size, bool)
     reg = s.reg
     qt = np.array([f"mv_q{c}" in reg for c in things.tolist()], bool)
-    qh = np.array([f"mv_q{_HERO_KEY + f}" in reg for f in heroes.tolist()], bool)
+    qh = np.array([f"mv_q{s.n_things + f}" in reg for f in heroes.tolist()], bool)
     return qt, qh
 
 
@@ -64,7 +63,7 @@ def may_drop_thing(s: GameState, c: int) -> bool:
 def may_drop_hero(s: GameState, f: int, things: np.ndarray, heroes: np.ndarray) -> bool:
     """Dropping the Deerhunter separates every other qualifying member (RD4.5)."""
     reg = s.reg
-    if f"mv_q{_HERO_KEY + f}" not in reg:
+    if f"mv_q{s.n_things + f}" not in reg:
         return True
     if f != DEERHUNTER:
         return normal_spent(s, bool(_H_FLY[f])) <= MP
@@ -84,8 +83,8 @@ def separate(s: GameState, c: int = -1, f: int = -1) -> None:
     if c >= 0:
         reg.pop(f"mv_q{c}", None)
     if f >= 0:
-        reg.pop(f"mv_q{_HERO_KEY + f}", None)
-    if s.hero_status[DEERHUNTER] == MOVING and f"mv_q{_HERO_KEY + DEERHUNTER}" in reg:
+        reg.pop(f"mv_q{s.n_things + f}", None)
+    if s.hero_status[DEERHUNTER] == MOVING and f"mv_q{s.n_things + DEERHUNTER}" in reg:
         return
     things = np.flatnonzero(s.thing_status == MOVING)
     heroes = np.flatnonzero(s.hero_status == MOVING)

@@ -3,7 +3,9 @@
 Every roll the rules make goes through `roll(s, code, n)`: the dice are kept in `s.reg` and, if
 somebody holds the Lucky Charm, the holder is asked (LUCKY_DIE, LUCKY_SIGN) before the roll is
 used; the rule that rolled reads the dice with `take(s, code)` in its next stage. Only the
-holder is asked, and nobody else can tell that a window was offered (RD8.2).
+holder is asked, and nobody else can tell that a window was offered (RD8.2). With two boxes
+(R20.1) two players may hold a Lucky Charm: each is asked in turn order from the first player
+(R18.6.1), the second seeing the dice as the first left them (`lucky_asked` marks who was asked).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .actions import NUMBER, PASS, ActionLayout
 from .common import used_up
 
 LUCKY_CHARM = cat.MAGIC_ID["Lucky Charm"]
+_CHARMS = np.flatnonzero(cat.THING_ORIGINAL == LUCKY_CHARM)  # R20.1: one per box
 
 # Codes of the rolls (keys in s.reg). Battle sides use BATTLE + side.
 HERO, EXPLORE, DAMAGE, SAVE, FIREWALL, WARLORD, DUEL_A, DUEL_B, STRIKE, EVENT, EVENT_B = range(11)
@@ -34,9 +37,16 @@ def roll(s: GameState, code: int, n: int) -> None:
     s.reg[f"dice{code}_n"] = n
     if n and holder(s) >= 0:
         s.reg["lucky_code"] = code
-        s.reg["lucky_n"] = min(n, 16)  # the holder sees the dice it may change (observation)
-        for i in range(min(n, 16)):
-            s.reg[f"lucky_d{i}"] = (packed >> (_BITS * i)) & 15
+        _show(s)
+
+
+def _show(s: GameState) -> None:
+    """The holder sees the dice it may change (observation registers, actor only)."""
+    code = s.reg["lucky_code"]
+    packed, n = s.reg[f"dice{code}"], s.reg[f"dice{code}_n"]
+    s.reg["lucky_n"] = min(n, 16)
+    for i in range(min(n, 16)):
+        s.reg[f"lucky_d{i}"] = (packed >> (_BITS * i)) & 15
 
 
 def take(s: GameState, code: int) -> list[int]:
@@ -56,8 +66,32 @@ def table(value: int) -> int:
     return min(6, max(1, value))
 
 
+def _charm_of(s: GameState, p: int) -> int:
+    """The Lucky Charm behind `p`'s screen (either box), or -1."""
+    for c in _CHARMS[_CHARMS < s.n_things].tolist():
+        if s.thing_place[c] == SCREEN and s.thing_owner[c] == p:
+            return c
+    return -1
+
+
 def holder(s: GameState) -> int:
-    return int(s.thing_owner[LUCKY_CHARM]) if s.thing_place[LUCKY_CHARM] == SCREEN else -1
+    """The next player to ask about the roll: a holder of a Lucky Charm not yet asked, in turn
+    order (one holder with one box); -1 if none."""
+    asked = s.reg.get("lucky_asked", 0)
+    holders = {int(s.thing_owner[c]) for c in _CHARMS[_CHARMS < s.n_things].tolist() if s.thing_place[c] == SCREEN}
+    for p in s.turn_order():
+        if p in holders and not asked >> p & 1:
+            return p
+    return -1
+
+
+def _next_holder(s: GameState) -> None:
+    """The asked holder is done with this roll; the window stays open for another holder."""
+    asked = s.reg.get("lucky_asked", 0) | 1 << s.actor
+    for key in [k for k in s.reg if k.startswith("lucky_") and k != "lucky_code"]:
+        del s.reg[key]
+    s.reg["lucky_asked"] = asked
+    _show(s)
 
 
 def _close(s: GameState) -> None:
@@ -86,7 +120,7 @@ def legal_die(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_die(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
     if action == PASS:
-        _close(s)
+        _next_holder(s)
     else:
         s.reg["lucky_die"] = action - NUMBER
 
@@ -102,12 +136,12 @@ def legal_sign(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_sign(s: GameState, lay: ActionLayout, action: int) -> None:
     """C.6: one die +1 or -1 (R18.5.2: it may leave 1-6); then the charm goes to the cup."""
     code, i = s.reg["lucky_code"], s.reg["lucky_die"]
-    _close(s)
     key = f"dice{code}"
     value = (s.reg[key] >> (_BITS * i)) & 15
     value += 1 if action == NUMBER + 1 else -1
     s.reg[key] = (s.reg[key] & ~(15 << (_BITS * i))) | (value << (_BITS * i))
-    used_up(s, LUCKY_CHARM)
+    used_up(s, _charm_of(s, s.actor))
+    _next_holder(s)
     s.stats["magic_played"] += 1
     s.decision = D.NONE
 

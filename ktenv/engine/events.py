@@ -39,6 +39,7 @@ TEENIE_POX, DEFECTION, VANDALS, WEATHER = _E["Teeniepox"], _E["Defection"], _E["
 _IS_CREATURE = cat.THING_KIND == CREATURE
 _IS_MAGIC_CREATURE = _IS_CREATURE & cat.THING_MAGIC
 _IS_EVENT = cat.THING_KIND == EVENT
+_ORIGINAL = cat.THING_ORIGINAL  # an event of the second box (R20.1) acts as its first-box original
 _IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
 _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2, village 1 (D.2)
 _IS_LORD = cat.HERO_LORD_TERRAIN >= 0
@@ -130,7 +131,7 @@ def _choose(s: GameState, lay: ActionLayout) -> None:
     p = left[0]
     s.turn = bin(done).count("1")
     mine = s.screen(p)
-    playable = [int(c) for c in mine[_IS_EVENT[mine]] if PLAYABLE[int(c)](s, p)]
+    playable = [int(c) for c in mine[_IS_EVENT[mine]] if PLAYABLE[int(_ORIGINAL[c])](s, p)]  # R20.1: either box
     if not playable:
         s.reg["ev_done"] = done | 1 << p
         return
@@ -148,7 +149,7 @@ def _played(s: GameState, lay: ActionLayout) -> None:
     c = a - lay.thing
     s.reg["ev_c"] = c
     s.stats["events_played"] += 1  # R10.2: shown to all
-    START[c](s, lay, p)
+    START[int(_ORIGINAL[c])](s, lay, p)
 
 
 def _finish(s: GameState, lay: ActionLayout) -> None:
@@ -255,7 +256,7 @@ def _caster_hex_reach(s: GameState, p: int, caster: int, lay: ActionLayout) -> t
 
 def _valid_targets(s: GameState, c: int) -> np.ndarray:
     """B.3: any hex but a Citadel's, if the hex stack has a tile of another terrain; B.10: land."""
-    if c == WEATHER:
+    if _ORIGINAL[c] == WEATHER:
         return s.hex_terrain != SEA  # RD10.11
     tiles = set(s.hex_stack)
     if not tiles:
@@ -269,7 +270,7 @@ def _valid_targets(s: GameState, c: int) -> np.ndarray:
 def caster_actions(s: GameState, p: int, c: int, lay: ActionLayout) -> list[int]:
     """Magic creatures and magic heroes of `p` on the board with a valid target in range (RD10.8)."""
     valid = _valid_targets(s, c)
-    things = np.flatnonzero(_IS_MAGIC_CREATURE & (s.thing_owner == p) & (s.thing_place == BOARD))
+    things = np.flatnonzero(_IS_MAGIC_CREATURE[:s.n_things] & (s.thing_owner == p) & (s.thing_place == BOARD))
     heroes = np.flatnonzero((s.hero_owner == p) & cat.HERO_MAGIC)
     out = []
     for a in [*(lay.thing + things), *(lay.hero + heroes)]:
@@ -307,7 +308,7 @@ def _react(s: GameState, lay: ActionLayout) -> None:
     cancelled, fan, _ = take_result(s)
     if cancelled:  # C.8: the event fails
         s.stage = FINISH
-    elif s.reg["ev_c"] == WEATHER:
+    elif _ORIGINAL[s.reg["ev_c"]] == WEATHER:
         _weather(s, lay, fan)
     else:
         _juju_tile(s, lay)
@@ -367,7 +368,8 @@ def _juju_apply(s: GameState, lay: ActionLayout) -> None:
 
 
 def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
-    things = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE)
+    things = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD)
+                            & _IS_CREATURE[:s.n_things])
     return things, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
 
 
@@ -464,7 +466,7 @@ def _plague_react(s: GameState, lay: ActionLayout) -> None:
 
 def plague_values(s: GameState, q: int) -> np.ndarray:
     """B.4 per hex of q with a creature of q: forts (Citadel 4) + city/village values; else 0."""
-    mine = (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE
+    mine = (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE[:s.n_things]
     has = np.bincount(s.thing_hex[mine], minlength=s.geo.n_hexes) > 0
     town = np.where(s.hex_income >= 0, _TOWN_VALUE[np.maximum(s.hex_income, 0)], 0)
     return np.where(has & (s.hex_owner == q), s.hex_fort + town, 0)

@@ -31,7 +31,7 @@ def run(s: GameState) -> None:
 def neutral_defenders(s: GameState, hx: int) -> np.ndarray:
     """Neutral creatures, cities and villages still able to fight in the hex."""
     ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
-                         & ((_KIND == CREATURE) | (_KIND == CITY) | (_KIND == VILLAGE)))
+                         & np.isin(s.cat.THING_KIND, (CREATURE, CITY, VILLAGE)))
     return ids[(s.thing_damage[ids] < cat.THING_COMBAT[ids]) | (_KIND[ids] == CREATURE)]
 
 
@@ -100,7 +100,7 @@ def _keep(s: GameState, hx: int, kept: int, others: list[int]) -> None:
 def legal_tie(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     hx = s.reg["x_hex"]
     here = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
-                          & np.isin(_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
+                          & np.isin(s.cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
     mask[lay.thing + here] = 1
 
 
@@ -108,7 +108,7 @@ def apply_tie(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = s.reg["x_hex"]
     kept = action - lay.thing
     here = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
-                          & np.isin(_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
+                          & np.isin(s.cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
     s.decision = D.NONE
     _keep(s, hx, kept, [int(c) for c in here if c != kept])
 
@@ -126,7 +126,7 @@ def _after_sort(s: GameState) -> None:
 def price(s: GameState, c: int) -> int:
     """Combat value, doubled when the hex holds a treasure, magic item or income counter."""
     hx = s.reg["x_hex"]
-    guarded = (s.thing_place == BOARD) & (s.thing_hex == hx) & ((_KIND == TREASURE) | (_KIND == MAGIC))
+    guarded = (s.thing_place == BOARD) & (s.thing_hex == hx) & np.isin(s.cat.THING_KIND, (TREASURE, MAGIC))
     income = int(s.hex_income[hx])
     doubles = guarded.any() or (income >= 0 and (_KIND[income] == SPECIAL_INCOME or s.cfg.bribe_double_on_city))
     return int(cat.THING_COMBAT[c]) * (2 if doubles else 1)

@@ -51,7 +51,8 @@ def event_flags(s: GameState, disaster: bool) -> int:
 def _offer(s: GameState) -> tuple[np.ndarray, np.ndarray, int, int]:
     """(creatures, heroes, town or -1, fort levels) the owner may lose next."""
     hx, q, flags = s.reg["ls_hex"], s.reg["ls_owner"], s.reg["ls_flags"]
-    cr = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD) & _IS_CREATURE)
+    cr = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD)
+                        & _IS_CREATURE[:s.n_things])
     he = np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx)) if flags & HEROES else _NO_HEROES
     town, fort = -1, 0
     if not flags & ARMY and s.hex_owner[hx] == q and not (flags & FIRST and (cr.size or he.size)):

@@ -36,17 +36,12 @@ from . import (
     victory,
 )
 from . import decisions as D
-from .actions import NUMBER, PASS, YES, ActionLayout
+from .actions import NUMBER, PASS, YES, ActionLayout, action_layout
 from .common import IllegalActionError, cash
-
-_LAYOUTS: dict[int, ActionLayout] = {}
 
 
 def layout(s: GameState) -> ActionLayout:
-    n = s.geo.n_hexes
-    if n not in _LAYOUTS:
-        _LAYOUTS[n] = ActionLayout(n)
-    return _LAYOUTS[n]
+    return action_layout(s.n_players)
 
 
 # Each part of the turn registers its phase runner(s) and decision rules.
@@ -80,7 +75,7 @@ def legal_mask(s: GameState) -> np.ndarray:
 
 def _cash_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """RD8.1: the actor may cash any treasure behind the screen at every own decision."""
-    for i, c in enumerate(cat.TREASURE_IDS):
+    for i, c in enumerate(lay.treasure_ids):
         if s.thing_place[c] == SCREEN and s.thing_owner[c] == s.actor:
             mask[lay.cash + i] = 1
 
@@ -108,7 +103,7 @@ def _apply(s: GameState, action: int) -> None:
     lay = layout(s)
     s._mask = None
     if lay.cash <= action < lay.player:
-        cash(s, s.actor, cat.TREASURE_IDS[action - lay.cash])
+        cash(s, s.actor, lay.treasure_ids[action - lay.cash])
         if s.decision == D.DISCARD:
             interrupts.discard_done(s)  # cashing counts toward the limit (R17.1.2)
         return
@@ -154,7 +149,7 @@ def describe_action(s: GameState, action: int) -> str:
     if block == "HERO":
         return f"{context}: {cat.HERO_NAME[i]} (hero {i})"
     if block == "CASH":
-        c = cat.TREASURE_IDS[i]
+        c = lay.treasure_ids[i]
         return f"cash {cat.THING_NAME[c]} for {cat.THING_GOLD[c]} gold"
     if block == "PLAYER":
         return f"{context}: player {i}"

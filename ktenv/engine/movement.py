@@ -52,7 +52,7 @@ def enemy_presence(s: GameState, player: int) -> np.ndarray:
     hex owner's fort, city or village) are there (R11.3.2, R11.5.1). Neutral defenders are no enemy."""
     owner = s.thing_owner
     enemy = (s.thing_place == BOARD) & (owner != player) & (owner != NEUTRAL)
-    hit = enemy & (~s.thing_face_up | _COMBAT_THING)
+    hit = enemy & (~s.thing_face_up | _COMBAT_THING[:s.n_things])
     out = np.zeros(s.geo.n_hexes, bool)
     out[s.thing_hex[hit]] = True
     heroes = (s.hero_owner != NOBODY) & (s.hero_owner != player)
@@ -64,7 +64,7 @@ def enemy_presence(s: GameState, player: int) -> np.ndarray:
 def army_counts_still(s: GameState, player: int) -> np.ndarray:
     """Creatures and heroes of `player` per hex, leaving out the moving stack (R11.4)."""
     n = s.geo.n_hexes
-    t = (s.thing_owner == player) & _CREATURE & (s.thing_place == BOARD) & (s.thing_status != MOVING)
+    t = (s.thing_owner == player) & _CREATURE[:s.n_things] & (s.thing_place == BOARD) & (s.thing_status != MOVING)
     counts = np.bincount(s.thing_hex[t], minlength=n)
     h = (s.hero_owner == player) & (s.hero_status != MOVING)
     counts += np.bincount(s.hero_hex[h], minlength=n)
@@ -80,8 +80,8 @@ def pin_challengeable(s: GameState, player: int, hx: int) -> bool:
         return False
     owner = s.thing_owner
     at = (s.thing_hex == hx) & (s.thing_place == BOARD) & (owner != player) & (owner != NEUTRAL)
-    stop = at & (~s.thing_face_up | _COMBAT_THING)
-    return bool(stop.any()) and not (stop & (s.thing_face_up | ~_CREATURE)).any()
+    stop = at & (~s.thing_face_up | _COMBAT_THING[:s.n_things])
+    return bool(stop.any()) and not (stop & (s.thing_face_up | ~_CREATURE[:s.n_things])).any()
 
 
 def conquer_by_movement(s: GameState, player: int) -> list[int]:
@@ -135,7 +135,7 @@ def _mover(s: GameState) -> int:
 def _begin_turn(s: GameState, p: int) -> None:
     """R11.1.2 4 MP each; R11.5.1 pinned where enemies stand at the start of the turn."""
     pres = enemy_presence(s, p)
-    t = (s.thing_owner == p) & _CREATURE & (s.thing_place == BOARD)
+    t = (s.thing_owner == p) & _CREATURE[:s.n_things] & (s.thing_place == BOARD)
     s.thing_mp[t] = MP
     s.thing_pinned[t] = pres[s.thing_hex[t]]
     h = s.hero_owner == p
@@ -220,7 +220,7 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
             return
     mask[PASS] = 1  # anything still over the limit is trimmed by its owner (RP-5.9)
     if balloon.can_fly(s, s.actor):
-        mask[lay.thing + balloon.BALLOON] = 1  # C.2: the Balloon is a move of its own
+        mask[lay.thing + balloon.held(s, s.actor)] = 1  # C.2: the Balloon is a move of its own
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -230,8 +230,8 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
         s.reg["mv_ending"] = 1  # R11.2.5, R11.8 (after RP-5.9)
         s.decision = D.NONE
         return
-    if action == lay.thing + balloon.BALLOON:
-        balloon.begin(s)
+    if action >= lay.thing and action - lay.thing == balloon.held(s, s.actor):
+        balloon.begin(s, action - lay.thing)
         return
     hx = action - lay.hex
     s.reg["mv_sel"] = hx
@@ -521,7 +521,7 @@ def _n_intending(s: GameState) -> int:
 def _blockers(s: GameState, e: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
     """Step 2: face-down flying creatures of enemy `e` in the hex, flying heroes not yet declared."""
     t = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == e) & (s.thing_place == BOARD)
-                       & _T_FLY & _CREATURE & ~s.thing_face_up)
+                       & _T_FLY[:s.n_things] & _CREATURE[:s.n_things] & ~s.thing_face_up)
     decl = s.reg.get("mv_decl", 0)
     h = [f for f in np.flatnonzero((s.hero_hex == hx) & (s.hero_owner == e) & _H_FLY).tolist()
          if not decl >> f & 1]
@@ -611,7 +611,7 @@ def apply_fly_leave(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def _hide(s: GameState, hx: int) -> None:
     """Players' creatures in the hex face down; any shown stay known to all (RI.4)."""
-    shown = (s.thing_hex == hx) & s.thing_face_up & (s.thing_owner != NEUTRAL) & _CREATURE \
+    shown = (s.thing_hex == hx) & s.thing_face_up & (s.thing_owner != NEUTRAL) & _CREATURE[:s.n_things] \
         & (s.thing_place == BOARD)
     s.thing_public |= shown
     s.thing_face_up &= ~shown

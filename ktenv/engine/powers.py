@@ -141,8 +141,8 @@ def amoeba(s: GameState, received: dict[int, int]) -> None:
 def flying(s: GameState) -> np.ndarray:
     """Per Thing: moves as a flyer (printed flag; R21.2 plus the Aviator's creature this round)."""
     if not s.cfg.encounter_powers or s.reg.get("pw_fly_round") != s.round:
-        return _T_FLY
-    out = _T_FLY.copy()
+        return _T_FLY[:s.n_things]
+    out = _T_FLY[:s.n_things].copy()
     out[s.reg["pw_fly"]] = True
     return out
 
@@ -151,7 +151,8 @@ def _aviator_creatures(s: GameState, p: int) -> np.ndarray:
     """The mover's unmoved non-flying creatures that may be declared, if the power is unused."""
     if not has(s, p, AVIATOR) or s.reg.get("pw_fly_round") == s.round:
         return _EMPTY
-    return np.flatnonzero((s.thing_owner == p) & (s.thing_place == BOARD) & _IS_CREATURE & ~_T_FLY
+    n = s.n_things
+    return np.flatnonzero((s.thing_owner == p) & (s.thing_place == BOARD) & _IS_CREATURE[:n] & ~_T_FLY[:n]
                           & (s.thing_status == UNMOVED) & (s.thing_mp > 0))
 
 
@@ -212,7 +213,7 @@ def flyer_retreat_hexes(s: GameState, side: int) -> np.ndarray:
     hx = s.reg["b_hex"]
     ok = (s.geo.distance[hx] <= FLY_RETREAT) & (s.hex_owner == side) & (s.room_for(side) > 0)
     ok[hx] = False
-    enemy = (s.thing_place == BOARD) & _IS_CREATURE & (s.thing_owner != side)
+    enemy = (s.thing_place == BOARD) & _IS_CREATURE[:s.n_things] & (s.thing_owner != side)
     ok[s.thing_hex[enemy]] = False
     ok[s.hero_hex[(s.hero_owner != side) & (s.hero_owner >= 0)]] = False
     return np.flatnonzero(ok)

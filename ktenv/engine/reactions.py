@@ -21,10 +21,17 @@ DISPEL = cat.MAGIC_ID["Dispel Magic"]
 FAN = cat.MAGIC_ID["Fan"]
 ELIXIR = cat.MAGIC_ID["Elixir"]
 REACTIONS = (DISPEL, FAN, ELIXIR)
+# R20.1: every copy of a reaction item in either box (a second-box copy acts as its original)
+_REACTION_COPIES = np.flatnonzero(np.isin(cat.THING_ORIGINAL, REACTIONS) & (cat.THING_KIND == 5))
 MAGIC_STEP = -2  # pseudo-trigger: another player's magic creatures are about to attack (C.8)
 _FANNED = (cat.MAGIC_ID["Balloon"], cat.MAGIC_ID["Dust of Defense"], cat.EVENT_ID["Weather Control"])
 _PLAGUES = (cat.EVENT_ID["Dark Plague"], cat.EVENT_ID["Teeniepox"])
 _DISPELLABLE_EVENTS = (cat.EVENT_ID["Big Juju"], cat.EVENT_ID["Weather Control"])
+
+
+def _original(c: int) -> int:
+    """A trigger as its first-box counter (R20.1: the second box's events act as the first's)."""
+    return int(cat.THING_ORIGINAL[c]) if c >= 0 else c
 
 
 def open_round(s: GameState, trigger: int, player: int, victims: int = 0) -> None:
@@ -47,24 +54,24 @@ def _ask_order(s: GameState, d: int) -> list[int]:
     order = s.turn_order()
     i = order.index(p) if p in order else 0
     out = [order[(i + k) % len(order)] for k in range(1, len(order))]
-    if s.reg[f"rx{d}_c"] == _PLAGUES[0]:
+    if _original(s.reg[f"rx{d}_c"]) == _PLAGUES[0]:
         out.append(p)
     return out
 
 
 def eligible(s: GameState, q: int, d: int) -> list[int]:
     """Reaction items on q's screen that may answer round d's trigger."""
-    c, p = s.reg[f"rx{d}_c"], s.reg[f"rx{d}_p"]
+    c, p = _original(s.reg[f"rx{d}_c"]), s.reg[f"rx{d}_p"]
     out = []
-    for r in REACTIONS:
-        if s.thing_place[r] != SCREEN or s.thing_owner[r] != q:
-            continue
-        if r == DISPEL and q != p and ((c == MAGIC_STEP and _in_battle(s, q)) or (c >= 0 and cat.THING_KIND[c] == 5)
+    copies = _REACTION_COPIES[_REACTION_COPIES < s.n_things]
+    for r in copies[(s.thing_place[copies] == SCREEN) & (s.thing_owner[copies] == q)].tolist():
+        o = _original(r)
+        if o == DISPEL and q != p and ((c == MAGIC_STEP and _in_battle(s, q)) or (c >= 0 and cat.THING_KIND[c] == 5)
                                        or (c in _DISPELLABLE_EVENTS and s.cfg.dispel_vs_events)):
             out.append(r)
-        elif r == FAN and q != p and c in _FANNED:
+        elif o == FAN and q != p and c in _FANNED:
             out.append(r)
-        elif r == ELIXIR and c in _PLAGUES and (c == _PLAGUES[0] or s.reg[f"rx{d}_victims"] >> q & 1):
+        elif o == ELIXIR and c in _PLAGUES and (c == _PLAGUES[0] or s.reg[f"rx{d}_victims"] >> q & 1):
             out.append(r)
     return out
 
@@ -98,7 +105,7 @@ def _close(s: GameState, d: int) -> None:
     if frame["cancel"]:
         return  # a dispelled reaction has no effect
     parent = d - 1
-    r, q = frame["c"], frame["p"]
+    r, q = _original(frame["c"]), frame["p"]
     if r == DISPEL:
         s.reg[f"rx{parent}_cancel"] = 1  # the battle applies C.8's lasting effect itself
     elif r == FAN:

@@ -26,6 +26,7 @@ from .powers import deal
 
 INITIAL_DRAW = 10  # R4.7
 WHERE_WILL_THEY_STOP_DRAW = 15  # R20.2
+SIX_PLAYER_DRAW = 20  # R20.1
 START_GOLD = 10  # R4.6
 
 
@@ -201,7 +202,10 @@ def apply_tower(s: GameState, lay: ActionLayout, action: int) -> None:
 # ----- R4.7-R4.10 draw, place, exchange, place again -----
 
 def initial_draw(s: GameState) -> int:
-    """R4.7: ten Things each (R20.2 "Where will they stop?": fifteen)."""
+    """R4.7: ten Things each (R20.2 "Where will they stop?": fifteen; R20.1 six players: twenty,
+    which the R20.2 variant does not lower [DECISION: the page does not combine the two])."""
+    if s.n_players == 6:
+        return SIX_PLAYER_DRAW
     return WHERE_WILL_THEY_STOP_DRAW if s.cfg.where_will_they_stop else INITIAL_DRAW
 
 
@@ -297,7 +301,8 @@ def start_game(s: GameState) -> None:
 
     for k in range(cat.N_HERO_COUNTERS):
         s.hero_up[k] = s.rng.below(2)  # R4.2
-    terrain, provisional, aside = lay_board(s.n_players, cat.TERRAIN_HEX_COUNT.tolist(), s.rng)
+    tiles = s.cat.TERRAIN_HEX_COUNT.tolist()  # R3.2; R20.1: the 79 tiles of both boxes
+    terrain, provisional, aside = lay_board(s.n_players, tiles, s.rng)
     s.hex_terrain[:] = terrain
     s.hex_stack, s.hex_aside = list(provisional), list(aside)
     s.phase, s.stage, s.turn = 0, ROLL, 0

@@ -94,7 +94,7 @@ def assassin_hexes(s: GameState, player: int) -> np.ndarray:
     """RD10.5: hexes owned by another player holding one of their heroes or face-down counters."""
     owners = s.hex_owner
     hexes = np.zeros(s.geo.n_hexes, bool)
-    down = (s.thing_place == BOARD) & ~s.thing_face_up & (cat.THING_KIND == CREATURE)
+    down = (s.thing_place == BOARD) & ~s.thing_face_up & (s.cat.THING_KIND == CREATURE)
     ids = np.flatnonzero(down)
     hexes[s.thing_hex[ids][owners[s.thing_hex[ids]] == s.thing_owner[ids]]] = True
     owned = s.hero_owner >= 0
@@ -188,7 +188,7 @@ def apply_take(s: GameState, lay: ActionLayout, action: int) -> None:
 def _eligible(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
     owner = s.hex_owner[hx]
     things = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == owner)
-                            & ~s.thing_face_up & (cat.THING_KIND == CREATURE))
+                            & ~s.thing_face_up & (s.cat.THING_KIND == CREATURE))
     heroes = np.flatnonzero((s.hero_owner == owner) & (s.hero_hex == hx))
     return things, heroes
 

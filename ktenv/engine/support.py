@@ -33,17 +33,17 @@ def supported_mask(s: GameState, player: int) -> np.ndarray:
     """Per Thing: a creature of `player` that is supported now (False for anything else)."""
     own_terrains = np.zeros(8, bool)
     own_terrains[s.hex_terrain[s.hex_owner == player]] = True
-    mine = (s.thing_owner == player) & _IS_CREATURE & (s.thing_place == BOARD)
-    ok = mine & own_terrains[np.maximum(cat.THING_TERRAIN, 0)]
+    mine = (s.thing_owner == player) & _IS_CREATURE[:s.n_things] & (s.thing_place == BOARD)
+    ok = mine & own_terrains[np.maximum(s.cat.THING_TERRAIN, 0)]
     for face in np.flatnonzero((s.hero_owner == player) & (cat.HERO_LORD_TERRAIN >= 0)):
-        ok |= mine & (cat.THING_TERRAIN == cat.HERO_LORD_TERRAIN[face]) & (s.thing_hex == s.hero_hex[face])
+        ok |= mine & (s.cat.THING_TERRAIN == cat.HERO_LORD_TERRAIN[face]) & (s.thing_hex == s.hero_hex[face])
     return ok
 
 
 def remove_revealed_bluffs(s: GameState) -> list[int]:
     """R9.5: every face-up unsupported creature of a player goes to the cup (not a casualty, R9.7)."""
     removed = []
-    face_up = np.flatnonzero(s.thing_face_up & _IS_CREATURE & (s.thing_place == BOARD)
+    face_up = np.flatnonzero(s.thing_face_up & _IS_CREATURE[:s.n_things] & (s.thing_place == BOARD)
                              & (s.thing_owner != NEUTRAL))
     for owner in np.unique(s.thing_owner[face_up]):
         ok = supported_mask(s, int(owner))

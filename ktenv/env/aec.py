@@ -14,7 +14,8 @@ A player knocked out of the game (R16.6) stays in ``agents`` without acting unti
 
 Spaces (docs/actions.md, docs/observation.md):
 - action: ``Discrete(N)``, one flat space for every agent and phase (N = 289 for 4 players,
-  271 for 2-3); ``env.unwrapped.describe_action(a)`` says what ``a`` means now.
+  271 for 2-3, 517 for 6 with two boxes, R20.1); ``env.unwrapped.describe_action(a)`` says
+  what ``a`` means now.
 - observation: ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``; the
   observation is from the observing player's seat (index 0 = self) and holds nothing they may
   not know (rules RI); the mask is all zeros for agents that are not to act.
@@ -60,7 +61,7 @@ from pettingzoo.utils import wrappers
 from ..board import board_radius, geometry
 from ..config import ConfigError, GameConfig
 from ..engine import decisions as D
-from ..engine.actions import ActionLayout
+from ..engine.actions import action_layout
 from ..engine.machine import describe_action as _describe_action
 from ..engine.machine import legal_mask, new_game
 from ..engine.machine import step as _engine_step
@@ -116,7 +117,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.cfg = game_config(config)
         n = self.cfg.n_players
         self.n_hexes = geometry(board_radius(n)).n_hexes
-        self.action_layout = ActionLayout(self.n_hexes)
+        self.action_layout = action_layout(n)
         self.encoder = ObservationEncoder(self.cfg, self.n_hexes)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}

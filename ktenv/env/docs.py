@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from ..engine import decisions as D
-from ..engine.actions import ActionLayout
+from ..engine.actions import action_layout
 from .observation import REGISTERS, build_layout
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -38,7 +38,9 @@ BLOCK_MEANING = {
 def observation_tables() -> str:
     layout = build_layout(4, 37)
     intro = ("Generated from `ktenv.env.observation.build_layout` for 4 players (37 hexes); with 2-3 players "
-             "the board has 19 hexes and the per-seat families have 2-3 `rel*` columns.\n\n")
+             "the board has 19 hexes and the per-seat families have 2-3 `rel*` columns; with 6 players "
+             "(R20.1, two boxes) the board has 61 hexes, the per-seat families have 6 `rel*` columns and the "
+             "`things` section has a row for each of the 392 Things of both boxes.\n\n")
     regs = ["| register (`s.reg` key) | kind | who sees it | meaning |", "|---|---|---|---|"]
     for r in REGISTERS:
         regs.append(f"| `{r.key}` | {r.kind} | {r.visible} | {r.doc} |")
@@ -54,13 +56,15 @@ def _decision_comments() -> dict[int, str]:
 
 
 def action_tables() -> str:
-    small, large = ActionLayout(19), ActionLayout(37)
-    lines = ["| block | first action (2-3 players) | first action (4 players) | size | meaning |",
-             "|---|---|---|---|---|"]
-    for (name, start2, size2), (_, start4, size4) in zip(small.blocks(), large.blocks(), strict=True):
-        size = str(size2) if size2 == size4 else f"{size2} / {size4}"
-        lines.append(f"| `{name}` | {start2} | {start4} | {size} | {BLOCK_MEANING.get(name, '')} |")
-    lines.append(f"| total | {small.size} | {large.size} | | |")
+    small, large, six = action_layout(2), action_layout(4), action_layout(6)
+    lines = ["| block | first action (2-3 players) | first action (4 players) | first action (6 players, R20.1) "
+             "| size | meaning |",
+             "|---|---|---|---|---|---|"]
+    for (name, start2, size2), (_, start4, size4), (_, start6, size6) in zip(
+            small.blocks(), large.blocks(), six.blocks(), strict=True):
+        size = str(size2) if size2 == size4 == size6 else " / ".join(map(str, (size2, size4, size6)))
+        lines.append(f"| `{name}` | {start2} | {start4} | {start6} | {size} | {BLOCK_MEANING.get(name, '')} |")
+    lines.append(f"| total | {small.size} | {large.size} | {six.size} | | |")
     lines += ["", "| code | decision | name | actions offered (block: meaning) |", "|---|---|---|---|"]
     comments = _decision_comments()
     constants = {v: k for k, v in vars(D).items() if k.isupper() and isinstance(v, int) and k != "N_DECISIONS"}
@@ -69,7 +73,7 @@ def action_tables() -> str:
             continue
         text = comments.get(code, "").replace("|", "/")
         lines.append(f"| {code} | `{constants[code]}` | {D.NAMES.get(code, '')} | {text} |")
-    return "Generated from `ktenv.engine.actions.ActionLayout` and `ktenv/engine/decisions.py`.\n\n" + \
+    return "Generated from `ktenv.engine.actions.action_layout` and `ktenv/engine/decisions.py`.\n\n" + \
         "\n".join(lines) + "\n"
 
 

@@ -38,7 +38,6 @@ from ..state import PHASE_NAMES, RECRUIT, GameState
 from .layout import Column, ObservationLayout
 from .stats import HEXES, STAT_COLUMNS, player_stats
 
-T = cat.N_THINGS
 F = cat.N_HERO_FACES
 GOLD_CAP = 2**31  # the state stores gold as int32, so this bound is never exceeded
 ROUND_CAP = 10_000  # GameConfig.max_rounds' upper limit
@@ -161,13 +160,14 @@ PLAYER_COLUMN_DOCS = {
 _PLAYER_HIGH = {"alive": 1, "gold": GOLD_CAP, "income": 1000, "fort_levels": 200, "trade_set": 10}
 
 # Sides in hex stacks: relative players 0..n-1, then neutral.
+# (fact, upper bound as a multiple of the number of Things (T) or hero faces (F), doc)
 STACK_FACTS = (
-    ("things", T, "Things of the side in the hex (income counter not counted)"),
-    ("hidden", T, "of which face down and never revealed (identity unknown to others)"),
-    ("known", T, "of which identified to all (face up, or revealed earlier: RI.4)"),
-    ("known_combat", 6 * T, "sum of combat values of the identified ones"),
-    ("heroes", F, "heroes of the side in the hex"),
-    ("hero_combat", 6 * F, "sum of their combat values"),
+    ("things", "T", "Things of the side in the hex (income counter not counted)"),
+    ("hidden", "T", "of which face down and never revealed (identity unknown to others)"),
+    ("known", "T", "of which identified to all (face up, or revealed earlier: RI.4)"),
+    ("known_combat", "6T", "sum of combat values of the identified ones"),
+    ("heroes", "F", "heroes of the side in the hex"),
+    ("hero_combat", "6F", "sum of their combat values"),
 )
 FLAG_NAMES = ("flying", "magic", "ranged", "charge")
 _FLAGS = (cat.THING_FLYING, cat.THING_MAGIC, cat.THING_RANGED, cat.THING_CHARGE)
@@ -198,6 +198,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
     """The layout for a config (it depends on the number of players, the board and the engine's
     decision codes)."""
     n, h = n_players, n_hexes
+    nt = cat.catalog_for(n).N_THINGS  # one box, or two with six players (R20.1)
     rel = [f"rel{k}" for k in range(n)]
     sides = _side_names(n)
     col = Column
@@ -220,7 +221,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("turn_position", -1, n - 1, "observer's place in this round's turn order (-1: out)"),
         col("cup_ran_dry", 0, 1, "the cup ran out: true elimination (R17.2, public)"),
         col("cup_size_public", 0, 1, "config cup_size_public (RD3.4)"),
-        col("cup_size", 0, T, "counters in the cup, only when cup_size_public (else 0)"),
+        col("cup_size", 0, nt, "counters in the cup, only when cup_size_public (else 0)"),
         *family("fort_left_*", [cat.FORT_NAME[k].lower() for k in range(1, 5)], 0, 32,
                 "fort counters of that level (tower, keep, castle, citadel) left in the bank; 32 with "
                 "unlimited supply"),
@@ -236,7 +237,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
             registers += family(f"reg_{r.key}_*", sides, 0, 1, f"{r.doc}; relative side, one-hot{who}")
         elif r.kind == PER_SIDE:
             registers += family(f"reg_{r.key}_*", sides, 0, r.high, f"{r.doc}; per relative side{who}")
-    players = [col(name, 0, _PLAYER_HIGH.get(name, 196), PLAYER_COLUMN_DOCS[name]) for name in STAT_COLUMNS]
+    players = [col(name, 0, _PLAYER_HIGH.get(name, nt), PLAYER_COLUMN_DOCS[name]) for name in STAT_COLUMNS]
     players += [
         col("turn_position", -1, n - 1, "place in this round's turn order (-1: out)"),
         col("is_first", 0, 1, "first player this round"),
@@ -261,7 +262,8 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("cloud", 0, 1, "the black cloud is here (B.10)"),
         *[col(f"reg_{r.key}", 0, 1, r.doc) for r in REGISTERS if r.kind == HEX],
     ]
-    for fact, high, doc in STACK_FACTS:
+    for fact, bound, doc in STACK_FACTS:
+        high = int(bound[:-1] or 1) * {"T": nt, "F": F}[bound[-1]]
         hexes += family(f"{fact}_*", sides, 0, high, f"{doc}; per relative side (rel0 = observer, neutral)")
     hexes += family("own_value_*", [str(v) for v in range(1, 7)], 0, 10,
                     "observer's creatures here of combat value 1 ... 6")
@@ -286,7 +288,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("new", 0, 1, "drawn in the observer's setup exchange (R4.10)"),
         col("out", 0, 1, "removed from the game (public)"),
         col("supported", 0, 1, "observer's creature on the board that is supported now (R9.1)"),
-        col("bearer", -1, T - 1, "Thing id of the creature carrying this Magic Bow / Sword, else -1"),
+        col("bearer", -1, nt - 1, "Thing id of the creature carrying this Magic Bow / Sword, else -1"),
         *[col(f"reg_{r.key}", 0, 1, r.doc + _WHO[r.visible])
           for r in REGISTERS if r.kind == THING],
     ]
@@ -315,7 +317,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         ("registers", 1, "game (1 row): the pending decision's registers", registers),
         ("players", n, "player, by relative seat (row 0 = observer, 1 = next in seat order, ...)", players),
         ("hexes", h, "hex, in spiral order (R3.1.4; the HEX action block's order)", hexes),
-        ("things", T, "Thing, by catalog id (the THING action block's order)", things),
+        ("things", nt, "Thing, by catalog id (the THING action block's order)", things),
         ("heroes", F, "hero face, by catalog id (the HERO action block's order)", heroes),
         ("self", 1, "game (1 row): the observer's own screen", me),
     ])
@@ -350,26 +352,33 @@ class ObservationEncoder:
         self.cfg = cfg
         self.n = n = cfg.n_players
         self.h = h = n_hexes
+        catalog = cat.catalog_for(n)
+        self.n_things = nt = catalog.N_THINGS  # rows of `things`: the game's Things (R20.1: two boxes)
+        self._not_income = ~np.isin(catalog.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
+        self._is_creature = catalog.THING_KIND == CREATURE
+        self._combat = catalog.THING_COMBAT.astype(np.float32)
+        self._kind = catalog.THING_KIND
+        self._gold = catalog.THING_GOLD.astype(np.float32)
         self.layout = layout = build_layout(n, h)
         self.size = size = layout.size
         self.sides = sides = n + 1
-        self.scratch = size  # start of the scratch area (max(T, h, F) entries past the end)
-        self._buf = np.zeros(size + max(T, h, F) + 1, np.float32)
+        self.scratch = size  # start of the scratch area (max(nt, h, F) entries past the end)
+        self._buf = np.zeros(size + max(nt, h, F) + 1, np.float32)
         off = {}
         for name, sec in layout.sections.items():
             for c in sec.columns:
                 off[f"{name}.{c.name}"] = sec.offset(c.name)
         self.o = off
         self.rows_h = np.arange(h)
-        self.rows_t = np.arange(T)
+        self.rows_t = np.arange(nt)
         self.rows_f = np.arange(F)
         self.players_start = layout.section("players").start
         self.n_stats = len(STAT_COLUMNS)
-        for first, names, rows in (("things.face_up", THING_BOARD_ARRAYS, T), ("heroes.mp", HERO_ARRAYS, F)):
+        for first, names, rows in (("things.face_up", THING_BOARD_ARRAYS, nt), ("heroes.mp", HERO_ARRAYS, F)):
             columns = [first.split(".")[0] + "." + a.split("_", 1)[1] for a in names]
             assert [off[c] for c in columns] == [off[first] + k * rows for k in range(len(names))], columns
 
-        # Owner codes are -1 (nobody), 0..3 (players), 4 (neutral); tables are indexed by code + 1.
+        # Owner codes are -1 (nobody), 0..n-1 (players), NEUTRAL (= MAX_PLAYERS); tables are indexed by code + 1.
         def lut(base: int, stride: int, nobody: int, neutral: int | None = None) -> np.ndarray:
             table = np.full((n, NEUTRAL + 2), nobody, np.intp)
             for p in range(n):
@@ -381,23 +390,23 @@ class ObservationEncoder:
 
         self.side_of = lut(0, 1, -1, n)  # relative side
         self.hex_owner_lut = lut(off["hexes.owner_rel0"], h, self.scratch)
-        self.thing_owner_lut = lut(off["things.owner_rel0"], T, self.scratch, n)
+        self.thing_owner_lut = lut(off["things.owner_rel0"], nt, self.scratch, n)
         self.hero_owner_lut = lut(off["heroes.owner_rel0"], F, self.scratch)
         self.stack_lut = lut(0, h, sides * h + 1, n)  # bucket sides*h collects what must not count
         self.terrain_lut = off["hexes.terrain_desert"] + np.arange(8) * h
-        kind_col = np.full(T + 1, self.scratch, np.intp)
+        kind_col = np.full(nt + 1, self.scratch, np.intp)
         for kind, column in ((SPECIAL_INCOME, "income_special"), (CITY, "income_city"), (VILLAGE, "income_village")):
-            kind_col[1:][cat.THING_KIND == kind] = off[f"hexes.{column}"]
+            kind_col[1:][catalog.THING_KIND == kind] = off[f"hexes.{column}"]
         self.income_kind_lut = kind_col
         # own_value_1..6 and own_flying..own_charge are one block of 10 columns: a creature adds
         # one to its value column and one to each of its flag columns (10*h: nothing).
-        feat = np.full((T, 5), 10 * h, np.intp)
-        feat[:, 0] = _COMBAT_KEY * h
+        feat = np.full((nt, 5), 10 * h, np.intp)
+        feat[:, 0] = _COMBAT_KEY[:nt] * h
         for j, flag in enumerate(_FLAGS):
-            feat[flag, j + 1] = (6 + j) * h
+            feat[flag[:nt], j + 1] = (6 + j) * h
         self.feature_key = feat
         self.rotation = [(p + np.arange(n)) % n for p in range(n)]
-        self.fort_count = [int(v) for v in cat.FORT_COUNT[1:5]]
+        self.fort_count = [int(v) for v in catalog.FORT_COUNT[1:5]]
         self.low, self.high = layout.low, layout.high
         self.hex_block = (off["hexes.terrain_desert"], off["hexes.cloud"] + h)
         self._hex_cache: list = [None] * n
@@ -432,7 +441,7 @@ class ObservationEncoder:
         out = self._buf
         out.fill(0)
         o = self.o
-        n, h, sides = self.n, self.h, self.sides
+        n, h, sides, nt = self.n, self.h, self.sides, self.n_things
         if stats is None:
             stats = player_stats(s)
         actor = s.actor
@@ -507,7 +516,7 @@ class ObservationEncoder:
         on_board = place == BOARD
         known_any = s.thing_public | s.thing_face_up
         m = sides * h
-        key = np.where(on_board & _NOT_INCOME, self.stack_lut[p][t1] + thex, m)
+        key = np.where(on_board & self._not_income, self.stack_lut[p][t1] + thex, m)
         counts = np.bincount(key, minlength=m + 2)[:m]
         known = np.bincount(key, weights=known_any, minlength=m + 2)[:m]
         a = o["hexes.things_rel0"]
@@ -517,7 +526,7 @@ class ObservationEncoder:
         a = o["hexes.hidden_rel0"]
         out[a:a + m] = counts - known
         a = o["hexes.known_combat_rel0"]
-        out[a:a + m] = np.bincount(key, weights=known_any * _COMBAT, minlength=m + 2)[:m]
+        out[a:a + m] = np.bincount(key, weights=known_any * self._combat, minlength=m + 2)[:m]
         hero_owner = s.hero_owner
         h1 = hero_owner + 1
         hkey = self.stack_lut[p][h1] + s.hero_hex
@@ -527,7 +536,7 @@ class ObservationEncoder:
         out[a:a + m] = np.bincount(hkey, weights=_HERO_COMBAT, minlength=m + 2)[:m]
 
         mine = towner == p
-        own_creature = mine & on_board & _IS_CREATURE
+        own_creature = mine & on_board & self._is_creature
         supported = None
         if own_creature.any():
             a = o["hexes.own_value_1"]
@@ -551,31 +560,31 @@ class ObservationEncoder:
             visible |= trade
             selected |= trade
         a = o["things.mine_screen"]
-        out[a:a + T] = mine_screen
+        out[a:a + nt] = mine_screen
         a = o["things.on_board"]
-        out[a:a + T] = board_known
+        out[a:a + nt] = board_known
         a = o["things.hex"]
-        out[a:a + T] = np.where(board_known, thex, -1)
+        out[a:a + nt] = np.where(board_known, thex, -1)
         out[self.thing_owner_lut[p][np.where(visible, t1, 0)] + self.rows_t] = 1
         a = o["things.face_up"]
         for k, name in enumerate(THING_BOARD_ARRAYS):
             arr = getattr(s, name, None)  # tolerate states of engine versions without the array
             if arr is not None:
-                out[a + k * T:a + (k + 1) * T] = arr
-        block = out[a:a + len(THING_BOARD_ARRAYS) * T].reshape(len(THING_BOARD_ARRAYS), T)
+                out[a + k * nt:a + (k + 1) * nt] = arr
+        block = out[a:a + len(THING_BOARD_ARRAYS) * nt].reshape(len(THING_BOARD_ARRAYS), nt)
         block[:, ~board_known] = 0  # facts of counters the observer cannot identify
         a = o["things.selected"]
-        out[a:a + T] = selected
+        out[a:a + nt] = selected
         a = o["things.new"]
-        out[a:a + T] = mine & s.thing_new
+        out[a:a + nt] = mine & s.thing_new
         a = o["things.out"]
-        out[a:a + T] = place == OUT
+        out[a:a + nt] = place == OUT
         if supported is not None:
             a = o["things.supported"]
-            out[a:a + T] = supported
+            out[a:a + nt] = supported
         a = o["things.bearer"]
         bearer = getattr(s, "thing_bearer", None)
-        out[a:a + T] = -1 if bearer is None else np.where(board_known, bearer, -1)
+        out[a:a + nt] = -1 if bearer is None else np.where(board_known, bearer, -1)
 
         # ---- heroes (rows = faces; every hero fact is public)
         up = s.hero_up[_FACE_COUNTER] == _FACE_SIDE
@@ -596,8 +605,8 @@ class ObservationEncoder:
         # ---- self
         if mine_screen.any():
             a = o["self.screen_creature"]
-            out[a:a + 7] = np.bincount(cat.THING_KIND[mine_screen], minlength=7)[:7]
-            out[o["self.screen_gold"]] = np.dot(cat.THING_GOLD, mine_screen)
+            out[a:a + 7] = np.bincount(self._kind[mine_screen], minlength=7)[:7]
+            out[o["self.screen_gold"]] = np.dot(self._gold, mine_screen)
         out[o["self.free_things"]] = -(-int(stats[p, HEXES]) // 2) + int(cfg.encounter_powers and s.power[p] == _KING)
         return out
 
@@ -637,7 +646,7 @@ class ObservationEncoder:
             out[o["hexes.cloud"] + s.cloud_hex] = 1
 
     def _registers(self, s: GameState, p: int, out: np.ndarray) -> None:
-        n, plan = self.n, self.reg_plan
+        n, plan, nt = self.n, self.reg_plan, self.n_things
         side_of = self.side_of[p]
         for key, v in s.reg.items():
             entries = plan.get(key)
@@ -647,7 +656,7 @@ class ObservationEncoder:
                 kind = r.kind
                 if r.visible == ACTOR and s.actor != p:
                     continue
-                if r.visible == OWNER and (not 0 <= v < T or s.thing_owner[v] != p):
+                if r.visible == OWNER and (not 0 <= v < nt or s.thing_owner[v] != p):
                     continue  # R21.2: the identity of the Aviator's flyer stays its owner's
                 if kind == SCALAR:
                     out[a] = min(max(v, 0), r.high)
@@ -662,7 +671,7 @@ class ObservationEncoder:
                     if 0 <= v < self.h:
                         out[a + v] = 1
                 elif kind == THING:
-                    if 0 <= v < T:
+                    if 0 <= v < nt:
                         out[a + v] = 1
                 elif 0 <= v < F:  # HERO
                     out[a + v] = 1
@@ -673,8 +682,8 @@ def _supported(s: GameState, p: int, own_creature: np.ndarray) -> np.ndarray:
     which the tests check, in fewer numpy operations)."""
     terrains = np.zeros(9, bool)
     terrains[s.hex_terrain[s.hex_owner == p]] = True
-    ok = own_creature & terrains[_TERRAIN9]
+    ok = own_creature & terrains[_TERRAIN9[:s.n_things]]
     lords = _LORD_FACES[s.hero_owner[_LORD_FACES] == p]
     for face in lords:
-        ok |= own_creature & (cat.THING_TERRAIN == cat.HERO_LORD_TERRAIN[face]) & (s.thing_hex == s.hero_hex[face])
+        ok |= own_creature & (s.cat.THING_TERRAIN == cat.HERO_LORD_TERRAIN[face]) & (s.thing_hex == s.hero_hex[face])
     return ok

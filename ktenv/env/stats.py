@@ -61,7 +61,7 @@ def player_stats(s: GameState, memo: dict | None = None) -> np.ndarray:
     place, towner = s.thing_place, s.thing_owner
     on_screen = place == SCREEN
     out[:, SCREEN_SIZE] = np.bincount(towner[on_screen], minlength=n)
-    on_board = (place == BOARD) & _NOT_INCOME & (towner >= 0) & (towner < n)
+    on_board = (place == BOARD) & _NOT_INCOME[:s.n_things] & (towner >= 0) & (towner < n)
     out[:, BOARD_THINGS] = np.bincount(towner[on_board], minlength=n)
     if s.phase == RECRUIT:
         trade = on_screen & s.thing_selected

@@ -58,9 +58,9 @@ def swap_identities(s: GameState, a: int, b: int) -> GameState:
 
 def _referenced(s: GameState) -> np.ndarray:
     """Counters named by the engine's registers or bearer links: left alone by the variants."""
-    out = np.zeros(cat.N_THINGS, bool)
+    out = np.zeros(s.n_things, bool)
     for v in s.reg.values():
-        if 0 <= v < cat.N_THINGS:
+        if 0 <= v < s.n_things:
             out[v] = True
     bearer = getattr(s, "thing_bearer", None)
     if bearer is not None:
@@ -80,17 +80,17 @@ def hidden_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
     place, owner = s.thing_place, s.thing_owner
     free = ~_referenced(s)
     other = (owner >= 0) & (owner < n) & (owner != observer)
-    hidden_board = (place == BOARD) & other & ~s.thing_public & ~s.thing_face_up & _IS_CREATURE & free
+    hidden_board = (place == BOARD) & other & ~s.thing_public & ~s.thing_face_up & _IS_CREATURE[:s.n_things] & free
     public_trade = s.thing_selected if s.phase == RECRUIT else np.zeros_like(s.thing_selected)
     other_screen = (place == SCREEN) & other & ~public_trade & free
     cup = (place == CUP) & free
     out = []
     c = _pick(rng, hidden_board)
     if c >= 0:
-        mate = _pick(rng, other_screen & (owner == owner[c]) & _IS_CREATURE)
+        mate = _pick(rng, other_screen & (owner == owner[c]) & _IS_CREATURE[:s.n_things])
         if mate >= 0:
             out.append(("face-down creature <-> same owner's screen creature", swap_identities(s, c, mate)))
-        mate = _pick(rng, cup & _IS_CREATURE)
+        mate = _pick(rng, cup & _IS_CREATURE[:s.n_things])
         if mate >= 0:
             out.append(("face-down creature <-> cup creature", swap_identities(s, c, mate)))
         mate = _pick(rng, hidden_board & (s.thing_hex != s.thing_hex[c]))
@@ -117,15 +117,16 @@ def public_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
     t.gold[q] += 1
     out.append(("opponent gold", t))
     place, owner = s.thing_place, s.thing_owner
-    hidden = (place == BOARD) & (owner == q) & ~s.thing_public & ~s.thing_face_up & _IS_CREATURE
+    hidden = (place == BOARD) & (owner == q) & ~s.thing_public & ~s.thing_face_up & _IS_CREATURE[:s.n_things]
     c = _pick(rng, hidden)
     if c >= 0:
         t = s.copy()
         t.thing_public[c] = True
         out.append(("opponent creature revealed", t))
-    known = (place == BOARD) & (owner >= 0) & (owner < n) & (owner != observer) & s.thing_public & _IS_CREATURE
+    known = (place == BOARD) & (owner >= 0) & (owner < n) & (owner != observer) & s.thing_public \
+        & _IS_CREATURE[:s.n_things]
     c = _pick(rng, known & ~_referenced(s))
-    mate = _pick(rng, (place == CUP) & _IS_CREATURE)
+    mate = _pick(rng, (place == CUP) & _IS_CREATURE[:s.n_things])
     if c >= 0 and mate >= 0:
         out.append(("identified opponent creature <-> cup creature", swap_identities(s, c, mate)))
     c = _pick(rng, (place == SCREEN) & (owner == q))
