@@ -74,7 +74,7 @@ def destinations(s: GameState, p: int) -> np.ndarray:
     """Land hexes 1-3 away with room for the passengers (stack limit, Citadel exempt)."""
     dist = s.geo.distance[s.reg["bl_hex"]]
     room = s.room_for(p)
-    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & (room >= s.reg["bl_n"])
+    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & ~s.hex_down & (room >= s.reg["bl_n"])
     return np.flatnonzero(ok)
 
 
@@ -121,6 +121,7 @@ def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
     s.decision = D.NONE
     s.actor = s.reg["bl_owner"]
+    s.hex_down[hx] = False  # R20.3: blown onto a face-down tile, it is turned up
     if s.hex_terrain[hx] != SEA:
         _land(s, hx)
         return

@@ -148,7 +148,8 @@ def describe_action(s: GameState, action: int) -> str:
     if block == "NUMBER":
         return f"{context}: {i}"
     if block == "HEX":
-        return f"{context}: hex {hex_label(s.geo, i)} {TERRAIN_NAMES[s.hex_terrain[i]]}"
+        terrain = "face down" if s.hex_down[i] else TERRAIN_NAMES[s.hex_terrain[i]]  # R20.3
+        return f"{context}: hex {hex_label(s.geo, i)} {terrain}"
     if block == "THING":
         return f"{context}: {cat.THING_NAME[i]} (thing {i})"
     if block == "HERO":

@@ -28,6 +28,7 @@ from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
 from . import balloon, powers, support
 from . import decisions as D
 from . import deerhunter as dh
+from . import kadab
 from .actions import PASS, YES, ActionLayout
 from .common import own_income_counters, remove_income_counter
 from .conquest import conquer
@@ -341,14 +342,15 @@ def _legal_steps(s: GameState, p: int) -> list[int]:
     all_fly = bool(fly[mt].all() and _H_FLY[mh].all())
     room = s.room_for(p, army_counts_still(s, p))
     out = []
-    terrain = s.hex_terrain
+    terrain, down = s.hex_terrain, s.hex_down
     for d, t in enumerate(s.geo.neighbours[s.reg["mv_hex"]].tolist()):
         if t < 0:
             continue
-        if terrain[t] == SEA:
+        if terrain[t] == SEA and not down[t]:
             if all_fly and _land_within(s, t, low - 1, room, n):
                 out.append(d)
-        elif _COST[terrain[t]] <= low_ground and (room[t] >= n or _limit_waits(s, room[t], mt, mh)):
+        elif (1 if down[t] else _COST[terrain[t]]) <= low_ground \
+                and (room[t] >= n or _limit_waits(s, room[t], mt, mh)):  # R20.3: face down costs 1
             out.append(d)
     return out
 
@@ -372,7 +374,7 @@ def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) 
                 if y in seen:
                     continue
                 seen.add(y)
-                if terrain[y] != SEA:
+                if terrain[y] != SEA or s.hex_down[y]:  # R20.3: a face-down tile counts as land
                     if room[y] >= n:
                         return True
                 else:
@@ -385,7 +387,7 @@ def legal_stack(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     p, hx = s.actor, s.reg["mv_hex"]
     for d in _legal_steps(s, p):
         mask[lay.direction + d] = 1
-    if s.hex_terrain[hx] == SEA:
+    if s.hex_terrain[hx] == SEA and not s.hex_down[hx]:
         return  # R11.3.4: no end and no drop over Sea
     mask[PASS] = 1
     mt, mh = _members(s)
@@ -433,7 +435,8 @@ def _step(s: GameState, d: int) -> None:
     p = s.actor
     t = int(s.geo.neighbours[s.reg["mv_hex"], d])
     terrain = int(s.hex_terrain[t])
-    cost = int(_COST[terrain])
+    down = bool(s.hex_down[t])
+    cost = 1 if down else int(_COST[terrain])  # R20.3 / RD10.15: a face-down hex costs 1 MP
     mt, mh = _members(s)
     qt, qh = dh.qualifying(s, mt, mh)
     s.thing_mp[mt] -= np.where(powers.flying(s)[mt] | qt, 1, cost).astype(np.int8)
@@ -442,7 +445,15 @@ def _step(s: GameState, d: int) -> None:
     s.hero_pinned[mh] = False
     dh.entered(s, cost)
     s.reg["mv_hex"] = t
-    if terrain == SEA:
+    if down:
+        kadab.record_from(s, mt, mh, t)
+        if s.cfg.mysterious_flip == "on_entry" and kadab.turn_up(s, t):
+            _end_move(s)  # [ER]: a Sea tile sends the stack back to the (land) hex it came from
+            return
+        if not s.hex_down[t]:
+            s.thing_from[mt] = -1
+            s.hero_from[mh] = -1
+    elif terrain == SEA:
         return
     s.thing_hex[mt] = t
     s.hero_hex[mh] = t
