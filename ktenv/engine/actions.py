@@ -9,8 +9,8 @@ a block means right now (a HEX is "claim this hex" in setup and "build here" in 
 | YES       | 1               | confirm / accept                                             |
 | NUMBER    | 16              | an amount 0-15 (paid Things, hero bonus in steps of 5 gold)  |
 | HEX       | hexes on board  | a hex, by its index in spiral order (R3.1.4): 37 or 19       |
-| THING     | 196             | a Thing, by catalog id (screen counter, income counter, ...) |
-| HERO      | 22              | a hero face, by catalog id                                   |
+| THING     | 198             | a Thing, by catalog id (screen counter, income counter, ...) |
+| HERO      | 26              | a hero face, by catalog id (22 of the box, 4 house heroes)   |
 | CASH      | 6               | cash this treasure now (R18.3, offered at every decision)    |
 | PLAYER    | 4               | a player (victims and targets)                               |
 | DIRECTION | 6               | E, SE, SW, W, NW, NE (movement steps)                        |

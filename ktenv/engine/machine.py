@@ -25,6 +25,7 @@ from . import (
     construction,
     events,
     heroes,
+    house,
     income,
     interrupts,
     movement,
@@ -51,12 +52,13 @@ def layout(s: GameState) -> ActionLayout:
 
 # Each part of the turn registers its phase runner(s) and decision rules.
 PARTS = (setup, income, heroes, recruiting, placement_turn, events, movement, balloon, combat, construction,
-         special_powers, victory, interrupts, powers)  # powers: R21 Encounter decisions
+         special_powers, victory, interrupts, powers, house)  # powers: R21 Encounter; house: R22
 RUNNERS: dict = {}
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:
     RUNNERS.update(getattr(_part, "RUNNERS", {}))
     DECISIONS.update(getattr(_part, "DECISIONS", {}))
+house.register_events()  # R22.5 the Portal joins the events phase
 
 
 def new_game(config: GameConfig | None = None, seed: int = 0) -> GameState:

@@ -25,7 +25,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, powers, support
+from . import balloon, house, powers, support
 from . import decisions as D
 from . import deerhunter as dh
 from . import kadab
@@ -119,6 +119,8 @@ def run(s: GameState) -> None:
             return
         if not s.reg.get("mv_on"):
             _begin_turn(s, order[s.turn])
+        if house.gypsy_pending(s):  # R22.3: what follows the Gypsy King
+            return
         s.decision, s.actor = D.MOVE_START, order[s.turn]
         return
     while s.turn < len(order) and own_income_counters(s, order[s.turn]).size == 0:
@@ -143,6 +145,8 @@ def _begin_turn(s: GameState, p: int) -> None:
     s.hero_mp[h] = MP
     s.hero_pinned[h] = pres[s.hero_hex[h]]
     s.reg["mv_on"] = 1
+    house.hold_explorers(s, p)  # R22.5: the Portal's counters wait for their exploration
+    house.gypsy_turn_begins(s, p)  # R22.3
 
 
 def _end_turn(s: GameState) -> None:
@@ -215,6 +219,7 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     starts = _start_hexes(s, s.actor)
     mask[lay.hex + starts] = 1
     powers.nomad_options(s, lay, mask)  # R21.10: THING town / YES fort moves
+    house.ahasuerus_options(s, lay, mask)  # R22.1: HERO Ahasuerus teleports
     if s.cfg.stack_limit_check == "end_of_movement":  # R11.4.4: no end while a move can fix it
         over = np.flatnonzero(s.room_for(s.actor) < 0)
         if np.isin(over, starts).any():
@@ -225,7 +230,7 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
-    if powers.nomad_start(s, lay, action):  # R21.10 Nomad
+    if powers.nomad_start(s, lay, action) or house.ahasuerus_start(s, lay, action):  # R21.10, R22.1
         return
     if action == PASS:
         s.reg["mv_ending"] = 1  # R11.2.5, R11.8 (after RP-5.9)
@@ -294,6 +299,7 @@ def apply_select(s: GameState, lay: ActionLayout, action: int) -> None:
         s.thing_status[action - lay.thing] = MOVING
     else:
         s.hero_status[action - lay.hero] = MOVING
+        house.tycho_looks(s, action - lay.hero)  # R22.4
 
 
 def _go(s: GameState) -> None:
@@ -415,6 +421,7 @@ def apply_stack(s: GameState, lay: ActionLayout, action: int) -> None:
             _after_drop(s)
         else:
             s.hero_status[f] = MOVING
+            house.tycho_looks(s, f)  # R22.4
     else:
         c = action - lay.thing
         if s.thing_status[c] == MOVING:

@@ -16,7 +16,7 @@ from ..board import (
 from ..constants import NOBODY, SEA
 from ..state import INCOME, SETUP, GameState
 from . import decisions as D
-from . import kadab
+from . import house, kadab
 from .actions import PASS, YES, ActionLayout
 from .common import draw, to_cup
 from .placement_turn import begin_placement
@@ -300,8 +300,9 @@ def start_game(s: GameState) -> None:
     """R4.1-R4.3: heroes' sides at random, the board laid; setup continues through the decisions."""
     from ..board import lay_board
 
-    for k in range(cat.N_HERO_COUNTERS):
+    for k in np.flatnonzero(house.counters_in_play(s)).tolist():  # box counters first: same draws as ever
         s.hero_up[k] = s.rng.below(2)  # R4.2
+    house.setup(s)  # R22: house counters in or out of play
     terrain, provisional, aside = lay_board(s.n_players, cat.TERRAIN_HEX_COUNT.tolist(), s.rng)
     s.hex_terrain[:] = terrain
     kadab.lay_face_down(s)  # R20.3

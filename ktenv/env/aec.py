@@ -13,8 +13,8 @@ decide now (the engine's ``state.actor``); several decisions in a row by one pla
 A player knocked out of the game (R16.6) stays in ``agents`` without acting until the end.
 
 Spaces (docs/actions.md, docs/observation.md):
-- action: ``Discrete(N)``, one flat space for every agent and phase (N = 289 for 4 players,
-  271 for 2-3); ``env.unwrapped.describe_action(a)`` says what ``a`` means now.
+- action: ``Discrete(N)``, one flat space for every agent and phase (N = 295 for 4 players,
+  277 for 2-3); ``env.unwrapped.describe_action(a)`` says what ``a`` means now.
 - observation: ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``; the
   observation is from the observing player's seat (index 0 = self) and holds nothing they may
   not know (rules RI); the mask is all zeros for agents that are not to act.
