@@ -69,6 +69,10 @@ EFFECT_TESTS = {
     "Tycho Brahe": ["test_house::test_r22_4_tycho_shows_his_owner_the_face_down_hexes_next_to_him"],
     "Portal": ["test_house::test_r22_5_portal_roll_the_owner_sends_at_least_that_many",
                "test_house::test_r22_5_portal_on_own_stack_no_roll_any_number"],
+    "Boat": ["test_boat::test_r22_6_boat_carries_creatures_and_heroes_across_the_sea",
+             "test_boat::test_r22_6_in_battle_passengers_are_ranged_and_the_boat_fights_and_falls_to_one_hit",
+             "test_boat::test_r22_6_retreat_by_boat_across_one_sea_hex_then_removed_at_round_end",
+             "test_boat::test_r22_6_bellows_diverts_the_boat_next_to_the_last_sea_hex"],
 }
 
 

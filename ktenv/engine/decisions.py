@@ -85,6 +85,8 @@ NOMAD_DEST = 67  # HEX: the adjacent own hex the moving fort, city or village en
 AHASUERUS_DEST = 68  # HEX: where Ahasuerus teleports: an own hex or a hex with own creatures (R22.1)
 GYPSY_TAKE = 69  # THING: the city/village, HEX (his start hex): the Tower/Keep that follows the Gypsy King; PASS done
 PORTAL_SEND = 70  # THING/HERO: a counter the stack's owner sends through the Portal; YES: no more (R22.5)
+BOAT_LOAD = 71  # THING/HERO: a passenger for the Boat; YES: sail (R22.6)
+BOAT_PATH = 72  # HEX: the next Sea hex of the Boat's path, or the land hex where it lands (R22.6)
 
 NAMES = {
     NONE: "none", START_POSITION: "choose start position", SEA_REPLACE: "replace sea at start",
@@ -112,5 +114,6 @@ NAMES = {
     AVIATOR_RETREAT: "aviator's flyer retreats", LUCKY_REROLL: "lucky re-roll", NOMAD_FORT: "nomad's fort",
     NOMAD_DEST: "nomad's destination", AHASUERUS_DEST: "ahasuerus's destination",
     GYPSY_TAKE: "what follows the gypsy king", PORTAL_SEND: "sent through the portal",
+    BOAT_LOAD: "boat passengers", BOAT_PATH: "boat path",
 }
 N_DECISIONS = len(NAMES)

@@ -21,6 +21,7 @@ from ..state import (
 )
 from . import (
     balloon,
+    boat,
     combat,
     construction,
     events,
@@ -52,7 +53,7 @@ def layout(s: GameState) -> ActionLayout:
 
 # Each part of the turn registers its phase runner(s) and decision rules.
 PARTS = (setup, income, heroes, recruiting, placement_turn, events, movement, balloon, combat, construction,
-         special_powers, victory, interrupts, powers, house)  # powers: R21 Encounter; house: R22
+         special_powers, victory, interrupts, powers, house, boat)  # powers: R21 Encounter; house: R22
 RUNNERS: dict = {}
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:

@@ -25,7 +25,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, house, powers, support
+from . import balloon, boat, house, powers, support
 from . import decisions as D
 from . import deerhunter as dh
 from . import kadab
@@ -108,6 +108,9 @@ def run(s: GameState) -> None:
     order = s.turn_order()
     if "bl_stage" in s.reg:  # a Balloon flight waiting for its reactions (C.2)
         balloon.run(s)
+        return
+    if "bt_stage" in s.reg:  # the Boat waiting for its reactions (R22.6)
+        boat.run(s)
         return
     if s.reg.get("mv_ending"):  # RP-5.9 first: nobody ends the turn over the limit
         if not balloon.trim(s, _mover(s)):
@@ -227,6 +230,8 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1  # anything still over the limit is trimmed by its owner (RP-5.9)
     if balloon.can_fly(s, s.actor):
         mask[lay.thing + balloon.BALLOON] = 1  # C.2: the Balloon is a move of its own
+    if boat.can_sail(s, s.actor):
+        mask[lay.thing + boat.BOAT] = 1  # R22.6: so is the Boat
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -238,6 +243,9 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
         return
     if action == lay.thing + balloon.BALLOON:
         balloon.begin(s)
+        return
+    if action == lay.thing + boat.BOAT:
+        boat.begin(s)
         return
     hx = action - lay.hex
     s.reg["mv_sel"] = hx

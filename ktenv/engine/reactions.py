@@ -22,7 +22,8 @@ FAN = cat.MAGIC_ID["Fan"]
 ELIXIR = cat.MAGIC_ID["Elixir"]
 REACTIONS = (DISPEL, FAN, ELIXIR)
 MAGIC_STEP = -2  # pseudo-trigger: another player's magic creatures are about to attack (C.8)
-_FANNED = (cat.MAGIC_ID["Balloon"], cat.MAGIC_ID["Dust of Defense"], cat.EVENT_ID["Weather Control"])
+_FANNED = (cat.MAGIC_ID["Balloon"], cat.MAGIC_ID["Dust of Defense"], cat.EVENT_ID["Weather Control"],
+           cat.MAGIC_ID["Boat"])  # R22.6: the Bellows can divert the Boat
 _PLAGUES = (cat.EVENT_ID["Dark Plague"], cat.EVENT_ID["Teeniepox"])
 _DISPELLABLE_EVENTS = (cat.EVENT_ID["Big Juju"], cat.EVENT_ID["Weather Control"])
 
