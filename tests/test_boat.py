@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-
 from ktenv import catalog as cat
 from ktenv.config import GameConfig
 from ktenv.constants import CUP, SCREEN, SEA
@@ -13,10 +11,24 @@ from ktenv.engine import boat
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import YES
 from ktenv.engine.machine import legal_mask
-from ktenv.state import DONE, GameState
+from ktenv.state import GameState
 
-from .movement_helpers import C, E1, E2, W1, W2, a_hero, a_hex, a_thing, act, empty_board, hero, legal, put
-from .movement_helpers import start_movement
+from .movement_helpers import (
+    E1,
+    E2,
+    W1,
+    W2,
+    C,
+    a_hero,
+    a_hex,
+    a_thing,
+    act,
+    empty_board,
+    hero,
+    legal,
+    put,
+    start_movement,
+)
 
 BOAT = boat.BOAT
 FAN = cat.MAGIC_ID["Fan"]
@@ -162,4 +174,3 @@ def test_r22_6_face_down_sea_is_no_path_and_flag_off_no_boat():
     put(s, "Giant", 0, C)
     start_movement(s)
     assert not legal_mask(s)[a_thing(s, BOAT)]
-    _ = W1, np

@@ -8,7 +8,7 @@ import pytest
 
 from ktenv import catalog as cat
 from ktenv.config import GameConfig
-from ktenv.constants import CUP, FOREST, OUT, PLAINS, SCREEN, SEA
+from ktenv.constants import CUP, FOREST, OUT, PLAINS, SEA
 from ktenv.engine import decisions as D
 from ktenv.engine import house as H
 from ktenv.engine.actions import PASS, YES
@@ -18,8 +18,7 @@ from ktenv.engine.machine import layout, legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.state import EVENTS, MOVEMENT, GameState
 
-from .movement_helpers import C, E1, E2, W1, a_dir, a_hero, a_hex, act, empty_board, hero, legal, put
-from .movement_helpers import start_movement
+from .movement_helpers import E1, E2, W1, C, a_dir, a_hero, a_hex, act, empty_board, hero, legal, put, start_movement
 from .scenario import start_phase, thing, to_screen
 
 
@@ -113,7 +112,7 @@ def test_r22_2_lenin_side_rolls_3n_minus_1_for_value_one_creatures(n):
     for with_lenin in (True, False):
         s = house_board()
         s.hex_owner[C], s.hex_owner[E1] = 0, 1
-        for k in range(n):
+        for _ in range(n):
             put(s, "Farmers", 0, C)
         put(s, "Wolf Pack", 0, C)
         hero(s, "Lenin" if with_lenin else "Ahasuerus", 0, C)
@@ -258,4 +257,3 @@ def test_portal_and_house_heroes_json_round_trip():
     step(s, layout(s).thing + H.PORTAL)
     again = GameState.from_json(s.to_json())
     assert again.to_json() == s.to_json() and np.array_equal(legal_mask(again), legal_mask(s))
-    _ = SCREEN, PLAINS

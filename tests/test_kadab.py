@@ -14,15 +14,27 @@ from ktenv.config import ConfigError, GameConfig
 from ktenv.constants import FOREST, MOUNTAIN, NOBODY, PLAINS, SEA, SWAMP
 from ktenv.engine import decisions as D
 from ktenv.engine import kadab
-from ktenv.engine.actions import PASS
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.testing import check_no_leak, random_states
 from ktenv.render import ansi
-from ktenv.state import COMBAT, SETUP, GameState
+from ktenv.state import COMBAT, GameState
 
-from .movement_helpers import W2, C, E1, E2, W1, a_dir, a_hex, a_thing, act, empty_board, legal, legal_directions, put
-from .movement_helpers import start_movement
+from .movement_helpers import (
+    E1,
+    E2,
+    W1,
+    W2,
+    C,
+    a_dir,
+    a_hex,
+    a_thing,
+    act,
+    empty_board,
+    legal_directions,
+    put,
+    start_movement,
+)
 
 
 def kadab_board(flip: str = "on_exploration", n_players: int = 2) -> GameState:
@@ -239,7 +251,8 @@ def test_observation_hides_face_down_terrain_and_render_shows_face_down():
 
 @pytest.mark.parametrize("flip", ["on_exploration", "on_entry"])
 def test_no_leak_of_face_down_tiles_in_random_states(flip):
-    cfg = GameConfig(n_players=3, mysterious_kadab=True, mysterious_flip=flip, max_rounds=8)
+    cfg = GameConfig(n_players=3, mysterious_kadab=True, mysterious_flip=flip, max_rounds=8,
+                     house_content=flip == "on_entry")  # R22.4 Tycho's private look included
     enc = ObservationEncoder(cfg, 19)
     rng = np.random.default_rng(1)
     swapped = 0

@@ -19,8 +19,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOME, VILLAGE
 from ..state import EVENTS, MOVEMENT, GameState
 from . import decisions as D
-from . import kadab
-from . import dice, losses
+from . import dice, kadab, losses
 from .actions import NUMBER, PASS, ActionLayout
 from .common import to_cup, used_up
 from .conquest import reduce_fort

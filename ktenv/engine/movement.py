@@ -25,10 +25,9 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, boat, house, powers, support
+from . import balloon, boat, house, kadab, powers, support
 from . import decisions as D
 from . import deerhunter as dh
-from . import kadab
 from .actions import PASS, YES, ActionLayout
 from .common import own_income_counters, remove_income_counter
 from .conquest import conquer

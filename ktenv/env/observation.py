@@ -149,6 +149,14 @@ REGISTERS: tuple[Register, ...] = (
     Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)"),
     Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)"),
     Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)"),
+    # house content (R22, only with house_content)
+    Register("mv_gk", HEX, doc="hex the Gypsy King started this movement turn in (R22.3)"),
+    Register("bt_hex", HEX, doc="hex the Boat sails from (R22.6)"),
+    Register("bt_at", HEX, doc="where the Boat's path is now (the start hex or its last Sea hex)"),
+    Register("bt_dest", HEX, doc="hex the Boat is sailing to, awaiting reactions"),
+    Register("bt_owner", SIDE, doc="owner of the Boat in play this round"),
+    Register("bt_n", SCALAR, high=3, doc="Boat passengers"),
+    Register("bt_k", SCALAR, high=3, doc="Sea hexes the Boat has crossed (1-3)"),
 )
 
 PLAYER_COLUMN_DOCS = {
@@ -493,7 +501,8 @@ class ObservationEncoder:
             out[a:a + n] = -1
 
         # ---- hexes: the hex facts change seldom, so they are reused while their inputs are equal
-        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.reg.get(f"seen{p}", 0), s.hex_owner.tobytes(), s.hex_fort.tobytes(),
+        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.reg.get(f"seen{p}", 0),
+               s.hex_owner.tobytes(), s.hex_fort.tobytes(),
                s.hex_fort_round.tobytes(), s.hex_citadel_round.tobytes(), s.hex_income.tobytes(),
                s.hex_fort_damage.tobytes(), s.thing_damage.tobytes())
         a, b = self.hex_block
