@@ -236,7 +236,12 @@ class Catalog:
     FORT_KIND: tuple[str, ...]  # by level: "", "melee", "melee", "ranged", "magic"
     TERRAIN_HEX_COUNT: np.ndarray  # int8[8] by terrain code
     MOVE_COST: np.ndarray  # int8[8] movement points to enter; see _terrain for Sea
-    SUMMARY: dict
+    SUMMARY: dict  # the box's counters only (the house block below is not in SOURCES.md)
+    # R22 house content (data/house/house.csv), appended after the box's counters: Things after every
+    # Thing of the box, hero faces after every face of the box. In play only with house_content.
+    HOUSE_THING_IDS: np.ndarray = None  # int16
+    HOUSE_HERO_FACES: np.ndarray = None  # int16
+    HOUSE_ITEM_VALUE: Mapping[str, int] = None  # assumed combat value of a house magic item [M7]
 
     def thing_ids(self, name: str) -> tuple[int, ...]:
         """All physical copies named ``name`` (over every design of that name)."""
@@ -450,11 +455,92 @@ def _summary(d: dict) -> dict:
     }
 
 
+HOUSE_FILE = "house.csv"
+HOUSE_COLUMNS = ("kind", "name", "combat", "flying", "magic", "ranged", "charge", "counter_pair", "notes")
+
+
+def _house(data_dir: Path, d: dict) -> dict:
+    """R22 house block (``house/house.csv``): heroes in pairs X01, X02, ... (faces appended after the
+    box's faces), then the house events and magic items (one copy each, appended after every Thing
+    of the box). Ids are computed from the box's sizes, never written down."""
+    COLUMNS[HOUSE_FILE] = HOUSE_COLUMNS
+    rows = _read(data_dir, HOUSE_FILE)
+    _unique_names(rows)
+    names = set(d["THING_IDS_BY_NAME"]) | set(d["HERO_ID"])
+    for r in rows:
+        if r.text("name") in names:
+            raise r.error("name", f"{r.text('name')!r} is already a counter of the box")
+    heroes = [r for r in rows if r.choice("kind", ("hero", "event", "magic")) == "hero"]
+    items = [r for r in rows if r.cells["kind"].strip() != "hero"]
+    pairs: dict[str, list[_Row]] = {}
+    for r in heroes:
+        pair = r.text("counter_pair")
+        if not re.fullmatch(r"X\d\d", pair):
+            raise r.error("counter_pair", f"expected X01, X02, ..., got {pair!r}")
+        pairs.setdefault(pair, []).append(r)
+    faces = []
+    for pair in sorted(pairs):
+        if len(pairs[pair]) != 2:
+            raise pairs[pair][-1].error("counter_pair", f"{pair} on {len(pairs[pair])} rows, expected 2")
+        faces += pairs[pair]
+    out = dict(d)
+
+    def grow(key: str, values, dtype) -> None:
+        out[key] = _frozen(np.concatenate((d[key], np.asarray(values, dtype))), dtype)
+
+    n0, f0, k0 = d["N_THINGS"], d["N_HERO_FACES"], d["N_HERO_COUNTERS"]
+    kinds = [MAGIC if r.cells["kind"].strip() == "magic" else EVENT for r in items]
+    k = len(items)
+    grow("THING_KIND", kinds, np.int8)
+    grow("THING_TERRAIN", [-1] * k, np.int8)
+    for key in ("THING_COMBAT", "THING_INCOME", "THING_GOLD"):
+        grow(key, [0] * k, np.int8)  # an item's value is HOUSE_ITEM_VALUE (the engine reads it there)
+    for f in FLAGS:
+        grow(f"THING_{f.upper()}", [False] * k, bool)
+    grow("THING_DESIGN", list(range(k)), np.int16)
+    grow("THING_IS_MINE", [False] * k, bool)
+    ids = list(range(n0, n0 + k))
+    grow("THING_ORIGINAL", ids, np.int16)
+    grow("THING_BOX", [0] * k, np.int8)
+    by_name = dict(d["THING_IDS_BY_NAME"])
+    magic_id, event_id = dict(d["MAGIC_ID"]), dict(d["EVENT_ID"])
+    for i, r, kind in zip(ids, items, kinds, strict=True):
+        by_name[r.text("name")] = (i,)
+        (magic_id if kind == MAGIC else event_id)[r.text("name")] = i
+    out.update(
+        N_THINGS=n0 + k, THING_NAME=d["THING_NAME"] + tuple(r.text("name") for r in items),
+        THING_IDS_BY_NAME=MappingProxyType(by_name), MAGIC_ID=MappingProxyType(magic_id),
+        EVENT_ID=MappingProxyType(event_id),
+        HOUSE_THING_IDS=_frozen(ids, np.int16),
+        HOUSE_ITEM_VALUE=MappingProxyType({r.text("name"): r.int("combat", 1, 6) for r in items
+                                           if r.cells["combat"].strip()}),
+    )
+    out["MAGIC_IDS"] = _frozen(np.flatnonzero(out["THING_KIND"] == MAGIC), np.int16)
+    out["EVENT_IDS"] = _frozen(np.flatnonzero(out["THING_KIND"] == EVENT), np.int16)
+    grow("HERO_COMBAT", [r.int("combat", 1, 6) for r in faces], np.int8)
+    for f in FLAGS:
+        grow(f"HERO_{f.upper()}", [r.flag(f) for r in faces], bool)
+    grow("HERO_SPECIAL", [True] * len(faces), bool)
+    grow("HERO_LORD_TERRAIN", [-1] * len(faces), np.int8)
+    grow("HERO_ALT_VALUE", [0] * len(faces), np.int8)
+    grow("HERO_COUNTER", (f0 + np.arange(len(faces))) // 2, np.int8)
+    hero_id = dict(d["HERO_ID"])
+    hero_id.update({r.text("name"): f0 + i for i, r in enumerate(faces)})
+    out.update(
+        N_HERO_FACES=f0 + len(faces), N_HERO_COUNTERS=k0 + len(faces) // 2,
+        HERO_NAME=d["HERO_NAME"] + tuple(r.text("name") for r in faces), HERO_ID=MappingProxyType(hero_id),
+        HOUSE_HERO_FACES=_frozen(range(f0, f0 + len(faces)), np.int16),
+    )
+    return out
+
+
 def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
-    """Read and validate every CSV in ``data_dir``; raise CatalogError on the first problem."""
+    """Read and validate every CSV in ``data_dir`` (the box) and ``data_dir/house`` (R22, appended
+    after the box's counters); raise CatalogError on the first problem."""
     data_dir = Path(data_dir)
     d = {**_things(data_dir), **_heroes(data_dir), **_forts(data_dir), **_terrain(data_dir)}
-    return Catalog(**d, SUMMARY=_summary(d))
+    summary = _summary(d)
+    return Catalog(**_house(data_dir / "house", d), SUMMARY=summary)
 
 
 # R20.1 six players: the tile pool of both boxes, by terrain code (79 tiles: 61 laid, 18 left).
@@ -503,7 +589,7 @@ def two_boxes(box: Catalog, single: tuple[str, ...] = ()) -> Catalog:
 
 
 CATALOG = load_catalog(DATA_DIR)  # one box: the catalog of a 2-4 player game
-TWO_BOXES = two_boxes(CATALOG)  # R20.1: the catalog of a six-player game
+TWO_BOXES = two_boxes(CATALOG, single=tuple(CATALOG.THING_NAME[i] for i in CATALOG.HOUSE_THING_IDS))  # R20.1
 
 
 def catalog_for(n_players: int) -> Catalog:
@@ -556,6 +642,9 @@ FORT_KIND = CATALOG.FORT_KIND
 TERRAIN_HEX_COUNT = CATALOG.TERRAIN_HEX_COUNT
 MOVE_COST = CATALOG.MOVE_COST
 SUMMARY = CATALOG.SUMMARY
+HOUSE_THING_IDS = CATALOG.HOUSE_THING_IDS
+HOUSE_HERO_FACES = CATALOG.HOUSE_HERO_FACES
+HOUSE_ITEM_VALUE = CATALOG.HOUSE_ITEM_VALUE
 
 thing_ids = CATALOG.thing_ids
 hero_id = CATALOG.hero_id

@@ -39,11 +39,12 @@ _CHOICES: dict[str, tuple] = {
     "dust_timing": ("opening", "any_window"),
     "stack_limit_check": ("every_step", "end_of_movement"),  # R11.4.4
     "contest_attacker": ("segment_player", "second_to_enter"),  # R12.3.2, X12
+    "mysterious_flip": ("on_exploration", "on_entry"),  # R20.3, RD10.15
 }
 _BOOLS = ("where_will_they_stop", "free_draws_mandatory", "no_construction_round_1", "cup_size_public",
           "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
-          "talisman_covers_heroes", "encounter_powers")
+          "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content")
 
 
 class ConfigError(ValueError):
@@ -94,6 +95,11 @@ class GameConfig:
     # in seat order (else they are dealt at random, distinct)
     encounter_powers: bool = False
     powers: tuple[str, ...] | None = None
+    # R20.3 Mysterious Kadab: tiles laid face down (ktenv/engine/kadab.py); off by default
+    mysterious_kadab: bool = False
+    mysterious_flip: str = "on_exploration"
+    # R22 house heroes, the Portal event and the Boat (ktenv/engine/house.py, ktenv/data/house.csv)
+    house_content: bool = False
 
     def __post_init__(self) -> None:
         _check_int("n_players", self.n_players, 2, MAX_PLAYERS)

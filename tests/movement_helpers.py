@@ -13,7 +13,7 @@ import numpy as np
 from ktenv import catalog as cat
 from ktenv.board import DIRECTION_NAMES
 from ktenv.config import GameConfig
-from ktenv.constants import CITY, CREATURE, CUP, NOBODY, PLAINS, SPECIAL_INCOME, VILLAGE
+from ktenv.constants import CITY, CREATURE, CUP, NOBODY, OUT, PLAINS, SPECIAL_INCOME, VILLAGE
 from ktenv.engine import decisions as D
 from ktenv.engine import machine
 from ktenv.engine.actions import PASS
@@ -31,6 +31,7 @@ def empty_board(n_players: int = 2, seed: int = 0, terrain: int = PLAINS) -> Gam
         mask = legal_mask(s)
         step(s, PASS if mask[PASS] else int(np.flatnonzero(mask)[0]))
     s.thing_place[:] = CUP
+    s.thing_place[cat.HOUSE_THING_IDS] = OUT  # R22: house Things stay out of play (default config)
     s.thing_owner[:] = NOBODY
     s.thing_hex[:] = -1
     for name in ("thing_face_up", "thing_public", "thing_selected", "thing_new", "thing_mp", "thing_status",

@@ -52,9 +52,11 @@ def test_r1_totals_match_sources_md():
     assert (s["cities"], s["villages"]) == (6, 6)  # 12 in all (R1.9.2); 6/6 split reconstructed
     assert (s["treasures"], s["magic"], s["events"]) == (6, 11, 10)
     # R1.3: 184 blank-back Things + 12 cities/villages = 196 counters in the cup.
-    assert s["things"] == cat.N_THINGS == 196
+    assert s["things"] == cat.N_THINGS - len(cat.HOUSE_THING_IDS) == 196  # R22 house block after the box
     assert s["things"] - s["cities"] - s["villages"] == 184
-    assert (s["hero_faces"], s["hero_counters"]) == (22, 11) == (cat.N_HERO_FACES, cat.N_HERO_COUNTERS)
+    house = len(cat.HOUSE_HERO_FACES)
+    assert (s["hero_faces"], s["hero_counters"]) == (22, 11) == (cat.N_HERO_FACES - house,
+                                                                  cat.N_HERO_COUNTERS - house // 2)
     assert s["forts"] == 32 and cat.FORT_COUNT.tolist() == [0, 10, 8, 8, 6]
     assert (s["hexes"], s["sea_hexes"], s["land_hexes"]) == (48, 8, 40)  # R1.1
 
@@ -75,8 +77,8 @@ def test_r1_3_thing_id_order_and_array_shapes():
     assert cat.CREATURE_IDS.tolist() == list(range(147))
     assert cat.INCOME_IDS.tolist() == list(range(147, 169))
     assert cat.TREASURE_IDS == tuple(range(169, 175))
-    assert cat.MAGIC_IDS.tolist() == list(range(175, 186))
-    assert cat.EVENT_IDS.tolist() == list(range(186, 196))
+    assert cat.MAGIC_IDS[cat.MAGIC_IDS < box].tolist() == list(range(175, 186))
+    assert cat.EVENT_IDS[cat.EVENT_IDS < box].tolist() == list(range(186, 196))
     # Income block in income.csv row order: City x6, Village x6, then the special counters.
     assert [cat.THING_KIND[i] for i in cat.INCOME_IDS[:12]] == [CITY] * 6 + [VILLAGE] * 6
     assert (cat.THING_TERRAIN[cat.INCOME_IDS[:12]] == -1).all()
@@ -99,7 +101,7 @@ def test_copies_are_consecutive_and_share_a_design():
 def test_named_magic_and_event_ids():
     assert cat.THING_KIND[cat.MAGIC_ID["Dust of Defense"]] == MAGIC
     assert cat.THING_KIND[cat.EVENT_ID["Big Juju"]] == EVENT
-    assert len(cat.MAGIC_ID) == 11 and len(cat.EVENT_ID) == 10
+    assert len(cat.MAGIC_ID) == 11 + 1 and len(cat.EVENT_ID) == 10 + 1  # + the Boat and the Portal (R22)
     assert [cat.THING_NAME[i] for i in cat.TREASURE_IDS] == [
         "Diamond", "Emerald", "Pearl", "Ruby", "Sapphire", "Treasure Chest",
     ]
@@ -151,15 +153,16 @@ def test_d5_creatures():
 
 
 def test_hero_faces_pair_up():
-    assert len(cat.HERO_NAME) == 22
-    assert cat.HERO_COUNTER.tolist() == [f // 2 for f in range(22)]
+    assert len(cat.HERO_NAME) == 22 + len(cat.HOUSE_HERO_FACES)  # the R22 house faces follow the box's
+    assert cat.HERO_COUNTER.tolist() == [f // 2 for f in range(cat.N_HERO_FACES)]
     assert cat.HERO_NAME[:2] == ("Baron Munchausen", "Desert Master")  # H01, csv order
     for face in range(22):
         assert cat.other_face(cat.other_face(face)) == face
         assert cat.HERO_COUNTER[cat.other_face(face)] == cat.HERO_COUNTER[face]
     assert cat.HERO_NAME[cat.other_face(cat.hero_id("Marksman"))] == "Forest King"
+    assert cat.hero_id("Ahasuerus") >= 22  # house hero (R22): data/house/house.csv, not the box's data
     with pytest.raises(KeyError):
-        cat.hero_id("Ahasuerus")  # house hero (R22), not in the data
+        cat.hero_id("Ahashverus")
 
 
 def test_dwarf_king_and_marksman_values():
@@ -377,4 +380,4 @@ def test_unknown_terrain_row(data):
 def test_quoted_commas_in_notes_are_fine(data):
     # creatures.csv notes contain commas inside quotes; a rewrite by the csv module keeps them valid.
     edit(data, "creatures.csv", lambda rows: rows[1].__setitem__(8, "a, b, c"))
-    assert load_catalog(data).N_THINGS == 196
+    assert load_catalog(data).N_THINGS == cat.N_THINGS

@@ -85,7 +85,7 @@ def destinations(s: GameState, p: int) -> np.ndarray:
     """Land hexes 1-3 away with room for the passengers (stack limit, Citadel exempt)."""
     dist = s.geo.distance[s.reg["bl_hex"]]
     room = s.room_for(p)
-    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & (room >= s.reg["bl_n"])
+    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & ~s.hex_down & (room >= s.reg["bl_n"])
     return np.flatnonzero(ok)
 
 
@@ -132,6 +132,7 @@ def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
     s.decision = D.NONE
     s.actor = s.reg["bl_owner"]
+    s.hex_down[hx] = False  # R20.3: blown onto a face-down tile, it is turned up
     if s.hex_terrain[hx] != SEA:
         _land(s, hx)
         return
@@ -236,15 +237,20 @@ def trim(s: GameState, p: int) -> bool:
 def _shared(own_legal, own_apply):
     """FAN_HEX and ESCAPE_HEX are also asked by events (Weather Control, Big Juju), which keep
     their own posed choice in `ev_mask`: route each decision to the part that asked it."""
-    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-        from . import events
+    def pick(s: GameState, own):
+        from . import boat, events
 
-        (events.legal_choice if "ev_mask" in s.reg else own_legal)(s, lay, mask)
+        if "ev_mask" in s.reg:
+            return events.legal_choice if own is own_legal else events.apply_choice
+        if s.reg.get("bt_stage") == boat.FANNED:  # R22.6: the Bellows diverts the Boat
+            return boat.legal_fan if own is own_legal else boat.apply_fan
+        return own
+
+    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+        pick(s, own_legal)(s, lay, mask)
 
     def apply(s: GameState, lay: ActionLayout, action: int) -> None:
-        from . import events
-
-        (events.apply_choice if "ev_mask" in s.reg else own_apply)(s, lay, action)
+        pick(s, own_apply)(s, lay, action)
     return legal, apply
 
 

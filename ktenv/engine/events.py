@@ -19,7 +19,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOME, VILLAGE
 from ..state import EVENTS, MOVEMENT, GameState
 from . import decisions as D
-from . import dice, losses
+from . import dice, kadab, losses
 from .actions import NUMBER, PASS, ActionLayout
 from .common import to_cup, used_up
 from .conquest import reduce_fort
@@ -194,7 +194,7 @@ def _ww_hex(s: GameState, lay: ActionLayout) -> None:
 
 def _dis_start(s: GameState, lay: ActionLayout, p: int) -> None:
     s.reg["ev_tried"] = 0
-    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(s.hex_terrain != SEA), DIS_HEX)
+    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(kadab.known_land(s)), DIS_HEX)  # R20.3: not face down
 
 
 def _dis_hex(s: GameState, lay: ActionLayout) -> None:
@@ -219,7 +219,8 @@ def _dis_check(s: GameState, lay: ActionLayout) -> None:
         s.stage = FINISH if owner == NOBODY else DIS_OWNER_ROLL  # RD10.7: unowned, no effect
         return
     tried = s.reg["ev_tried"]
-    left = [h for h in np.flatnonzero(s.hex_terrain == s.hex_terrain[hx]) if not tried >> int(h) & 1]
+    same = (s.hex_terrain == s.hex_terrain[hx]) & ~s.hex_down  # R20.3: face-down hexes are never chosen
+    left = [h for h in np.flatnonzero(same) if not tried >> int(h) & 1]
     if not left:
         s.stage = FINISH
         return
@@ -257,13 +258,13 @@ def _caster_hex_reach(s: GameState, p: int, caster: int, lay: ActionLayout) -> t
 def _valid_targets(s: GameState, c: int) -> np.ndarray:
     """B.3: any hex but a Citadel's, if the hex stack has a tile of another terrain; B.10: land."""
     if _ORIGINAL[c] == WEATHER:
-        return s.hex_terrain != SEA  # RD10.11
+        return kadab.known_land(s)  # RD10.11; R20.3: not a face-down hex (its terrain is unknown)
     tiles = set(s.hex_stack)
     if not tiles:
         return np.zeros(s.geo.n_hexes, bool)
     ok = s.hex_fort != 4
     if len(tiles) == 1:
-        ok &= s.hex_terrain != next(iter(tiles))
+        ok &= (s.hex_terrain != next(iter(tiles))) | s.hex_down  # R20.3: unknown until turned up
     return ok
 
 
@@ -319,6 +320,8 @@ def _react(s: GameState, lay: ActionLayout) -> None:
 def _juju_tile(s: GameState, lay: ActionLayout) -> None:
     """The owner of the target picks a terrain from the hex stack; otherwise draw from the top."""
     hx, p = s.reg["ev_hex"], s.reg["ev_p"]
+    if s.hex_down[hx]:
+        kadab.turn_up(s, hx)  # RD10.15: Big Juju turns its target up first (nobody stands there now)
     old = int(s.hex_terrain[hx])
     if s.hex_owner[hx] == p:
         terrains = sorted(set(s.hex_stack) - {old})
@@ -441,7 +444,7 @@ def _weather(s: GameState, lay: ActionLayout, fan: int) -> None:
     s.cloud_hex = hx
     s.stage = FINISH
     if fan >= 0:
-        land = [h for h in s.geo.adjacent[hx] if s.hex_terrain[h] != SEA]
+        land = [h for h in s.geo.adjacent[hx] if s.hex_terrain[h] != SEA and not s.hex_down[h]]
         pose(s, D.FAN_HEX, fan, [PASS, *(lay.hex + h for h in land)], FAN)
 
 

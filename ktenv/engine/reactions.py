@@ -24,7 +24,8 @@ REACTIONS = (DISPEL, FAN, ELIXIR)
 # R20.1: every copy of a reaction item in either box (a second-box copy acts as its original)
 _REACTION_COPIES = np.flatnonzero(np.isin(cat.THING_ORIGINAL, REACTIONS) & (cat.THING_KIND == 5))
 MAGIC_STEP = -2  # pseudo-trigger: another player's magic creatures are about to attack (C.8)
-_FANNED = (cat.MAGIC_ID["Balloon"], cat.MAGIC_ID["Dust of Defense"], cat.EVENT_ID["Weather Control"])
+_FANNED = (cat.MAGIC_ID["Balloon"], cat.MAGIC_ID["Dust of Defense"], cat.EVENT_ID["Weather Control"],
+           cat.MAGIC_ID["Boat"])  # R22.6: the Bellows can divert the Boat
 _PLAGUES = (cat.EVENT_ID["Dark Plague"], cat.EVENT_ID["Teeniepox"])
 _DISPELLABLE_EVENTS = (cat.EVENT_ID["Big Juju"], cat.EVENT_ID["Weather Control"])
 

@@ -12,6 +12,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NEUTRAL, NOBODY
 from ..state import GameState
+from . import house
 from .common import to_cup
 
 _IS_CREATURE = cat.THING_KIND == CREATURE
@@ -73,7 +74,7 @@ def lose_hero(s: GameState, face: int) -> None:
     s.hero_status[face] = 0
     s.hero_pinned[face] = False
     s.hero_moved[face] = False
-    if owner != NOBODY:
+    if owner != NOBODY and house.may_turn(s, face):  # R22.4: not Tycho Brahe's counter without Kadab
         s.reg[f"hero_turn_{face}"] = owner
         s.reg["hero_turns"] = s.reg.get("hero_turns", 0) | 1 << face  # quick test for the interrupt
 

@@ -34,6 +34,7 @@ from ..constants import (
     VILLAGE,
 )
 from ..engine import decisions as D
+from ..engine import kadab
 from ..state import PHASE_NAMES, RECRUIT, GameState
 from .layout import Column, ObservationLayout
 from .stats import HEXES, STAT_COLUMNS, player_stats
@@ -147,6 +148,14 @@ REGISTERS: tuple[Register, ...] = (
     Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)"),
     Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)"),
     Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)"),
+    # house content (R22, only with house_content)
+    Register("mv_gk", HEX, doc="hex the Gypsy King started this movement turn in (R22.3)"),
+    Register("bt_hex", HEX, doc="hex the Boat sails from (R22.6)"),
+    Register("bt_at", HEX, doc="where the Boat's path is now (the start hex or its last Sea hex)"),
+    Register("bt_dest", HEX, doc="hex the Boat is sailing to, awaiting reactions"),
+    Register("bt_owner", SIDE, doc="owner of the Boat in play this round"),
+    Register("bt_n", SCALAR, high=3, doc="Boat passengers"),
+    Register("bt_k", SCALAR, high=3, doc="Sea hexes the Boat has crossed (1-3)"),
 )
 
 PLAYER_COLUMN_DOCS = {
@@ -247,7 +256,10 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("marked_hex", -1, h - 1, "hex marked by the Tax Farmer, -1: none (R21.7)"),
     ]
     hexes = [
-        *family("terrain_*", [_ident(t) for t in TERRAIN_NAMES], 0, 1, "terrain, one-hot (desert ... sea)"),
+        *family("terrain_*", [_ident(t) for t in TERRAIN_NAMES], 0, 1,
+                "terrain, one-hot (desert ... sea); all 0 for a face-down tile (R20.3) unless the observer "
+                "looked at it with Tycho Brahe (R22.4)"),
+        col("face_down", 0, 1, "the tile is still face down (R20.3 Mysterious Kadab)"),
         *family("owner_*", rel, 0, 1, "owner by relative seat, one-hot (all 0: unowned)"),
         col("fort", 0, 4, "fort level: 0 none, 1 Tower, 2 Keep, 3 Castle, 4 Citadel"),
         col("fort_damage", 0, 4, "hits on the fort in the battle under way (R13.5.2)"),
@@ -498,7 +510,8 @@ class ObservationEncoder:
             out[a:a + n] = -1
 
         # ---- hexes: the hex facts change seldom, so they are reused while their inputs are equal
-        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_owner.tobytes(), s.hex_fort.tobytes(),
+        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.reg.get(f"seen{p}", 0),
+               s.hex_owner.tobytes(), s.hex_fort.tobytes(),
                s.hex_fort_round.tobytes(), s.hex_citadel_round.tobytes(), s.hex_income.tobytes(),
                s.hex_fort_damage.tobytes(), s.thing_damage.tobytes())
         a, b = self.hex_block
@@ -621,7 +634,14 @@ class ObservationEncoder:
             used = np.bincount(hex_fort, minlength=5).tolist()
             out[a:a + 4] = [min(max(c - u, 0), 32) for c, u in zip(self.fort_count, used[1:5], strict=True)]
         rows_h = self.rows_h
-        out[self.terrain_lut[s.hex_terrain] + rows_h] = 1
+        down = s.hex_down
+        if down.any():  # R20.3: a face-down terrain is nobody's knowledge (but Tycho Brahe's owner's, R22.4)
+            show = ~down | kadab.seen(s, p)
+            out[self.terrain_lut[s.hex_terrain[show]] + rows_h[show]] = 1
+            a = o["hexes.face_down"]
+            out[a:a + h] = down
+        else:
+            out[self.terrain_lut[s.hex_terrain] + rows_h] = 1
         out[self.hex_owner_lut[p][s.hex_owner + 1] + rows_h] = 1
         a = o["hexes.fort"]
         out[a:a + h] = hex_fort
