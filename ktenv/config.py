@@ -130,7 +130,12 @@ class GameConfig:
         return cls(**data)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Every key, except the options in `_WRITTEN_WHEN_ON` while they are at their defaults."""
+        data = asdict(self)
+        for key in _WRITTEN_WHEN_ON:
+            if data[key] == _DEFAULT[key]:
+                del data[key]
+        return data
 
     @property
     def two_boxes(self) -> bool:
@@ -186,3 +191,9 @@ def _check_powers(cfg: GameConfig) -> None:
 def _check_int(key: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ConfigError(f"config key '{key}': expected a whole number {low}-{high}, got {value!r}")
+
+
+_DEFAULT = asdict(GameConfig())
+# Options that came after saves and game records existed (R20.3, R22): written only when set, so the
+# files of games without them stay byte for byte as before (and older ktenv versions still read them).
+_WRITTEN_WHEN_ON = ("mysterious_kadab", "mysterious_flip", "house_content")

@@ -30,7 +30,7 @@ def empty_board(s: GameState) -> GameState:
         if s.thing_place[c] != CUP:
             s.thing_place[c], s.thing_owner[c], s.thing_hex[c] = CUP, NOBODY, -1
     if not s.cfg.house_content:
-        s.thing_place[cat.HOUSE_THING_IDS] = OUT  # R22: house Things stay out of play
+        s.thing_place[s.cat.HOUSE_THING_IDS] = OUT  # R22: six players' house Things stay out of play
     s.thing_face_up[:] = s.thing_public[:] = s.thing_selected[:] = False
     s.hex_income[:] = -1
     s.hero_owner[:] = NOBODY

@@ -34,11 +34,10 @@ BOAT = boat.BOAT
 FAN = cat.MAGIC_ID["Fan"]
 
 
-def harbour(kadab: bool = False) -> GameState:
+def harbour(kadab: bool = False, n_players: int = 2, house: bool = True) -> GameState:
     """Player 0 owns C with the Boat behind the screen; E1 is a Sea hex between C and E2."""
-    s = empty_board(2)
-    s.cfg = GameConfig(n_players=2, house_content=True, mysterious_kadab=kadab)
-    s.thing_place[cat.HOUSE_THING_IDS] = CUP
+    s = empty_board(n_players, house_content=house)
+    s.cfg = GameConfig(n_players=n_players, house_content=house, mysterious_kadab=kadab)  # no tile face down yet
     s.thing_place[BOAT], s.thing_owner[BOAT] = SCREEN, 0
     s.hex_terrain[E1] = SEA
     s.hex_owner[C] = 0
@@ -86,9 +85,7 @@ def test_r22_6_boat_carries_creatures_and_heroes_across_the_sea():
 
 
 def test_r22_6_path_of_at_most_three_sea_hexes():
-    s = empty_board(4)
-    s.cfg = GameConfig(n_players=4, house_content=True)
-    s.thing_place[cat.HOUSE_THING_IDS] = CUP
+    s = empty_board(4, house_content=True)
     s.thing_place[BOAT], s.thing_owner[BOAT] = SCREEN, 0
     s.hex_owner[C] = 0
     x = [h for h in s.geo.adjacent[E2] if s.geo.distance[C][h] == 3][0]
@@ -129,7 +126,7 @@ def test_r22_6_in_battle_passengers_are_ranged_and_the_boat_fights_and_falls_to_
     f = hero(s, "Lenin", 0, E2)
     s.hex_owner[E2] = 1
     put(s, "Farmers", 1, E2)
-    s.reg.update(bt_n=2, bt_p0=giant, bt_p1=cat.N_THINGS + f, bt_owner=0)
+    s.reg.update(bt_n=2, bt_p0=giant, bt_p1=~f, bt_owner=0)  # a hero: ~face
     s.thing_place[BOAT], s.thing_hex[BOAT] = 1, E2  # BOARD
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = True
     s.reg.update(b_hex=E2, b_order_n=2, b_order_0=0, b_order_1=1, b_def=1)
@@ -169,8 +166,7 @@ def test_r22_6_face_down_sea_is_no_path_and_flag_off_no_boat():
     put(s, "Giant", 0, C)
     start_movement(s)
     assert not legal_mask(s)[a_thing(s, BOAT)]
-    s = harbour()
-    s.cfg = GameConfig(n_players=2)
+    s = harbour(n_players=6, house=False)  # six players without house_content: the Boat exists, out of play
     put(s, "Giant", 0, C)
     start_movement(s)
     assert not legal_mask(s)[a_thing(s, BOAT)]

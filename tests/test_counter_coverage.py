@@ -78,7 +78,8 @@ EFFECT_TESTS = {
 
 def _names() -> list[str]:
     heroes = list(cat.HERO_NAME)
-    items = [cat.THING_NAME[c] for c in cat.MAGIC_IDS] + [cat.THING_NAME[c] for c in cat.EVENT_IDS]
+    every = cat.HOUSE  # the box and the R22 house block
+    items = [cat.THING_NAME[c] for c in every.MAGIC_IDS] + [cat.THING_NAME[c] for c in every.EVENT_IDS]
     return heroes + items
 
 

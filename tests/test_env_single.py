@@ -58,7 +58,7 @@ def test_registered_with_gymnasium():
     assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
     assert info["seat"] == 1 and info["actor"] == "player_1"
     assert "player" in env.render()
-    assert env.unwrapped.action_masks().shape == (277,)
+    assert env.unwrapped.action_masks().shape == (271,)
 
 
 @pytest.mark.parametrize("reward", ["win", "shaped"])

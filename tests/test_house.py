@@ -1,5 +1,6 @@
 """R22 house content (house_content=true): Ahasuerus, Lenin, the Gypsy King, Tycho Brahe and the
-Portal, with scripted dice; each shown working, and inert with the option off."""
+Portal, with scripted dice; each shown working, and inert with the option off (a 2-4 player game
+without the option has no house counters at all; a six-player game has them out of play)."""
 
 from __future__ import annotations
 
@@ -24,25 +25,31 @@ from .scenario import start_phase, thing, to_screen
 
 def house_board(n_players: int = 2, kadab: bool = False) -> GameState:
     """The movement tests' empty Plains board with house_content on (house Things in the cup)."""
-    s = empty_board(n_players)
-    s.cfg = GameConfig(n_players=n_players, house_content=True, mysterious_kadab=kadab)
-    s.thing_place[cat.HOUSE_THING_IDS] = CUP
+    s = empty_board(n_players, house_content=True)
+    s.cfg = GameConfig(n_players=n_players, house_content=True, mysterious_kadab=kadab)  # no tiles face down yet
     return s
+
+
+def six_without_house() -> GameState:
+    """Six players without house_content: the house counters exist, out of play."""
+    return empty_board(6)
 
 
 # ----- the counters: in or out of play -----
 
 def test_house_block_is_appended_after_the_box():
     assert cat.HOUSE_THING_IDS.tolist() == [cat.SUMMARY["things"], cat.SUMMARY["things"] + 1]
-    assert cat.N_THINGS == cat.SUMMARY["things"] + 2
-    assert cat.HOUSE_HERO_FACES.tolist() == list(range(cat.SUMMARY["hero_faces"], cat.N_HERO_FACES))
+    assert cat.HOUSE.N_THINGS == cat.SUMMARY["things"] + 2 == cat.N_THINGS + 2
+    assert cat.HOUSE_HERO_FACES.tolist() == list(range(cat.SUMMARY["hero_faces"], cat.HOUSE.N_HERO_FACES))
     assert [cat.HERO_NAME[f] for f in cat.HOUSE_HERO_FACES] == ["Ahasuerus", "Lenin", "Gypsy King", "Tycho Brahe"]
     assert all(cat.HERO_COMBAT[f] == 4 for f in cat.HOUSE_HERO_FACES)  # ASSUMPTION (M14)
     assert cat.HOUSE_ITEM_VALUE == {"Boat": 3}  # ASSUMPTION (M7)
 
 
 def test_flag_off_house_counters_never_enter_play():
-    s = new_game(GameConfig(n_players=2), 1)
+    s = new_game(GameConfig(n_players=2), 1)  # no house counters in the game at all
+    assert (s.n_things, len(s.hero_owner), layout(s).size) == (cat.N_THINGS, cat.N_HERO_FACES, 271)
+    s = new_game(GameConfig(n_players=6), 1)
     assert (s.thing_place[cat.HOUSE_THING_IDS] == OUT).all()
     assert not np.isin(pool_faces(s), cat.HOUSE_HERO_FACES).any()
     s = new_game(GameConfig(n_players=2, house_content=True, mysterious_kadab=True), 1)
@@ -97,8 +104,7 @@ def test_r22_1_ahasuerus_needs_house_content_and_room():
         put_id(s, int(c), 0, E2)
     start_movement(s)
     assert s.decision != D.AHASUERUS_DEST and a_hero(s, f) not in legal(s)  # E2 full, no other hex
-    s = house_board()
-    s.cfg = GameConfig(n_players=2)
+    s = six_without_house()
     s.hex_owner[[C, E2]] = 0
     f = hero(s, "Ahasuerus", 0, C)
     start_movement(s)
@@ -130,8 +136,11 @@ def test_r22_2_lenin_elsewhere_or_flag_off_changes_nothing():
     hero(s, "Lenin", 0, E2)  # not in this battle
     s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
     assert sum(k for v, k, _ in attackers(s, 0, MELEE_STEP) if v == 1) == 1
-    s.cfg = GameConfig(n_players=2)
-    s.hero_hex[H.LENIN] = C
+    s = six_without_house()
+    s.hex_owner[C], s.hex_owner[E1] = 0, 1
+    put(s, "Farmers", 0, C)
+    hero(s, "Lenin", 0, C)
+    s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
     assert sum(k for v, k, _ in attackers(s, 0, MELEE_STEP) if v == 1) == 1
 
 
@@ -244,8 +253,10 @@ def test_r22_5_portal_on_own_stack_no_roll_any_number():
 
 
 def test_r22_5_portal_flag_off_is_never_offered():
-    s, _, _ = _portal_board()
-    s.cfg = GameConfig(n_players=2)
+    s = six_without_house()
+    s.hex_owner[C], s.hex_owner[W1] = 0, 1
+    put(s, "Giant", 1, W1)
+    to_screen(s, H.PORTAL, 0)  # even held (it never is: out of play at setup)
     to_screen(s, thing("Good Harvest"), 0)
     start_phase(s, EVENTS)
     assert not legal_mask(s)[layout(s).thing + H.PORTAL]

@@ -182,33 +182,30 @@ def test_contest_hex_turned_up_before_the_contest_sea_sends_both_back():
     assert s.stats["battles"] == 0
 
 
-def test_on_entry_tile_turns_up_when_entered_and_sea_sends_the_stack_back():
-    """[ER] mysterious_flip=on_entry: turned up on entry; a Sea sends them back, the move ends."""
+def _giant_steps_on_entry(terrain: int) -> tuple[GameState, int]:
+    """[ER] on_entry board: a Giant in own C about to step into face-down E1 of `terrain`."""
     s = kadab_board("on_entry")
     s.hex_down[[C, W1]] = False
     s.hex_owner[C] = 0
-    s.hex_terrain[E1] = SEA
+    s.hex_terrain[E1] = terrain
     a = put(s, "Giant", 0, C)
     start_movement(s)
     act(s, a_hex(s, C))
     if s.decision == D.MOVE_SELECT:
         act(s, a_thing(s, a))
         act(s, 1)
+    return s, a
+
+
+def test_on_entry_tile_turns_up_when_entered_and_sea_sends_the_stack_back():
+    """[ER] mysterious_flip=on_entry: turned up on entry; a Sea sends them back, the move ends."""
+    s, a = _giant_steps_on_entry(SEA)
     act(s, a_dir(s, C, E1))
     assert not s.hex_down[E1] and s.thing_hex[a] == C and s.decision != D.MOVE_STACK
 
 
 def test_on_entry_land_turns_up_and_is_explored_normally():
-    s = kadab_board("on_entry")
-    s.hex_down[[C, W1]] = False
-    s.hex_owner[C] = 0
-    s.hex_terrain[E1] = SWAMP
-    a = put(s, "Giant", 0, C)
-    start_movement(s)
-    act(s, a_hex(s, C))
-    if s.decision == D.MOVE_SELECT:
-        act(s, a_thing(s, a))
-        act(s, 1)
+    s, a = _giant_steps_on_entry(SWAMP)
     s.rng.script[:] = [1]  # R12.2.2: the exploration finds no defenders
     act(s, a_dir(s, C, E1))
     assert not s.hex_down[E1] and s.thing_hex[a] == E1 and s.hex_owner[E1] == 0

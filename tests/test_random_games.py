@@ -255,9 +255,9 @@ def test_house_content_and_kadab_random_games_keep_invariants_and_exact_masks(fl
 
     house_decisions = {D.BOAT_LOAD, D.BOAT_PATH, D.PORTAL_SEND, D.AHASUERUS_DEST, D.GYPSY_TAKE}
     seen = set()
-    for k, n_players in enumerate((2, 3, 4)):
-        cfg = GameConfig(n_players=n_players, max_rounds=8, house_content=True, mysterious_kadab=True,
-                         mysterious_flip=flip)
+    for k, n_players in enumerate((2, 3, 4, 6)):  # 6: R20.1 two boxes, one house block
+        cfg = GameConfig(n_players=n_players, max_rounds=8 if n_players < 6 else 4, house_content=True,
+                         mysterious_kadab=True, mysterious_flip=flip)
         seed = 500 + 10 * k + (flip == "on_entry")
         rng = np.random.default_rng(seed)
         s = new_game(cfg, seed)

@@ -405,7 +405,7 @@ def test_ten_things_drawn_each_r4_7(n_players):
     run_until(s, lambda g: g.decision == D.PLACE)
     for p in range(n_players):
         assert s.screen_size(p) == INITIAL_DRAW
-    assert int((s.thing_place == CUP).sum()) == cat.N_THINGS - len(cat.HOUSE_THING_IDS) - INITIAL_DRAW * n_players
+    assert int((s.thing_place == CUP).sum()) == cat.N_THINGS - INITIAL_DRAW * n_players
     assert not (s.thing_place == BOARD).any()
     assert s.actor == s.turn_order()[0]
 

@@ -110,16 +110,7 @@ def run(s: GameState) -> None:
     """Resume the Balloon after the reactions (or after the Fan's and the escape choices)."""
     stage = s.reg["bl_stage"]
     if stage == WAIT:
-        cancelled, fan, _ = reactions.take_result(s)
-        if cancelled:
-            used_up(s, BALLOON)  # C.8: no effect; the passengers have not moved
-            _clear(s, keep_flight=False)
-            return
-        if fan >= 0:
-            s.reg["bl_stage"] = FANNED
-            s.decision, s.actor = D.FAN_HEX, fan
-            return
-        _land(s, s.reg["bl_dest"])
+        reactions.resume_flight(s, BALLOON, "bl_stage", FANNED, _clear, _land, s.reg["bl_dest"])
 
 
 def legal_fan(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:

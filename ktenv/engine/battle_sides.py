@@ -57,6 +57,8 @@ def heroes(s: GameState, side: int, hx: int) -> np.ndarray:
 
 
 def in_play(s: GameState, side: int, item: int) -> bool:
+    if item >= s.n_things:
+        return False  # not in this game's catalog (the Boat without house content, R22.6)
     return bool(s.thing_in_play[item]) and s.thing_owner[item] == side and s.thing_hex[item] == s.reg["b_hex"]
 
 

@@ -18,8 +18,9 @@ an own hex without enemies next to a Sea hex next to the battle hex. The Boat is
 end of the round.
 
 Registers: `bt_stage`, `bt_hex` (start), `bt_at` (where the path is), `bt_k` (Sea hexes crossed),
-`bt_last`, `bt_dest`; kept for the round: `bt_owner`, `bt_n`, `bt_p<i>` (Thing id, or N_THINGS +
-hero face), `bt_used`.
+`bt_last`, `bt_dest`; kept for the round: `bt_owner`, `bt_n`, `bt_p<i>` (a Thing id, or ~face for
+a hero: negative), `bt_used`. The Boat exists in a game's catalog only with house_content (or
+six players, out of play), so everything here checks `on(s)` before touching it.
 """
 
 from __future__ import annotations
@@ -33,18 +34,18 @@ from . import decisions as D
 from . import kadab, reactions
 from .actions import YES, ActionLayout
 from .common import used_up
+from .house import on
 
 BOAT = cat.MAGIC_ID["Boat"]
 BOAT_VALUE = int(cat.HOUSE_ITEM_VALUE["Boat"])
 MAX_LOAD = 3
 MAX_SEA = 3
 LOAD, PATH, WAIT, FANNED = range(4)
-_T = cat.N_THINGS
 
 
 def passengers(s: GameState) -> tuple[list[int], list[int]]:
     codes = [s.reg[f"bt_p{i}"] for i in range(s.reg.get("bt_n", 0))]
-    return [c for c in codes if c < _T], [c - _T for c in codes if c >= _T]
+    return [c for c in codes if c >= 0], [~c for c in codes if c < 0]
 
 
 def _destinations(s: GameState, frm: int, budget: int, n: int, start: bool) -> np.ndarray:
@@ -70,7 +71,7 @@ def _destinations(s: GameState, frm: int, budget: int, n: int, start: bool) -> n
 
 
 def _loadable(s: GameState, p: int) -> tuple[np.ndarray, np.ndarray]:
-    t = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (cat.THING_KIND == CREATURE)
+    t = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (s.cat.THING_KIND == CREATURE)
                        & (s.thing_status == UNMOVED) & (s.thing_mp > 0))
     h = np.flatnonzero((s.hero_owner == p) & (s.hero_status == UNMOVED) & (s.hero_mp > 0))
     if s.reg.get("bt_n", 0):
@@ -86,7 +87,7 @@ def _loadable(s: GameState, p: int) -> tuple[np.ndarray, np.ndarray]:
 
 def can_sail(s: GameState, p: int) -> bool:
     """R22.6: held, not used this round, something to carry somewhere (house_content only)."""
-    if not s.cfg.house_content or s.thing_place[BOAT] != SCREEN or s.thing_owner[BOAT] != p or "bt_used" in s.reg:
+    if not on(s) or s.thing_place[BOAT] != SCREEN or s.thing_owner[BOAT] != p or "bt_used" in s.reg:
         return False
     t, h = _loadable(s, p)
     return bool(t.size + h.size)
@@ -113,7 +114,7 @@ def apply_load(s: GameState, lay: ActionLayout, action: int) -> None:
         return
     if action >= lay.hero:
         f = action - lay.hero
-        code, hx = _T + f, int(s.hero_hex[f])
+        code, hx = ~f, int(s.hero_hex[f])
     else:
         c = action - lay.thing
         code, hx = c, int(s.thing_hex[c])
@@ -157,16 +158,7 @@ def apply_path(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def run(s: GameState) -> None:
     """Resume after the reactions: cancelled, diverted by the Bellows, or landing."""
-    cancelled, fan, _ = reactions.take_result(s)
-    if cancelled:
-        used_up(s, BOAT)  # C.8: no effect; the passengers have not moved
-        _clear(s, keep_flight=False)
-        return
-    if fan >= 0:
-        s.reg["bt_stage"] = FANNED
-        s.decision, s.actor = D.FAN_HEX, fan
-        return
-    _land(s, s.reg["bt_dest"])
+    reactions.resume_flight(s, BOAT, "bt_stage", FANNED, _clear, _land, s.reg["bt_dest"])
 
 
 def fan_hexes(s: GameState) -> np.ndarray:
@@ -213,7 +205,7 @@ def _clear(s: GameState, keep_flight: bool) -> None:
 
 def in_battle(s: GameState, side: int) -> bool:
     """The side's Boat is in play, unhit, in the battle hex."""
-    return bool(s.thing_in_play[BOAT]) and s.thing_owner[BOAT] == side and not s.thing_damage[BOAT] \
+    return on(s) and bool(s.thing_in_play[BOAT]) and s.thing_owner[BOAT] == side and not s.thing_damage[BOAT] \
         and s.thing_hex[BOAT] == s.reg.get("b_hex", -1)
 
 
@@ -236,7 +228,7 @@ def retreat_hexes(s: GameState, side: int, hx: int) -> np.ndarray:
 
 def end_of_round(s: GameState) -> None:
     """R22.6: the Boat is removed at the end of the round."""
-    if s.thing_in_play[BOAT]:
+    if on(s) and s.thing_in_play[BOAT]:
         used_up(s, BOAT)
     for key in [k for k in s.reg if k.startswith("bt_")]:
         del s.reg[key]

@@ -117,3 +117,9 @@ NAMES = {
     BOAT_LOAD: "boat passengers", BOAT_PATH: "boat path",
 }
 N_DECISIONS = len(NAMES)
+
+
+def n_decisions(house: bool) -> int:
+    """Codes a game can reach: the house decisions are the last codes (from AHASUERUS_DEST), so a game
+    without house_content has the codes before them (and its observation one-hot stays as it was)."""
+    return N_DECISIONS if house else AHASUERUS_DEST

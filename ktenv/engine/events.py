@@ -42,7 +42,6 @@ _IS_EVENT = cat.THING_KIND == EVENT
 _ORIGINAL = cat.THING_ORIGINAL  # an event of the second box (R20.1) acts as its first-box original
 _IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
 _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2, village 1 (D.2)
-_IS_LORD = cat.HERO_LORD_TERRAIN >= 0
 _EV_KEYS = ("ev_c", "ev_p", "ev_q", "ev_hex", "ev_roll", "ev_roll2", "ev_hero", "ev_dest", "ev_n",
             "ev_tried", "ev_todo", "ev_hexes", "ev_new", "ev_mask", "ev_act")
 
@@ -272,7 +271,7 @@ def caster_actions(s: GameState, p: int, c: int, lay: ActionLayout) -> list[int]
     """Magic creatures and magic heroes of `p` on the board with a valid target in range (RD10.8)."""
     valid = _valid_targets(s, c)
     things = np.flatnonzero(_IS_MAGIC_CREATURE[:s.n_things] & (s.thing_owner == p) & (s.thing_place == BOARD))
-    heroes = np.flatnonzero((s.hero_owner == p) & cat.HERO_MAGIC)
+    heroes = np.flatnonzero((s.hero_owner == p) & s.cat.HERO_MAGIC)
     out = []
     for a in [*(lay.thing + things), *(lay.hero + heroes)]:
         hx, reach = _caster_hex_reach(s, p, int(a), lay)
@@ -635,7 +634,7 @@ def _def_place(s: GameState, lay: ActionLayout) -> None:
     s.hero_mp[f] = s.hero_status[f] = s.hero_damage[f] = 0
     s.hero_pinned[f] = s.hero_moved[f] = False
     s.stage = FINISH
-    lords = np.flatnonzero((s.hero_owner == p) & _IS_LORD)
+    lords = np.flatnonzero((s.hero_owner == p) & (s.cat.HERO_LORD_TERRAIN >= 0))
     if lords.size > 1:  # R7.10 / RD5.4: the player to the right picks the lord kept
         s.reg["lord_choice"] = p
         pose(s, D.LORD_KEEP, s.right_of(p), lay.hero + lords, DEF_LORD)
@@ -643,7 +642,7 @@ def _def_place(s: GameState, lay: ActionLayout) -> None:
 
 def _def_lord(s: GameState, lay: ActionLayout) -> None:
     keep, p = _answer(s) - lay.hero, s.reg.pop("lord_choice")
-    for f in np.flatnonzero((s.hero_owner == p) & _IS_LORD):
+    for f in np.flatnonzero((s.hero_owner == p) & (s.cat.HERO_LORD_TERRAIN >= 0)):
         if f != keep:  # back to the pool, turned over
             s.hero_owner[f], s.hero_hex[f] = NOBODY, -1
             s.hero_up[f // 2] ^= 1

@@ -44,7 +44,7 @@ def bonus_cap(face: int) -> int:
 
 def pool_faces(s: GameState) -> np.ndarray:
     """Heroes available in the pool: the face-up side of every unowned counter (R7.3)."""
-    faces = np.arange(cat.N_HERO_COUNTERS) * 2 + s.hero_up
+    faces = np.arange(len(s.hero_up)) * 2 + s.hero_up
     return faces[(s.hero_owner[faces] == NOBODY) & house.counters_in_play(s)]  # R22: house heroes
 
 

@@ -1,11 +1,13 @@
 """R22 house content (OPTION house_content): the heroes Ahasuerus, Lenin, the Gypsy King and Tycho
 Brahe (R22.1-R22.4), the Portal event (R22.5). The Boat (R22.6) is in boat.py.
 
-The counters are the catalog's house block (data/house/house.csv; ids computed after the box's
-counters). Their combat values and flags are not known [DATA M14]: ASSUMPTION value 4, no flags,
-recruited like every hero (target 8, A.0.1), printed in pairs Ahasuerus/Lenin and Gypsy King/Tycho
-Brahe. Without house_content the house Things are out of play (never drawn) and the house heroes
-never enter the pool. Tycho Brahe is used only with Mysterious Kadab (R22.4): without it his
+The counters are the house block of the game's catalog (data/house/house.csv; ids right after the
+box's counters): a 2-4 player game has them only with house_content, a six-player game always (out
+of play without the option), so every function here checks `on(s)` before touching a house id.
+Their combat values and flags are not known [DATA M14]: ASSUMPTION value 4, no flags, recruited
+like every hero (target 8, A.0.1), printed in pairs Ahasuerus/Lenin and Gypsy King/Tycho Brahe.
+In a six-player game without house_content the house Things are out of play (never drawn)
+and the house heroes never enter the pool. Tycho Brahe is used only with Mysterious Kadab (R22.4): without it his
 counter stays on the Gypsy King's side (it is never turned over).
 
 Decisions (RD10.17 and the engine's own, documented here):
@@ -40,9 +42,7 @@ from .actions import PASS, YES, ActionLayout
 AHASUERUS, LENIN = cat.hero_id("Ahasuerus"), cat.hero_id("Lenin")
 GYPSY_KING, TYCHO = cat.hero_id("Gypsy King"), cat.hero_id("Tycho Brahe")
 PORTAL = cat.EVENT_ID["Portal"]
-_HOUSE_COUNTER = np.zeros(cat.N_HERO_COUNTERS, bool)
-_HOUSE_COUNTER[cat.HERO_COUNTER[cat.HOUSE_HERO_FACES]] = True
-_IS_CREATURE = cat.THING_KIND == CREATURE
+_HOUSE_COUNTERS = cat.HERO_COUNTER[cat.HOUSE_HERO_FACES]
 _IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
 _EMPTY = np.zeros(0, np.int64)
 
@@ -51,20 +51,25 @@ def on(s: GameState) -> bool:
     return bool(s.cfg.house_content)
 
 
+def _creatures(s: GameState) -> np.ndarray:
+    return s.cat.THING_KIND == CREATURE
+
+
 # ----- setup and the hero pool -----
 
 def setup(s: GameState) -> None:
-    """At the start: without house_content the house Things leave the game; without Mysterious
-    Kadab Tycho Brahe's counter shows the Gypsy King (R22.4)."""
+    """At the start: house Things of a catalog that has them without house_content (six players)
+    leave the game; without Mysterious Kadab Tycho Brahe's counter shows the Gypsy King (R22.4)."""
     if not on(s):
-        s.thing_place[cat.HOUSE_THING_IDS] = OUT
+        s.thing_place[s.cat.HOUSE_THING_IDS] = OUT
     elif not s.cfg.mysterious_kadab:
         s.hero_up[TYCHO // 2] = GYPSY_KING % 2
 
 
 def counters_in_play(s: GameState) -> np.ndarray:
-    """Per hero counter: may it be in the pool (the house counters only with house_content)?"""
-    return ~_HOUSE_COUNTER if not on(s) else np.ones(cat.N_HERO_COUNTERS, bool)
+    """Per hero counter of the game: may it be in the pool (the house counters only with house_content)?"""
+    counters = np.arange(len(s.hero_up))
+    return np.ones(counters.size, bool) if on(s) else ~np.isin(counters, _HOUSE_COUNTERS)
 
 
 def may_turn(s: GameState, face: int) -> bool:
@@ -84,7 +89,7 @@ def lenin_fights(s: GameState, side: int) -> bool:
 def ahasuerus_dests(s: GameState, p: int) -> np.ndarray:
     """Own hexes and hexes with own creatures, other than his, with room for him (R11.4)."""
     ok = s.hex_owner == p
-    mine = (s.thing_place == BOARD) & (s.thing_owner == p) & _IS_CREATURE
+    mine = (s.thing_place == BOARD) & (s.thing_owner == p) & _creatures(s)
     ok[s.thing_hex[mine]] = True
     ok[s.hero_hex[AHASUERUS]] = False
     ok &= s.room_for(p) > 0
@@ -192,7 +197,7 @@ def _armies(s: GameState) -> np.ndarray:
     """Hexes with some player's creatures or heroes on the board."""
     n = s.n_players
     ok = np.zeros(s.geo.n_hexes, bool)
-    t = (s.thing_place == BOARD) & _IS_CREATURE & (s.thing_owner >= 0) & (s.thing_owner < n)
+    t = (s.thing_place == BOARD) & _creatures(s) & (s.thing_owner >= 0) & (s.thing_owner < n)
     ok[s.thing_hex[t]] = True
     ok[s.hero_hex[s.hero_owner >= 0]] = True
     return ok
@@ -208,7 +213,7 @@ def portal_playable(s: GameState, p: int) -> bool:
 
 
 def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
-    t = np.flatnonzero((s.thing_place == BOARD) & _IS_CREATURE & (s.thing_owner == q) & (s.thing_hex == hx))
+    t = np.flatnonzero((s.thing_place == BOARD) & _creatures(s) & (s.thing_owner == q) & (s.thing_hex == hx))
     return t, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
 
 
@@ -287,7 +292,7 @@ def hold_explorers(s: GameState, p: int) -> None:
     """R22.5: counters a Portal sent into an unexplored hex explore it; they do not move first."""
     if not on(s):
         return
-    t = (s.thing_owner == p) & _IS_CREATURE & (s.thing_place == BOARD)
+    t = (s.thing_owner == p) & _creatures(s) & (s.thing_place == BOARD)
     t &= s.hex_owner[np.maximum(s.thing_hex, 0)] == NOBODY
     s.thing_mp[t] = 0
     h = (s.hero_owner == p) & (s.hex_owner[np.maximum(s.hero_hex, 0)] == NOBODY)

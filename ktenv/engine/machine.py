@@ -43,7 +43,7 @@ from .common import IllegalActionError, cash
 
 
 def layout(s: GameState) -> ActionLayout:
-    return action_layout(s.n_players)
+    return action_layout(s.n_players, s.cfg.house_content)
 
 
 # Each part of the turn registers its phase runner(s) and decision rules.

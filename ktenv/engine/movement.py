@@ -548,7 +548,7 @@ def _blockers(s: GameState, e: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
     t = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == e) & (s.thing_place == BOARD)
                        & _T_FLY[:s.n_things] & _CREATURE[:s.n_things] & ~s.thing_face_up)
     decl = s.reg.get("mv_decl", 0)
-    h = [f for f in np.flatnonzero((s.hero_hex == hx) & (s.hero_owner == e) & _H_FLY).tolist()
+    h = [f for f in np.flatnonzero((s.hero_hex == hx) & (s.hero_owner == e) & s.cat.HERO_FLYING).tolist()
          if not decl >> f & 1]
     return t, np.array(h, np.int64)
 

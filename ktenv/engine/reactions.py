@@ -49,6 +49,21 @@ def take_result(s: GameState) -> tuple[bool, int, int]:
     return out
 
 
+def resume_flight(s: GameState, item: int, stage: str, fanned: int, clear, land, dest: int) -> None:
+    """A Balloon (C.2) or Boat (R22.6) move after its reactions: Dispel Magic cancels it (C.8: no
+    effect, the passengers have not moved: `clear`), a Fan/Bellows player picks where it lands
+    (FAN_HEX; `s.reg[stage]` = `fanned`), else it lands on `dest` (`land`)."""
+    cancelled, fan, _ = take_result(s)
+    if cancelled:
+        used_up(s, item)
+        clear(s, keep_flight=False)
+    elif fan >= 0:
+        s.reg[stage] = fanned
+        s.decision, s.actor = D.FAN_HEX, fan
+    else:
+        land(s, dest)
+
+
 def _ask_order(s: GameState, d: int) -> list[int]:
     """Every other player from the acting player's left; against Plague the player is asked last."""
     p = s.reg[f"rx{d}_p"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import catalog as cat
 from ..board import (
     form_hex_stack,
     replace_sea_at_start,
