@@ -7,8 +7,9 @@ static, public facts of the box: the counter manifest (`ktenv.catalog`: a counte
 combat value, terrain and flags once its identity is known) and the board geometry
 (`ktenv.board`: which hex is next to which). It never touches a game state.
 
-The layout is found from the vector's length (it depends only on the number of players), so an
-agent needs no configuration: `View(obs)`.
+The layout is found from the vector's length (it depends on the number of players and on the
+options house_content and mysterious_kadab, which give every layout its own length), so an agent
+needs no configuration: `View(obs)`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from ktenv.engine import decisions as D
 from ktenv.engine.actions import action_layout
 from ktenv.env.observation import build_layout
 
-F = cat.N_HERO_FACES
 MOVE_COST = cat.MOVE_COST.astype(np.int64)  # per terrain (Sea: only flyers)
 THING_COMBAT = cat.THING_COMBAT.astype(np.float64)
 HERO_COMBAT = cat.HERO_COMBAT.astype(np.float64)
@@ -55,10 +55,14 @@ class LayoutError(ValueError):
     """An observation whose length matches no known layout."""
 
 
+# A layout variant: (players, house_content, mysterious_kadab).
+VARIANTS = tuple((n, house, kadab) for n in PLAYER_COUNTS for house in (False, True) for kadab in (False, True))
+
+
 @cache
-def _shape(n_players: int):
+def _shape(n_players: int, house: bool = False, kadab: bool = False):
     geo = geometry(board_radius(n_players))
-    return build_layout(n_players, geo.n_hexes), geo, action_layout(n_players)
+    return build_layout(n_players, geo.n_hexes, house, kadab), geo, action_layout(n_players, house)
 
 
 @cache
@@ -81,16 +85,19 @@ def hex_distances(n_players: int) -> np.ndarray:
 
 
 @cache
-def _by_size() -> dict[int, int]:
-    return {_shape(n)[0].size: n for n in PLAYER_COUNTS}
+def _by_size() -> dict[int, tuple[int, bool, bool]]:
+    by_size = {_shape(*v)[0].size: v for v in VARIANTS}
+    assert len(by_size) == len(VARIANTS), "two layout variants of the same length"
+    return by_size
 
 
-def players_for(obs_size: int) -> int:
-    n = _by_size().get(int(obs_size))
-    if n is None:
+def variant_for(obs_size: int) -> tuple[int, bool, bool]:
+    """(players, house_content, mysterious_kadab) of an observation of this length."""
+    v = _by_size().get(int(obs_size))
+    if v is None:
         raise LayoutError(f"observation of length {obs_size} matches no ktenv layout "
                           f"(known: {sorted(_by_size())})")
-    return n
+    return v
 
 
 class View:
@@ -98,8 +105,12 @@ class View:
 
     def __init__(self, obs: np.ndarray, n_players: int | None = None) -> None:
         obs = np.asarray(obs, dtype=np.float32)
-        n = n_players if n_players is not None else players_for(obs.size)
-        layout, geo, actions = _shape(n)
+        if n_players is None:
+            n, house, kadab = variant_for(obs.size)
+        else:  # that player count's variant of this length (else its default one: reported below)
+            n, house, kadab = next((v for v in VARIANTS if v[0] == n_players and _shape(*v)[0].size == obs.size),
+                                   (n_players, False, False))
+        layout, geo, actions = _shape(n, house, kadab)
         if obs.size != layout.size:
             raise LayoutError(f"observation of length {obs.size}, expected {layout.size} for {n} players")
         self.obs, self.n, self.layout, self.geo, self.actions = obs, n, layout, geo, actions
@@ -111,7 +122,7 @@ class View:
         self.round = int(col("game", "round")[0])
         self.rounds_left = int(col("game", "rounds_left")[0])
         dec = layout.section("game").offset("decision_none")
-        self.decision = int(np.argmax(obs[dec:dec + D.N_DECISIONS]))
+        self.decision = int(np.argmax(obs[dec:dec + D.n_decisions(house)]))
         ph = layout.section("game").offset("phase_setup")
         self.phase = int(np.argmax(obs[ph:ph + 11]))
         # players (row 0 = me)
@@ -225,8 +236,9 @@ class View:
         out = np.bincount(self.thing_hex[mine], weights=THING_COMBAT[:self.n_things][mine] * np.where(
             self.thing_supported[mine], 1.0, 0.35), minlength=self.h)[:self.h]
         if self.my_heroes.any():
-            out = out + np.bincount(self.hero_hex[self.my_heroes], weights=HERO_COMBAT[self.my_heroes],
-                                    minlength=self.h)[:self.h]
+            mine = self.my_heroes
+            weights = HERO_COMBAT[:mine.size][mine]
+            out = out + np.bincount(self.hero_hex[mine], weights=weights, minlength=self.h)[:self.h]
         return out
 
     @_memo

@@ -13,14 +13,18 @@ Ids:
   ``face ^ 1`` the other side.
 - Fort level 0..4 (0 = no fort) and terrain codes from ``ktenv.constants``.
 
-Two boxes (R20.1, six players): "the Things of both boxes are mixed in one cup". `two_boxes(box)`
-appends a second copy of every Thing of the box (creatures, income counters, treasures, magic
-items, events) with new ids ``box.N_THINGS ...`` (derived from the box's size, so a block appended
-to the box moves them along). Heroes stay single (see `two_boxes`). `catalog_for(n_players)` is the
-catalog of a game: `CATALOG` (one box) for 2-4 players, `TWO_BOXES` for six. A game's Things are
-always ids ``0 .. N_THINGS - 1`` of its catalog, and an id means the same counter in both, so the
-module-level per-id arrays (``THING_KIND`` ...) are those of `TWO_BOXES` (every id any game uses),
-while the module-level counts and id lists (``N_THINGS``, ``CREATURE_IDS`` ...) are the box's.
+Games and their catalogs (`catalog_for(n_players, house)`): ids are laid out so that an id means
+the same counter in every game: the box's Things ``0..195``, then the R22 house Things (`with_house`,
+``196..201``, `HOUSE_THING_IDS`), then the second box's copies (six players only, R20.1: "the Things
+of both boxes are mixed in one cup", `two_boxes`); hero faces: the box's, then the house faces.
+- 2-4 players: `CATALOG` (the box alone), or `HOUSE` (box + house block) with house_content. A
+  default game's sizes (state arrays, actions, observation) therefore never include house counters.
+- six players: `TWO_BOXES` = box + house block + second box, with or without house_content (house
+  counters exist once; without the option they stay out of play), so the second box's ids are fixed.
+A game's Things are always ids ``0 .. N_THINGS - 1`` of its catalog. The module-level per-id arrays
+and name lookups (``THING_KIND``, ``HERO_COMBAT``, ``hero_id`` ...) cover every id of every game,
+while the module-level counts and id lists (``N_THINGS``, ``N_HERO_FACES``, ``CREATURE_IDS`` ...) are
+the box's: code that combines per-id arrays with state arrays uses ``state.cat``.
 
 Every data problem raises ``CatalogError`` whose message names the file, the row (line number in
 the file; the header is row 1) and the field.
@@ -80,7 +84,9 @@ COLUMNS = {
     ),
     "forts.csv": ("level", "name", "combat", "kind", "count", "notes"),
     "terrain.csv": ("terrain", "hex_count", "movement_cost", "notes"),
+    "house.csv": ("kind", "name", "combat", "flying", "magic", "ranged", "charge", "counter_pair", "notes"),
 }
+HOUSE_FILE = "house.csv"  # in data/house/: R22, not part of the box
 
 FLAGS = ("flying", "magic", "ranged", "charge")
 INCOME_KINDS = {"special": SPECIAL_INCOME, "city": CITY, "village": VILLAGE}
@@ -236,7 +242,12 @@ class Catalog:
     FORT_KIND: tuple[str, ...]  # by level: "", "melee", "melee", "ranged", "magic"
     TERRAIN_HEX_COUNT: np.ndarray  # int8[8] by terrain code
     MOVE_COST: np.ndarray  # int8[8] movement points to enter; see _terrain for Sea
-    SUMMARY: dict
+    SUMMARY: dict  # the box's counters only (the house block below is not in SOURCES.md)
+    # R22 house content (data/house/house.csv, `with_house`): Things right after the box's Things,
+    # hero faces after the box's faces. Empty in a catalog without the house block.
+    HOUSE_THING_IDS: np.ndarray  # int16
+    HOUSE_HERO_FACES: np.ndarray  # int16
+    HOUSE_ITEM_VALUE: Mapping[str, int]  # assumed combat value of a house magic item [M7]
 
     def thing_ids(self, name: str) -> tuple[int, ...]:
         """All physical copies named ``name`` (over every design of that name)."""
@@ -450,11 +461,80 @@ def _summary(d: dict) -> dict:
     }
 
 
+def _house(data_dir: Path, d: dict) -> dict:
+    """The box's fields `d` with the R22 house block (``house/house.csv``) appended: heroes in pairs
+    X01, X02, ... after the box's faces, then the house events and magic items (one copy each)
+    after every Thing of the box. Ids are computed from the box's sizes, never written down."""
+    rows = _read(data_dir, HOUSE_FILE)
+    _unique_names(rows)
+    names = set(d["THING_IDS_BY_NAME"]) | set(d["HERO_ID"])
+    for r in rows:
+        if r.text("name") in names:
+            raise r.error("name", f"{r.text('name')!r} is already a counter of the box")
+    heroes = [r for r in rows if r.choice("kind", ("hero", "event", "magic")) == "hero"]
+    items = [r for r in rows if r.cells["kind"].strip() != "hero"]
+    pairs: dict[str, list[_Row]] = {}
+    for r in heroes:
+        pair = r.text("counter_pair")
+        if not re.fullmatch(r"X\d\d", pair):
+            raise r.error("counter_pair", f"expected X01, X02, ..., got {pair!r}")
+        pairs.setdefault(pair, []).append(r)
+    faces = []
+    for pair in sorted(pairs):
+        if len(pairs[pair]) != 2:
+            raise pairs[pair][-1].error("counter_pair", f"{pair} on {len(pairs[pair])} rows, expected 2")
+        faces += pairs[pair]
+    out = dict(d)
+
+    def grow(key: str, values, dtype) -> None:
+        out[key] = _frozen(np.concatenate((d[key], np.asarray(values, dtype))), dtype)
+
+    n0, f0, k0 = d["N_THINGS"], d["N_HERO_FACES"], d["N_HERO_COUNTERS"]
+    kinds = [MAGIC if r.cells["kind"].strip() == "magic" else EVENT for r in items]
+    k = len(items)
+    ids = list(range(n0, n0 + k))
+    grow("THING_TERRAIN", [-1] * k, np.int8)
+    for key in ("THING_COMBAT", "THING_INCOME", "THING_GOLD", "THING_BOX"):
+        grow(key, [0] * k, np.int8)  # an item's value is HOUSE_ITEM_VALUE (the engine reads it there)
+    for key in (*(f"THING_{f.upper()}" for f in FLAGS), "THING_IS_MINE"):
+        grow(key, [False] * k, bool)
+    grow("THING_DESIGN", list(range(k)), np.int16)
+    grow("THING_ORIGINAL", ids, np.int16)
+    names = d["THING_NAME"] + tuple(r.text("name") for r in items)
+    out.update(_thing_lists(names, _frozen(np.concatenate((d["THING_KIND"], kinds)), np.int8)))
+    out.update(HOUSE_THING_IDS=_frozen(ids, np.int16),
+               HOUSE_ITEM_VALUE=MappingProxyType({r.text("name"): r.int("combat", 1, 6) for r in items
+                                                  if r.cells["combat"].strip()}))
+    grow("HERO_COMBAT", [r.int("combat", 1, 6) for r in faces], np.int8)
+    for f in FLAGS:
+        grow(f"HERO_{f.upper()}", [r.flag(f) for r in faces], bool)
+    grow("HERO_SPECIAL", [True] * len(faces), bool)
+    grow("HERO_LORD_TERRAIN", [-1] * len(faces), np.int8)
+    grow("HERO_ALT_VALUE", [0] * len(faces), np.int8)
+    grow("HERO_COUNTER", (f0 + np.arange(len(faces))) // 2, np.int8)
+    hero_id = dict(d["HERO_ID"])
+    hero_id.update({r.text("name"): f0 + i for i, r in enumerate(faces)})
+    out.update(
+        N_HERO_FACES=f0 + len(faces), N_HERO_COUNTERS=k0 + len(faces) // 2,
+        HERO_NAME=d["HERO_NAME"] + tuple(r.text("name") for r in faces), HERO_ID=MappingProxyType(hero_id),
+        HOUSE_HERO_FACES=_frozen(range(f0, f0 + len(faces)), np.int16),
+    )
+    return out
+
+
 def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
-    """Read and validate every CSV in ``data_dir``; raise CatalogError on the first problem."""
+    """Read and validate every CSV of the box in ``data_dir``; raise CatalogError on the first problem."""
     data_dir = Path(data_dir)
     d = {**_things(data_dir), **_heroes(data_dir), **_forts(data_dir), **_terrain(data_dir)}
-    return Catalog(**d, SUMMARY=_summary(d))
+    no_house = _frozen((), np.int16)
+    return Catalog(**d, SUMMARY=_summary(d), HOUSE_THING_IDS=no_house, HOUSE_HERO_FACES=no_house,
+                   HOUSE_ITEM_VALUE=MappingProxyType({}))
+
+
+def with_house(box: Catalog, data_dir: Path = DATA_DIR) -> Catalog:
+    """The box plus the R22 house block read from ``data_dir/house`` (see `_house`)."""
+    d = {f.name: getattr(box, f.name) for f in fields(Catalog)}
+    return Catalog(**_house(Path(data_dir) / "house", d))
 
 
 # R20.1 six players: the tile pool of both boxes, by terrain code (79 tiles: 61 laid, 18 left).
@@ -502,18 +582,25 @@ def two_boxes(box: Catalog, single: tuple[str, ...] = ()) -> Catalog:
     return Catalog(**d)
 
 
-CATALOG = load_catalog(DATA_DIR)  # one box: the catalog of a 2-4 player game
-TWO_BOXES = two_boxes(CATALOG)  # R20.1: the catalog of a six-player game
+CATALOG = load_catalog(DATA_DIR)  # one box: a 2-4 player game without house content
+HOUSE = with_house(CATALOG)  # R22: a 2-4 player game with house_content
+# R20.1: a six-player game, with or without house content (the house counters exist once; without
+# house_content they stay out of play), so that the second box's ids do not depend on the option.
+TWO_BOXES = two_boxes(HOUSE, single=tuple(HOUSE.THING_NAME[i] for i in HOUSE.HOUSE_THING_IDS))
 
 
-def catalog_for(n_players: int) -> Catalog:
-    """The catalog of a game: two boxes with six players (R20.1), else one."""
-    return TWO_BOXES if n_players == 6 else CATALOG
+def catalog_for(n_players: int, house: bool = False) -> Catalog:
+    """The catalog of a game: two boxes with six players (R20.1), else one box, with the R22 house
+    block when `house` (GameConfig.house_content). A default 2-4 player game has the box alone."""
+    if n_players == 6:
+        return TWO_BOXES
+    return HOUSE if house else CATALOG
 
 
-# Module-level constants so callers can import them directly. Per-id arrays and names cover every
-# id of both boxes (TWO_BOXES; an id means the same counter in every game); counts, id lists and
-# the rest are the one box's (CATALOG). A game's own lists: catalog_for(n_players) / state.cat.
+# Module-level constants so callers can import them directly. Per-id arrays, names and name
+# lookups cover every id of every game (TWO_BOXES: box, house block, second box; an id means the same
+# counter in every game); counts and id lists are the box's (CATALOG). A game's own sizes and lists:
+# catalog_for(n_players, house) / state.cat.
 N_THINGS = CATALOG.N_THINGS
 THING_NAME = TWO_BOXES.THING_NAME
 THING_KIND = TWO_BOXES.THING_KIND
@@ -529,36 +616,39 @@ THING_DESIGN = TWO_BOXES.THING_DESIGN
 THING_IS_MINE = TWO_BOXES.THING_IS_MINE
 THING_ORIGINAL = TWO_BOXES.THING_ORIGINAL
 THING_BOX = TWO_BOXES.THING_BOX
-THING_IDS_BY_NAME = CATALOG.THING_IDS_BY_NAME
+THING_IDS_BY_NAME = HOUSE.THING_IDS_BY_NAME
 CREATURE_IDS = CATALOG.CREATURE_IDS
 INCOME_IDS = CATALOG.INCOME_IDS
 TREASURE_IDS = CATALOG.TREASURE_IDS
 MAGIC_IDS = CATALOG.MAGIC_IDS
 EVENT_IDS = CATALOG.EVENT_IDS
-MAGIC_ID = CATALOG.MAGIC_ID
-EVENT_ID = CATALOG.EVENT_ID
+MAGIC_ID = HOUSE.MAGIC_ID
+EVENT_ID = HOUSE.EVENT_ID
 N_HERO_FACES = CATALOG.N_HERO_FACES
 N_HERO_COUNTERS = CATALOG.N_HERO_COUNTERS
-HERO_NAME = CATALOG.HERO_NAME
-HERO_COMBAT = CATALOG.HERO_COMBAT
-HERO_FLYING = CATALOG.HERO_FLYING
-HERO_MAGIC = CATALOG.HERO_MAGIC
-HERO_RANGED = CATALOG.HERO_RANGED
-HERO_CHARGE = CATALOG.HERO_CHARGE
-HERO_SPECIAL = CATALOG.HERO_SPECIAL
-HERO_LORD_TERRAIN = CATALOG.HERO_LORD_TERRAIN
-HERO_ALT_VALUE = CATALOG.HERO_ALT_VALUE
-HERO_COUNTER = CATALOG.HERO_COUNTER
-HERO_ID = CATALOG.HERO_ID
+HERO_NAME = HOUSE.HERO_NAME
+HERO_COMBAT = HOUSE.HERO_COMBAT
+HERO_FLYING = HOUSE.HERO_FLYING
+HERO_MAGIC = HOUSE.HERO_MAGIC
+HERO_RANGED = HOUSE.HERO_RANGED
+HERO_CHARGE = HOUSE.HERO_CHARGE
+HERO_SPECIAL = HOUSE.HERO_SPECIAL
+HERO_LORD_TERRAIN = HOUSE.HERO_LORD_TERRAIN
+HERO_ALT_VALUE = HOUSE.HERO_ALT_VALUE
+HERO_COUNTER = HOUSE.HERO_COUNTER
+HERO_ID = HOUSE.HERO_ID
 FORT_NAME = CATALOG.FORT_NAME
 FORT_COUNT = CATALOG.FORT_COUNT
 FORT_KIND = CATALOG.FORT_KIND
 TERRAIN_HEX_COUNT = CATALOG.TERRAIN_HEX_COUNT
 MOVE_COST = CATALOG.MOVE_COST
 SUMMARY = CATALOG.SUMMARY
+HOUSE_THING_IDS = HOUSE.HOUSE_THING_IDS
+HOUSE_HERO_FACES = HOUSE.HOUSE_HERO_FACES
+HOUSE_ITEM_VALUE = HOUSE.HOUSE_ITEM_VALUE
 
-thing_ids = CATALOG.thing_ids
-hero_id = CATALOG.hero_id
+thing_ids = HOUSE.thing_ids
+hero_id = HOUSE.hero_id
 
 
 def other_face(face: int) -> int:

@@ -39,11 +39,12 @@ _CHOICES: dict[str, tuple] = {
     "dust_timing": ("opening", "any_window"),
     "stack_limit_check": ("every_step", "end_of_movement"),  # R11.4.4
     "contest_attacker": ("segment_player", "second_to_enter"),  # R12.3.2, X12
+    "mysterious_flip": ("on_exploration", "on_entry"),  # R20.3, RD10.15
 }
 _BOOLS = ("where_will_they_stop", "free_draws_mandatory", "no_construction_round_1", "cup_size_public",
           "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
-          "talisman_covers_heroes", "encounter_powers")
+          "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content")
 
 
 class ConfigError(ValueError):
@@ -94,6 +95,11 @@ class GameConfig:
     # in seat order (else they are dealt at random, distinct)
     encounter_powers: bool = False
     powers: tuple[str, ...] | None = None
+    # R20.3 Mysterious Kadab: tiles laid face down (ktenv/engine/kadab.py); off by default
+    mysterious_kadab: bool = False
+    mysterious_flip: str = "on_exploration"
+    # R22 house heroes, the Portal event and the Boat (ktenv/engine/house.py, ktenv/data/house.csv)
+    house_content: bool = False
 
     def __post_init__(self) -> None:
         _check_int("n_players", self.n_players, 2, MAX_PLAYERS)
@@ -124,7 +130,12 @@ class GameConfig:
         return cls(**data)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """Every key, except the options in `_WRITTEN_WHEN_ON` while they are at their defaults."""
+        data = asdict(self)
+        for key in _WRITTEN_WHEN_ON:
+            if data[key] == _DEFAULT[key]:
+                del data[key]
+        return data
 
     @property
     def two_boxes(self) -> bool:
@@ -180,3 +191,9 @@ def _check_powers(cfg: GameConfig) -> None:
 def _check_int(key: str, value, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ConfigError(f"config key '{key}': expected a whole number {low}-{high}, got {value!r}")
+
+
+_DEFAULT = asdict(GameConfig())
+# Options that came after saves and game records existed (R20.3, R22): written only when set, so the
+# files of games without them stay byte for byte as before (and older ktenv versions still read them).
+_WRITTEN_WHEN_ON = ("mysterious_kadab", "mysterious_flip", "house_content")

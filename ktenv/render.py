@@ -24,6 +24,7 @@ from .board import hex_label
 from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
 from .state import PHASE_NAMES, GameState
 
+FACE_DOWN_RGB = (150, 150, 150)  # R20.3 Mysterious Kadab: a tile not yet turned up
 TERRAIN_RGB = (
     (232, 200, 120),  # Desert
     (46, 120, 58),  # Forest
@@ -124,7 +125,8 @@ def ansi(s: GameState) -> str:
     battles = _battle_hexes(s, stacks)
     for hx in range(s.geo.n_hexes):
         owner = int(s.hex_owner[hx])
-        parts = [f"{hex_label(s.geo, hx):<18}", f"{TERRAIN_NAMES[s.hex_terrain[hx]]:<13}",
+        terrain = "face down" if s.hex_down[hx] else TERRAIN_NAMES[s.hex_terrain[hx]]  # R20.3
+        parts = [f"{hex_label(s.geo, hx):<18}", f"{terrain:<13}",
                  f"{('p' + str(owner)) if owner >= 0 else '-':<4}"]
         fort = int(s.hex_fort[hx])
         parts.append(f"{cat.FORT_NAME[fort] if fort else '':<8}")
@@ -198,7 +200,8 @@ def image(s: GameState, width: int = 1200):
         cx = ox + r * math.sqrt(3) * (q + rr / 2)
         cy = oy + r * 1.5 * rr
         corners = _hex_corners(cx, cy, r - 1)
-        draw.polygon(corners, fill=TERRAIN_RGB[s.hex_terrain[hx]], outline=(60, 60, 60))
+        fill = FACE_DOWN_RGB if s.hex_down[hx] else TERRAIN_RGB[s.hex_terrain[hx]]  # R20.3
+        draw.polygon(corners, fill=fill, outline=(60, 60, 60))
         owner = int(s.hex_owner[hx])
         if owner >= 0:
             inner = _hex_corners(cx, cy, r - 5)

@@ -55,13 +55,16 @@ STAT_KEYS = (
 
 _THING_ARRAYS = ("thing_place", "thing_owner", "thing_hex", "thing_face_up", "thing_public",
                  "thing_selected", "thing_new", "thing_mp", "thing_status", "thing_pinned", "thing_moved",
-                 "thing_damage", "thing_fought", "thing_in_play", "thing_bearer")
+                 "thing_damage", "thing_fought", "thing_in_play", "thing_bearer", "thing_from")
 _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_round",
-               "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage")
+               "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage", "hex_down")
 _HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved",
-                "hero_damage")
+                "hero_damage", "hero_from")
 _PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn", "power", "power_hex")
-_OPTIONAL_ARRAYS = ("power", "power_hex")  # R21: saves made before the Encounter powers load without them
+# R21 / R20.3: saves made before the Encounter powers or Mysterious Kadab, or of games without
+# Mysterious Kadab, load without them
+_KADAB_ARRAYS = ("hex_down", "thing_from", "hero_from")
+_OPTIONAL_ARRAYS = ("power", "power_hex", *_KADAB_ARRAYS)
 _TAX_FARMER = ENCOUNTER_POWERS.index("Tax Farmer")
 _ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
 _SCALARS = ("round", "phase", "stage", "turn", "first_player", "decision", "actor",
@@ -83,7 +86,8 @@ class GameState:
     def __init__(self, cfg: GameConfig, seed: int = 0) -> None:
         self.cfg = cfg
         self.geo: Geometry = geometry(board_radius(cfg.n_players))
-        n, h, p = cat.catalog_for(cfg.n_players).N_THINGS, self.geo.n_hexes, cfg.n_players
+        game = cat.catalog_for(cfg.n_players, cfg.house_content)
+        n, h, p, f = game.N_THINGS, self.geo.n_hexes, cfg.n_players, game.N_HERO_FACES
         self.thing_place = np.full(n, CUP, np.int8)
         self.thing_owner = np.full(n, NOBODY, np.int8)
         self.thing_hex = np.full(n, -1, np.int8)
@@ -101,6 +105,7 @@ class GameState:
         self.thing_fought = np.zeros(n, bool)  # neutral defender that fought a round (R12.4.2)
         self.thing_in_play = np.zeros(n, bool)  # a magic item in use in a battle or a move (R0.5.1)
         self.thing_bearer = np.full(n, -1, np.int16)  # the creature carrying a Magic Bow / Sword
+        self.thing_from = np.full(n, -1, np.int8)  # R20.3 / RD10.15: hex it left to enter a face-down hex
         self.hex_terrain = np.zeros(h, np.int8)
         self.hex_owner = np.full(h, NOBODY, np.int8)
         self.hex_fort = np.zeros(h, np.int8)
@@ -110,14 +115,16 @@ class GameState:
         self.hex_citadel_seq = np.full(h, -1, np.int16)  # acquisition order, for ties (RD9.3)
         self.hex_citadel_built = np.zeros(h, bool)  # acquired by building, not conquest (R19.1 option)
         self.hex_fort_damage = np.zeros(h, np.int8)  # hits on the fort in the current battle (R13.5.2)
-        self.hero_up = np.zeros(cat.N_HERO_COUNTERS, np.int8)  # which face of each counter is up
-        self.hero_owner = np.full(cat.N_HERO_FACES, NOBODY, np.int8)
-        self.hero_hex = np.full(cat.N_HERO_FACES, -1, np.int8)
-        self.hero_mp = np.zeros(cat.N_HERO_FACES, np.int8)
-        self.hero_status = np.zeros(cat.N_HERO_FACES, np.int8)
-        self.hero_pinned = np.zeros(cat.N_HERO_FACES, bool)
-        self.hero_moved = np.zeros(cat.N_HERO_FACES, bool)
-        self.hero_damage = np.zeros(cat.N_HERO_FACES, np.int8)  # hit taken in the current combat step
+        self.hex_down = np.zeros(h, bool)  # R20.3 Mysterious Kadab: the tile is still face down
+        self.hero_up = np.zeros(game.N_HERO_COUNTERS, np.int8)  # which face of each counter is up
+        self.hero_owner = np.full(f, NOBODY, np.int8)
+        self.hero_hex = np.full(f, -1, np.int8)
+        self.hero_mp = np.zeros(f, np.int8)
+        self.hero_status = np.zeros(f, np.int8)
+        self.hero_pinned = np.zeros(f, bool)
+        self.hero_moved = np.zeros(f, bool)
+        self.hero_damage = np.zeros(f, np.int8)  # hit taken in the current combat step
+        self.hero_from = np.full(f, -1, np.int8)  # R20.3: as thing_from
         self.gold = np.zeros(p, np.int32)
         self.alive = np.ones(p, bool)
         self.start_hex = np.full(p, -1, np.int8)
@@ -151,8 +158,9 @@ class GameState:
 
     @property
     def cat(self) -> cat.Catalog:
-        """The game's catalog: one box, or two with six players (R20.1); Things are its ids."""
-        return cat.catalog_for(self.cfg.n_players)
+        """The game's catalog: one box, or two with six players (R20.1), with the house block when
+        house_content (R22); its Things and hero faces are the game's ids."""
+        return cat.catalog_for(self.cfg.n_players, self.cfg.house_content)
 
     @property
     def n_things(self) -> int:
@@ -254,6 +262,8 @@ class GameState:
     def to_dict(self) -> dict:
         data = {"schema": SCHEMA, "version": SCHEMA_VERSION, "config": self.cfg.to_dict()}
         for name in _ARRAYS:
+            if name in _KADAB_ARRAYS and not self.cfg.mysterious_kadab:
+                continue  # never changed without Mysterious Kadab: saves stay as they were before it
             data[name] = getattr(self, name).tolist()
         for name in _SCALARS:
             data[name] = int(getattr(self, name))
@@ -291,6 +301,10 @@ class GameState:
         except (ConfigError, TypeError) as exc:
             raise StateFileError(f"saved game: field 'config': {exc}") from None
         state = cls(cfg)
+        things = data.get("thing_place")
+        if cfg.n_players == 6 and isinstance(things, list) and len(things) == 2 * cat.N_THINGS:
+            raise StateFileError("saved game: a six-player save from before the house block (R22) joined the "
+                                 "six-player catalog, which moved the second box's ids; it cannot be loaded")
         for name in _ARRAYS:
             template = getattr(state, name)
             if name in _OPTIONAL_ARRAYS and name not in data:
@@ -381,7 +395,7 @@ def _check_things(s: GameState) -> None:
         _fail("a Thing on the board has no valid hex")
     if not (((b_owner >= 0) & (b_owner < n)) | (b_owner == NEUTRAL)).all():
         _fail("a Thing on the board has no valid owner")
-    if (s.hex_terrain[b_hex] == SEA).any():
+    if ((s.hex_terrain[b_hex] == SEA) & ~s.hex_down[b_hex]).any():  # R20.3: unknown until turned up
         _fail("a Thing lies on a Sea hex (R11.3.4)")
     kinds = s.cat.THING_KIND[on_board]
     guarded = np.isin(kinds, (TREASURE, MAGIC, EVENT)) & ~s.thing_in_play[on_board]
@@ -425,6 +439,8 @@ def _check_hexes(s: GameState) -> None:
             _fail(f"{cat.THING_NAME[c]} lies on the wrong terrain (R8.3.4)")
     if not -1 <= s.cloud_hex < s.geo.n_hexes:
         _fail("the black cloud is on no valid hex")
+    if s.hex_down.any() and (not s.cfg.mysterious_kadab or (s.hex_owner[s.hex_down] != NOBODY).any()):
+        _fail("a face-down hex without Mysterious Kadab, or an owned one (R20.3)")
 
 
 def _check_heroes(s: GameState) -> None:
@@ -439,9 +455,9 @@ def _check_heroes(s: GameState) -> None:
         _fail("an owned hero is not the face-up side of its counter (R7.9)")
     if ((s.hero_hex[owned] < 0) | (s.hero_hex[owned] >= s.geo.n_hexes)).any() or (s.hero_hex[~owned] != -1).any():
         _fail("an owned hero is on no hex, or a pool hero is on the board")
-    if (s.hex_terrain[s.hero_hex[owned]] == SEA).any():
+    if ((s.hex_terrain[s.hero_hex[owned]] == SEA) & ~s.hex_down[s.hero_hex[owned]]).any():
         _fail("a hero stands on a Sea hex")
-    lords = owned & (cat.HERO_LORD_TERRAIN >= 0)
+    lords = owned & (s.cat.HERO_LORD_TERRAIN >= 0)
     if np.bincount(s.hero_owner[lords], minlength=n).max(initial=0) > 1 and s.reg.get("lord_choice", -1) < 0:
         _fail("a player owns two terrain lords (R7.10)")
 

@@ -42,6 +42,8 @@ def summary(s: GameState) -> dict:
         "reason": s.reason,
         "players": players,
     }
+    if s.cfg.mysterious_kadab:
+        out["face_down_hexes"] = int(s.hex_down.sum())  # R20.3
     out.update({key: int(s.stats[key]) for key in COUNT_KEYS})
     return out
 
@@ -62,4 +64,6 @@ def format_summary(info: dict) -> str:
                      f"{row['heroes']:>8}  {forts}{mark}")
     lines.append("")
     lines.append("  ".join(f"{key.replace('_', ' ')}: {info[key]}" for key in COUNT_KEYS))
+    if "face_down_hexes" in info:
+        lines.append(f"face-down hexes: {info['face_down_hexes']} (Mysterious Kadab, R20.3)")
     return "\n".join(lines)

@@ -141,6 +141,8 @@ def _touch(s: GameState) -> None:
 def clear_kingdoms(s: GameState) -> GameState:
     """Every Thing to the cup, every hex unowned and unfortified, heroes in the pool, gold 0."""
     s.thing_place[:] = CUP
+    if not s.cfg.house_content:
+        s.thing_place[s.cat.HOUSE_THING_IDS] = OUT  # R22: six players' house Things stay out of play
     s.thing_owner[:] = NOBODY
     s.thing_hex[:] = -1
     s.thing_face_up[:] = False

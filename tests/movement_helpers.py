@@ -13,7 +13,7 @@ import numpy as np
 from ktenv import catalog as cat
 from ktenv.board import DIRECTION_NAMES
 from ktenv.config import GameConfig
-from ktenv.constants import CITY, CREATURE, CUP, NOBODY, PLAINS, SPECIAL_INCOME, VILLAGE
+from ktenv.constants import CITY, CREATURE, CUP, NOBODY, OUT, PLAINS, SPECIAL_INCOME, VILLAGE
 from ktenv.engine import decisions as D
 from ktenv.engine import machine
 from ktenv.engine.actions import PASS
@@ -25,17 +25,19 @@ from ktenv.state import MOVEMENT, SETUP, UNMOVED, GameState
 W2, W1, C, E1, E2 = 17, 6, 0, 3, 11
 
 
-def empty_board(n_players: int = 2, seed: int = 0, terrain: int = PLAINS) -> GameState:
-    s = new_game(GameConfig(n_players=n_players), seed)
+def empty_board(n_players: int = 2, seed: int = 0, terrain: int = PLAINS, **options) -> GameState:
+    s = new_game(GameConfig(n_players=n_players, **options), seed)
     while s.phase == SETUP:
         mask = legal_mask(s)
         step(s, PASS if mask[PASS] else int(np.flatnonzero(mask)[0]))
     s.thing_place[:] = CUP
+    if not s.cfg.house_content:
+        s.thing_place[s.cat.HOUSE_THING_IDS] = OUT  # R22: six players' house Things stay out of play
     s.thing_owner[:] = NOBODY
     s.thing_hex[:] = -1
     for name in ("thing_face_up", "thing_public", "thing_selected", "thing_new", "thing_mp", "thing_status",
                  "thing_pinned", "thing_moved", "thing_damage", "thing_fought", "hero_mp", "hero_status",
-                 "hero_pinned", "hero_moved", "hex_fort", "hex_fort_damage", "hex_citadel_built"):
+                 "hero_pinned", "hero_moved", "hex_fort", "hex_fort_damage", "hex_citadel_built", "hex_down"):
         getattr(s, name)[:] = 0
     s.hero_owner[:] = NOBODY
     s.hero_hex[:] = -1

@@ -7,7 +7,7 @@ import numpy as np
 
 from ktenv import catalog as cat
 from ktenv.config import GameConfig
-from ktenv.constants import BOARD, CUP, NEUTRAL, NOBODY, SCREEN
+from ktenv.constants import BOARD, CUP, NEUTRAL, NOBODY, OUT, SCREEN
 from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions, new_game, step
 from ktenv.engine.machine import _advance
@@ -29,6 +29,8 @@ def empty_board(s: GameState) -> GameState:
     for c in range(s.n_things):
         if s.thing_place[c] != CUP:
             s.thing_place[c], s.thing_owner[c], s.thing_hex[c] = CUP, NOBODY, -1
+    if not s.cfg.house_content:
+        s.thing_place[s.cat.HOUSE_THING_IDS] = OUT  # R22: six players' house Things stay out of play
     s.thing_face_up[:] = s.thing_public[:] = s.thing_selected[:] = False
     s.hex_income[:] = -1
     s.hero_owner[:] = NOBODY

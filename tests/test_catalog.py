@@ -62,7 +62,7 @@ def test_r1_totals_match_sources_md():
 def test_r1_3_thing_id_order_and_array_shapes():
     # Blocks in order: creatures, income counters (city, village, special), treasures, magic, events.
     block = {CREATURE: 0, CITY: 1, VILLAGE: 1, SPECIAL_INCOME: 1, TREASURE: 2, MAGIC: 3, EVENT: 4}
-    box = cat.CATALOG  # one box (the module-level per-id arrays also cover the second box, R20.1)
+    box = cat.CATALOG  # one box (the module-level per-id arrays also cover the house block and second box)
     kinds = box.THING_KIND.tolist()
     assert [block[k] for k in kinds] == sorted(block[k] for k in kinds)
     assert kinds.count(CREATURE) == 147 and kinds.count(TREASURE) == 6
@@ -99,7 +99,7 @@ def test_copies_are_consecutive_and_share_a_design():
 def test_named_magic_and_event_ids():
     assert cat.THING_KIND[cat.MAGIC_ID["Dust of Defense"]] == MAGIC
     assert cat.THING_KIND[cat.EVENT_ID["Big Juju"]] == EVENT
-    assert len(cat.MAGIC_ID) == 11 and len(cat.EVENT_ID) == 10
+    assert len(cat.MAGIC_ID) == 11 + 1 and len(cat.EVENT_ID) == 10 + 1  # + the Boat and the Portal (R22)
     assert [cat.THING_NAME[i] for i in cat.TREASURE_IDS] == [
         "Diamond", "Emerald", "Pearl", "Ruby", "Sapphire", "Treasure Chest",
     ]
@@ -151,15 +151,16 @@ def test_d5_creatures():
 
 
 def test_hero_faces_pair_up():
-    assert len(cat.HERO_NAME) == 22
-    assert cat.HERO_COUNTER.tolist() == [f // 2 for f in range(22)]
+    assert len(cat.HERO_NAME) == 22 + len(cat.HOUSE_HERO_FACES)  # the R22 house faces follow the box's
+    assert cat.HERO_COUNTER.tolist() == [f // 2 for f in range(len(cat.HERO_NAME))]
     assert cat.HERO_NAME[:2] == ("Baron Munchausen", "Desert Master")  # H01, csv order
     for face in range(22):
         assert cat.other_face(cat.other_face(face)) == face
         assert cat.HERO_COUNTER[cat.other_face(face)] == cat.HERO_COUNTER[face]
     assert cat.HERO_NAME[cat.other_face(cat.hero_id("Marksman"))] == "Forest King"
+    assert cat.hero_id("Ahasuerus") >= 22  # house hero (R22): data/house/house.csv, not the box's data
     with pytest.raises(KeyError):
-        cat.hero_id("Ahasuerus")  # house hero (R22), not in the data
+        cat.hero_id("Ahashverus")
 
 
 def test_dwarf_king_and_marksman_values():
@@ -226,16 +227,34 @@ def test_arrays_are_read_only():
 
 
 def test_module_constants_are_the_catalog_fields():
-    """Per-id arrays and names cover every id of both boxes (R20.1); the rest is the one box's."""
+    """Per-id arrays, names and name lookups cover every id of every game (box, R22 house block,
+    R20.1 second box); counts, id lists and the rest are the one box's."""
     per_id = {"THING_NAME", "THING_KIND", "THING_TERRAIN", "THING_COMBAT", "THING_FLYING", "THING_MAGIC",
               "THING_RANGED", "THING_CHARGE", "THING_INCOME", "THING_GOLD", "THING_DESIGN", "THING_IS_MINE",
               "THING_ORIGINAL", "THING_BOX"}
+    per_face = {f.name for f in dataclasses.fields(cat.CATALOG) if f.name.startswith("HERO_") and f.name != "HERO_ID"}
+    lookups = {"THING_IDS_BY_NAME", "MAGIC_ID", "EVENT_ID", "HERO_ID", "HOUSE_THING_IDS", "HOUSE_HERO_FACES",
+               "HOUSE_ITEM_VALUE"}
     for f in dataclasses.fields(cat.CATALOG):
-        source = cat.TWO_BOXES if f.name in per_id else cat.CATALOG
+        source = cat.TWO_BOXES if f.name in per_id else cat.HOUSE if f.name in per_face | lookups else cat.CATALOG
         assert getattr(cat, f.name) is getattr(source, f.name), f.name
-    for name in per_id:  # an id means the same counter in both catalogs
-        one, two = getattr(cat.CATALOG, name), getattr(cat.TWO_BOXES, name)
-        assert tuple(two[:cat.N_THINGS]) == tuple(one), name
+    for name in per_id | per_face:  # an id means the same counter in every catalog
+        full = getattr(cat, name)
+        for game in (cat.CATALOG, cat.HOUSE, cat.TWO_BOXES):
+            part = getattr(game, name)
+            assert tuple(full[:len(part)]) == tuple(part), name
+
+
+def test_r22_house_counters_only_in_house_catalogs():
+    """Default games keep the box's sizes; the house block has the same ids in every game that has it."""
+    assert cat.catalog_for(2) is cat.catalog_for(4) is cat.CATALOG and not cat.CATALOG.HOUSE_THING_IDS.size
+    assert cat.catalog_for(3, house=True) is cat.HOUSE
+    assert cat.catalog_for(6) is cat.catalog_for(6, house=True) is cat.TWO_BOXES
+    house = list(range(196, 198))
+    assert cat.HOUSE.HOUSE_THING_IDS.tolist() == cat.TWO_BOXES.HOUSE_THING_IDS.tolist() == house
+    assert cat.HOUSE.N_THINGS == 198 and cat.TWO_BOXES.N_THINGS == 198 + 196  # house Things are never doubled
+    assert (cat.TWO_BOXES.N_HERO_FACES, cat.HOUSE.N_HERO_FACES, cat.CATALOG.N_HERO_FACES) == (26, 26, 22)
+    assert (cat.THING_BOX[house] == 0).all() and (cat.THING_ORIGINAL[198:] == np.arange(196)).all()
 
 
 def test_load_catalog_on_a_copy_gives_the_same_data(tmp_path):
@@ -377,4 +396,4 @@ def test_unknown_terrain_row(data):
 def test_quoted_commas_in_notes_are_fine(data):
     # creatures.csv notes contain commas inside quotes; a rewrite by the csv module keeps them valid.
     edit(data, "creatures.csv", lambda rows: rows[1].__setitem__(8, "a, b, c"))
-    assert load_catalog(data).N_THINGS == 196
+    assert load_catalog(data).N_THINGS == cat.N_THINGS

@@ -62,12 +62,24 @@ EFFECT_TESTS = {
     "Talisman": ["test_battle_items::test_talisman_saves_once_per_step_rt17"],
     "Magic Bow": ["test_battle_items::test_magic_bow_makes_its_bearer_a_ranged_attacker"],
     "Magic Sword": ["test_battle_items::test_magic_sword_charges_with_two_dice"],
+    # house content (R22, house_content=true)
+    "Ahasuerus": ["test_house::test_r22_1_ahasuerus_teleports_to_an_own_hex_or_onto_own_creatures"],
+    "Lenin": ["test_house::test_r22_2_lenin_side_rolls_3n_minus_1_for_value_one_creatures"],
+    "Gypsy King": ["test_house::test_r22_3_village_and_tower_follow_the_gypsy_king_into_an_own_hex"],
+    "Tycho Brahe": ["test_house::test_r22_4_tycho_shows_his_owner_the_face_down_hexes_next_to_him"],
+    "Portal": ["test_house::test_r22_5_portal_roll_the_owner_sends_at_least_that_many",
+               "test_house::test_r22_5_portal_on_own_stack_no_roll_any_number"],
+    "Boat": ["test_boat::test_r22_6_boat_carries_creatures_and_heroes_across_the_sea",
+             "test_boat::test_r22_6_in_battle_passengers_are_ranged_and_the_boat_fights_and_falls_to_one_hit",
+             "test_boat::test_r22_6_retreat_by_boat_across_one_sea_hex_then_removed_at_round_end",
+             "test_boat::test_r22_6_bellows_diverts_the_boat_next_to_the_last_sea_hex"],
 }
 
 
 def _names() -> list[str]:
     heroes = list(cat.HERO_NAME)
-    items = [cat.THING_NAME[c] for c in cat.MAGIC_IDS] + [cat.THING_NAME[c] for c in cat.EVENT_IDS]
+    every = cat.HOUSE  # the box and the R22 house block
+    items = [cat.THING_NAME[c] for c in every.MAGIC_IDS] + [cat.THING_NAME[c] for c in every.EVENT_IDS]
     return heroes + items
 
 

@@ -61,6 +61,7 @@ def test_wrappers_and_metadata():
     assert set(env.metadata["render_modes"]) == {"ansi", "rgb_array"}
     assert env.possible_agents == ["player_0", "player_1"]
     assert env.action_space("player_0").n == 271 and ktenv.env(n_players=4).action_space("player_3").n == 289
+    assert ktenv.env(n_players=2, house_content=True).action_space("player_0").n == 277  # R22: + 2 Things, 4 faces
     terminate = ktenv.env(n_players=2, illegal_action="terminate")
     assert isinstance(terminate.env.env, wrappers.TerminateIllegalWrapper)
     assert ktenv.env.env is not None and callable(ktenv.env)  # the package is callable, like connect_four_v3.env

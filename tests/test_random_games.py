@@ -243,3 +243,41 @@ def test_long_random_games(n_players, policy):
                 check_mask_exact(s, rng, illegal_samples=6)
 
         play(n_players, 10_000 + seed, policy=policy, max_rounds=rounds, visit=visit)
+
+
+# ----------------------------------------------------------------- R20.3 / R22 optional content
+
+@pytest.mark.parametrize("flip", ["on_exploration", "on_entry"])
+def test_house_content_and_kadab_random_games_keep_invariants_and_exact_masks(flip):
+    """R20.3 + R22 on (both flip modes): invariants after every action, the mask exact at every
+    house decision and now and then, JSON round trips, the same seed replays the same game."""
+    from ktenv.engine import boat, house
+
+    house_decisions = {D.BOAT_LOAD, D.BOAT_PATH, D.PORTAL_SEND, D.AHASUERUS_DEST, D.GYPSY_TAKE}
+    seen = set()
+    for k, n_players in enumerate((2, 3, 4, 6)):  # 6: R20.1 two boxes, one house block
+        cfg = GameConfig(n_players=n_players, max_rounds=8 if n_players < 6 else 4, house_content=True,
+                         mysterious_kadab=True, mysterious_flip=flip)
+        seed = 500 + 10 * k + (flip == "on_entry")
+        rng = np.random.default_rng(seed)
+        s = new_game(cfg, seed)
+        actions = []
+        while not s.game_over:
+            mask = legal_mask(s)
+            if s.decision in house_decisions or len(actions) % 37 == 11:
+                check_mask_exact(s, rng, illegal_samples=4)
+                check_round_trip(s)
+                seen.add(s.decision)
+            a = int(rng.choice(np.flatnonzero(mask)))
+            lay = layout(s)
+            for item in (boat.BOAT, house.PORTAL):  # play the house Things whenever it is legal
+                if mask[lay.thing + item] and s.decision in (D.MOVE_START, D.EVENT_PLAY):
+                    a = lay.thing + item
+            actions.append(a)
+            step(s, a)
+            s.check_invariants()
+        again = new_game(cfg, seed)
+        for a in actions:
+            step(again, a)
+        assert again.to_json() == s.to_json()
+    assert seen & house_decisions

@@ -116,9 +116,10 @@ def test_start_positions_are_the_six_corners_of_ring_4():
 
 
 def test_second_box_copies_have_new_ids_after_the_box():
-    box, two = cat.CATALOG, cat.TWO_BOXES
+    box, two = cat.HOUSE, cat.TWO_BOXES  # the box and the R22 house block, then the second box
     n = box.N_THINGS
     doubled = np.flatnonzero(np.isin(box.THING_KIND, cat.SECOND_BOX_KINDS))
+    doubled = doubled[~np.isin(doubled, box.HOUSE_THING_IDS)]  # house counters exist once
     assert two.N_THINGS == n + doubled.size
     assert two.THING_ORIGINAL[n:].tolist() == doubled.tolist()  # ids derived from the box's size
     assert two.THING_ORIGINAL[:n].tolist() == list(range(n)) and not two.THING_BOX[:n].any()
@@ -128,16 +129,17 @@ def test_second_box_copies_have_new_ids_after_the_box():
         a, b = getattr(box, key), getattr(two, key)
         assert np.array_equal(b[:n], a) and np.array_equal(b[n:], a[doubled]), key
     assert two.THING_NAME[:n] == box.THING_NAME
-    # every Thing twice (R1.3, R20.1: "the Things of both boxes"), heroes once
-    assert two.N_THINGS == 2 * n
+    # every Thing of the box twice (R1.3, R20.1: "the Things of both boxes"), house Things and heroes once
+    assert two.N_THINGS == 2 * cat.N_THINGS + len(box.HOUSE_THING_IDS)
+    house = {"magic": 1, "events": 1}  # the Boat, the Portal
     for key in ("creatures", "treasures", "magic", "events", "cities", "villages", "special_income"):
-        assert two.SUMMARY[key] == 2 * box.SUMMARY[key], key
+        assert two.SUMMARY[key] == 2 * cat.SUMMARY[key] + house.get(key, 0), key
     assert two.N_HERO_FACES == box.N_HERO_FACES
     assert dict(two.MAGIC_ID) == dict(box.MAGIC_ID) and dict(two.EVENT_ID) == dict(box.EVENT_ID)
     assert two.thing_ids("Killer Penguins") == box.thing_ids("Killer Penguins") + tuple(
         n + int(k) for k in np.flatnonzero(doubled == box.thing_ids("Killer Penguins")[0]))
     assert two.FORT_COUNT.tolist() == (2 * box.FORT_COUNT).tolist()  # the bank holds both boxes' forts
-    assert cat.catalog_for(6) is two and all(cat.catalog_for(n) is box for n in (2, 3, 4))
+    assert cat.catalog_for(6) is two and all(cat.catalog_for(n) is cat.CATALOG for n in (2, 3, 4))
     assert len(cat.THING_KIND) == two.N_THINGS  # module arrays cover every id of any game
 
 
@@ -200,7 +202,7 @@ def test_the_cup_holds_both_boxes_and_each_player_draws_20():
     assert s.n_things == cat.TWO_BOXES.N_THINGS
     s = _setup_until(s, lambda s: bool(s.reg.get("setup_screens")))  # R4.7 done, nothing placed yet
     assert [s.screen_size(p) for p in range(6)] == [20] * 6
-    assert int((s.thing_place == CUP).sum()) == s.n_things - 120
+    assert int((s.thing_place == CUP).sum()) == s.n_things - 120 - 2  # the house Things are out (R22 off)
     for p in range(6):
         kinds = cat.THING_KIND[s.screen(p)]
         assert set(kinds.tolist()) <= {CREATURE, 1, 2, 3, TREASURE, MAGIC, EVENT}
@@ -221,8 +223,8 @@ def test_one_box_games_keep_their_sizes():
     assert action_layout(4).size == 289
     six = action_layout(6)
     assert six.n_hexes == 61 and six.n_things == cat.TWO_BOXES.N_THINGS and six.n_seats == 6
-    assert six.n_treasures == 12 and six.size == 517
-    assert six.size == 18 + 61 + six.n_things + 22 + 12 + 6 + 6
+    assert six.n_treasures == 12 and six.size == 523  # the house block too (R22; out of play without it)
+    assert six.size == 18 + 61 + six.n_things + 26 + 12 + 6 + 6
 
 
 # ----------------------------------------------------------------- random games

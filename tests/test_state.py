@@ -82,6 +82,33 @@ def test_round_trip_of_finished_game():
     assert not legal_mask(again).any()
 
 
+def test_saves_of_games_without_kadab_or_house_content_keep_their_old_fields():
+    """R20.3 / R22: their config keys and arrays are written only when on, so a default game's save
+    is what it was before them (the golden playthroughs check the bytes)."""
+    from ktenv.config import GameConfig
+    from ktenv.engine import new_game
+
+    plain = new_game(GameConfig(n_players=2), 1).to_dict()
+    assert not {"house_content", "mysterious_kadab", "mysterious_flip"} & set(plain["config"])
+    assert not {"hex_down", "thing_from", "hero_from"} & set(plain)
+    assert len(plain["thing_place"]) == cat.N_THINGS and len(plain["hero_owner"]) == cat.N_HERO_FACES
+    on = new_game(GameConfig(n_players=2, house_content=True, mysterious_kadab=True), 1)
+    data = on.to_dict()
+    assert data["config"]["house_content"] and "hex_down" in data and len(data["thing_place"]) == cat.N_THINGS + 2
+    assert GameState.from_json(on.to_json()).to_json() == on.to_json()
+
+
+def test_a_six_player_save_from_before_the_house_block_is_refused():
+    from ktenv.config import GameConfig
+    from ktenv.engine import new_game
+
+    data = new_game(GameConfig(n_players=6), 1).to_dict()
+    for name in ("thing_place", "thing_owner", "thing_hex"):
+        data[name] = data[name][:2 * cat.N_THINGS]  # the old six-player catalog: 392 Things
+    with pytest.raises(StateFileError, match="six-player save from before the house block"):
+        GameState.from_dict(data)
+
+
 # ----------------------------------------------------------------- copy
 
 

@@ -9,14 +9,16 @@ a block means right now (a HEX is "claim this hex" in setup and "build here" in 
 | YES       | 1               | confirm / accept                                             |
 | NUMBER    | 16              | an amount 0-15 (paid Things, hero bonus in steps of 5 gold)  |
 | HEX       | hexes on board  | a hex, by its index in spiral order (R3.1.4): 37, 19 or 61   |
-| THING     | 196 (392)       | a Thing, by catalog id (screen counter, income counter, ...) |
-| HERO      | 22              | a hero face, by catalog id                                   |
-| CASH      | 6 (12)          | cash this treasure now (R18.3, offered at every decision)    |
-| PLAYER    | 4 (6)           | a player relative to the actor (victims and targets)         |
+| THING     | 196 / 198 / 394 | a Thing, by catalog id (screen counter, income counter, ...) |
+| HERO      | 22 / 26 / 26    | a hero face, by catalog id                                   |
+| CASH      | 6 / 6 / 12      | cash this treasure now (R18.3, offered at every decision)    |
+| PLAYER    | 4 / 4 / 6       | a player relative to the actor (victims and targets)         |
 | DIRECTION | 6               | E, SE, SW, W, NW, NE (movement steps)                        |
 
-Sizes in brackets: six players with two boxes (R20.1). 2-4 player games keep one box and four
-PLAYER actions (their action space does not depend on the player count except for the board).
+Sizes a / b / c: the game's catalog (`catalog.catalog_for`): a, a 2-4 player game (the box);
+b, with house_content (R22: 2 house Things, 4 house hero faces); c, six players (R20.1: two boxes
+and the house block, whose counters stay out of play without house_content). 2-4 player games have
+four PLAYER actions, so their action space depends on the player count only through the board.
 """
 
 from __future__ import annotations
@@ -39,22 +41,23 @@ class ActionLayout:
     """First action of each block (plain ints: read in hot loops).
 
     `ActionLayout(n_hexes)` is the one-box layout of a 2-4 player game on a board of `n_hexes`;
-    `action_layout(n_players)` the layout of any game (six players: two boxes, six seats, R20.1).
+    `action_layout(n_players, house)` the layout of any game (its catalog, max(4, n) seats, R20.1, R22).
     """
 
-    __slots__ = ("n_hexes", "n_things", "n_treasures", "n_seats", "treasure_ids", "hex", "thing", "hero",
-                 "cash", "player", "direction", "size")
+    __slots__ = ("n_hexes", "n_things", "n_hero_faces", "n_treasures", "n_seats", "treasure_ids", "hex", "thing",
+                 "hero", "cash", "player", "direction", "size")
 
     def __init__(self, n_hexes: int, catalog: cat.Catalog = cat.CATALOG, n_seats: int = SEATS) -> None:
         self.n_hexes = n_hexes
         self.n_things = catalog.N_THINGS
+        self.n_hero_faces = catalog.N_HERO_FACES
         self.treasure_ids = catalog.TREASURE_IDS  # CASH action i cashes treasure treasure_ids[i]
         self.n_treasures = len(catalog.TREASURE_IDS)
         self.n_seats = n_seats
         self.hex = NUMBER + N_NUMBERS
         self.thing = self.hex + n_hexes
         self.hero = self.thing + self.n_things
-        self.cash = self.hero + cat.N_HERO_FACES
+        self.cash = self.hero + self.n_hero_faces
         self.player = self.cash + self.n_treasures
         self.direction = self.player + n_seats
         self.size = self.direction + 6
@@ -64,7 +67,7 @@ class ActionLayout:
         return [
             ("PASS", PASS, 1), ("YES", YES, 1), ("NUMBER", NUMBER, N_NUMBERS),
             ("HEX", self.hex, self.n_hexes), ("THING", self.thing, self.n_things),
-            ("HERO", self.hero, cat.N_HERO_FACES), ("CASH", self.cash, self.n_treasures),
+            ("HERO", self.hero, self.n_hero_faces), ("CASH", self.cash, self.n_treasures),
             ("PLAYER", self.player, self.n_seats), ("DIRECTION", self.direction, 6),
         ]
 
@@ -77,7 +80,8 @@ class ActionLayout:
 
 
 @cache
-def action_layout(n_players: int) -> ActionLayout:
-    """The action layout of a game of `n_players` (its board, its catalog, max(4, n) seats)."""
-    return ActionLayout(geometry(board_radius(n_players)).n_hexes, cat.catalog_for(n_players),
+def action_layout(n_players: int, house: bool = False) -> ActionLayout:
+    """The action layout of a game of `n_players` (its board, its catalog, max(4, n) seats); `house`:
+    house_content (R22: the house Things and hero faces join the THING and HERO blocks)."""
+    return ActionLayout(geometry(board_radius(n_players)).n_hexes, cat.catalog_for(n_players, house),
                         max(SEATS, n_players))

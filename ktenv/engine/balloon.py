@@ -85,7 +85,7 @@ def destinations(s: GameState, p: int) -> np.ndarray:
     """Land hexes 1-3 away with room for the passengers (stack limit, Citadel exempt)."""
     dist = s.geo.distance[s.reg["bl_hex"]]
     room = s.room_for(p)
-    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & (room >= s.reg["bl_n"])
+    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & ~s.hex_down & (room >= s.reg["bl_n"])
     return np.flatnonzero(ok)
 
 
@@ -110,16 +110,7 @@ def run(s: GameState) -> None:
     """Resume the Balloon after the reactions (or after the Fan's and the escape choices)."""
     stage = s.reg["bl_stage"]
     if stage == WAIT:
-        cancelled, fan, _ = reactions.take_result(s)
-        if cancelled:
-            used_up(s, BALLOON)  # C.8: no effect; the passengers have not moved
-            _clear(s, keep_flight=False)
-            return
-        if fan >= 0:
-            s.reg["bl_stage"] = FANNED
-            s.decision, s.actor = D.FAN_HEX, fan
-            return
-        _land(s, s.reg["bl_dest"])
+        reactions.resume_flight(s, BALLOON, "bl_stage", FANNED, _clear, _land, s.reg["bl_dest"])
 
 
 def legal_fan(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -132,6 +123,7 @@ def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
     s.decision = D.NONE
     s.actor = s.reg["bl_owner"]
+    s.hex_down[hx] = False  # R20.3: blown onto a face-down tile, it is turned up
     if s.hex_terrain[hx] != SEA:
         _land(s, hx)
         return
@@ -236,15 +228,20 @@ def trim(s: GameState, p: int) -> bool:
 def _shared(own_legal, own_apply):
     """FAN_HEX and ESCAPE_HEX are also asked by events (Weather Control, Big Juju), which keep
     their own posed choice in `ev_mask`: route each decision to the part that asked it."""
-    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-        from . import events
+    def pick(s: GameState, own):
+        from . import boat, events
 
-        (events.legal_choice if "ev_mask" in s.reg else own_legal)(s, lay, mask)
+        if "ev_mask" in s.reg:
+            return events.legal_choice if own is own_legal else events.apply_choice
+        if s.reg.get("bt_stage") == boat.FANNED:  # R22.6: the Bellows diverts the Boat
+            return boat.legal_fan if own is own_legal else boat.apply_fan
+        return own
+
+    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+        pick(s, own_legal)(s, lay, mask)
 
     def apply(s: GameState, lay: ActionLayout, action: int) -> None:
-        from . import events
-
-        (events.apply_choice if "ev_mask" in s.reg else own_apply)(s, lay, action)
+        pick(s, own_apply)(s, lay, action)
     return legal, apply
 
 

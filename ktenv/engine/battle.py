@@ -459,6 +459,8 @@ def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
     s.hero_hex[B.heroes(s, side, hx)] = dest
     if B.in_play(s, side, B.BALLOON):
         s.thing_hex[B.BALLOON] = dest  # the Balloon carries its passengers away (C.2)
+    if B.in_play(s, side, B.BOAT):
+        s.thing_hex[B.BOAT] = dest  # so does the Boat (R22.6)
     I.items_home(s, side)
     if s.army_counts(side)[dest] > STACK_LIMIT and s.hex_fort[dest] != 4:
         s.reg.update(ex_hex=dest, ex_side=side, b_exback=back, stack_overflow_ok=1)

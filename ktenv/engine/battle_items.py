@@ -300,7 +300,7 @@ def items_home(s: GameState, side: int | None = None) -> None:
     """Golem, Firewall, Bow, Sword and Talisman return at the end of the battle or on retreat."""
     hx = s.reg["b_hex"]
     for c in np.flatnonzero(s.thing_in_play & (s.thing_hex == hx)):
-        if c != B.BALLOON and (side is None or s.thing_owner[c] == side):
+        if c != B.BALLOON and c != B.BOAT and (side is None or s.thing_owner[c] == side):
             used_up(s, int(c))
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, VILLAGE
 from ..state import GameState
-from . import powers
+from . import boat, powers
 
 MAGIC_STEP, RANGED_STEP, MELEE_STEP = range(3)
 FORT_STEP = (None, MELEE_STEP, MELEE_STEP, RANGED_STEP, MAGIC_STEP)  # R13.4.1, by fort level
@@ -19,6 +19,7 @@ BOW = cat.MAGIC_ID["Magic Bow"]
 SWORD = cat.MAGIC_ID["Magic Sword"]
 TALISMAN = cat.MAGIC_ID["Talisman"]
 BALLOON = cat.MAGIC_ID["Balloon"]
+BOAT = boat.BOAT  # R22.6 (house content)
 MARKSMAN = cat.hero_id("Marksman")
 SWORDMASTER = cat.hero_id("Swordmaster")
 GOLEM_VALUE = 6  # C.7
@@ -56,6 +57,8 @@ def heroes(s: GameState, side: int, hx: int) -> np.ndarray:
 
 
 def in_play(s: GameState, side: int, item: int) -> bool:
+    if item >= s.n_things:
+        return False  # not in this game's catalog (the Boat without house content, R22.6)
     return bool(s.thing_in_play[item]) and s.thing_owner[item] == side and s.thing_hex[item] == s.reg["b_hex"]
 
 
@@ -120,10 +123,15 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
     dispelled = dispelled or powers.magic_to_melee(s, side)  # R21.9 Magician
     bow, sword = _carried(s, BOW, side), _carried(s, SWORD, side)
     riders = balloon_riders(s, side)
+    sailors, sailing_heroes = boat.riders(s, side)  # R22.6: the Boat's passengers fire as Ranged
+    if sailors:
+        riders = (riders or set()) | sailors
     out = []
     ones = 0  # R21.12 Populous: value-1 creatures attacking with one die
-    if step == RANGED_STEP and riders is not None:
+    if step == RANGED_STEP and balloon_riders(s, side) is not None:
         out.append((BALLOON_VALUE, 1, -1))  # C.2 / RD7.1: the Balloon fires in the ranged step
+    if step == RANGED_STEP and boat.in_battle(s, side):
+        out.append((boat.BOAT_VALUE, 1, -1))  # R22.6 / RD7.1: the Boat too (value ASSUMED, M7)
     for c in creatures(s, side, hx):
         value, charge = int(cat.THING_COMBAT[c]), bool(cat.THING_CHARGE[c])
         if riders and c in riders:  # C.2: passengers fire as ranged attackers, one die each
@@ -143,13 +151,16 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
         own_step = _STEP_OF_HERO[f]
         if own_step == MAGIC_STEP and dispelled:
             own_step = MELEE_STEP
+        if f in sailing_heroes:
+            own_step = RANGED_STEP  # R22.6: heroes aboard attack as Ranged, one die
         if own_step != step:
             continue
         value = int(cat.HERO_COMBAT[f])
         tag = -1
         if f == MARKSMAN and s.reg.get("b_marksman", 5) == 2:  # A.6
             value, tag = int(cat.HERO_ALT_VALUE[f]), int(f)
-        out.append((value - penalty, 2 if cat.HERO_CHARGE[f] and step == MELEE_STEP else 1, tag))
+        out.append((value - penalty, 2 if cat.HERO_CHARGE[f] and step == MELEE_STEP and f not in sailing_heroes
+                    else 1, tag))
     if step == MELEE_STEP:
         value = town_value(s, town(s, side, hx))
         if value:
@@ -182,7 +193,7 @@ def hit_targets(s: GameState, side: int, hex_base: int, thing_base: int, hero_ba
         acts.append(thing_base + FIREWALL)
     if has_golem(s, side) and step != RANGED_STEP:  # C.7: no ranged hits on the Golem
         acts.append(thing_base + GOLEM)
-    for item in (BOW, SWORD, BALLOON):  # R13.5.3: one hit eliminates the item
+    for item in (BOW, SWORD, BALLOON, BOAT):  # R13.5.3 / R22.6: one hit eliminates the item
         if in_play(s, side, item) and not s.thing_damage[item]:
             acts.append(thing_base + item)
     return [int(a) for a in acts]
@@ -199,6 +210,12 @@ def retreat_hexes(s: GameState, side: int) -> np.ndarray:
     if riders and set(creatures(s, side, hx).tolist()) <= riders and not heroes(s, side, hx).size:
         reach = s.geo.distance[hx] <= (3 if s.cfg.balloon_retreat == "within_3" else 99)
         around = np.flatnonzero(reach & (np.arange(s.geo.n_hexes) != hx))  # C.2: with the Balloon
+    sailors, sailing_heroes = boat.riders(s, side)
+    if sailors or sailing_heroes:
+        aboard = set(creatures(s, side, hx).tolist()) <= sailors
+        aboard &= set(heroes(s, side, hx).tolist()) <= sailing_heroes
+        if aboard:  # R22.6: by Boat across one Sea hex
+            around = np.union1d(around, boat.retreat_hexes(s, side, hx))
     around = around[s.hex_owner[around] == side]
     if around.size == 0:
         return around.astype(np.int64)

@@ -11,7 +11,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, CONSTRUCTION, GameState
-from . import battle, exploration, movement
+from . import battle, exploration, kadab, movement
 from . import decisions as D
 from .actions import ActionLayout
 
@@ -40,7 +40,7 @@ def pending_items(s: GameState) -> tuple[np.ndarray, np.ndarray]:
     here = presence(s)
     count = here.sum(axis=0)
     owned = s.hex_owner >= 0
-    land = s.hex_terrain != SEA
+    land = (s.hex_terrain != SEA) | s.hex_down  # R20.3: a face-down tile is explored (and turned up)
     items = (owned & (count >= 2)) | (~owned & land & (count >= 1))
     return np.flatnonzero(items), here
 
@@ -83,6 +83,9 @@ def apply_segment(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
     _, here = pending_items(s)
     present = [p for p in s.turn_order() if here[p, hx]]
+    if kadab.turn_up_for_combat(s, hx):  # R20.3 / RD10.15: Sea: everybody there goes back
+        s.turn += 1
+        return
     if s.hex_owner[hx] != NOBODY:  # R12.1.5: the owner defends, every other player attacks
         battle.begin(s, hx, battle.OWNED, player, present, int(s.hex_owner[hx]))
     elif len(present) == 1:

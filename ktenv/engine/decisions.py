@@ -81,6 +81,12 @@ AVIATOR_RETREAT = 64  # HEX: where the Aviator's flying creature retreats alone 
 LUCKY_REROLL = 65  # NUMBER: which own die of the roll just made is re-rolled; PASS: keep them (R21.5)
 NOMAD_FORT = 66  # HEX: the own Tower or Keep that moves (R21.10)
 NOMAD_DEST = 67  # HEX: the adjacent own hex the moving fort, city or village enters (R21.10)
+# House content (R22; only with house_content)
+AHASUERUS_DEST = 68  # HEX: where Ahasuerus teleports: an own hex or a hex with own creatures (R22.1)
+GYPSY_TAKE = 69  # THING: the city/village, HEX (his start hex): the Tower/Keep that follows the Gypsy King; PASS done
+PORTAL_SEND = 70  # THING/HERO: a counter the stack's owner sends through the Portal; YES: no more (R22.5)
+BOAT_LOAD = 71  # THING/HERO: a passenger for the Boat; YES: sail (R22.6)
+BOAT_PATH = 72  # HEX: the next Sea hex of the Boat's path, or the land hex where it lands (R22.6)
 
 NAMES = {
     NONE: "none", START_POSITION: "choose start position", SEA_REPLACE: "replace sea at start",
@@ -106,6 +112,14 @@ NAMES = {
     BALLOON_LOAD: "balloon passengers", BALLOON_DEST: "balloon destination",
     TAX_FARMER_HEX: "tax farmer's hex", GAMBLER_STAKE: "gambler's stake", AVIATOR_CREATURE: "aviator's flyer",
     AVIATOR_RETREAT: "aviator's flyer retreats", LUCKY_REROLL: "lucky re-roll", NOMAD_FORT: "nomad's fort",
-    NOMAD_DEST: "nomad's destination",
+    NOMAD_DEST: "nomad's destination", AHASUERUS_DEST: "ahasuerus's destination",
+    GYPSY_TAKE: "what follows the gypsy king", PORTAL_SEND: "sent through the portal",
+    BOAT_LOAD: "boat passengers", BOAT_PATH: "boat path",
 }
 N_DECISIONS = len(NAMES)
+
+
+def n_decisions(house: bool) -> int:
+    """Codes a game can reach: the house decisions are the last codes (from AHASUERUS_DEST), so a game
+    without house_content has the codes before them (and its observation one-hot stays as it was)."""
+    return N_DECISIONS if house else AHASUERUS_DEST

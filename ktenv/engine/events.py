@@ -19,7 +19,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOME, VILLAGE
 from ..state import EVENTS, MOVEMENT, GameState
 from . import decisions as D
-from . import dice, losses
+from . import dice, kadab, losses
 from .actions import NUMBER, PASS, ActionLayout
 from .common import to_cup, used_up
 from .conquest import reduce_fort
@@ -42,7 +42,6 @@ _IS_EVENT = cat.THING_KIND == EVENT
 _ORIGINAL = cat.THING_ORIGINAL  # an event of the second box (R20.1) acts as its first-box original
 _IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
 _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2, village 1 (D.2)
-_IS_LORD = cat.HERO_LORD_TERRAIN >= 0
 _EV_KEYS = ("ev_c", "ev_p", "ev_q", "ev_hex", "ev_roll", "ev_roll2", "ev_hero", "ev_dest", "ev_n",
             "ev_tried", "ev_todo", "ev_hexes", "ev_new", "ev_mask", "ev_act")
 
@@ -194,7 +193,7 @@ def _ww_hex(s: GameState, lay: ActionLayout) -> None:
 
 def _dis_start(s: GameState, lay: ActionLayout, p: int) -> None:
     s.reg["ev_tried"] = 0
-    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(s.hex_terrain != SEA), DIS_HEX)
+    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(kadab.known_land(s)), DIS_HEX)  # R20.3: not face down
 
 
 def _dis_hex(s: GameState, lay: ActionLayout) -> None:
@@ -219,7 +218,8 @@ def _dis_check(s: GameState, lay: ActionLayout) -> None:
         s.stage = FINISH if owner == NOBODY else DIS_OWNER_ROLL  # RD10.7: unowned, no effect
         return
     tried = s.reg["ev_tried"]
-    left = [h for h in np.flatnonzero(s.hex_terrain == s.hex_terrain[hx]) if not tried >> int(h) & 1]
+    same = (s.hex_terrain == s.hex_terrain[hx]) & ~s.hex_down  # R20.3: face-down hexes are never chosen
+    left = [h for h in np.flatnonzero(same) if not tried >> int(h) & 1]
     if not left:
         s.stage = FINISH
         return
@@ -257,13 +257,13 @@ def _caster_hex_reach(s: GameState, p: int, caster: int, lay: ActionLayout) -> t
 def _valid_targets(s: GameState, c: int) -> np.ndarray:
     """B.3: any hex but a Citadel's, if the hex stack has a tile of another terrain; B.10: land."""
     if _ORIGINAL[c] == WEATHER:
-        return s.hex_terrain != SEA  # RD10.11
+        return kadab.known_land(s)  # RD10.11; R20.3: not a face-down hex (its terrain is unknown)
     tiles = set(s.hex_stack)
     if not tiles:
         return np.zeros(s.geo.n_hexes, bool)
     ok = s.hex_fort != 4
     if len(tiles) == 1:
-        ok &= s.hex_terrain != next(iter(tiles))
+        ok &= (s.hex_terrain != next(iter(tiles))) | s.hex_down  # R20.3: unknown until turned up
     return ok
 
 
@@ -271,7 +271,7 @@ def caster_actions(s: GameState, p: int, c: int, lay: ActionLayout) -> list[int]
     """Magic creatures and magic heroes of `p` on the board with a valid target in range (RD10.8)."""
     valid = _valid_targets(s, c)
     things = np.flatnonzero(_IS_MAGIC_CREATURE[:s.n_things] & (s.thing_owner == p) & (s.thing_place == BOARD))
-    heroes = np.flatnonzero((s.hero_owner == p) & cat.HERO_MAGIC)
+    heroes = np.flatnonzero((s.hero_owner == p) & s.cat.HERO_MAGIC)
     out = []
     for a in [*(lay.thing + things), *(lay.hero + heroes)]:
         hx, reach = _caster_hex_reach(s, p, int(a), lay)
@@ -319,6 +319,8 @@ def _react(s: GameState, lay: ActionLayout) -> None:
 def _juju_tile(s: GameState, lay: ActionLayout) -> None:
     """The owner of the target picks a terrain from the hex stack; otherwise draw from the top."""
     hx, p = s.reg["ev_hex"], s.reg["ev_p"]
+    if s.hex_down[hx]:
+        kadab.turn_up(s, hx)  # RD10.15: Big Juju turns its target up first (nobody stands there now)
     old = int(s.hex_terrain[hx])
     if s.hex_owner[hx] == p:
         terrains = sorted(set(s.hex_stack) - {old})
@@ -441,7 +443,7 @@ def _weather(s: GameState, lay: ActionLayout, fan: int) -> None:
     s.cloud_hex = hx
     s.stage = FINISH
     if fan >= 0:
-        land = [h for h in s.geo.adjacent[hx] if s.hex_terrain[h] != SEA]
+        land = [h for h in s.geo.adjacent[hx] if s.hex_terrain[h] != SEA and not s.hex_down[h]]
         pose(s, D.FAN_HEX, fan, [PASS, *(lay.hex + h for h in land)], FAN)
 
 
@@ -632,7 +634,7 @@ def _def_place(s: GameState, lay: ActionLayout) -> None:
     s.hero_mp[f] = s.hero_status[f] = s.hero_damage[f] = 0
     s.hero_pinned[f] = s.hero_moved[f] = False
     s.stage = FINISH
-    lords = np.flatnonzero((s.hero_owner == p) & _IS_LORD)
+    lords = np.flatnonzero((s.hero_owner == p) & (s.cat.HERO_LORD_TERRAIN >= 0))
     if lords.size > 1:  # R7.10 / RD5.4: the player to the right picks the lord kept
         s.reg["lord_choice"] = p
         pose(s, D.LORD_KEEP, s.right_of(p), lay.hero + lords, DEF_LORD)
@@ -640,7 +642,7 @@ def _def_place(s: GameState, lay: ActionLayout) -> None:
 
 def _def_lord(s: GameState, lay: ActionLayout) -> None:
     keep, p = _answer(s) - lay.hero, s.reg.pop("lord_choice")
-    for f in np.flatnonzero((s.hero_owner == p) & _IS_LORD):
+    for f in np.flatnonzero((s.hero_owner == p) & (s.cat.HERO_LORD_TERRAIN >= 0)):
         if f != keep:  # back to the pool, turned over
             s.hero_owner[f], s.hero_hex[f] = NOBODY, -1
             s.hero_up[f // 2] ^= 1

@@ -21,10 +21,12 @@ from ..state import (
 )
 from . import (
     balloon,
+    boat,
     combat,
     construction,
     events,
     heroes,
+    house,
     income,
     interrupts,
     movement,
@@ -41,17 +43,18 @@ from .common import IllegalActionError, cash
 
 
 def layout(s: GameState) -> ActionLayout:
-    return action_layout(s.n_players)
+    return action_layout(s.n_players, s.cfg.house_content)
 
 
 # Each part of the turn registers its phase runner(s) and decision rules.
 PARTS = (setup, income, heroes, recruiting, placement_turn, events, movement, balloon, combat, construction,
-         special_powers, victory, interrupts, powers)  # powers: R21 Encounter decisions
+         special_powers, victory, interrupts, powers, house, boat)  # powers: R21 Encounter; house: R22
 RUNNERS: dict = {}
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:
     RUNNERS.update(getattr(_part, "RUNNERS", {}))
     DECISIONS.update(getattr(_part, "DECISIONS", {}))
+house.register_events()  # R22.5 the Portal joins the events phase
 
 
 def new_game(config: GameConfig | None = None, seed: int = 0) -> GameState:
@@ -143,7 +146,8 @@ def describe_action(s: GameState, action: int) -> str:
     if block == "NUMBER":
         return f"{context}: {i}"
     if block == "HEX":
-        return f"{context}: hex {hex_label(s.geo, i)} {TERRAIN_NAMES[s.hex_terrain[i]]}"
+        terrain = "face down" if s.hex_down[i] else TERRAIN_NAMES[s.hex_terrain[i]]  # R20.3
+        return f"{context}: hex {hex_label(s.geo, i)} {terrain}"
     if block == "THING":
         return f"{context}: {cat.THING_NAME[i]} (thing {i})"
     if block == "HERO":

@@ -25,7 +25,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, powers, support
+from . import balloon, boat, house, kadab, powers, support
 from . import decisions as D
 from . import deerhunter as dh
 from .actions import PASS, YES, ActionLayout
@@ -108,6 +108,9 @@ def run(s: GameState) -> None:
     if "bl_stage" in s.reg:  # a Balloon flight waiting for its reactions (C.2)
         balloon.run(s)
         return
+    if "bt_stage" in s.reg:  # the Boat waiting for its reactions (R22.6)
+        boat.run(s)
+        return
     if s.reg.get("mv_ending"):  # RP-5.9 first: nobody ends the turn over the limit
         if not balloon.trim(s, _mover(s)):
             _end_turn(s)
@@ -118,6 +121,8 @@ def run(s: GameState) -> None:
             return
         if not s.reg.get("mv_on"):
             _begin_turn(s, order[s.turn])
+        if house.gypsy_pending(s):  # R22.3: what follows the Gypsy King
+            return
         s.decision, s.actor = D.MOVE_START, order[s.turn]
         return
     while s.turn < len(order) and own_income_counters(s, order[s.turn]).size == 0:
@@ -142,6 +147,8 @@ def _begin_turn(s: GameState, p: int) -> None:
     s.hero_mp[h] = MP
     s.hero_pinned[h] = pres[s.hero_hex[h]]
     s.reg["mv_on"] = 1
+    house.hold_explorers(s, p)  # R22.5: the Portal's counters wait for their exploration
+    house.gypsy_turn_begins(s, p)  # R22.3
 
 
 def _end_turn(s: GameState) -> None:
@@ -214,6 +221,7 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     starts = _start_hexes(s, s.actor)
     mask[lay.hex + starts] = 1
     powers.nomad_options(s, lay, mask)  # R21.10: THING town / YES fort moves
+    house.ahasuerus_options(s, lay, mask)  # R22.1: HERO Ahasuerus teleports
     if s.cfg.stack_limit_check == "end_of_movement":  # R11.4.4: no end while a move can fix it
         over = np.flatnonzero(s.room_for(s.actor) < 0)
         if np.isin(over, starts).any():
@@ -221,10 +229,12 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1  # anything still over the limit is trimmed by its owner (RP-5.9)
     if balloon.can_fly(s, s.actor):
         mask[lay.thing + balloon.held(s, s.actor)] = 1  # C.2: the Balloon is a move of its own
+    if boat.can_sail(s, s.actor):
+        mask[lay.thing + boat.BOAT] = 1  # R22.6: so is the Boat
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
-    if powers.nomad_start(s, lay, action):  # R21.10 Nomad
+    if powers.nomad_start(s, lay, action) or house.ahasuerus_start(s, lay, action):  # R21.10, R22.1
         return
     if action == PASS:
         s.reg["mv_ending"] = 1  # R11.2.5, R11.8 (after RP-5.9)
@@ -232,6 +242,9 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
         return
     if action >= lay.thing and action - lay.thing == balloon.held(s, s.actor):
         balloon.begin(s, action - lay.thing)
+        return
+    if action == lay.thing + boat.BOAT:
+        boat.begin(s)
         return
     hx = action - lay.hex
     s.reg["mv_sel"] = hx
@@ -293,6 +306,7 @@ def apply_select(s: GameState, lay: ActionLayout, action: int) -> None:
         s.thing_status[action - lay.thing] = MOVING
     else:
         s.hero_status[action - lay.hero] = MOVING
+        house.tycho_looks(s, action - lay.hero)  # R22.4
 
 
 def _go(s: GameState) -> None:
@@ -341,14 +355,15 @@ def _legal_steps(s: GameState, p: int) -> list[int]:
     all_fly = bool(fly[mt].all() and _H_FLY[mh].all())
     room = s.room_for(p, army_counts_still(s, p))
     out = []
-    terrain = s.hex_terrain
+    terrain, down = s.hex_terrain, s.hex_down
     for d, t in enumerate(s.geo.neighbours[s.reg["mv_hex"]].tolist()):
         if t < 0:
             continue
-        if terrain[t] == SEA:
+        if terrain[t] == SEA and not down[t]:
             if all_fly and _land_within(s, t, low - 1, room, n):
                 out.append(d)
-        elif _COST[terrain[t]] <= low_ground and (room[t] >= n or _limit_waits(s, room[t], mt, mh)):
+        elif (1 if down[t] else _COST[terrain[t]]) <= low_ground \
+                and (room[t] >= n or _limit_waits(s, room[t], mt, mh)):  # R20.3: face down costs 1
             out.append(d)
     return out
 
@@ -372,7 +387,7 @@ def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) 
                 if y in seen:
                     continue
                 seen.add(y)
-                if terrain[y] != SEA:
+                if terrain[y] != SEA or s.hex_down[y]:  # R20.3: a face-down tile counts as land
                     if room[y] >= n:
                         return True
                 else:
@@ -385,7 +400,7 @@ def legal_stack(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     p, hx = s.actor, s.reg["mv_hex"]
     for d in _legal_steps(s, p):
         mask[lay.direction + d] = 1
-    if s.hex_terrain[hx] == SEA:
+    if s.hex_terrain[hx] == SEA and not s.hex_down[hx]:
         return  # R11.3.4: no end and no drop over Sea
     mask[PASS] = 1
     mt, mh = _members(s)
@@ -413,6 +428,7 @@ def apply_stack(s: GameState, lay: ActionLayout, action: int) -> None:
             _after_drop(s)
         else:
             s.hero_status[f] = MOVING
+            house.tycho_looks(s, f)  # R22.4
     else:
         c = action - lay.thing
         if s.thing_status[c] == MOVING:
@@ -433,7 +449,8 @@ def _step(s: GameState, d: int) -> None:
     p = s.actor
     t = int(s.geo.neighbours[s.reg["mv_hex"], d])
     terrain = int(s.hex_terrain[t])
-    cost = int(_COST[terrain])
+    down = bool(s.hex_down[t])
+    cost = 1 if down else int(_COST[terrain])  # R20.3 / RD10.15: a face-down hex costs 1 MP
     mt, mh = _members(s)
     qt, qh = dh.qualifying(s, mt, mh)
     s.thing_mp[mt] -= np.where(powers.flying(s)[mt] | qt, 1, cost).astype(np.int8)
@@ -442,7 +459,15 @@ def _step(s: GameState, d: int) -> None:
     s.hero_pinned[mh] = False
     dh.entered(s, cost)
     s.reg["mv_hex"] = t
-    if terrain == SEA:
+    if down:
+        kadab.record_from(s, mt, mh, t)
+        if s.cfg.mysterious_flip == "on_entry" and kadab.turn_up(s, t):
+            _end_move(s)  # [ER]: a Sea tile sends the stack back to the (land) hex it came from
+            return
+        if not s.hex_down[t]:
+            s.thing_from[mt] = -1
+            s.hero_from[mh] = -1
+    elif terrain == SEA:
         return
     s.thing_hex[mt] = t
     s.hero_hex[mh] = t
@@ -523,7 +548,7 @@ def _blockers(s: GameState, e: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
     t = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == e) & (s.thing_place == BOARD)
                        & _T_FLY[:s.n_things] & _CREATURE[:s.n_things] & ~s.thing_face_up)
     decl = s.reg.get("mv_decl", 0)
-    h = [f for f in np.flatnonzero((s.hero_hex == hx) & (s.hero_owner == e) & _H_FLY).tolist()
+    h = [f for f in np.flatnonzero((s.hero_hex == hx) & (s.hero_owner == e) & s.cat.HERO_FLYING).tolist()
          if not decl >> f & 1]
     return t, np.array(h, np.int64)
 

@@ -29,7 +29,7 @@ from ..config import ENCOUNTER_POWERS, power_code
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, SCREEN, SCREEN_LIMIT, VILLAGE
 from ..state import UNMOVED, GameState
 from . import decisions as D
-from . import dice
+from . import dice, house
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import to_cup
 
@@ -462,13 +462,23 @@ def apply_nomad_dest(s: GameState, lay: ActionLayout, action: int) -> None:
     cost = int(_COST[s.hex_terrain[dest]])
     if c >= 0:
         s.reg[f"mv_nt{c}"] = s.reg.get(f"mv_nt{c}", MP) - cost
-        s.thing_hex[c] = dest
-        s.hex_income[src], s.hex_income[dest] = -1, c
+        move_town(s, c, src, dest)
     else:
         s.reg[f"mv_nf{dest}"] = s.reg.pop(f"mv_nf{src}", MP) - cost
-        s.hex_fort[dest], s.hex_fort[src] = s.hex_fort[src], 0
-        s.hex_fort_round[dest], s.hex_fort_round[src] = s.hex_fort_round[src], -1
+        move_fort(s, src, dest)
     s.decision = D.NONE
+
+
+def move_town(s: GameState, c: int, src: int, dest: int) -> None:
+    """A city or village changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
+    s.thing_hex[c] = dest
+    s.hex_income[src], s.hex_income[dest] = -1, c
+
+
+def move_fort(s: GameState, src: int, dest: int) -> None:
+    """A Tower or Keep changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
+    s.hex_fort[dest], s.hex_fort[src] = s.hex_fort[src], 0
+    s.hex_fort_round[dest], s.hex_fort_round[src] = s.hex_fort_round[src], -1
 
 
 # ----- R21.9 / R21.11 at the start and end of a battle -----
@@ -521,7 +531,7 @@ def battle_end(s: GameState, won: int) -> None:
 def populous(s: GameState, side: int, out: list[tuple[int, int, int]], ones: int,
              penalty: int) -> list[tuple[int, int, int]]:
     """R21.12: n value-1 creatures attacking in a step roll 3n - 1 dice instead of n."""
-    if not ones or not has(s, side, POPULOUS):
+    if not ones or not (has(s, side, POPULOUS) or house.lenin_fights(s, side)):  # R22.2 Lenin: as R21.12
         return out
     single, kept, dropped = (1 - penalty, 1, -1), [], 0
     for entry in out:  # equal entries are interchangeable: drop n of the one-die value-1 attacks

@@ -24,7 +24,8 @@ REACTIONS = (DISPEL, FAN, ELIXIR)
 # R20.1: every copy of a reaction item in either box (a second-box copy acts as its original)
 _REACTION_COPIES = np.flatnonzero(np.isin(cat.THING_ORIGINAL, REACTIONS) & (cat.THING_KIND == 5))
 MAGIC_STEP = -2  # pseudo-trigger: another player's magic creatures are about to attack (C.8)
-_FANNED = (cat.MAGIC_ID["Balloon"], cat.MAGIC_ID["Dust of Defense"], cat.EVENT_ID["Weather Control"])
+_FANNED = (cat.MAGIC_ID["Balloon"], cat.MAGIC_ID["Dust of Defense"], cat.EVENT_ID["Weather Control"],
+           cat.MAGIC_ID["Boat"])  # R22.6: the Bellows can divert the Boat
 _PLAGUES = (cat.EVENT_ID["Dark Plague"], cat.EVENT_ID["Teeniepox"])
 _DISPELLABLE_EVENTS = (cat.EVENT_ID["Big Juju"], cat.EVENT_ID["Weather Control"])
 
@@ -46,6 +47,21 @@ def take_result(s: GameState) -> tuple[bool, int, int]:
     """(cancelled, player whose Fan took effect or -1, bitmask of players saved by an Elixir)."""
     out = (bool(s.reg.pop("rx_cancel", 0)), s.reg.pop("rx_fan", -1), s.reg.pop("rx_elixir", 0))
     return out
+
+
+def resume_flight(s: GameState, item: int, stage: str, fanned: int, clear, land, dest: int) -> None:
+    """A Balloon (C.2) or Boat (R22.6) move after its reactions: Dispel Magic cancels it (C.8: no
+    effect, the passengers have not moved: `clear`), a Fan/Bellows player picks where it lands
+    (FAN_HEX; `s.reg[stage]` = `fanned`), else it lands on `dest` (`land`)."""
+    cancelled, fan, _ = take_result(s)
+    if cancelled:
+        used_up(s, item)
+        clear(s, keep_flight=False)
+    elif fan >= 0:
+        s.reg[stage] = fanned
+        s.decision, s.actor = D.FAN_HEX, fan
+    else:
+        land(s, dest)
 
 
 def _ask_order(s: GameState, d: int) -> list[int]:

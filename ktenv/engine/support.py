@@ -12,6 +12,7 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NEUTRAL, NOBODY
 from ..state import GameState
+from . import house
 from .common import to_cup
 
 _IS_CREATURE = cat.THING_KIND == CREATURE
@@ -25,7 +26,7 @@ def supported(s: GameState, c: int) -> bool:
     terrain = cat.THING_TERRAIN[c]
     if ((s.hex_owner == owner) & (s.hex_terrain == terrain)).any():
         return True
-    lords = np.flatnonzero((s.hero_owner == owner) & (cat.HERO_LORD_TERRAIN == terrain))
+    lords = np.flatnonzero((s.hero_owner == owner) & (s.cat.HERO_LORD_TERRAIN == terrain))
     return bool(lords.size) and s.hero_hex[lords[0]] == s.thing_hex[c]
 
 
@@ -35,7 +36,7 @@ def supported_mask(s: GameState, player: int) -> np.ndarray:
     own_terrains[s.hex_terrain[s.hex_owner == player]] = True
     mine = (s.thing_owner == player) & _IS_CREATURE[:s.n_things] & (s.thing_place == BOARD)
     ok = mine & own_terrains[np.maximum(s.cat.THING_TERRAIN, 0)]
-    for face in np.flatnonzero((s.hero_owner == player) & (cat.HERO_LORD_TERRAIN >= 0)):
+    for face in np.flatnonzero((s.hero_owner == player) & (s.cat.HERO_LORD_TERRAIN >= 0)):
         ok |= mine & (s.cat.THING_TERRAIN == cat.HERO_LORD_TERRAIN[face]) & (s.thing_hex == s.hero_hex[face])
     return ok
 
@@ -73,7 +74,7 @@ def lose_hero(s: GameState, face: int) -> None:
     s.hero_status[face] = 0
     s.hero_pinned[face] = False
     s.hero_moved[face] = False
-    if owner != NOBODY:
+    if owner != NOBODY and house.may_turn(s, face):  # R22.4: not Tycho Brahe's counter without Kadab
         s.reg[f"hero_turn_{face}"] = owner
         s.reg["hero_turns"] = s.reg.get("hero_turns", 0) | 1 << face  # quick test for the interrupt
 

@@ -14,8 +14,8 @@ A player knocked out of the game (R16.6) stays in ``agents`` without acting unti
 
 Spaces (docs/actions.md, docs/observation.md):
 - action: ``Discrete(N)``, one flat space for every agent and phase (N = 289 for 4 players,
-  271 for 2-3, 517 for 6 with two boxes, R20.1); ``env.unwrapped.describe_action(a)`` says
-  what ``a`` means now.
+  271 for 2-3; with house_content, R22, 6 more; 523 for 6 with two boxes, R20.1);
+  ``env.unwrapped.describe_action(a)`` says what ``a`` means now.
 - observation: ``Dict(observation=Box(float32, (size,)), action_mask=Box(int8, (N,)))``; the
   observation is from the observing player's seat (index 0 = self) and holds nothing they may
   not know (rules RI); the mask is all zeros for agents that are not to act.
@@ -117,7 +117,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.cfg = game_config(config)
         n = self.cfg.n_players
         self.n_hexes = geometry(board_radius(n)).n_hexes
-        self.action_layout = action_layout(n)
+        self.action_layout = action_layout(n, self.cfg.house_content)
         self.encoder = ObservationEncoder(self.cfg, self.n_hexes)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}

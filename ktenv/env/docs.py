@@ -15,6 +15,7 @@ import re
 import sys
 from pathlib import Path
 
+from .. import catalog as cat
 from ..engine import decisions as D
 from ..engine.actions import action_layout
 from .observation import REGISTERS, build_layout
@@ -37,13 +38,20 @@ BLOCK_MEANING = {
 
 def observation_tables() -> str:
     layout = build_layout(4, 37)
-    intro = ("Generated from `ktenv.env.observation.build_layout` for 4 players (37 hexes); with 2-3 players "
-             "the board has 19 hexes and the per-seat families have 2-3 `rel*` columns; with 6 players "
-             "(R20.1, two boxes) the board has 61 hexes, the per-seat families have 6 `rel*` columns and the "
-             "`things` section has a row for each of the 392 Things of both boxes.\n\n")
+    house, six = cat.catalog_for(4, house=True), cat.catalog_for(6)
+    intro = ("Generated from `ktenv.env.observation.build_layout` for a default 4-player game (37 hexes); with "
+             "2-3 players the board has 19 hexes and the per-seat families have 2-3 `rel*` columns. The "
+             "`things` and `heroes` sections have a row per Thing and hero face of the game's catalog "
+             f"(`catalog.catalog_for`): {cat.N_THINGS} and {cat.N_HERO_FACES} by default; with house_content "
+             f"(R22) {house.N_THINGS} and {house.N_HERO_FACES}, and the house decisions and registers join "
+             f"(`decision_*` gets {D.N_DECISIONS - D.n_decisions(False)} more codes); with 6 players (R20.1, two "
+             f"boxes and the house block) {six.N_THINGS} and {six.N_HERO_FACES} on a 61-hex board with 6 `rel*` "
+             "columns. Mysterious Kadab (R20.3) adds the `face_down` column of `hexes`. A default game's "
+             "layout is therefore the same with or without these options in the code.\n\n")
     regs = ["| register (`s.reg` key) | kind | who sees it | meaning |", "|---|---|---|---|"]
     for r in REGISTERS:
-        regs.append(f"| `{r.key}` | {r.kind} | {r.visible} | {r.doc} |")
+        only = " (only with house_content)" if r.house else ""
+        regs.append(f"| `{r.key}` | {r.kind} | {r.visible} | {r.doc}{only} |")
     return intro + layout.markdown() + "\n#### Registers carried\n\n" + "\n".join(regs) + "\n"
 
 
@@ -55,16 +63,23 @@ def _decision_comments() -> dict[int, str]:
     return out
 
 
+# Games whose action layouts differ: (heading, layout)
+LAYOUTS = (("2-3 players", action_layout(2)), ("4 players", action_layout(4)),
+           ("2-3, house_content", action_layout(2, True)), ("4, house_content", action_layout(4, True)),
+           ("6 players, R20.1", action_layout(6)))
+
+
 def action_tables() -> str:
-    small, large, six = action_layout(2), action_layout(4), action_layout(6)
-    lines = ["| block | first action (2-3 players) | first action (4 players) | first action (6 players, R20.1) "
-             "| size | meaning |",
-             "|---|---|---|---|---|---|"]
-    for (name, start2, size2), (_, start4, size4), (_, start6, size6) in zip(
-            small.blocks(), large.blocks(), six.blocks(), strict=True):
-        size = str(size2) if size2 == size4 == size6 else " / ".join(map(str, (size2, size4, size6)))
-        lines.append(f"| `{name}` | {start2} | {start4} | {start6} | {size} | {BLOCK_MEANING.get(name, '')} |")
-    lines.append(f"| total | {small.size} | {large.size} | {six.size} | | |")
+    lines = ["| block | " + " | ".join(f"first action ({head})" for head, _ in LAYOUTS) + " | size | meaning |",
+             "|---|" + "---|" * len(LAYOUTS) + "---|---|"]
+    for blocks in zip(*(lay.blocks() for _, lay in LAYOUTS), strict=True):
+        name, sizes = blocks[0][0], list(dict.fromkeys(size for _, _, size in blocks))
+        starts = " | ".join(str(start) for _, start, _ in blocks)
+        lines.append(f"| `{name}` | {starts} | {' / '.join(map(str, sizes))} | {BLOCK_MEANING.get(name, '')} |")
+    lines.append("| total | " + " | ".join(str(lay.size) for _, lay in LAYOUTS) + " | | |")
+    lines += ["", "Sizes: the distinct sizes over these games, in column order. The THING and HERO blocks hold the "
+              "game's catalog (`catalog.catalog_for(n_players, house)`): the house Things and hero faces (R22) "
+              "only with house_content; six players always have them (out of play without the option)."]
     lines += ["", "| code | decision | name | actions offered (block: meaning) |", "|---|---|---|---|"]
     comments = _decision_comments()
     constants = {v: k for k, v in vars(D).items() if k.isupper() and isinstance(v, int) and k != "N_DECISIONS"}

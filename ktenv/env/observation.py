@@ -34,11 +34,11 @@ from ..constants import (
     VILLAGE,
 )
 from ..engine import decisions as D
+from ..engine import kadab
 from ..state import PHASE_NAMES, RECRUIT, GameState
 from .layout import Column, ObservationLayout
 from .stats import HEXES, STAT_COLUMNS, player_stats
 
-F = cat.N_HERO_FACES
 GOLD_CAP = 2**31  # the state stores gold as int32, so this bound is never exceeded
 ROUND_CAP = 10_000  # GameConfig.max_rounds' upper limit
 
@@ -60,6 +60,7 @@ class Register:
     `registers`); PER_SIDE (key ``<key>{side}`` for every side, a number per relative side);
     OWN_SIDE (key ``<key>{observer}`` only, e.g. the secret battle target, RI.6; its value is a
     side, one-hot over relative sides).
+    house: the register exists only with house_content, so default layouts stay as they were.
     visible: PUBLIC (everybody), OWNER (a THING register: only the owner of that Thing, e.g. the
     Aviator's flyer, R21.2) or ACTOR (only the player who decides now, e.g. the Thing they
     picked to place, which is still behind their screen).
@@ -70,6 +71,7 @@ class Register:
     visible: str = PUBLIC
     high: float = 1.0
     doc: str = ""
+    house: bool = False  # exists only in games with house_content (R22)
 
 
 REGISTERS: tuple[Register, ...] = (
@@ -147,6 +149,14 @@ REGISTERS: tuple[Register, ...] = (
     Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)"),
     Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)"),
     Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)"),
+    # house content (R22, only with house_content)
+    Register("mv_gk", HEX, doc="hex the Gypsy King started this movement turn in (R22.3)", house=True),
+    Register("bt_hex", HEX, doc="hex the Boat sails from (R22.6)", house=True),
+    Register("bt_at", HEX, doc="where the Boat's path is now (the start hex or its last Sea hex)", house=True),
+    Register("bt_dest", HEX, doc="hex the Boat is sailing to, awaiting reactions", house=True),
+    Register("bt_owner", SIDE, doc="owner of the Boat in play this round", house=True),
+    Register("bt_n", SCALAR, high=3, doc="Boat passengers", house=True),
+    Register("bt_k", SCALAR, high=3, doc="Sea hexes the Boat has crossed (1-3)", house=True),
 )
 
 PLAYER_COLUMN_DOCS = {
@@ -177,28 +187,36 @@ _INCOME_KIND_COL = np.full(len(KIND_NAMES), -1, np.intp)
 _INCOME_KIND_COL[[SPECIAL_INCOME, CITY, VILLAGE]] = (0, 1, 2)
 _COMBAT = cat.THING_COMBAT.astype(np.float32)
 _HERO_COMBAT = cat.HERO_COMBAT.astype(np.float32)
-_FACE_SIDE = np.arange(F) % 2
-_FACE_COUNTER = np.arange(F) // 2
+_FACE_SIDE = np.arange(len(cat.HERO_NAME)) % 2
+_FACE_COUNTER = np.arange(len(cat.HERO_NAME)) // 2
 
 
 def _ident(text: str) -> str:
     return text.lower().replace(" ", "_").replace("-", "_")
 
 
-def _decision_names() -> list[str]:
+def _decision_names(house: bool) -> list[str]:
     names = {v: k.lower() for k, v in vars(D).items() if k.isupper() and isinstance(v, int) and k != "N_DECISIONS"}
-    return [names.get(i, f"code_{i}") for i in range(D.N_DECISIONS)]
+    return [names.get(i, f"code_{i}") for i in range(D.n_decisions(house))]
 
 
 def _side_names(n: int) -> list[str]:
     return [f"rel{k}" for k in range(n)] + ["neutral"]
 
 
-def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
-    """The layout for a config (it depends on the number of players, the board and the engine's
-    decision codes)."""
+def registers(house: bool = False) -> tuple[Register, ...]:
+    """The registers a game observes (the house registers only with house_content)."""
+    return tuple(r for r in REGISTERS if house or not r.house)
+
+
+def build_layout(n_players: int, n_hexes: int, house: bool = False, kadab: bool = False) -> ObservationLayout:
+    """The layout for a config: it depends on the number of players, the board, the game's catalog
+    (`house`: house_content, R22), Mysterious Kadab (`kadab`: the face_down column, R20.3) and the
+    engine's decision codes. Default games have neither, so their layout never changes with them."""
     n, h = n_players, n_hexes
-    nt = cat.catalog_for(n).N_THINGS  # one box, or two with six players (R20.1)
+    catalog = cat.catalog_for(n, house)  # the box; the house block (R22); two boxes with six (R20.1)
+    nt, nf = catalog.N_THINGS, catalog.N_HERO_FACES
+    regs = registers(house)
     rel = [f"rel{k}" for k in range(n)]
     sides = _side_names(n)
     col = Column
@@ -212,7 +230,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("rounds_left", 0, ROUND_CAP, "rounds left before the round limit (0: no limit)"),
         *family("phase_*", [_ident(p) for p in PHASE_NAMES], 0, 1,
                 "phase, one-hot in the order of `ktenv.state.PHASE_NAMES` (setup ... game over)"),
-        *family("decision_*", _decision_names(), 0, 1,
+        *family("decision_*", _decision_names(house), 0, 1,
                 "pending decision, one-hot over the codes of `ktenv.engine.decisions` in code order "
                 "(`decision_none` ... ); what each action block means under it: docs/actions.md"),
         col("is_actor", 0, 1, "the observer decides now"),
@@ -228,15 +246,15 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         *family("hex_stack_*", [_ident(t) for t in TERRAIN_NAMES], 0, 48,
                 "tiles of that terrain (desert ... sea) left in the hex stack (multiset public, RI.1)"),
     ]
-    registers = []
-    for r in REGISTERS:
+    reg_columns = []
+    for r in regs:
         who = _WHO[r.visible]
         if r.kind == SCALAR:
-            registers.append(col(f"reg_{r.key}", 0, r.high, r.doc + who))
+            reg_columns.append(col(f"reg_{r.key}", 0, r.high, r.doc + who))
         elif r.kind in (SIDE, OWN_SIDE):
-            registers += family(f"reg_{r.key}_*", sides, 0, 1, f"{r.doc}; relative side, one-hot{who}")
+            reg_columns += family(f"reg_{r.key}_*", sides, 0, 1, f"{r.doc}; relative side, one-hot{who}")
         elif r.kind == PER_SIDE:
-            registers += family(f"reg_{r.key}_*", sides, 0, r.high, f"{r.doc}; per relative side{who}")
+            reg_columns += family(f"reg_{r.key}_*", sides, 0, r.high, f"{r.doc}; per relative side{who}")
     players = [col(name, 0, _PLAYER_HIGH.get(name, nt), PLAYER_COLUMN_DOCS[name]) for name in STAT_COLUMNS]
     players += [
         col("turn_position", -1, n - 1, "place in this round's turn order (-1: out)"),
@@ -247,7 +265,10 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("marked_hex", -1, h - 1, "hex marked by the Tax Farmer, -1: none (R21.7)"),
     ]
     hexes = [
-        *family("terrain_*", [_ident(t) for t in TERRAIN_NAMES], 0, 1, "terrain, one-hot (desert ... sea)"),
+        *family("terrain_*", [_ident(t) for t in TERRAIN_NAMES], 0, 1,
+                "terrain, one-hot (desert ... sea); all 0 for a face-down tile (R20.3) unless the observer "
+                "looked at it with Tycho Brahe (R22.4)"),
+        *([col("face_down", 0, 1, "the tile is still face down (only with Mysterious Kadab, R20.3)")] if kadab else []),
         *family("owner_*", rel, 0, 1, "owner by relative seat, one-hot (all 0: unowned)"),
         col("fort", 0, 4, "fort level: 0 none, 1 Tower, 2 Keep, 3 Castle, 4 Citadel"),
         col("fort_damage", 0, 4, "hits on the fort in the battle under way (R13.5.2)"),
@@ -260,10 +281,10 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("income_combat", 0, 6, "combat value of a city or village"),
         col("income_damage", 0, 6, "hits on the city or village in the battle under way"),
         col("cloud", 0, 1, "the black cloud is here (B.10)"),
-        *[col(f"reg_{r.key}", 0, 1, r.doc) for r in REGISTERS if r.kind == HEX],
+        *[col(f"reg_{r.key}", 0, 1, r.doc) for r in regs if r.kind == HEX],
     ]
     for fact, bound, doc in STACK_FACTS:
-        high = int(bound[:-1] or 1) * {"T": nt, "F": F}[bound[-1]]
+        high = int(bound[:-1] or 1) * {"T": nt, "F": nf}[bound[-1]]
         hexes += family(f"{fact}_*", sides, 0, high, f"{doc}; per relative side (rel0 = observer, neutral)")
     hexes += family("own_value_*", [str(v) for v in range(1, 7)], 0, 10,
                     "observer's creatures here of combat value 1 ... 6")
@@ -290,7 +311,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("supported", 0, 1, "observer's creature on the board that is supported now (R9.1)"),
         col("bearer", -1, nt - 1, "Thing id of the creature carrying this Magic Bow / Sword, else -1"),
         *[col(f"reg_{r.key}", 0, 1, r.doc + _WHO[r.visible])
-          for r in REGISTERS if r.kind == THING],
+          for r in regs if r.kind == THING],
     ]
     heroes = [
         col("up", 0, 1, "this face is the face-up side of its counter (public, RD3.6)"),
@@ -302,7 +323,7 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
         col("pinned", 0, 1, "pinned at the start of the movement turn"),
         col("moved", 0, 1, "entered a hex this movement turn"),
         col("damage", 0, 127, "hit taken in the combat step under way"),
-        *[col(f"reg_{r.key}", 0, 1, r.doc) for r in REGISTERS if r.kind == HERO],
+        *[col(f"reg_{r.key}", 0, 1, r.doc) for r in regs if r.kind == HERO],
     ]
     me = [
         *family("screen_*", [_ident(k) for k in KIND_NAMES], 0, 20,
@@ -314,11 +335,11 @@ def build_layout(n_players: int, n_hexes: int) -> ObservationLayout:
     ]
     return ObservationLayout([
         ("game", 1, "game (1 row)", game),
-        ("registers", 1, "game (1 row): the pending decision's registers", registers),
+        ("registers", 1, "game (1 row): the pending decision's registers", reg_columns),
         ("players", n, "player, by relative seat (row 0 = observer, 1 = next in seat order, ...)", players),
         ("hexes", h, "hex, in spiral order (R3.1.4; the HEX action block's order)", hexes),
         ("things", nt, "Thing, by catalog id (the THING action block's order)", things),
-        ("heroes", F, "hero face, by catalog id (the HERO action block's order)", heroes),
+        ("heroes", nf, "hero face, by catalog id (the HERO action block's order)", heroes),
         ("self", 1, "game (1 row): the observer's own screen", me),
     ])
 
@@ -352,18 +373,22 @@ class ObservationEncoder:
         self.cfg = cfg
         self.n = n = cfg.n_players
         self.h = h = n_hexes
-        catalog = cat.catalog_for(n)
-        self.n_things = nt = catalog.N_THINGS  # rows of `things`: the game's Things (R20.1: two boxes)
+        house = cfg.house_content
+        catalog = cat.catalog_for(n, house)
+        self.n_things = nt = catalog.N_THINGS  # rows of `things`: the game's Things (R20.1, R22)
+        self.n_faces = nf = catalog.N_HERO_FACES  # rows of `heroes`
+        self._hero_combat = _HERO_COMBAT[:nf]
+        self._face_up = (_FACE_COUNTER[:nf], _FACE_SIDE[:nf])
         self._not_income = ~np.isin(catalog.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
         self._is_creature = catalog.THING_KIND == CREATURE
         self._combat = catalog.THING_COMBAT.astype(np.float32)
         self._kind = catalog.THING_KIND
         self._gold = catalog.THING_GOLD.astype(np.float32)
-        self.layout = layout = build_layout(n, h)
+        self.layout = layout = build_layout(n, h, house, cfg.mysterious_kadab)
         self.size = size = layout.size
         self.sides = sides = n + 1
-        self.scratch = size  # start of the scratch area (max(nt, h, F) entries past the end)
-        self._buf = np.zeros(size + max(nt, h, F) + 1, np.float32)
+        self.scratch = size  # start of the scratch area (max(nt, h, nf) entries past the end)
+        self._buf = np.zeros(size + max(nt, h, nf) + 1, np.float32)
         off = {}
         for name, sec in layout.sections.items():
             for c in sec.columns:
@@ -371,10 +396,10 @@ class ObservationEncoder:
         self.o = off
         self.rows_h = np.arange(h)
         self.rows_t = np.arange(nt)
-        self.rows_f = np.arange(F)
+        self.rows_f = np.arange(nf)
         self.players_start = layout.section("players").start
         self.n_stats = len(STAT_COLUMNS)
-        for first, names, rows in (("things.face_up", THING_BOARD_ARRAYS, nt), ("heroes.mp", HERO_ARRAYS, F)):
+        for first, names, rows in (("things.face_up", THING_BOARD_ARRAYS, nt), ("heroes.mp", HERO_ARRAYS, nf)):
             columns = [first.split(".")[0] + "." + a.split("_", 1)[1] for a in names]
             assert [off[c] for c in columns] == [off[first] + k * rows for k in range(len(names))], columns
 
@@ -391,7 +416,7 @@ class ObservationEncoder:
         self.side_of = lut(0, 1, -1, n)  # relative side
         self.hex_owner_lut = lut(off["hexes.owner_rel0"], h, self.scratch)
         self.thing_owner_lut = lut(off["things.owner_rel0"], nt, self.scratch, n)
-        self.hero_owner_lut = lut(off["heroes.owner_rel0"], F, self.scratch)
+        self.hero_owner_lut = lut(off["heroes.owner_rel0"], nf, self.scratch)
         self.stack_lut = lut(0, h, sides * h + 1, n)  # bucket sides*h collects what must not count
         self.terrain_lut = off["hexes.terrain_desert"] + np.arange(8) * h
         kind_col = np.full(nt + 1, self.scratch, np.intp)
@@ -414,7 +439,7 @@ class ObservationEncoder:
         self._hex_stack_counts = np.zeros(8, np.float32)
         # s.reg key -> [(register, offset)]; PER_SIDE / OWN_SIDE keys are spelled out per side
         self.reg_plan: dict[str, list[tuple[Register, int, int]]] = {}
-        for r in REGISTERS:
+        for r in registers(house):
             if r.kind == SCALAR:
                 self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}"], -1))
             elif r.kind in (PER_SIDE, OWN_SIDE):
@@ -441,7 +466,7 @@ class ObservationEncoder:
         out = self._buf
         out.fill(0)
         o = self.o
-        n, h, sides, nt = self.n, self.h, self.sides, self.n_things
+        n, h, sides, nt, nf = self.n, self.h, self.sides, self.n_things, self.n_faces
         if stats is None:
             stats = player_stats(s)
         actor = s.actor
@@ -498,7 +523,8 @@ class ObservationEncoder:
             out[a:a + n] = -1
 
         # ---- hexes: the hex facts change seldom, so they are reused while their inputs are equal
-        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_owner.tobytes(), s.hex_fort.tobytes(),
+        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.reg.get(f"seen{p}", 0),
+               s.hex_owner.tobytes(), s.hex_fort.tobytes(),
                s.hex_fort_round.tobytes(), s.hex_citadel_round.tobytes(), s.hex_income.tobytes(),
                s.hex_fort_damage.tobytes(), s.thing_damage.tobytes())
         a, b = self.hex_block
@@ -533,7 +559,7 @@ class ObservationEncoder:
         a = o["hexes.heroes_rel0"]
         out[a:a + m] = np.bincount(hkey, minlength=m + 2)[:m]
         a = o["hexes.hero_combat_rel0"]
-        out[a:a + m] = np.bincount(hkey, weights=_HERO_COMBAT, minlength=m + 2)[:m]
+        out[a:a + m] = np.bincount(hkey, weights=self._hero_combat, minlength=m + 2)[:m]
 
         mine = towner == p
         own_creature = mine & on_board & self._is_creature
@@ -587,16 +613,17 @@ class ObservationEncoder:
         out[a:a + nt] = -1 if bearer is None else np.where(board_known, bearer, -1)
 
         # ---- heroes (rows = faces; every hero fact is public)
-        up = s.hero_up[_FACE_COUNTER] == _FACE_SIDE
+        counter, side = self._face_up
+        up = s.hero_up[counter] == side
         a = o["heroes.up"]
-        out[a:a + F] = up
+        out[a:a + nf] = up
         a = o["heroes.pool"]
-        out[a:a + F] = up & (hero_owner < 0)
+        out[a:a + nf] = up & (hero_owner < 0)
         a = o["heroes.hex"]
-        out[a:a + F] = s.hero_hex
+        out[a:a + nf] = s.hero_hex
         out[self.hero_owner_lut[p][h1] + self.rows_f] = 1
         a = o["heroes.mp"]
-        out[a:a + len(HERO_ARRAYS) * F] = np.concatenate([getattr(s, name) for name in HERO_ARRAYS])
+        out[a:a + len(HERO_ARRAYS) * nf] = np.concatenate([getattr(s, name) for name in HERO_ARRAYS])
 
         # ---- registers of the pending decision
         if s.reg:
@@ -621,7 +648,14 @@ class ObservationEncoder:
             used = np.bincount(hex_fort, minlength=5).tolist()
             out[a:a + 4] = [min(max(c - u, 0), 32) for c, u in zip(self.fort_count, used[1:5], strict=True)]
         rows_h = self.rows_h
-        out[self.terrain_lut[s.hex_terrain] + rows_h] = 1
+        down = s.hex_down
+        if down.any():  # R20.3: a face-down terrain is nobody's knowledge (but Tycho Brahe's owner's, R22.4)
+            show = ~down | kadab.seen(s, p)
+            out[self.terrain_lut[s.hex_terrain[show]] + rows_h[show]] = 1
+            a = o["hexes.face_down"]
+            out[a:a + h] = down
+        else:
+            out[self.terrain_lut[s.hex_terrain] + rows_h] = 1
         out[self.hex_owner_lut[p][s.hex_owner + 1] + rows_h] = 1
         a = o["hexes.fort"]
         out[a:a + h] = hex_fort
@@ -673,7 +707,7 @@ class ObservationEncoder:
                 elif kind == THING:
                     if 0 <= v < nt:
                         out[a + v] = 1
-                elif 0 <= v < F:  # HERO
+                elif 0 <= v < self.n_faces:  # HERO
                     out[a + v] = 1
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from .. import catalog as cat
 from ..config import GameConfig
 from ..constants import BOARD, CREATURE, CUP, SCREEN
-from ..engine import IllegalActionError
+from ..engine import IllegalActionError, kadab
 from ..engine.machine import legal_mask, new_game, step
 from ..state import RECRUIT, GameState
 
@@ -101,6 +101,16 @@ def hidden_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
         mate = _pick(rng, cup)
         if mate >= 0:
             out.append(("screen counter <-> cup counter", swap_identities(s, c, mate)))
+    down = np.flatnonzero(s.hex_down & ~kadab.seen(s, observer))  # R20.3: face-down tiles, unseen
+    if down.size >= 2:
+        a = int(down[rng.integers(down.size)])
+        others = down[s.hex_terrain[down] != s.hex_terrain[a]]
+        if others.size:
+            b = int(others[rng.integers(others.size)])
+            t = s.copy()
+            t.hex_terrain[a], t.hex_terrain[b] = s.hex_terrain[b], s.hex_terrain[a]
+            t._mask = None
+            out.append(("two face-down tiles swapped", t))
     t = s.copy()
     t.rng.state ^= 0x5DEECE66D
     out.append(("future dice changed", t))
