@@ -34,8 +34,8 @@ HEADER = "# ktenv golden playthrough; regenerate: python -m ktenv.playthrough --
 GAMES = (
     ("2p_standard.txt", {"n_players": 2, "max_rounds": 8}, 11),
     ("3p_standard.txt", {"n_players": 3, "max_rounds": 6}, 12),
-    ("4p_options.txt", {"n_players": 4, "max_rounds": 5, "encounter_powers": True, "stack_limit_check": "end_of_movement",
-                        "where_will_they_stop": True}, 13),
+    ("4p_options.txt", {"n_players": 4, "max_rounds": 5, "encounter_powers": True,
+                        "stack_limit_check": "end_of_movement", "where_will_they_stop": True}, 13),
 )
 
 

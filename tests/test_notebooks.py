@@ -15,7 +15,9 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("KTENV_MODEL", str(tmp_path / "no_model.zip"))  # the model section must not need a run
     nb = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    where = {"metadata": {"path": str(ROOT)}}
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources=where)
+    client.execute()
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors
 

@@ -30,7 +30,8 @@ class EnvSection:
         _choice("env.reward", self.reward, ("win", "shaped"))
         for key in ("n_players", "max_rounds"):
             if key in self.game:
-                raise ConfigError(f"training key 'env.game.{key}': set it with 'env.{'players' if key == 'n_players' else key}'")
+                instead = "players" if key == "n_players" else key
+                raise ConfigError(f"training key 'env.game.{key}': set it with 'env.{instead}'")
         try:
             self.game_config()
         except (ConfigError, TypeError) as exc:
