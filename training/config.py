@@ -120,9 +120,11 @@ class EvalSection:
     games: int = 40  # per opponent, seats swapped
     opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "expert"])
     workers: int = 2
+    play: str = "best"  # the model takes its best legal action ("best", agent ppo:) or samples ("sample", ppo-sample:)
 
     def check(self) -> None:
         _range("eval.every", self.every, 0, 10**12)
+        _choice("eval.play", self.play, ("best", "sample"))
         _range("eval.games", self.games, 1, 1_000_000)
         _range("eval.workers", self.workers, 1, 1024)
         for name in self.opponents:

@@ -175,7 +175,7 @@ class Monitor(BaseCallback):
     def progress_line(self) -> str:
         total, step = self.cfg.total_steps, self.num_timesteps
         sps, share = self.speed()
-        eta = (total - step) / sps if sps > 0 else 0.0
+        eta = max(total - step, 0) / sps if sps > 0 else 0.0
         parts = [f"[ktenv train] step {step:,}/{total:,} ({100 * step / total:.0f}%)", f"{sps:,.0f} steps/s",
                  f"games {self.games}"]
         if self.recent:
@@ -202,7 +202,7 @@ class Monitor(BaseCallback):
         step = int(self.num_timesteps) if self.model is not None else 0
         results = {}
         for opponent in self.cfg.eval.opponents:
-            me = f"ppo:{model_path}"
+            me = f"{'ppo' if self.cfg.eval.play == 'best' else 'ppo-sample'}:{model_path}"
             tcfg = TournamentConfig(
                 agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
                 workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + step % 1_000_000,
