@@ -23,6 +23,7 @@ from . import catalog as cat
 from .board import hex_label
 from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
 from .state import PHASE_NAMES, GameState
+from .summary import power_name
 
 FACE_DOWN_RGB = (150, 150, 150)  # R20.3 Mysterious Kadab: a tile not yet turned up
 TERRAIN_RGB = (
@@ -99,6 +100,7 @@ def _players(s: GameState) -> list[dict]:
             "heroes": int((s.hero_owner == p).sum()), "screen": s.screen_size(p),
             "board": int(((s.thing_place == BOARD) & (s.thing_owner == p) & ~_IS_INCOME[:s.n_things]).sum()),
             "alive": bool(s.alive[p]),
+            "power": power_name(s, p) if s.cfg.encounter_powers else None,  # R21, public
         })
     return rows
 
@@ -118,6 +120,7 @@ def ansi(s: GameState) -> str:
     for p, row in enumerate(_players(s)):
         marks = (" first" if p == s.first_player else "") + ("" if row["alive"] else " (out)")
         marks += " <- to act" if p == s.actor and not s.game_over else ""
+        marks += f" power: {row['power']}" if row["power"] else ""
         lines.append(f"{'p' + str(p):<9}{row['gold']:>6}{row['income']:>8}{row['hexes']:>7}{row['forts']:>7}"
                      f"{row['heroes']:>8}{row['screen']:>8}{row['board']:>7}{marks}")
     lines.append("")
@@ -269,7 +272,7 @@ def image(s: GameState, width: int = 1200):
         for text in (f"gold {row['gold']}   income {row['income']}",
                      f"hexes {row['hexes']}   forts {row['forts']}   citadels {row['citadels']}",
                      f"heroes {row['heroes']}   on board {row['board']}",
-                     f"behind screen {row['screen']}"):
+                     f"behind screen {row['screen']}" + (f"   power: {row['power']}" if row["power"] else "")):
             yy += p_medium + 4
             _text(draw, (x0 + 20, yy), text, p_small, anchor="lm")
         y = top + box_h + 10

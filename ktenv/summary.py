@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .config import ENCOUNTER_POWERS
 from .state import PHASE_NAMES, GameState
 
 REASONS = {
@@ -33,6 +34,8 @@ def summary(s: GameState) -> dict:
             "heroes": int((s.hero_owner == p).sum()),
             "alive": bool(s.alive[p]),
         })
+        if s.cfg.encounter_powers:  # R21: powers are public
+            players[-1]["power"] = power_name(s, p)
     out = {
         "rounds": int(s.round),
         "finished": s.game_over,
@@ -48,6 +51,12 @@ def summary(s: GameState) -> dict:
     return out
 
 
+def power_name(s: GameState, p: int) -> str | None:
+    """Player p's Encounter power (R21), or None when none was dealt."""
+    code = int(s.power[p])
+    return ENCOUNTER_POWERS[code] if 0 <= code < len(ENCOUNTER_POWERS) else None
+
+
 def format_summary(info: dict) -> str:
     fort_names = {1: "Tower", 2: "Keep", 3: "Castle", 4: "Citadel"}
     lines = [f"Game over after {info['rounds']} rounds." if info["finished"]
@@ -59,7 +68,7 @@ def format_summary(info: dict) -> str:
     lines.append(f"{'player':<8}{'hexes':>6}{'income':>8}{'gold':>6}{'heroes':>8}  forts")
     for row in info["players"]:
         forts = ", ".join(fort_names[v] for v in sorted(row["forts"], reverse=True)) or "-"
-        mark = "" if row["alive"] else " (out)"
+        mark = ("" if row["alive"] else " (out)") + (f"  power: {row['power']}" if row.get("power") else "")
         lines.append(f"{row['player']:<8}{row['hexes']:>6}{row['income']:>8}{row['gold']:>6}"
                      f"{row['heroes']:>8}  {forts}{mark}")
     lines.append("")

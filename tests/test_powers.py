@@ -695,3 +695,19 @@ def test_env_with_powers_stays_in_the_box_exact_and_leak_free(n):
             assert not np.flatnonzero((obs < enc.low) | (obs > enc.high)).size
             check_no_leak(enc.encode, s, p, rng)
         check_mask_exact(env, s, rng)
+
+
+def test_powers_are_shown_in_the_summary_and_the_text_board():
+    """R21.0: powers are public, so the summary and the ansi board name them (and only with the option)."""
+    from ktenv.config import ENCOUNTER_POWERS, GameConfig
+    from ktenv.engine import new_game
+    from ktenv.render import ansi
+    from ktenv.summary import format_summary, summary
+
+    s = new_game(GameConfig(n_players=2, encounter_powers=True, powers=("Builder", "Gambler")), 3)
+    rows = summary(s)["players"]
+    assert [r["power"] for r in rows] == ["Builder", "Gambler"]
+    assert "power: Builder" in format_summary(summary(s)) and "power: Gambler" in ansi(s)
+    plain = new_game(GameConfig(n_players=2), 3)
+    assert "power" not in summary(plain)["players"][0]
+    assert not any(name in ansi(plain) for name in ENCOUNTER_POWERS)
