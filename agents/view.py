@@ -139,7 +139,11 @@ class View:
         tbl = obs[hx.slice].reshape(hx.n_columns, hx.rows)
         idx = {c.name: j for j, c in enumerate(hx.columns)}
         self._hx, self._hidx = tbl, idx
-        self.terrain = tbl[idx["terrain_desert"]:idx["terrain_desert"] + 8].argmax(axis=0)
+        terrain = tbl[idx["terrain_desert"]:idx["terrain_desert"] + 8]
+        # R20.3 Mysterious Kadab: a face-down hex shows no terrain. It reads as Desert (argmax of zeros),
+        # which is what the agents need: 1 MP to enter (RD10.15) and no creature of theirs supported there
+        self.face_down = terrain.max(axis=0) == 0
+        self.terrain = terrain.argmax(axis=0)
         owners = tbl[idx["owner_rel0"]:idx["owner_rel0"] + n]
         self.owner = np.where(owners.max(axis=0) > 0, owners.argmax(axis=0), -1)  # relative seat, -1 nobody
         self.fort = tbl[idx["fort"]].astype(np.int64)

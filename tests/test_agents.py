@@ -126,3 +126,13 @@ def test_expert_and_greedy_beat_random_over_more_games():
             r = play_game(GameConfig(n_players=2, max_rounds=30), 200 + g, names)
             wins[name] += any(names[w] == name for w in r.winners)
     assert wins["expert"] >= 9 and wins["greedy"] >= 8
+
+
+def test_the_view_marks_face_down_hexes_in_mysterious_kadab_games():
+    """R20.3: face-down hexes show no terrain; the view says so (and reads them as 1-MP Desert)."""
+    cfg = GameConfig(n_players=2, mysterious_kadab=True)
+    s = new_game(cfg, 5)
+    v = View(encoder_for(cfg).encode(s, s.actor))
+    down = np.flatnonzero(s.hex_down)
+    assert down.size and v.face_down[down].all() and not v.face_down[~s.hex_down.astype(bool)].any()
+    assert (v.terrain[down] == 0).all()
