@@ -15,8 +15,8 @@ VICTORY_VARIANTS = ("standard", "quick", "unique_a", "unique_b", "fixed_rounds",
 ENCOUNTER_POWERS = ("Amoeba", "Aviator", "Builder", "Brute", "Lucky", "Explorer", "Tax Farmer", "King of Things",
                     "Magician", "Nomad", "Gambler", "Populous", "Recruiter", "Trafficker", "Vandal")
 
-# key -> allowed values (for the keys that take one of a few words or numbers)
-_CHOICES: dict[str, tuple] = {
+# key -> allowed values, and the true/false keys: public for tools that draw option mixes (ktenv.fuzz)
+OPTION_CHOICES: dict[str, tuple] = {
     "victory": VICTORY_VARIANTS,
     "start_land_neighbours": (2, 3),  # R3.4.1, X1
     "start_sea_replacement": ("auto", "optional"),  # R3.4.2
@@ -41,7 +41,7 @@ _CHOICES: dict[str, tuple] = {
     "contest_attacker": ("segment_player", "second_to_enter"),  # R12.3.2, X12
     "mysterious_flip": ("on_exploration", "on_entry"),  # R20.3, RD10.15
 }
-_BOOLS = ("where_will_they_stop", "free_draws_mandatory", "no_construction_round_1", "cup_size_public",
+OPTION_FLAGS = ("where_will_they_stop", "free_draws_mandatory", "no_construction_round_1", "cup_size_public",
           "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
           "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content")
@@ -110,11 +110,11 @@ class GameConfig:
             _check_int("max_rounds", self.max_rounds, 1, 10_000)
         _check_int("fixed_rounds", self.fixed_rounds, 1, 10_000)
         _check_int("land_threshold_2p", self.land_threshold_2p, 1, 19)
-        for key, allowed in _CHOICES.items():
+        for key, allowed in OPTION_CHOICES.items():
             value = getattr(self, key)
             if isinstance(value, bool) or value not in allowed:
                 raise ConfigError(f"config key '{key}': {value!r} is not one of {list(allowed)}")
-        for key in _BOOLS:
+        for key in OPTION_FLAGS:
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"config key '{key}': expected true or false, got {getattr(self, key)!r}")
         _check_powers(self)

@@ -211,6 +211,47 @@ def test_on_entry_land_turns_up_and_is_explored_normally():
     assert not s.hex_down[E1] and s.thing_hex[a] == E1 and s.hex_owner[E1] == 0
 
 
+def test_on_entry_sea_sends_back_a_portals_counters_already_there_too():
+    """Issue 20 (found by long random play): R22.5 a Portal put player 1's Ogre on face-down E1 (no
+    turn-up in the Events phase); player 0's Giant then enters E1 ([ER] on_entry), the tile turns up
+    Sea: R20.3 sends back both, each to the hex it came from, and no Thing is left on the Sea."""
+    s, a = _giant_steps_on_entry(SEA)
+    s.hex_down[E2] = False
+    s.hex_owner[E2] = 1
+    b = put(s, "Ogre", 1, E1)
+    s.thing_from[b] = E2  # the Portal recorded where it came from (kadab.record_from)
+    act(s, a_dir(s, C, E1))
+    assert not s.hex_down[E1]
+    assert s.thing_hex[a] == C and s.thing_hex[b] == E2
+    assert s.thing_from[b] == -1
+    s.check_invariants()
+
+
+def test_on_entry_teleported_ahasuerus_turns_the_tile_up_and_a_sea_sends_him_back():
+    """[ER] on_entry + R22 Ahasuerus: his teleport enters the face-down hex of his own Portal-sent
+    creatures; the tile turns up; a Sea sends him and them back where they came from."""
+    from ktenv.engine import house
+    from ktenv.engine.actions import action_layout
+
+    s = empty_board(2, house_content=True)
+    s.cfg = GameConfig(n_players=2, mysterious_kadab=True, mysterious_flip="on_entry", house_content=True)
+    s.hex_down[:] = True
+    s.hex_down[[C, W1, W2]] = False
+    s.hex_owner[[C, W1]] = 0
+    s.hex_terrain[E1] = SEA
+    b = put(s, "Ogre", 0, E1)
+    s.thing_from[b] = C
+    f = house.AHASUERUS
+    s.hero_owner[f], s.hero_hex[f] = 0, W1
+    start_movement(s)
+    assert E1 in house.ahasuerus_dests(s, 0)
+    lay = action_layout(2, True)
+    house.apply_ahasuerus(s, lay, lay.hex + E1)
+    assert not s.hex_down[E1]
+    assert s.hero_hex[f] == W1 and s.thing_hex[b] == C
+    s.check_invariants()
+
+
 def test_terrain_disaster_and_weather_cannot_choose_face_down_hexes():
     """RD10.15: Terrain Disaster cannot choose face-down hexes (Weather Control likewise: land only)."""
     from ktenv.engine import events as E

@@ -281,3 +281,53 @@ def test_house_content_and_kadab_random_games_keep_invariants_and_exact_masks(fl
             step(again, a)
         assert again.to_json() == s.to_json()
     assert seen & house_decisions
+
+
+# ----------------------------------------------------------------- random option mixes (ktenv.fuzz)
+
+ISSUE_20_OPTIONS = dict(
+    max_rounds=60, victory="quick", start_sea_replacement="optional", setup_second_placement="any",
+    hero_post_roll_bonus_per_10=2, unique_a_capture="immediate", unique_b_vulnerable="disaster_when_two",
+    land_check="immediate", neutral_control="policy", balloon_retreat="within_3", contest_attacker="second_to_enter",
+    mysterious_flip="on_entry", where_will_they_stop=True, free_draws_mandatory=False, no_construction_round_1=True,
+    good_harvest_counts_heroes=False, willing_workers_counts_toward_limit=False, mysterious_kadab=True,
+    house_content=True, fixed_rounds=4, land_threshold_2p=9)
+
+
+def test_the_game_that_left_a_creature_on_a_sea_hex_now_keeps_the_invariants():
+    """Issue 20: this seeded game (R20.3 on_entry + R22) left a Portal's creature on a tile turned up
+    Sea by another player's entry (arranged exactly in test_kadab.py); it must play out clean."""
+    from ktenv.fuzz import FuzzGame, play as fuzz_play
+
+    assert fuzz_play(FuzzGame(349, 3, 1000349, ISSUE_20_OPTIONS)) > 398
+
+
+def test_fuzz_failure_message_reproduces_the_game():
+    """A failure names seed, options and decision, and its snippet replays the same game."""
+    from ktenv.fuzz import BrokenGameError, FuzzGame, plan
+
+    game = plan(3)
+    assert game == plan(3) and game.config().n_players == game.n_players
+    text = FuzzGame(7, 2, 11, {"max_rounds": 5}).reproduction(40)
+    assert "seed=11" in text and "failing decision 40" in text
+    namespace: dict = {}
+    exec(text.split("\n", 1)[1], namespace)  # noqa: S102 - our own generated snippet
+    s = new_game(GameConfig(n_players=2, max_rounds=5), 11)
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        legal = np.flatnonzero(legal_mask(s))
+        step(s, int(legal[rng.integers(legal.size)]))
+    assert namespace["s"].to_json() == s.to_json()
+    assert issubclass(BrokenGameError, AssertionError)
+
+
+@pytest.mark.slow
+def test_long_random_play_over_option_mixes():
+    """Issue 20's long check: every player count, random option mixes, invariants after every action,
+    JSON / copy() round trips at random points, replay at the end (ktenv.fuzz). Short here; the long
+    run is `python -m ktenv.fuzz --games 800` or KTENV_FUZZ=800."""
+    from ktenv.fuzz import run
+
+    games = int(os.environ.get("KTENV_FUZZ", "8"))
+    report = run(games, max_rounds=(3, 40 if "KTENV_FUZZ" in os.environ else 10))
+    assert report.games == games and report.decisions > 0

@@ -120,6 +120,8 @@ def apply_ahasuerus(s: GameState, lay: ActionLayout, action: int) -> None:
     f = np.array([AHASUERUS])
     kadab.record_from(s, _EMPTY, f, dest)
     s.hero_hex[AHASUERUS] = dest
+    if not kadab.turn_up_on_entry(s, dest) and not s.hex_down[dest]:  # [ER] a Sea sends him back
+        s.hero_from[AHASUERUS] = -1
     s.hero_status[AHASUERUS] = DONE
     s.hero_mp[AHASUERUS] = 0
     s.hero_pinned[AHASUERUS] = False

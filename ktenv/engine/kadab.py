@@ -8,9 +8,11 @@ Decisions of RD10.15 built here:
 - mysterious_flip=on_exploration: the tile is turned up when the hex is chosen for its exploration
   or contest in the Combat phase (`turn_up_for_combat`); a Sea sends every counter there back to
   the hex it came from (`thing_from` / `hero_from`: the land hex it stood on before its last step);
-- mysterious_flip=on_entry ([ER]): the tile is turned up when a moving stack enters it; a Sea sends
-  the stack back to the hex it entered from (for flyers over Sea: the last land hex they stood on)
-  and ends its move. The setup is the same in both modes;
+- mysterious_flip=on_entry ([ER]): the tile is turned up when a moving stack (or a teleporting
+  Ahasuerus, R22) enters it; a Sea sends the stack back to the hex it entered from (for flyers over
+  Sea: the last land hex they stood on) and ends its move, and sends every counter already there
+  (a Portal's, R22.5) back to the hex it came from (`turn_up_on_entry`). The setup is the same in
+  both modes;
 - Terrain Disaster and Weather Control cannot choose face-down hexes, the Balloon cannot land on one
   (its target must be land, and the terrain is unknown); Big Juju turns its target up first; a Fan
   that blows a Balloon onto a face-down hex turns it up.
@@ -81,17 +83,19 @@ def record_from(s: GameState, things: np.ndarray, heroes: np.ndarray, dest: int)
 
 def send_back(s: GameState, hx: int) -> None:
     """R20.3: the tile of `hx` turned out Sea: every player's creature and hero there returns at once
-    to the hex it came from. (A counter without a recorded origin cannot occur in play; it would be
-    eliminated rather than left on Sea.)"""
+    to the hex it came from, which it then no longer needs to remember. (A counter without a recorded
+    origin cannot occur in play; it would be eliminated rather than left on Sea.)"""
     from .common import to_cup  # late: common imports little, but keep this module light
 
-    for c in np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx)).tolist():
+    things = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx))
+    heroes = np.flatnonzero((s.hero_owner != NOBODY) & (s.hero_hex == hx))
+    for c in things.tolist():
         back = int(s.thing_from[c])
         if back >= 0 and s.hex_terrain[back] != SEA:
             s.thing_hex[c] = back
         else:
             to_cup(s, c)
-    for f in np.flatnonzero((s.hero_owner != NOBODY) & (s.hero_hex == hx)).tolist():
+    for f in heroes.tolist():
         back = int(s.hero_from[f])
         if back >= 0 and s.hex_terrain[back] != SEA:
             s.hero_hex[f] = back
@@ -101,7 +105,21 @@ def send_back(s: GameState, hx: int) -> None:
     for p in range(s.n_players):
         if (s.room_for(p) < 0).any():
             s.reg[f"overflow{p}"] = 1  # RD10.2: trimmed by the owner at their next move (RP-5.9)
+    s.thing_from[things] = -1
+    s.hero_from[heroes] = -1
     clear_from(s, hx)
+
+
+def turn_up_on_entry(s: GameState, hx: int) -> bool:
+    """[ER] mysterious_flip=on_entry: counters entering a face-down tile turn it up. A Sea sends back
+    every counter already standing there (sent by a Portal, R22.5); the caller sends back the ones
+    entering. True when the tile was Sea."""
+    if s.cfg.mysterious_flip != "on_entry" or not s.hex_down[hx]:
+        return False
+    if turn_up(s, hx):
+        send_back(s, hx)
+        return True
+    return False
 
 
 def clear_from(s: GameState, hx: int | None = None) -> None:

@@ -461,7 +461,7 @@ def _step(s: GameState, d: int) -> None:
     s.reg["mv_hex"] = t
     if down:
         kadab.record_from(s, mt, mh, t)
-        if s.cfg.mysterious_flip == "on_entry" and kadab.turn_up(s, t):
+        if kadab.turn_up_on_entry(s, t):
             _end_move(s)  # [ER]: a Sea tile sends the stack back to the (land) hex it came from
             return
         if not s.hex_down[t]:
