@@ -303,8 +303,12 @@ class GreedyAgent(RuleAgent):
         return np.where(legal == 0, 0.0, 1.0)
 
     def score_item_bearer(self, v, legal):
+        """The strongest creature carries the Bow or Sword; keeping it (PASS, C.10) is worth its bearer."""
         blocks, idx = self.blocks(v, legal)
-        return np.where(blocks == "THING", THING_COMBAT[np.where(blocks == "THING", idx, 0)], 0.0)
+        item = v.reg_thing("b_bear")
+        bearer = int(v.col("things", "bearer")[item]) if item >= 0 else -1
+        kept = THING_COMBAT[bearer] + 0.01 if bearer >= 0 else 0.0  # ties: no pointless move
+        return np.where(blocks == "THING", THING_COMBAT[np.where(blocks == "THING", idx, 0)], kept)
 
     def enemy_value_scores(self, v: View, legal: np.ndarray) -> np.ndarray:
         """Hit (or name) the enemy counter worth most; never an own one."""

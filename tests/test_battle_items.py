@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ktenv import catalog as cat
-from ktenv.constants import BOARD, CUP, DESERT, FOREST, MOUNTAIN, PLAINS
+from ktenv.constants import BOARD, CUP, DESERT, FOREST, MOUNTAIN, PLAINS, SWAMP
 from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions, step
 from ktenv.engine.actions import NUMBER, PASS
+from ktenv.engine.common import to_cup
 from ktenv.engine.machine import layout
 from ktenv.state import COMBAT
 
@@ -114,6 +117,65 @@ def test_magic_sword_charges_with_two_dice():
     assert s.decision == D.ASSIGN_HIT and s.reg["b_hits1"] == 2
     step(s, layout(s).thing + foes[0])  # the second hit is forced on the other
     assert all(s.thing_place[f] == CUP for f in foes) and s.hex_owner[a] == 0
+
+
+def _knight_and_troll_attack(item: int):
+    """Issue 11's position: player 0 attacks player 1's Plains hex (Lion Pride, Centaur) with the
+    Black Knight and a Troll (supported by an own Swamp and Mountain) and puts `item` on the Knight.
+    Every die misses (6), so nobody falls; the state waits at the start of round 1."""
+    s, a, b = arena()
+    swamp, mountain = [int(x) for x in s.geo.adjacent[b] if x != a][:2]
+    s.hex_terrain[swamp], s.hex_terrain[mountain] = SWAMP, MOUNTAIN
+    own(s, 0, swamp)
+    own(s, 0, mountain)
+    knight, troll = put(s, thing("Black Knight"), 0, a), put(s, thing("Troll"), 0, a)
+    put(s, thing("Lion Pride"), 1, a)
+    put(s, thing("Centaur"), 1, a)
+    to_screen(s, item, 0)
+    s.rng.script = [6] * 40
+    start_phase(s, COMBAT)
+    play_item(s, item)
+    assert s.decision == D.ITEM_BEARER and PASS not in legal_actions(s)  # placing it: a bearer is a must
+    step(s, layout(s).thing + knight)
+    return s, knight, troll
+
+
+def _to_round(s, n: int) -> None:
+    """Keep the item where it is and stay in the battle until round `n` starts."""
+    while not (s.decision == D.ITEM_BEARER and s.reg["b_round"] == n):
+        assert s.decision in (D.ITEM_BEARER, D.RETREAT, D.ITEM_WINDOW), D.NAMES[s.decision]
+        step(s, PASS)
+
+
+@pytest.mark.parametrize("item", ["Magic Bow", "Magic Sword"])
+def test_bow_and_sword_may_change_bearers_at_the_start_of_each_round_c10_c11_rp_6_7(item):
+    """C.10 / C.11 / RP-6.7: at the start of each round the owner may move the item to another own
+    creature in the battle (or keep it: PASS); after round 1 the attacker stays, and round 2 asks."""
+    s, knight, troll = _knight_and_troll_attack(M[item])
+    _to_round(s, 2)
+    lay = layout(s)
+    assert s.actor == 0 and s.reg["b_bear"] == M[item]
+    assert set(legal_actions(s)) == {PASS, lay.thing + troll}  # not the bearer it already has
+    step(s, lay.thing + troll)
+    assert s.thing_bearer[M[item]] == troll
+    assert s.decision != D.ITEM_BEARER  # once per item and round
+    _to_round(s, 3)
+    assert set(legal_actions(s)) == {PASS, lay.thing + knight}
+    step(s, PASS)
+    assert s.thing_bearer[M[item]] == troll
+
+
+def test_a_dead_bearers_item_must_be_put_on_a_new_creature_c10():
+    """C.10: the bearer is eliminated in round 1: at the start of round 2 the item must go to another
+    creature (no PASS)."""
+    s, knight, troll = _knight_and_troll_attack(M["Magic Bow"])
+    while s.decision != D.RETREAT:
+        step(s, PASS)
+    to_cup(s, knight)  # the Knight fell in round 1 ...
+    farmers = put(s, thing("Farmers"), 0, s.reg["b_hex"], face_up=True)  # ... and two creatures are left
+    step(s, PASS)  # the attacker stays
+    assert s.decision == D.ITEM_BEARER and s.reg["b_round"] == 2
+    assert set(legal_actions(s)) == {layout(s).thing + troll, layout(s).thing + farmers}
 
 
 def test_dust_of_defense_sends_the_attacker_away_and_the_fan_stops_it():

@@ -151,29 +151,48 @@ def set_firewall(s: GameState) -> None:
 
 # ----- Bow and Sword bearers (C.10, C.11) -----
 
+def _bearer_alive(s: GameState, item: int) -> bool:
+    bearer, hx = int(s.thing_bearer[item]), s.reg["b_hex"]
+    return bearer >= 0 and s.thing_place[bearer] == BOARD and s.thing_hex[bearer] == hx \
+        and s.thing_owner[bearer] == s.thing_owner[item]
+
+
+def bearer_choices(s: GameState, item: int) -> np.ndarray:
+    """Own creatures in the battle that could carry the item now: all but its living bearer."""
+    ids = B.creatures(s, int(s.thing_owner[item]), s.reg["b_hex"])
+    return ids[ids != s.thing_bearer[item]] if _bearer_alive(s, item) else ids
+
+
 def bearer_needed(s: GameState) -> bool:
-    """Start of a round: a Bow or Sword whose bearer died must be put on a new creature."""
+    """Start of a round (C.10, C.11, RP-6.7): a Bow or Sword whose bearer died must be put on a new
+    creature; one whose bearer lives may be moved to another own creature in the battle (or kept:
+    PASS). Asked once per item and round; the neutral policy keeps a living bearer (RD1.6)."""
     hx = s.reg["b_hex"]
     for item in (B.BOW, B.SWORD):
-        if s.thing_in_play[item] and s.thing_hex[item] == hx:
-            bearer = int(s.thing_bearer[item])
-            side = int(s.thing_owner[item])
-            alive = bearer >= 0 and s.thing_place[bearer] == BOARD and s.thing_hex[bearer] == hx \
-                and s.thing_owner[bearer] == side
-            if not alive and B.creatures(s, side, hx).size and not s.reg.get(f"b_bore{item}"):
-                s.reg["b_bear"], s.reg["b_side"] = item, side
-                s.decision, s.actor = D.ITEM_BEARER, B.controller(s, side)
-                return True
+        if not (s.thing_in_play[item] and s.thing_hex[item] == hx) or s.reg.get(f"b_bore{item}"):
+            continue
+        side = int(s.thing_owner[item])
+        if not bearer_choices(s, item).size:
+            continue
+        if side == NEUTRAL and s.cfg.neutral_control == "policy" and _bearer_alive(s, item):
+            continue
+        s.reg["b_bear"], s.reg["b_side"] = item, side
+        s.decision, s.actor = D.ITEM_BEARER, B.controller(s, side)
+        return True
     return False
 
 
 def legal_bearer(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.thing + B.creatures(s, s.reg["b_side"], s.reg["b_hex"])] = 1
+    item = s.reg["b_bear"]
+    mask[lay.thing + bearer_choices(s, item)] = 1
+    if _bearer_alive(s, item):
+        mask[PASS] = 1  # RP-6.7: moving it is optional
 
 
 def apply_bearer(s: GameState, lay: ActionLayout, action: int) -> None:
     item = s.reg.pop("b_bear")
-    s.thing_bearer[item] = action - lay.thing
+    if action != PASS:
+        s.thing_bearer[item] = action - lay.thing
     s.reg[f"b_bore{item}"] = 1  # once per round
     s.decision = D.NONE
 
