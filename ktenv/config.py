@@ -44,7 +44,7 @@ OPTION_CHOICES: dict[str, tuple] = {
 OPTION_FLAGS = ("where_will_they_stop", "free_draws_mandatory", "no_construction_round_1", "cup_size_public",
           "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
-          "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content")
+          "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content", "events_without_effect")
 
 
 class ConfigError(ValueError):
@@ -79,6 +79,9 @@ class GameConfig:
     neutral_control: str = "right_player"  # RD1.6
     # Engine III options (Appendices A-C)
     dispel_vs_events: bool = True  # RD8.6
+    # R10.1 as printed: any event may be played, even one without effect now (it goes to the cup);
+    # off: RD1.8, an event needs a legal target or effect. Appendix B's own conditions hold either way.
+    events_without_effect: bool = False
     baron_hits_citadel: bool = False  # A.1, X14
     good_harvest_counts_heroes: bool = True  # B.6, X17
     willing_workers_counts_toward_limit: bool = True  # R14.2
@@ -196,4 +199,4 @@ def _check_int(key: str, value, low: int, high: int) -> None:
 _DEFAULT = asdict(GameConfig())
 # Options that came after saves and game records existed (R20.3, R22): written only when set, so the
 # files of games without them stay byte for byte as before (and older ktenv versions still read them).
-_WRITTEN_WHEN_ON = ("mysterious_kadab", "mysterious_flip", "house_content")
+_WRITTEN_WHEN_ON = ("mysterious_kadab", "mysterious_flip", "house_content", "events_without_effect")

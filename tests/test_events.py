@@ -12,6 +12,7 @@ from ktenv import catalog as cat
 from ktenv.config import GameConfig
 from ktenv.constants import (
     BOARD,
+    CREATURE,
     CUP,
     DESERT,
     FOREST,
@@ -824,6 +825,57 @@ def test_rd1_8_vandals_need_a_victim_with_a_fort_other_than_a_citadel():
     own(s, 1, 9, fort=4)
     begin(s, "Vandals")
     assert next_player_up(s) and s.hex_fort[1] == 2
+
+
+# ----- R10.1 / RD1.8: which events may be played -----
+
+def test_rd1_8_by_default_an_event_without_effect_is_not_offered():
+    """RD1.8 (the rules page's engine decision, the default): Mother Lode with no mine and no
+    village on the board would have no effect, so it is not offered."""
+    s = board()
+    own(s, 0, 1)
+    begin(s, "Mother Lode")
+    assert next_player_up(s) and s.thing_place[EV["Mother Lode"]] == SCREEN
+
+
+@pytest.mark.parametrize("event", ["Mother Lode", "Vandals", "Defection"])
+def test_r10_1_events_without_effect_may_be_played_and_go_to_the_cup(event):
+    """R10.1 as printed (events_without_effect=true): any event may be played; with nothing to act
+    on it resolves with no effect and goes to the cup (R10.2). Mother Lode without income counters,
+    Vandals without an enemy fort but a Citadel, Defection without a hex with room (RD5.3)."""
+    s = board(events_without_effect=True)
+    own(s, 0, 1)
+    own(s, 1, 10)
+    if event == "Defection":  # player 0's only hex is full (R11.4: 10 counters), a hero is in the pool
+        for c in np.flatnonzero(cat.THING_KIND[:s.n_things] == CREATURE)[:10]:
+            put(s, int(c), 0, 1)
+    if event == "Vandals":
+        own(s, 1, 9, fort=4)  # only a Citadel: immune (B.9)
+    begin(s, event)
+    gold, played = int(s.gold[0]), s.stats["events_played"]
+    assert s.decision == D.EVENT_PLAY and lay(s).thing + EV[event] in legal_actions(s)
+    play(s, event)
+    assert next_player_up(s)
+    assert s.thing_place[EV[event]] == CUP and s.stats["events_played"] == played + 1
+    assert s.gold[0] == gold and (s.hex_fort[9] == 4 if event == "Vandals" else True)
+
+
+def test_r10_1_appendix_b_conditions_hold_even_when_events_without_effect_may_be_played():
+    """B.1 / RD10.6 (Willing Workers needs a legal option) and B.3 / B.10 (Big Juju and Weather
+    Control need a magic caster in range) are the events' own conditions: still not offered."""
+    for event in ("Willing Workers", "Big Juju", "Weather Control"):
+        s = board(events_without_effect=True)
+        own(s, 0, 1, fort=4)
+        begin(s, event)
+        assert next_player_up(s), event
+        assert s.thing_place[EV[event]] == SCREEN
+
+
+def test_events_without_effect_is_a_saved_option_and_default_saves_do_not_name_it():
+    assert "events_without_effect" not in GameConfig().to_dict()
+    assert GameConfig(events_without_effect=True).to_dict()["events_without_effect"] is True
+    s = board(events_without_effect=True)
+    assert GameState.from_json(s.to_json()).cfg.events_without_effect is True
 
 
 # ----- B.10 Weather Control -----

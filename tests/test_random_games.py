@@ -297,7 +297,8 @@ ISSUE_20_OPTIONS = dict(
 def test_the_game_that_left_a_creature_on_a_sea_hex_now_keeps_the_invariants():
     """Issue 20: this seeded game (R20.3 on_entry + R22) left a Portal's creature on a tile turned up
     Sea by another player's entry (arranged exactly in test_kadab.py); it must play out clean."""
-    from ktenv.fuzz import FuzzGame, play as fuzz_play
+    from ktenv.fuzz import FuzzGame
+    from ktenv.fuzz import play as fuzz_play
 
     assert fuzz_play(FuzzGame(349, 3, 1000349, ISSUE_20_OPTIONS)) > 398
 

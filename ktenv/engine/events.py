@@ -130,7 +130,7 @@ def _choose(s: GameState, lay: ActionLayout) -> None:
     p = left[0]
     s.turn = bin(done).count("1")
     mine = s.screen(p)
-    playable = [int(c) for c in mine[_IS_EVENT[mine]] if PLAYABLE[int(_ORIGINAL[c])](s, p)]  # R20.1: either box
+    playable = [int(c) for c in mine[_IS_EVENT[mine]] if event_playable(s, p, int(c))]
     if not playable:
         s.reg["ev_done"] = done | 1 << p
         return
@@ -543,7 +543,11 @@ def _others(s: GameState, p: int) -> list[int]:
 
 def _pox_start(s: GameState, lay: ActionLayout, p: int) -> None:
     n = s.n_players
-    pose(s, D.EVENT_PLAYER, p, [lay.player + (q - p) % n for q in _others(s, p)], POX_VICTIM)
+    victims = [lay.player + (q - p) % n for q in _others(s, p)]
+    if not victims:  # events_without_effect: nobody to infect
+        s.stage = FINISH
+        return
+    pose(s, D.EVENT_PLAYER, p, victims, POX_VICTIM)
 
 
 def _pox_victim(s: GameState, lay: ActionLayout) -> None:
@@ -599,7 +603,11 @@ def defection_heroes(s: GameState, p: int) -> np.ndarray:
 
 
 def _def_start(s: GameState, lay: ActionLayout, p: int) -> None:
-    pose(s, D.DEFECT_HERO, p, lay.hero + defection_heroes(s, p), DEF_HERO)
+    heroes = defection_heroes(s, p)
+    if heroes.size == 0:  # events_without_effect: no hero can be chosen (RD5.3), no effect
+        s.stage = FINISH
+        return
+    pose(s, D.DEFECT_HERO, p, lay.hero + heroes, DEF_HERO)
 
 
 def _def_hero(s: GameState, lay: ActionLayout) -> None:
@@ -657,7 +665,11 @@ def vandal_victims(s: GameState, p: int) -> list[int]:
 
 def _van_start(s: GameState, lay: ActionLayout, p: int) -> None:
     n = s.n_players
-    pose(s, D.EVENT_PLAYER, p, [lay.player + (q - p) % n for q in vandal_victims(s, p)], VAN_VICTIM)
+    victims = [lay.player + (q - p) % n for q in vandal_victims(s, p)]
+    if not victims:  # events_without_effect: nobody has a fort to lose, no effect
+        s.stage = FINISH
+        return
+    pose(s, D.EVENT_PLAYER, p, victims, VAN_VICTIM)
 
 
 def _van_victim(s: GameState, lay: ActionLayout) -> None:
@@ -681,6 +693,17 @@ def _always(s: GameState, p: int) -> bool:
     return True
 
 
+def event_playable(s: GameState, p: int, c: int) -> bool:
+    """May player p play event c now? RD1.8: only with a legal target or effect (PLAYABLE). With
+    events_without_effect (R10.1 as printed) any event may be played, except where Appendix B states
+    a condition: Willing Workers' legal option (B.1, RD10.6) and the caster that Big Juju and
+    Weather Control need (B.3, B.10). A second-box event acts as its original (R20.1)."""
+    original = int(_ORIGINAL[c])
+    if s.cfg.events_without_effect and original not in STATED_CONDITION:
+        return True
+    return PLAYABLE[original](s, p)
+
+
 PLAYABLE = {
     WILLING_WORKERS: lambda s, p: ww_hexes(s, p).size > 0,
     DISASTER: _always,
@@ -693,6 +716,8 @@ PLAYABLE = {
     VANDALS: lambda s, p: bool(vandal_victims(s, p)),
     WEATHER: lambda s, p: bool(caster_actions(s, p, WEATHER, _lay(s))),
 }
+
+STATED_CONDITION = frozenset((WILLING_WORKERS, BIG_JUJU, WEATHER))
 
 START = {
     WILLING_WORKERS: _ww_start, DISASTER: _dis_start, BIG_JUJU: _cast_start, PLAGUE: _plague_start,

@@ -223,8 +223,11 @@ P_STACK, P_DEST, P_ROLLED, P_SENT = 100, 101, 102, 103  # stages of the events p
 
 
 def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
-    from .events import pose
+    from .events import FINISH, pose
 
+    if not portal_playable(s, p):  # events_without_effect: no stack or no unexplored hex, no effect
+        s.stage = FINISH
+        return
     pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(_armies(s)), P_STACK)
 
 

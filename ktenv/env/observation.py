@@ -111,7 +111,7 @@ REGISTERS: tuple[Register, ...] = (
     Register("b_mtarget", SIDE, doc="side the Marksman's hits fall on"),
     Register("b_dust", SIDE, doc="attacking side sent away by Dust of Defense (C.1)"),
     Register("b_item", THING, doc="magic item just played, awaiting reactions (R18.2)"),
-    Register("b_bear", THING, doc="Magic Bow or Sword whose bearer is chosen: new, or moved at a round's start (C.10, C.11)"),
+    Register("b_bear", THING, doc="Bow or Sword whose bearer is chosen: new, or moved as a round starts (C.10, C.11)"),
     Register("ex_hex", HEX, doc="hex where counters over the stack limit are eliminated (R13.8.4, RP-5.9)"),
     Register("ex_side", SIDE, doc="player who eliminates them"),
     # movement (R11)
