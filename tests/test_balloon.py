@@ -141,3 +141,29 @@ def test_over_the_limit_is_trimmed_at_the_end_of_the_movement_turn():
     act(s, a_thing(s, ids[0]))
     assert s.thing_place[ids[0]] == CUP and "overflow0" not in s.reg
     assert (s.thing_place[ids[1:]] == BOARD).all()
+
+
+def test_a_citadel_reduced_to_a_castle_leaves_its_big_stack_to_be_trimmed_r19_2_2():
+    """R19.2.2 variant B: a Citadel (no stack limit, R11.4.2) reduced to a Castle by a damage roll
+    leaves 11 creatures over the limit: allowed until the owner's next movement turn ends, then the
+    owner trims it (RP-5.9, as after the Warlord, RD10.2). Found by long random play (ktenv.fuzz)."""
+    from ktenv.config import GameConfig
+    from ktenv.engine.conquest import reduce_fort
+
+    s = empty_board()
+    s.cfg = GameConfig(n_players=2, victory="unique_b")
+    own(s, 0, 0)
+    s.hex_fort[0] = 4
+    names = ["Farmers", "Farmers", "Farmers", "Farmers", "Centaur", "Dragonfly", "Eagles", "Villains",
+             "Pegasus", "Lion Pride", "Wolf Pack"]
+    ids = [put(s, n, 0, 0) for n in names]
+    s.check_invariants()
+    reduce_fort(s, 0)  # the damage roll of R13.10 (combat_and_disaster)
+    assert s.hex_fort[0] == 3
+    s.check_invariants()
+    start_movement(s)
+    act(s, PASS)
+    assert s.decision == D.RETREAT_EXCESS and s.actor == 0
+    act(s, a_thing(s, ids[0]))
+    assert (s.room_for(0) >= 0).all()
+    s.check_invariants()

@@ -303,6 +303,18 @@ def test_the_game_that_left_a_creature_on_a_sea_hex_now_keeps_the_invariants():
     assert fuzz_play(FuzzGame(349, 3, 1000349, ISSUE_20_OPTIONS)) > 398
 
 
+def test_the_game_whose_reduced_citadel_held_17_creatures_now_keeps_the_invariants():
+    """ktenv.fuzz game 321: a Citadel under variant B (R19.2.2) was reduced with 17 creatures in it;
+    the stack over 10 broke the invariants (arranged exactly in test_balloon.py)."""
+    options = dict(max_rounds=35, victory="unique_b", start_sea_replacement="optional", where_will_they_stop=True,
+                   cup_size_public=True, events_without_effect=True, event_losses="free_choice",
+                   talisman_save_scope="round", encounter_powers=True, mysterious_kadab=True, land_threshold_2p=6)
+    from ktenv.fuzz import FuzzGame
+    from ktenv.fuzz import play as fuzz_play
+
+    assert fuzz_play(FuzzGame(321, 2, 1000321, options)) > 2129
+
+
 def test_fuzz_failure_message_reproduces_the_game():
     """A failure names seed, options and decision, and its snippet replays the same game."""
     from ktenv.fuzz import BrokenGameError, FuzzGame, plan

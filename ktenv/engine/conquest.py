@@ -27,12 +27,21 @@ def conquer(s: GameState, hx: int, player: int) -> None:
 
 
 def reduce_fort(s: GameState, hx: int) -> None:
-    """One level down (a Tower goes back to the bank); always possible whatever the supply (RD7.8)."""
-    if s.hex_fort[hx] == 4:
+    """One level down (a Tower goes back to the bank); always possible whatever the supply (RD7.8).
+
+    A Citadel reduced to a Castle (R19.2.2 variant B) brings back the stack limit it had lifted
+    (R11.4.2): a stack there over 10 may stay so until its owner next moves and trims it (RP-5.9), as
+    after the Warlord (RD10.2). [The rules page is silent; this is the engine's reading.]"""
+    citadel = s.hex_fort[hx] == 4
+    if citadel:
         s.hex_citadel_round[hx] = -1
         s.hex_citadel_seq[hx] = -1
         s.hex_citadel_built[hx] = False
     s.hex_fort[hx] -= 1
+    if citadel:
+        for p in range(s.n_players):
+            if s.room_for(p)[hx] < 0:
+                s.reg[f"overflow{p}"] = 1
 
 
 def leftovers_to_cup(s: GameState, hx: int) -> None:
