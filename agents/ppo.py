@@ -24,7 +24,7 @@ def load_cached(path: str | Path):
     """(policy, meta) of a model file, loaded once per process."""
     import torch
 
-    from training.policy import CheckpointError, load_network
+    from ktenv.training.policy import CheckpointError, load_network
 
     p = Path(path).expanduser().resolve()
     if not p.is_file():
@@ -55,7 +55,7 @@ class PPOAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask: np.ndarray) -> int:
-        from training.policy import action_logits
+        from ktenv.training.policy import action_logits
 
         if isinstance(observation, dict):
             observation = observation["observation"]

@@ -6,6 +6,11 @@
 imported on first use, so ``import ktenv.engine`` stays light.
 """
 
+import importlib.abc
+import importlib.util
+import sys
+from pathlib import Path
+
 __version__ = "0.1.0"
 
 GYM_ID = "ktenv/KingsAndThings-v0"
@@ -40,3 +45,23 @@ def _register() -> None:
 
 
 _register()
+
+
+# The repository keeps agents/ and training/ beside ktenv/; an install maps them to ktenv.agents and
+# ktenv.training (pyproject.toml). Running from a source checkout that was not installed (or beside
+# another checkout's install) maps them the same way, so a checkout always runs its own code.
+_ROOT = Path(__file__).resolve().parent.parent
+_SOURCE_PACKAGES = {"ktenv.agents": _ROOT / "agents", "ktenv.training": _ROOT / "training"}
+
+
+class _SourceCheckoutFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        folder = _SOURCE_PACKAGES.get(fullname)
+        if folder is None:
+            return None
+        return importlib.util.spec_from_file_location(fullname, folder / "__init__.py",
+                                                      submodule_search_locations=[str(folder)])
+
+
+if (_ROOT / "pyproject.toml").is_file() and all((f / "__init__.py").is_file() for f in _SOURCE_PACKAGES.values()):
+    sys.meta_path.insert(0, _SourceCheckoutFinder())

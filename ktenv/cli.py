@@ -41,7 +41,7 @@ def game_config(args: argparse.Namespace) -> GameConfig:
 
 def play_game(cfg: GameConfig, seed: int, agent_names: list[str]):
     """One game; returns the final state. Agent i plays seat i (a single name plays every seat)."""
-    import agents
+    from ktenv import agents
 
     if len(agent_names) == 1:
         agent_names = agent_names * cfg.n_players
@@ -108,7 +108,7 @@ def _add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     try:
-        from training.train_ppo import run
+        from ktenv.training.train_ppo import run
     except ModuleNotFoundError as exc:
         raise ConfigError(f"ktenv train needs the 'train' extra ({exc.name} is missing): "
                           "pip install torch==2.13.0 && pip install -e \".[train]\"") from None

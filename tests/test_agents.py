@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import agents
+from ktenv import agents
 import ktenv
-from agents.base import Agent
-from agents.view import LayoutError, View
+from ktenv.agents.base import Agent
+from ktenv.agents.view import LayoutError, View
 from ktenv.arena.game import encoder_for, play_game
 from ktenv.config import GameConfig
 from ktenv.engine import legal_mask, new_game, step
@@ -136,3 +136,19 @@ def test_the_view_marks_face_down_hexes_in_mysterious_kadab_games():
     down = np.flatnonzero(s.hex_down)
     assert down.size and v.face_down[down].all() and not v.face_down[~s.hex_down.astype(bool)].any()
     assert (v.terrain[down] == 0).all()
+
+
+def test_a_users_own_agents_and_training_modules_do_not_shadow_ktenv(tmp_path):
+    """Issue 12.2: ktenv installs its agents and training as ktenv.agents / ktenv.training, so a
+    user's agents.py or training/ in the working folder cannot break it."""
+    import subprocess
+    import sys
+
+    (tmp_path / "agents.py").write_text("raise RuntimeError('the user module was imported')\n")
+    (tmp_path / "training").mkdir()
+    (tmp_path / "training" / "__init__.py").write_text("raise RuntimeError('the user package was imported')\n")
+    code = ("import ktenv.agents as a, ktenv.env.single as s; "
+            "agent = a.make('random', seed=1); env = s.SingleAgentEnv(); env.reset(seed=1); print(type(agent).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "RandomAgent"

@@ -224,7 +224,7 @@ def test_engine_dead_ends_are_stored_but_not_counted():
 
 
 def test_a_failing_agent_stops_the_game_with_a_clear_error():
-    import agents
+    from ktenv import agents
     from ktenv.arena.game import AgentError, play_game
     from ktenv.config import GameConfig
 
@@ -283,7 +283,7 @@ NOT_AN_AGENT = 3
 
 def test_a_users_bot_file_plays_in_a_tournament(tmp_path, capsys):
     """The Catanatron habit: `FILE.py:CLASS` loads a bot from the user's own file."""
-    import agents
+    from ktenv import agents
 
     bot = tmp_path / "my_bot.py"
     bot.write_text(BOT)

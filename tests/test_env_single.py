@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import ktenv
-from agents import RandomAgent
+from ktenv.agents import RandomAgent
 from ktenv.config import ConfigError
 from ktenv.engine import IllegalActionError
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ktenv
-from agents import make
+from ktenv.agents import make
 from ktenv import catalog as cat
 from ktenv.board import board_radius, geometry, lay_board, start_position_choices
 from ktenv.config import ConfigError, GameConfig

@@ -19,14 +19,14 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-import agents  # noqa: E402
+from ktenv import agents  # noqa: E402
 from ktenv.arena.config import TournamentConfig  # noqa: E402
 from ktenv.arena.tournament import run_tournament  # noqa: E402
 from ktenv.config import ConfigError  # noqa: E402
-from training.config import TrainConfig  # noqa: E402
-from training.league import read_pool  # noqa: E402
-from training.policy import CheckpointError, load_network  # noqa: E402
-from training.train_ppo import main as train_main  # noqa: E402
+from ktenv.training.config import TrainConfig  # noqa: E402
+from ktenv.training.league import read_pool  # noqa: E402
+from ktenv.training.policy import CheckpointError, load_network  # noqa: E402
+from ktenv.training.train_ppo import main as train_main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = ROOT / "configs" / "ppo_smoke.yaml"
@@ -96,7 +96,7 @@ def test_the_run_leaves_everything_a_user_needs(run):
 
 
 def test_tensorboard_has_the_game_scalars_and_no_illegal_action(run):
-    from training.curve import read_scalars
+    from ktenv.training.curve import read_scalars
 
     scalars = read_scalars(run)
     for tag in ("game/win_rate", "game/income", "game/hexes", "game/rounds", "game/length", "game/illegal_actions",
@@ -180,7 +180,7 @@ def test_resume_from_a_corrupt_checkpoint_is_refused_and_changes_nothing(run, tm
 def test_sigterm_saves_a_checkpoint_and_resume_continues(tmp_path):
     """A run stopped by SIGTERM keeps its progress; --resume goes on from there."""
     out = tmp_path / "long"
-    cmd = [sys.executable, "-m", "training.train_ppo", "--config", str(SMOKE), "--out", str(out),
+    cmd = [sys.executable, "-m", "ktenv.training.train_ppo", "--config", str(SMOKE), "--out", str(out),
            "--total-steps", "1000000", "--set", "eval.every=0", "--set", "checkpoint_every=100000"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -1,6 +1,6 @@
 """Training: self-play MaskablePPO with an opponent league (``ktenv train``; needs the ``train`` extra).
 
-- `training.train_ppo`: the run, top to bottom (``python -m training.train_ppo --config FILE``).
+- `training.train_ppo`: the run, top to bottom (``python -m ktenv.training.train_ppo --config FILE``).
 - `training.config`: the validated YAML settings.
 - `training.policy`: the network and the safe model loader.
 - `training.league`: the opponent pool of frozen snapshots and heuristic agents.

@@ -1,6 +1,6 @@
 """The learning curve of a run, drawn from its TensorBoard scalars.
 
-    python -m training.curve runs/ppo_2p            # writes runs/ppo_2p/learning_curve.png
+    python -m ktenv.training.curve runs/ppo_2p            # writes runs/ppo_2p/learning_curve.png
 
 Left: the learner's win rate in its training games against each kind of opponent (random,
 greedy, expert, snapshot). Right: the evaluation win rate against each eval opponent (the arena's
@@ -67,7 +67,7 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.curve", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ktenv.training.curve", description=__doc__.split("\n")[0])
     parser.add_argument("run_dir")
     parser.add_argument("--out", help="PNG path (default: RUN_DIR/learning_curve.png)")
     args = parser.parse_args(argv)

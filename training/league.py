@@ -110,7 +110,7 @@ class LeagueOpponent:
         name = self.draw()
         agent = self._agents.get(name)
         if agent is None:
-            import agents
+            from ktenv import agents
 
             if len(self._agents) > 4 * self.league.max_snapshots + 8:
                 self._agents.clear()

@@ -1,6 +1,6 @@
 """Self-play MaskablePPO on ktenv, in one file you can read top to bottom.
 
-    ktenv train --config configs/ppo_2p.yaml            # or: python -m training.train_ppo --config ...
+    ktenv train --config configs/ppo_2p.yaml            # or: python -m ktenv.training.train_ppo --config ...
     ktenv train --config configs/ppo_2p.yaml --resume   # continue from the last checkpoint
     tensorboard --logdir runs/ppo_2p/tb
 
@@ -262,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.train_ppo", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ktenv.training.train_ppo", description=__doc__.split("\n")[0])
     add_arguments(parser)
     args = parser.parse_args(argv)
     try:

@@ -50,7 +50,7 @@ class TournamentConfig:
     # ----- validation: every error names its key
 
     def validate(self) -> None:
-        import agents as registry
+        from ktenv import agents as registry
 
         if isinstance(self.agents, str):
             self.agents = [a.strip() for a in self.agents.split(",") if a.strip()]

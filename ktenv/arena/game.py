@@ -60,7 +60,7 @@ def encoder_for(cfg: GameConfig) -> ObservationEncoder:
 
 
 def make_agents(names: list[str], seed: int) -> list:
-    import agents
+    from ktenv import agents
 
     return [agents.make(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names)]
 

@@ -47,7 +47,7 @@ from .aec import ILLEGAL_ACTION_MODES, ILLEGAL_REWARD, RENDER_MODES, raw_env
 
 def _make_opponents(opponents: Any, count: int) -> list:
     if opponents is None:
-        from agents import RandomAgent
+        from ktenv.agents import RandomAgent
 
         return [RandomAgent() for _ in range(count)]
     if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
@@ -60,7 +60,7 @@ def _make_opponents(opponents: Any, count: int) -> list:
     out = []
     for o in opponents:
         if isinstance(o, str):
-            import agents
+            from ktenv import agents
 
             o = agents.make(o)
         if not callable(getattr(o, "act", None)):
@@ -73,7 +73,7 @@ def _needs_observation(agent: Any) -> bool:
     flag = getattr(agent, "needs_observation", None)
     if flag is not None:
         return bool(flag)
-    from agents import RandomAgent
+    from ktenv.agents import RandomAgent
 
     return not isinstance(agent, RandomAgent)
 
