@@ -23,7 +23,6 @@ _CACHE: dict[tuple[str, float], tuple] = {}
 def load_cached(path: str | Path):
     """(policy, meta) of a model file, loaded once per process."""
     import torch
-
     from ktenv.training.policy import CheckpointError, load_network
 
     p = Path(path).expanduser().resolve()

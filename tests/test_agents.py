@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from ktenv import agents
-import ktenv
 from ktenv.agents.base import Agent
 from ktenv.agents.view import LayoutError, View
+
+import ktenv
+from ktenv import agents
 from ktenv.arena.game import encoder_for, play_game
 from ktenv.config import GameConfig
 from ktenv.engine import legal_mask, new_game, step
@@ -148,7 +148,8 @@ def test_a_users_own_agents_and_training_modules_do_not_shadow_ktenv(tmp_path):
     (tmp_path / "training").mkdir()
     (tmp_path / "training" / "__init__.py").write_text("raise RuntimeError('the user package was imported')\n")
     code = ("import ktenv.agents as a, ktenv.env.single as s; "
-            "agent = a.make('random', seed=1); env = s.SingleAgentEnv(); env.reset(seed=1); print(type(agent).__name__)")
+            "agent = a.make('random', seed=1); env = s.SingleAgentEnv(); env.reset(seed=1); "
+            "print(type(agent).__name__)")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "RandomAgent"

@@ -8,9 +8,9 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from ktenv.agents import RandomAgent
 
 import ktenv
-from ktenv.agents import RandomAgent
 from ktenv.config import ConfigError
 from ktenv.engine import IllegalActionError
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from ktenv.agents import make
 
 import ktenv
-from ktenv.agents import make
 from ktenv import catalog as cat
 from ktenv.board import board_radius, geometry, lay_board, start_position_choices
 from ktenv.config import ConfigError, GameConfig

@@ -19,14 +19,15 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from ktenv import agents  # noqa: E402
-from ktenv.arena.config import TournamentConfig  # noqa: E402
-from ktenv.arena.tournament import run_tournament  # noqa: E402
-from ktenv.config import ConfigError  # noqa: E402
 from ktenv.training.config import TrainConfig  # noqa: E402
 from ktenv.training.league import read_pool  # noqa: E402
 from ktenv.training.policy import CheckpointError, load_network  # noqa: E402
 from ktenv.training.train_ppo import main as train_main  # noqa: E402
+
+from ktenv import agents  # noqa: E402
+from ktenv.arena.config import TournamentConfig  # noqa: E402
+from ktenv.arena.tournament import run_tournament  # noqa: E402
+from ktenv.config import ConfigError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SMOKE = ROOT / "configs" / "ppo_smoke.yaml"
