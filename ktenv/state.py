@@ -8,6 +8,7 @@ gold, heroes, forts). Copy is a few array copies; `to_json`/`from_json` round-tr
 from __future__ import annotations
 
 import json
+from typing import TypeVar
 
 import numpy as np
 
@@ -32,10 +33,11 @@ from .constants import (
     TREASURE,
     VILLAGE,
 )
+from .procedures import Frame, FrameError, frame_from_dict, frames_from_v2
 from .rng import Dice
 
 SCHEMA = "ktenv.state"
-SCHEMA_VERSION = 2  # 2: neutral owner code 6 (was 4) and six-player games (R20.1)
+SCHEMA_VERSION = 3  # 3: typed procedure frames (`frames`); 2: neutral owner code 6 (was 4), six players (R20.1)
 
 # Movement status of a creature or hero during the Movement phase (R11.2.1).
 UNMOVED, MOVING, DONE = range(3)
@@ -71,6 +73,9 @@ _SCALARS = ("round", "phase", "stage", "turn", "first_player", "decision", "acto
             "cloud_hex", "citadel_seq", "cup_ran_dry")
 
 
+F = TypeVar("F", bound=Frame)
+
+
 class StateFileError(ValueError):
     """A saved game that cannot be loaded (malformed, truncated, inconsistent)."""
 
@@ -80,7 +85,7 @@ class InvariantError(AssertionError):
 
 
 class GameState:
-    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "reg", "hex_stack", "hex_aside", "rng", "winners",
+    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "reg", "frames", "hex_stack", "hex_aside", "rng", "winners",
                  "reason", "stats", "_mask")
 
     def __init__(self, cfg: GameConfig, seed: int = 0) -> None:
@@ -142,6 +147,7 @@ class GameState:
         self.citadel_seq = 0
         self.cup_ran_dry = 0  # R17.2: public flag, true elimination in force
         self.reg: dict[str, int] = {}
+        self.frames: list[Frame] = []  # procedures under way, outermost first (ktenv.procedures)
         self.hex_stack: list[int] = []  # terrain codes; the provisional stack during setup (R3.5)
         self.hex_aside: list[int] = []  # set-aside and replaced Sea tiles until the stack forms
         self.rng = Dice(seed)
@@ -240,6 +246,26 @@ class GameState:
     def fort_in_use(self, level: int) -> int:
         return int(np.count_nonzero(self.hex_fort == level))
 
+    # ----- procedures under way (typed frames, ktenv.procedures) -----
+
+    def frame(self, cls: type[F]) -> F | None:
+        """The frame of procedure `cls` under way, or None."""
+        for f in self.frames:
+            if type(f) is cls:
+                return f
+        return None
+
+    def push(self, frame: F) -> F:
+        """Start a procedure (at most one frame of a kind is under way)."""
+        if self.frame(type(frame)) is not None:
+            raise InvariantError(f"procedure {frame.NAME!r} started twice")
+        self.frames.append(frame)
+        return frame
+
+    def drop(self, cls: type[Frame]) -> None:
+        """End procedure `cls` if it is under way."""
+        self.frames = [f for f in self.frames if type(f) is not cls]
+
     # ----- copy and JSON -----
 
     def copy(self) -> GameState:
@@ -250,6 +276,7 @@ class GameState:
         for name in _SCALARS:
             setattr(other, name, getattr(self, name))
         other.reg = dict(self.reg)
+        other.frames = [f.copy() for f in self.frames]
         other.hex_stack = list(self.hex_stack)
         other.hex_aside = list(self.hex_aside)
         other.rng = self.rng.copy()
@@ -267,7 +294,7 @@ class GameState:
             data[name] = getattr(self, name).tolist()
         for name in _SCALARS:
             data[name] = int(getattr(self, name))
-        data.update(reg=dict(self.reg), hex_stack=list(self.hex_stack),
+        data.update(reg=dict(self.reg), frames=[f.to_dict() for f in self.frames], hex_stack=list(self.hex_stack),
                     hex_aside=list(self.hex_aside), rng=self.rng.to_json(),
                     winners=list(self.winners), reason=self.reason, stats=dict(self.stats))
         return data
@@ -289,7 +316,7 @@ class GameState:
             raise StateFileError("saved game: expected a JSON object")
         if data.get("schema") != SCHEMA:
             raise StateFileError(f"saved game: field 'schema' must be {SCHEMA!r}, got {data.get('schema')!r}")
-        if data.get("version") != SCHEMA_VERSION:
+        if data.get("version") not in (2, SCHEMA_VERSION):
             old = " (version 1 used the neutral owner code 4; replay its game record instead)" \
                 if data.get("version") == 1 else ""
             raise StateFileError(f"saved game: field 'version' {data.get('version')!r} is not supported "
@@ -332,6 +359,11 @@ class GameState:
             setattr(state, name, value)
         try:
             state.reg = {str(k): int(v) for k, v in _field(data, "reg").items()}
+            if data["version"] == 2:  # the register bag held what the frames hold now
+                state.frames, moved = frames_from_v2(state.reg)
+                state.reg = {k: v for k, v in state.reg.items() if k not in moved}
+            else:
+                state.frames = [frame_from_dict(f) for f in _field(data, "frames")]
             state.hex_stack = [int(v) for v in _field(data, "hex_stack")]
             state.hex_aside = [int(v) for v in _field(data, "hex_aside")]
             state.rng = Dice.from_json(_field(data, "rng"))
@@ -339,6 +371,8 @@ class GameState:
             state.reason = str(_field(data, "reason"))
             stats = _field(data, "stats")
             state.stats = {key: int(stats[key]) for key in STAT_KEYS}
+        except FrameError as exc:
+            raise StateFileError(f"saved game: field 'frames': {exc}") from None
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise StateFileError(f"saved game: malformed field ({exc})") from None
         try:

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NOBODY
+from ..procedures import SpecialPower, SpecialStage
 from ..state import CHANGE_ORDER, SPECIAL, GameState
 from . import decisions as D
 from . import dice
@@ -16,8 +17,7 @@ from .support import clear_hero_turn, lose_hero
 
 THIEF = cat.hero_id("Master Thief")
 ASSASSIN = cat.hero_id("Assassin Primus")
-# Stages of one use.
-CHOOSE, DUEL, DUEL_B, DUEL_EVAL, TAKE, TARGET_A, TARGET_B, STRIKE, STRIKE_EVAL = range(9)
+CHOOSE, DUEL, DUEL_B, DUEL_EVAL, TAKE, TARGET_A, TARGET_B, STRIKE, STRIKE_EVAL = SpecialStage
 
 
 def run(s: GameState) -> None:
@@ -26,35 +26,38 @@ def run(s: GameState) -> None:
         s.phase, s.stage, s.turn = CHANGE_ORDER, 0, 0
         return
     player = order[s.turn]
-    stage = s.reg.get("sp_stage", CHOOSE)
-    if stage == CHOOSE:
+    use = _use(s)
+    if use.stage == CHOOSE:
         if _usable(s, player).size:
             s.decision, s.actor = D.SPECIAL_USE, player
         else:
             _end_turn(s)
     else:
-        STAGES[stage](s, player)
+        STAGES[use.stage](s, player)
+
+
+def _use(s: GameState) -> SpecialPower:
+    return s.frame(SpecialPower) or s.push(SpecialPower())
 
 
 def _end_turn(s: GameState) -> None:
-    for key in [k for k in s.reg if k.startswith("sp_")]:
-        del s.reg[key]
+    s.drop(SpecialPower)
     s.turn += 1
 
 
 def _use_done(s: GameState) -> None:
     """One power used: back to the choice (the other power may still be used this round)."""
-    for key in ("sp_stage", "sp_hero", "sp_victim", "sp_hex", "sp_a", "sp_b", "sp_tie"):
-        s.reg.pop(key, None)
+    use = _use(s)
+    s.frames[s.frames.index(use)] = SpecialPower(used_thief=use.used_thief, used_assassin=use.used_assassin)
     s.decision = D.NONE
 
 
 def _usable(s: GameState, player: int) -> np.ndarray:
     """The player's Thief / Assassin not used yet this round, with something to aim at."""
     out = []
-    if s.hero_owner[THIEF] == player and not s.reg.get("sp_used_thief") and len(s.turn_order()) > 1:
+    if s.hero_owner[THIEF] == player and not _use(s).used_thief and len(s.turn_order()) > 1:
         out.append(THIEF)
-    if s.hero_owner[ASSASSIN] == player and not s.reg.get("sp_used_assassin") and assassin_hexes(s, player).size:
+    if s.hero_owner[ASSASSIN] == player and not _use(s).used_assassin and assassin_hexes(s, player).size:
         out.append(ASSASSIN)
     return np.asarray(out, np.int64)
 
@@ -70,8 +73,12 @@ def apply_use(s: GameState, lay: ActionLayout, action: int) -> None:
         _end_turn(s)
         return
     face = action - lay.hero
-    s.reg["sp_hero"] = face
-    s.reg["sp_used_thief" if face == THIEF else "sp_used_assassin"] = 1
+    use = _use(s)
+    use.hero = face
+    if face == THIEF:
+        use.used_thief = True
+    else:
+        use.used_assassin = True
     s.decision = D.SPECIAL_VICTIM if face == THIEF else D.SPECIAL_HEX
 
 
@@ -85,8 +92,9 @@ def legal_victim(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_victim(s: GameState, lay: ActionLayout, action: int) -> None:
-    s.reg["sp_victim"] = (s.actor + action - lay.player) % s.n_players
-    s.reg["sp_stage"] = DUEL
+    use = _use(s)
+    use.victim = (s.actor + action - lay.player) % s.n_players
+    use.stage = DUEL
     s.decision = D.NONE
 
 
@@ -109,45 +117,45 @@ def legal_hex(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 def apply_hex(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
-    s.reg["sp_hex"] = hx
-    s.reg["sp_victim"] = int(s.hex_owner[hx])
-    s.reg["sp_stage"] = DUEL
+    use = _use(s)
+    use.hex, use.victim, use.stage = hx, int(s.hex_owner[hx]), DUEL
     s.decision = D.NONE
 
 
 # ----- the duel of dice (A.5, A.7) -----
 
 def _dice_count(s: GameState) -> int:
-    return 2 if s.reg["sp_hero"] == THIEF or s.cfg.assassin_dice == 2 else 1
+    return 2 if _use(s).hero == THIEF or s.cfg.assassin_dice == 2 else 1
 
 
 def _duel(s: GameState, player: int) -> None:
     dice.roll(s, dice.DUEL_A, _dice_count(s))  # roll event (R18.5): the hero's owner
-    s.reg["sp_stage"] = DUEL_B
+    _use(s).stage = DUEL_B
 
 
 def _duel_b(s: GameState, player: int) -> None:
     dice.roll(s, dice.DUEL_B, _dice_count(s))  # roll event (R18.5): the victim
-    s.reg["sp_stage"] = DUEL_EVAL
+    _use(s).stage = DUEL_EVAL
 
 
 def _duel_eval(s: GameState, player: int) -> None:
     """Higher wins; a tie is rolled again: equal or higher then is nothing, lower is caught."""
     mine, theirs = sum(dice.take(s, dice.DUEL_A)), sum(dice.take(s, dice.DUEL_B))
-    if s.reg.pop("sp_tie", 0):
+    use = _use(s)
+    if use.tie:
+        use.tie = False
         if theirs > mine:
             _caught(s)
         else:
             _use_done(s)
         return
     if mine == theirs:
-        s.reg["sp_tie"] = 1
-        s.reg["sp_stage"] = DUEL
+        use.tie, use.stage = True, DUEL
         return
     if theirs > mine:
         _use_done(s)
-    elif s.reg["sp_hero"] == THIEF:
-        s.reg["sp_stage"] = TAKE
+    elif use.hero == THIEF:
+        use.stage = TAKE
         s.decision, s.actor = D.THIEF_TAKE, player
     else:
         _assassin_success(s, player)
@@ -155,7 +163,7 @@ def _duel_eval(s: GameState, player: int) -> None:
 
 def _caught(s: GameState) -> None:
     """RD5.5: caught in the act, the hero returns to the pool turned over."""
-    face = s.reg["sp_hero"]
+    face = _use(s).hero
     lose_hero(s, face)
     s.reg.pop(f"hero_turn_{face}", None)
     clear_hero_turn(s, face)
@@ -165,12 +173,12 @@ def _caught(s: GameState) -> None:
 
 def legal_take(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[NUMBER] = 1  # all the victim's gold
-    if s.screen_size(s.reg["sp_victim"]):  # RD10.3
+    if s.screen_size(_use(s).victim):  # RD10.3
         mask[NUMBER + 1] = 1
 
 
 def apply_take(s: GameState, lay: ActionLayout, action: int) -> None:
-    victim = s.reg["sp_victim"]
+    victim = _use(s).victim
     if action == NUMBER:
         s.gold[s.actor] += s.gold[victim]
         s.gold[victim] = 0
@@ -194,16 +202,16 @@ def _eligible(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _assassin_success(s: GameState, player: int) -> None:
-    things, heroes = _eligible(s, s.reg["sp_hex"])
+    things, heroes = _eligible(s, _use(s).hex)
     if things.size + heroes.size == 1:
         _eliminate(s, int(things[0]) if things.size else -1 - int(heroes[0]))
         return
-    s.reg["sp_stage"] = TARGET_A
+    _use(s).stage = TARGET_A
     s.decision, s.actor = D.ASSASSIN_TARGET, player
 
 
 def legal_target(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    things, heroes = _eligible(s, s.reg["sp_hex"])
+    things, heroes = _eligible(s, _use(s).hex)
     mask[lay.thing + things] = 1
     mask[lay.hero + heroes] = 1
 
@@ -211,25 +219,25 @@ def legal_target(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_target(s: GameState, lay: ActionLayout, action: int) -> None:
     """First the assassin's owner names a target, then the hex owner (possibly the same)."""
     target = action - lay.thing if action < lay.hero else -1 - (action - lay.hero)
-    if s.reg["sp_stage"] == TARGET_A:
-        s.reg["sp_a"] = target
-        s.reg["sp_stage"] = TARGET_B
-        s.actor = s.reg["sp_victim"]
+    use = _use(s)
+    if use.stage == TARGET_A:
+        use.target_a, use.stage = target, TARGET_B
+        s.actor = use.victim
         return
-    s.reg["sp_b"] = target
-    s.reg["sp_stage"] = STRIKE
+    use.target_b, use.stage = target, STRIKE
     s.decision = D.NONE
 
 
 def _strike(s: GameState, player: int) -> None:
     dice.roll(s, dice.STRIKE, 1)  # roll event (R18.5)
-    s.reg["sp_stage"] = STRIKE_EVAL
+    _use(s).stage = STRIKE_EVAL
 
 
 def _strike_eval(s: GameState, player: int) -> None:
     """A.7: 1-3 the assassin's choice is eliminated, 4-6 the hex owner's."""
     roll = dice.table(dice.take(s, dice.STRIKE)[0])
-    _eliminate(s, s.reg["sp_a"] if roll <= 3 else s.reg["sp_b"])
+    use = _use(s)
+    _eliminate(s, use.target_a if roll <= 3 else use.target_b)
 
 
 def _eliminate(s: GameState, target: int) -> None:

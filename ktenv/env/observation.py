@@ -14,6 +14,7 @@ a register of the pending decision is added to `REGISTERS` (no encoder code need
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,7 @@ from ..constants import (
 )
 from ..engine import decisions as D
 from ..engine import kadab
+from ..procedures import FRAMES
 from ..state import PHASE_NAMES, RECRUIT, GameState
 from .layout import Column, ObservationLayout
 from .stats import HEXES, STAT_COLUMNS, player_stats
@@ -49,6 +51,15 @@ PUBLIC, ACTOR, OWNER = "public", "actor", "owner"
 _WHO = {PUBLIC: "", ACTOR: " [actor only]", OWNER: " [owner only]"}
 # Decisions only their actor may know are pending (RD8.2: the Lucky Charm window).
 PRIVATE_DECISIONS = frozenset((D.LUCKY_DIE, D.LUCKY_SIGN))
+
+
+def frame_field(source: str) -> tuple[type, str]:
+    """("Battle", "hex") from "Battle.hex", checked against the frame's fields."""
+    cls_name, _, name = source.partition(".")
+    cls = next((c for c in FRAMES.values() if c.__name__ == cls_name), None)
+    if cls is None or name not in {f.name for f in dataclasses.fields(cls)}:
+        raise TypeError(f"observation register source {source!r}: no such procedure frame field")
+    return cls, name
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,13 @@ class Register:
     high: float = 1.0
     doc: str = ""
     house: bool = False  # exists only in games with house_content (R22)
+    # The frame field it reads (`ktenv.procedures`): "Battle.hex". Empty: the `s.reg` key `key`
+    # (registers not yet moved to a frame).
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.source:
+            frame_field(self.source)  # a register naming a field that does not exist fails at import
 
 
 REGISTERS: tuple[Register, ...] = (
@@ -134,9 +152,9 @@ REGISTERS: tuple[Register, ...] = (
     Register("ls_hex", HEX, doc="hex where losses are taken (B.2, B.4, B.7)"),
     Register("ls_owner", SIDE, doc="player taking the losses"),
     Register("ls_n", SCALAR, high=20, doc="losses still to take"),
-    Register("sp_hero", HERO, doc="special-power hero in use (A.5, A.7)"),
-    Register("sp_victim", SIDE, doc="the power's victim"),
-    Register("sp_hex", HEX, doc="the Assassin Primus's hex"),
+    Register("sp_hero", HERO, doc="special-power hero in use (A.5, A.7)", source="SpecialPower.hero"),
+    Register("sp_victim", SIDE, doc="the power's victim", source="SpecialPower.victim"),
+    Register("sp_hex", HEX, doc="the Assassin Primus's hex", source="SpecialPower.hex"),
     Register("lucky_n", SCALAR, ACTOR, high=16, doc="dice of the roll the Lucky Charm may change (holder only)"),
     *(Register(f"lucky_d{i}", SCALAR, ACTOR, high=7, doc=f"die {i} of that roll (holder only)") for i in range(16)),
     Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change"),
@@ -439,8 +457,15 @@ class ObservationEncoder:
         self._hex_stack_counts = np.zeros(8, np.float32)
         # s.reg key -> [(register, offset)]; PER_SIDE / OWN_SIDE keys are spelled out per side
         self.reg_plan: dict[str, list[tuple[Register, int, int]]] = {}
+        # frame class -> [(field, register, offset)]: registers read from procedure frames
+        self.frame_plan: dict[type, list[tuple[str, Register, int]]] = {}
         for r in registers(house):
-            if r.kind == SCALAR:
+            if r.source:
+                cls, name = frame_field(r.source)
+                table = {HEX: "hexes", THING: "things", HERO: "heroes"}.get(r.kind, "registers")
+                column = f"{table}.reg_{r.key}" + ("_rel0" if r.kind in (SIDE, PER_SIDE, OWN_SIDE) else "")
+                self.frame_plan.setdefault(cls, []).append((name, r, off[column]))
+            elif r.kind == SCALAR:
                 self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}"], -1))
             elif r.kind in (PER_SIDE, OWN_SIDE):
                 for side in (*range(n), NEUTRAL):
@@ -628,6 +653,8 @@ class ObservationEncoder:
         # ---- registers of the pending decision
         if s.reg:
             self._registers(s, p, out)
+        if s.frames:
+            self._frame_registers(s, p, out)
 
         # ---- self
         if mine_screen.any():
@@ -679,37 +706,49 @@ class ObservationEncoder:
         if s.cloud_hex >= 0:
             out[o["hexes.cloud"] + s.cloud_hex] = 1
 
+    def _frame_registers(self, s: GameState, p: int, out: np.ndarray) -> None:
+        side_of = self.side_of[p]
+        for frame in s.frames:
+            for name, r, a in self.frame_plan.get(type(frame), ()):
+                v = getattr(frame, name)
+                if r.kind == PER_SIDE:
+                    for side in (*range(self.n), NEUTRAL):
+                        if v[side]:
+                            out[a + side_of[side + 1]] = min(max(v[side], 0), r.high)
+                elif r.kind == OWN_SIDE:
+                    self._put(s, p, r, a, v[p], out, side_of)
+                else:
+                    self._put(s, p, r, a, v, out, side_of)
+
+    def _put(self, s: GameState, p: int, r: Register, a: int, v: int, out: np.ndarray, side_of) -> None:
+        """One register value into the observation (its kind decides the column)."""
+        kind = r.kind
+        if r.visible == ACTOR and s.actor != p:
+            return
+        if r.visible == OWNER and (not 0 <= v < self.n_things or s.thing_owner[v] != p):
+            return  # R21.2: the identity of the Aviator's flyer stays its owner's
+        if kind == SCALAR:
+            out[a] = min(max(v, 0), r.high)
+        elif kind in (SIDE, OWN_SIDE):
+            if 0 <= v < self.n or v == NEUTRAL:
+                out[a + side_of[v + 1]] = 1
+        elif kind == HEX:
+            if 0 <= v < self.h:
+                out[a + v] = 1
+        elif kind == THING:
+            if 0 <= v < self.n_things:
+                out[a + v] = 1
+        elif 0 <= v < self.n_faces:  # HERO
+            out[a + v] = 1
+
     def _registers(self, s: GameState, p: int, out: np.ndarray) -> None:
-        n, plan, nt = self.n, self.reg_plan, self.n_things
         side_of = self.side_of[p]
         for key, v in s.reg.items():
-            entries = plan.get(key)
-            if entries is None:
-                continue  # engine bookkeeping the observation does not carry (or not yet)
-            for r, a, side in entries:
-                kind = r.kind
-                if r.visible == ACTOR and s.actor != p:
-                    continue
-                if r.visible == OWNER and (not 0 <= v < nt or s.thing_owner[v] != p):
-                    continue  # R21.2: the identity of the Aviator's flyer stays its owner's
-                if kind == SCALAR:
-                    out[a] = min(max(v, 0), r.high)
-                elif kind == PER_SIDE:
+            for r, a, side in self.reg_plan.get(key, ()):  # unknown keys: bookkeeping not observed
+                if r.kind == PER_SIDE:
                     out[a + side_of[side + 1]] = min(max(v, 0), r.high)
-                elif kind in (SIDE, OWN_SIDE):
-                    if kind == OWN_SIDE and side != p:
-                        continue
-                    if 0 <= v < n or v == NEUTRAL:
-                        out[a + side_of[v + 1]] = 1
-                elif kind == HEX:
-                    if 0 <= v < self.h:
-                        out[a + v] = 1
-                elif kind == THING:
-                    if 0 <= v < nt:
-                        out[a + v] = 1
-                elif 0 <= v < self.n_faces:  # HERO
-                    out[a + v] = 1
-
+                elif r.kind != OWN_SIDE or side == p:
+                    self._put(s, p, r, a, v, out, side_of)
 
 def _supported(s: GameState, p: int, own_creature: np.ndarray) -> np.ndarray:
     """R9.1 for the observer's creatures on the board (same as engine.support.supported_mask,

@@ -1,0 +1,60 @@
+"""Typed procedure frames (ktenv.procedures): saves carry them, version 2 saves still load."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ktenv.config import GameConfig
+from ktenv.env.observation import SCALAR, Register
+from ktenv.procedures import FRAMES, SpecialPower, SpecialStage, frames_from_v2
+from ktenv.state import GameState, StateFileError
+
+
+def test_every_frame_round_trips_through_json():
+    for cls in FRAMES.values():
+        frame = cls()
+        again = type(frame)(**{k: v for k, v in frame.to_dict().items() if k != "procedure"})
+        assert again == frame and again.to_dict() == frame.to_dict()
+        assert frame.copy() == frame and frame.copy() is not frame
+
+
+def test_a_state_with_a_frame_saves_and_loads_it():
+    s = GameState(GameConfig(n_players=2), 1)
+    s.push(SpecialPower(stage=SpecialStage.DUEL, hero=3, victim=1, used_thief=True))
+    back = GameState.from_json(s.to_json())
+    assert back.frames == s.frames and back.to_json() == s.to_json()
+    assert isinstance(back.frame(SpecialPower).stage, SpecialStage)
+    copied = s.copy()
+    copied.frame(SpecialPower).victim = 0
+    assert s.frame(SpecialPower).victim == 1  # copy() does not share frames
+
+
+def test_a_corrupt_frame_is_refused_by_name():
+    s = GameState(GameConfig(n_players=2), 1)
+    s.push(SpecialPower())
+    data = s.to_dict()
+    for broken, needle in (({"procedure": "teleport"}, "unknown procedure 'teleport'"),
+                           ({**data["frames"][0], "hero": "x"}, "field 'hero' must be an integer"),
+                           ({**data["frames"][0], "wand": 1}, "unknown field 'wand'")):
+        with pytest.raises(StateFileError, match=needle):
+            GameState.from_json(json.dumps({**data, "frames": [broken]}))
+
+
+def test_version_2_saves_load_their_registers_into_frames():
+    s = GameState(GameConfig(n_players=2), 1)
+    data = s.to_dict()
+    data["version"] = 2
+    del data["frames"]
+    data["reg"] = {"sp_stage": 4, "sp_hero": 7, "sp_victim": 0, "sp_used_thief": 1}
+    back = GameState.from_json(json.dumps(data))
+    assert back.frames == [SpecialPower(stage=SpecialStage.TAKE, hero=7, victim=0, used_thief=True)]
+    assert back.reg == {}
+    frames, taken = frames_from_v2({"sp_hero": 2, "unrelated": 1})
+    assert taken == {"sp_hero"} and frames == [SpecialPower(hero=2)]
+
+
+def test_a_register_naming_a_missing_frame_field_fails_at_once():
+    with pytest.raises(TypeError, match="SpecialPower.wand"):
+        Register("x", SCALAR, source="SpecialPower.wand")
