@@ -322,6 +322,10 @@ def test_a_changed_agent_file_is_refused_on_resume_and_its_digest_is_shown(tmp_p
     assert f"file of agent {spec!r} changed" in err and digest[:12] in err and "--fresh" in err
     with sqlite3.connect(tmp_path / "t.sqlite") as db:  # nothing of the new file was added
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    from ktenv.arena.tournament import _difference
+
+    old_store = {"agents": [spec, "random"], "players": 2}  # written before files had digests
+    assert "not recorded (an older ktenv) then" in _difference(old_store, {**old_store, "agent_files": {spec: digest}})
     model = tmp_path / "final.zip"
     model.write_bytes(b"weights")
     assert agent_file(f"ppo:{model}") == model and agent_file("expert") is None

@@ -178,8 +178,9 @@ def _difference(stored: dict, identity: dict) -> str:
     changed = [a for a in identity.get("agent_files", {})
                if stored.get("agent_files", {}).get(a) != identity["agent_files"][a]]
     if changed and stored.get("agents") == identity["agents"]:
+        before = stored.get("agent_files", {})
         return "; ".join(f"the file of agent {a!r} changed since its games were played: sha256 "
-                         f"{short_digest(stored.get('agent_files', {}).get(a) or 'none')} then, "
+                         f"{short_digest(before[a]) if a in before else 'not recorded (an older ktenv)'} then, "
                          f"{short_digest(identity['agent_files'][a])} now" for a in changed)
     keys = [k for k in identity.keys() | stored.keys() if stored.get(k) != identity.get(k)]
     return f"key {', '.join(repr(k) for k in sorted(keys))} differs"
