@@ -176,6 +176,36 @@ def test_resume_from_a_corrupt_checkpoint_is_refused_and_changes_nothing(run, tm
     assert sorted(p.name for p in copy.rglob("*")) == before
 
 
+# ----------------------------------------------------------------------------- the learning curve
+
+def test_the_curve_keeps_every_line_visible_and_the_return_apart():
+    """Issue 12.9: lines at 0% nest (distinct colour, dashes, marker; thinner on top); the return has its panel."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from ktenv.training.curve import COLOURS, draw_curve
+    from matplotlib.colors import to_hex
+
+    zero = [(s, 0.0) for s in range(0, 40_000, 1024)]
+    scalars = {"game/win_rate": zero, "game/win_rate_vs_random": zero, "game/win_rate_vs_greedy": zero,
+               "game/win_rate_vs_snapshot": zero, "eval/win_rate_vs_random": zero[::10],
+               "eval/win_rate_vs_greedy": zero[::10], "rollout/ep_rew_mean": [(s, -3.0) for s, _ in zero]}
+    fig = draw_curve(scalars, "t")
+    games, evals, returns = fig.axes  # three panels, no twin axis
+    assert [line.get_label() for line in returns.lines] == ["return per game"]
+    for ax, count in ((games, 4), (evals, 2)):
+        lines = sorted(ax.lines, key=lambda line: line.get_zorder())
+        assert len(lines) == count
+        looks = {(line.get_color(), line.get_linestyle(), line.get_marker()) for line in lines}
+        assert len(looks) == count and all(to_hex(line.get_color()) in [c.lower() for c in COLOURS] for line in lines)
+        widths = [line.get_linewidth() for line in lines]
+        sizes = [line.get_markersize() for line in lines]
+        assert widths == sorted(widths, reverse=True) and len(set(widths)) == count  # each peeks out below the next
+        assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == count
+    plt.close(fig)
+
+
 # ----------------------------------------------------------------------------- interruption
 
 def test_sigterm_saves_a_checkpoint_and_resume_continues(tmp_path):
