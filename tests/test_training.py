@@ -247,6 +247,7 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(run, tmp_path, caps
         assert train_main(["--out", str(copy), "--resume", *extra]) == 0
         err = capsys.readouterr().err
         assert "nothing to train: the run is at step 3,072" in err and f"its model: {copy / 'final.zip'}" in err
+        assert "resumed from" not in err
     (copy / "checkpoints/latest.json").write_text("{not json")  # also found by the file names alone
     before["checkpoints/latest.json"] = tree(copy)["checkpoints/latest.json"]
     assert train_main(["--out", str(copy), "--resume"]) == 0

@@ -171,6 +171,7 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
         if start >= cfg.total_steps:
             return already_done(cfg, run_dir, *found)
         if found:
+            print(f"[ktenv train] resumed from {found[0]} at step {start:,}", file=sys.stderr, flush=True)
             prune_after(run_dir, start)
             venv.seed(cfg.seed + start)  # new games, not a replay of the first ones
         if resume:
@@ -187,7 +188,6 @@ def load_resume_point(model, run_dir: Path, meta: dict) -> tuple[Path, int] | No
     found = resume(model, run_dir, meta)
     if found is not None:
         model.num_timesteps = found[1]
-        print(f"[ktenv train] resumed from {found[0]} at step {found[1]:,}", file=sys.stderr, flush=True)
     return found
 
 
