@@ -47,6 +47,19 @@ OPTION_FLAGS = ("where_will_they_stop", "free_draws_mandatory", "no_construction
           "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content", "events_without_effect")
 
 
+def parse_value(text: str):
+    """A `--set key=value` value: true/false, none/null, an integer, or the text itself."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 class ConfigError(ValueError):
     """A configuration key or value that the engine cannot accept."""
 

@@ -7,6 +7,7 @@ See ``configs/ppo_2p.yaml`` for every key with a comment.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import typing
 from dataclasses import asdict, dataclass, field, fields
@@ -14,6 +15,15 @@ from pathlib import Path
 
 from ktenv.arena.config import load_yaml
 from ktenv.config import ConfigError, GameConfig
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command line of a training run (`ktenv train`, `python -m ktenv.training.train_ppo`)."""
+    parser.add_argument("--config", help="training YAML (configs/ppo_2p.yaml)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in the config's 'out' folder")
+    parser.add_argument("--out", help="run folder (overrides the config's 'out')")
+    parser.add_argument("--total-steps", type=int, help="learner steps in all (overrides 'total_steps')")
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override any key, e.g. ppo.n_epochs=8")
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from ktenv.config import ConfigError
 
 from .checkpoints import LATEST
-from .config import TrainConfig
+from .config import TrainConfig, add_train_arguments
 from .monitor import FIRST_LOG_SECONDS
 from .policy import CheckpointError
 
@@ -277,9 +277,7 @@ def parse_overrides(items: list[str] | None) -> tuple[dict, dict[str, str]]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ktenv.cli import _add_train_arguments
-
-    _add_train_arguments(parser)
+    add_train_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
