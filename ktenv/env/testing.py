@@ -57,10 +57,14 @@ def swap_identities(s: GameState, a: int, b: int) -> GameState:
 
 
 def _referenced(s: GameState) -> np.ndarray:
-    """Counters named by the engine's registers or bearer links: left alone by the variants."""
+    """Counters named by the engine's registers, procedure frames or bearer links: left alone by the variants."""
     out = np.zeros(s.n_things, bool)
-    for v in s.reg.values():
-        if 0 <= v < s.n_things:
+    values = list(s.reg.values())
+    for frame in s.frames:  # every number a procedure holds may name a counter
+        for v in frame.to_dict().values():
+            values += v if isinstance(v, list) else [v]
+    for v in values:
+        if isinstance(v, int) and 0 <= v < s.n_things:
             out[v] = True
     bearer = getattr(s, "thing_bearer", None)
     if bearer is not None:
