@@ -347,6 +347,21 @@ class GameState:
             raise StateFileError(f"saved game: inconsistent state: {exc}") from None
         return state
 
+    # ----- pickle and deepcopy (Ray, multiprocessing, search) -----
+
+    def __getstate__(self) -> tuple[None, dict]:
+        # the geometry (read-only mappings, shared by every game of a board size) is rebuilt from cfg
+        return None, {name: getattr(self, name) for name in GameState.__slots__ if name != "geo"}
+
+    def __setstate__(self, state: tuple[None, dict]) -> None:
+        slots = state[1]
+        for name, value in slots.items():
+            setattr(self, name, value)
+        self.geo = geometry(board_radius(self.cfg.n_players))
+
+    def __deepcopy__(self, memo: dict) -> GameState:
+        return self.copy()
+
     # ----- invariants -----
 
     def check_invariants(self) -> None:

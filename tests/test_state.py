@@ -3,15 +3,23 @@ and check_invariants (R0.5, R1.9.3, R11.4, R17.1)."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import numpy as np
 import pytest
 
 from ktenv import catalog as cat
+from ktenv.board import board_radius, geometry
 from ktenv.constants import CREATURE, SCREEN, SEA, VILLAGE
 from ktenv.engine import legal_mask, step
-from ktenv.state import SCHEMA_VERSION, GameState, InvariantError, StateFileError
+from ktenv.state import (
+    SCHEMA_VERSION,
+    GameState,
+    InvariantError,
+    StateFileError,
+)
 
 from .helpers import (
     fill_hex,
@@ -143,6 +151,50 @@ def test_copy_continues_like_the_original():
         step(s, a)
         step(c, a)
     assert s.to_json() == c.to_json()
+
+
+# ----------------------------------------------------------------- pickle and deepcopy (Ray, multiprocessing, search)
+
+
+def _copies(s: GameState) -> list[GameState]:
+    protocols = range(2, pickle.HIGHEST_PROTOCOL + 1)
+    return [pickle.loads(pickle.dumps(s, protocol=p)) for p in protocols] + [copy.deepcopy(s)]
+
+
+@pytest.mark.parametrize("n_players,seed,steps", [(2, 1, 0), (4, 3, 120), (6, 5, 40)])
+def test_pickle_and_deepcopy_are_exact(n_players, seed, steps):
+    """The restored state equals the original: same JSON, same legal mask, same future dice, and the
+    same game when both continue with the same actions."""
+    s = _played(n_players, seed, steps)
+    s.rng.script = [4, 2]  # scripted dice travel too
+    legal_mask(s)  # a cached mask travels as well
+    for other in _copies(s):
+        assert other.to_json() == s.to_json()
+        assert np.array_equal(legal_mask(other), legal_mask(s))
+        assert other.geo is geometry(board_radius(n_players))  # rebuilt, not copied
+        a, b = other.rng.copy(), s.rng.copy()
+        assert [a.d6() for _ in range(20)] == [b.d6() for _ in range(20)]
+        original = s.copy()
+        rng1, rng2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        for _ in range(60):
+            if original.game_over:
+                break
+            action = random_action(original, rng1)
+            assert action == random_action(other, rng2)
+            step(original, action)
+            step(other, action)
+        assert other.to_json() == original.to_json()
+
+
+def test_deepcopy_and_unpickled_state_are_independent():
+    s = _played(3, 7, 30)
+    before = s.to_json()
+    for other in _copies(s):
+        other.gold[:] += 9
+        other.reg["poke"] = 1
+        other.rng.script.append(6)
+        other.winners.append(0)
+        assert s.to_json() == before
 
 
 # ----------------------------------------------------------------- bad save files
