@@ -12,10 +12,21 @@ import pytest
 
 from ktenv import catalog as cat
 from ktenv.board import board_radius, geometry
-from ktenv.constants import CREATURE, SCREEN, SEA, VILLAGE
+from ktenv.constants import CREATURE, NEUTRAL, SCREEN, SEA, VILLAGE
 from ktenv.engine import legal_mask, step
 from ktenv.state import (
+    CHANGE_ORDER,
+    COMBAT,
+    CONSTRUCTION,
+    EVENTS,
+    GAME_OVER,
+    HEROES,
+    INCOME,
+    MOVEMENT,
+    RECRUIT,
     SCHEMA_VERSION,
+    SETUP,
+    SPECIAL,
     GameState,
     InvariantError,
     StateFileError,
@@ -479,3 +490,82 @@ def test_two_terrain_lords(board):
     give_hero(board, "Plains Lord", 0, hx)
     with pytest.raises(InvariantError, match="two terrain lords"):
         board.check_invariants()
+
+
+# ----------------------------------------------------------------- who stands in whose hex (the loader)
+
+SETTLED = (INCOME, HEROES, RECRUIT, CONSTRUCTION, SPECIAL, CHANGE_ORDER)
+
+
+@pytest.fixture()
+def kingdoms():
+    """Three players owning one hex each, and an unexplored hex."""
+    s = scenario(3, 41)
+    hexes = free_land(s, 4)
+    for p in range(3):
+        give_hex(s, p, hexes[p])
+    return s, hexes
+
+
+def _reload(s: GameState, phase: int) -> GameState:
+    s.phase = phase
+    return GameState.from_json(s.to_json())
+
+
+def test_an_enemy_stack_in_an_owned_hex_loads_in_every_phase(kingdoms):
+    """Reachable: an enemy stack stays in a hex whose owner's flyers left it (R11.6), no battle follows
+    (R12.1.1), and the owner may then place counters beside it (R8.3.1) in any later phase."""
+    s, (h0, _, _, _) = kingdoms
+    fill_hex(s, 1, h0, 2)
+    fill_hex(s, 0, h0, 1)
+    for phase in range(INCOME, GAME_OVER + 1):
+        _reload(s, phase)
+
+
+def test_setup_refuses_counters_in_another_players_hex(kingdoms):
+    """R4.8, R8.3.1: in setup Things are only placed on their owner's hexes; nobody has moved yet."""
+    s, (h0, _, _, free) = kingdoms
+    fill_hex(s, 0, h0, 2)
+    _reload(s, SETUP)
+    enemy = fill_hex(s, 1, h0, 1)
+    with pytest.raises(StateFileError, match=f"hex {h0}, owned by player 0, holds counters of player 1 during setup"):
+        _reload(s, SETUP)
+    put(s, enemy[0], 1, free)
+    with pytest.raises(StateFileError, match=f"hex {free}, owned by nobody, holds counters of player 1"):
+        _reload(s, SETUP)
+
+
+def test_settled_phases_refuse_a_stack_in_an_unexplored_hex(kingdoms):
+    """R12.1.4: every exploration is resolved in the Combat phase; until the next Events (R22.5 Portal)
+    and Movement phases nobody enters an unexplored hex."""
+    s, (_, _, _, free) = kingdoms
+    fill_hex(s, 1, free, 2)
+    for phase in SETTLED:
+        with pytest.raises(StateFileError, match=f"hex {free}, owned by nobody, holds counters of player 1"):
+            _reload(s, phase)
+    for phase in (EVENTS, MOVEMENT, COMBAT, GAME_OVER):
+        _reload(s, phase)
+
+
+def test_settled_phases_refuse_two_enemy_players_in_a_hex(kingdoms):
+    """R12.1.4, R13.9.3: every battle is fought in the Combat phase until one side is left."""
+    s, (h0, _, _, _) = kingdoms
+    fill_hex(s, 1, h0, 1)
+    fill_hex(s, 2, h0, 2)
+    for phase in SETTLED:
+        with pytest.raises(StateFileError, match=f"hex {h0}, owned by player 0, holds counters of players 1 and 2"):
+            _reload(s, phase)
+    for phase in (EVENTS, MOVEMENT, COMBAT, GAME_OVER):
+        _reload(s, phase)
+
+
+def test_neutral_counters_stand_only_in_unexplored_hexes(kingdoms):
+    """R12.4.1: neutral defenders stay only in unexplored hexes; a conquest removes them."""
+    s, (h0, _, _, free) = kingdoms
+    put(s, in_cup(s, kind=CREATURE)[0], NEUTRAL, free)
+    for phase in range(SETUP, GAME_OVER + 1):
+        _reload(s, phase)
+    put(s, in_cup(s, kind=CREATURE)[0], NEUTRAL, h0)
+    with pytest.raises(StateFileError, match=f"hex {h0}: neutral counters in a hex owned by player 0"):
+        _reload(s, RECRUIT)
+    _reload(s, COMBAT)  # a battle under way
