@@ -377,9 +377,25 @@ class GameState:
             raise StateFileError(f"saved game: malformed field ({exc})") from None
         try:
             state.check_invariants()
+            check_stacks(state)
         except InvariantError as exc:
             raise StateFileError(f"saved game: inconsistent state: {exc}") from None
         return state
+
+    # ----- pickle and deepcopy (Ray, multiprocessing, search) -----
+
+    def __getstate__(self) -> tuple[None, dict]:
+        # the geometry (read-only mappings, shared by every game of a board size) is rebuilt from cfg
+        return None, {name: getattr(self, name) for name in GameState.__slots__ if name != "geo"}
+
+    def __setstate__(self, state: tuple[None, dict]) -> None:
+        slots = state[1]
+        for name, value in slots.items():
+            setattr(self, name, value)
+        self.geo = geometry(board_radius(self.cfg.n_players))
+
+    def __deepcopy__(self, memo: dict) -> GameState:
+        return self.copy()
 
     # ----- invariants -----
 
@@ -532,3 +548,57 @@ def _check_players(s: GameState) -> None:
         # R16.3 is the standard rule only: every R19 variant replaces it (two Citadels may be held)
         if len(s.citadel_hexes(p)) > 1 and s.phase != GAME_OVER and s.cfg.victory == "standard":
             _fail(f"player {p} owns two Citadels but has not won (R16.3)")
+
+
+# Phases between one Combat phase and the next Events phase: every battle and exploration was
+# resolved in the Combat phase (R12.1.4), and until the Events phase (R22.5 Portal) and the Movement
+# phase counters only arrive in a hex by placement on their owner's own hexes (R8.3.1, R7, B.8).
+_SETTLED_PHASES = (INCOME, HEROES, RECRUIT, CONSTRUCTION, SPECIAL, CHANGE_ORDER)
+
+
+def _sides(s: GameState) -> np.ndarray:
+    """bool [hex, side] (R0.5.2): side p < n_players has creatures, heroes or other counters there
+    (income counters and items in play left out: they follow other rules); side n_players: neutral."""
+    n = s.n_players
+    kinds = s.cat.THING_KIND
+    on = (s.thing_place == BOARD) & ~np.isin(kinds, (SPECIAL_INCOME, CITY, VILLAGE)) & ~s.thing_in_play
+    owners = s.thing_owner[on].astype(np.int64)
+    sides = np.zeros((s.geo.n_hexes, n + 1), bool)
+    sides[s.thing_hex[on], np.where(owners == NEUTRAL, n, owners)] = True
+    heroes = s.hero_owner >= 0
+    sides[s.hero_hex[heroes], s.hero_owner[heroes]] = True
+    return sides
+
+
+def _owner_text(owner: int) -> str:
+    return "nobody" if owner == NOBODY else f"player {owner}"
+
+
+def check_stacks(s: GameState) -> None:
+    """Who may have counters in whose hex, by phase: what a saved game can never hold.
+
+    Sharing a hex is legal far beyond battles: an enemy stack stays in a hex whose owner's flyers
+    left it (R11.6, no battle follows, R12.1.1) and the owner may then place counters beside it; so
+    only what no sequence of legal actions reaches is refused."""
+    n = s.n_players
+    sides = _sides(s)
+    for hx in np.flatnonzero(sides.any(axis=1)):
+        owner = int(s.hex_owner[hx])
+        foreign = [p for p in np.flatnonzero(sides[hx, :n]).tolist() if p != owner]
+        if sides[hx, n] and owner != NOBODY and s.phase != COMBAT:
+            _fail(f"hex {hx}: neutral counters in a hex owned by player {owner} (R12.4.1: neutral defenders "
+                  "stay only in unexplored hexes; a conquest removes them)")
+        if not foreign:
+            continue
+        where = f"hex {hx}, owned by {_owner_text(owner)}, holds counters of player {foreign[0]}"
+        if s.phase == SETUP:
+            _fail(f"{where} during setup (R4.8, R8.3.1: Things are placed only on their owner's hexes)")
+        if s.phase not in _SETTLED_PHASES:
+            continue
+        if owner == NOBODY:
+            _fail(f"{where} in phase '{PHASE_NAMES[s.phase]}' (R12.1.4: every exploration is resolved "
+                  "in the Combat phase)")
+        if len(foreign) > 1:
+            _fail(f"hex {hx}, owned by player {owner}, holds counters of players {foreign[0]} and {foreign[1]} "
+                  f"in phase '{PHASE_NAMES[s.phase]}' (R12.1.4, R13.9.3: every battle ends in the Combat "
+                  "phase with one side left)")

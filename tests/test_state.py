@@ -3,15 +3,34 @@ and check_invariants (R0.5, R1.9.3, R11.4, R17.1)."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import numpy as np
 import pytest
 
 from ktenv import catalog as cat
-from ktenv.constants import CREATURE, SCREEN, SEA, VILLAGE
+from ktenv.board import board_radius, geometry
+from ktenv.constants import CREATURE, NEUTRAL, SCREEN, SEA, VILLAGE
 from ktenv.engine import legal_mask, step
-from ktenv.state import SCHEMA_VERSION, GameState, InvariantError, StateFileError
+from ktenv.state import (
+    CHANGE_ORDER,
+    COMBAT,
+    CONSTRUCTION,
+    EVENTS,
+    GAME_OVER,
+    HEROES,
+    INCOME,
+    MOVEMENT,
+    RECRUIT,
+    SCHEMA_VERSION,
+    SETUP,
+    SPECIAL,
+    GameState,
+    InvariantError,
+    StateFileError,
+)
 
 from .helpers import (
     fill_hex,
@@ -143,6 +162,50 @@ def test_copy_continues_like_the_original():
         step(s, a)
         step(c, a)
     assert s.to_json() == c.to_json()
+
+
+# ----------------------------------------------------------------- pickle and deepcopy (Ray, multiprocessing, search)
+
+
+def _copies(s: GameState) -> list[GameState]:
+    protocols = range(2, pickle.HIGHEST_PROTOCOL + 1)
+    return [pickle.loads(pickle.dumps(s, protocol=p)) for p in protocols] + [copy.deepcopy(s)]
+
+
+@pytest.mark.parametrize("n_players,seed,steps", [(2, 1, 0), (4, 3, 120), (6, 5, 40)])
+def test_pickle_and_deepcopy_are_exact(n_players, seed, steps):
+    """The restored state equals the original: same JSON, same legal mask, same future dice, and the
+    same game when both continue with the same actions."""
+    s = _played(n_players, seed, steps)
+    s.rng.script = [4, 2]  # scripted dice travel too
+    legal_mask(s)  # a cached mask travels as well
+    for other in _copies(s):
+        assert other.to_json() == s.to_json()
+        assert np.array_equal(legal_mask(other), legal_mask(s))
+        assert other.geo is geometry(board_radius(n_players))  # rebuilt, not copied
+        a, b = other.rng.copy(), s.rng.copy()
+        assert [a.d6() for _ in range(20)] == [b.d6() for _ in range(20)]
+        original = s.copy()
+        rng1, rng2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        for _ in range(60):
+            if original.game_over:
+                break
+            action = random_action(original, rng1)
+            assert action == random_action(other, rng2)
+            step(original, action)
+            step(other, action)
+        assert other.to_json() == original.to_json()
+
+
+def test_deepcopy_and_unpickled_state_are_independent():
+    s = _played(3, 7, 30)
+    before = s.to_json()
+    for other in _copies(s):
+        other.gold[:] += 9
+        other.reg["poke"] = 1
+        other.rng.script.append(6)
+        other.winners.append(0)
+        assert s.to_json() == before
 
 
 # ----------------------------------------------------------------- bad save files
@@ -427,3 +490,82 @@ def test_two_terrain_lords(board):
     give_hero(board, "Plains Lord", 0, hx)
     with pytest.raises(InvariantError, match="two terrain lords"):
         board.check_invariants()
+
+
+# ----------------------------------------------------------------- who stands in whose hex (the loader)
+
+SETTLED = (INCOME, HEROES, RECRUIT, CONSTRUCTION, SPECIAL, CHANGE_ORDER)
+
+
+@pytest.fixture()
+def kingdoms():
+    """Three players owning one hex each, and an unexplored hex."""
+    s = scenario(3, 41)
+    hexes = free_land(s, 4)
+    for p in range(3):
+        give_hex(s, p, hexes[p])
+    return s, hexes
+
+
+def _reload(s: GameState, phase: int) -> GameState:
+    s.phase = phase
+    return GameState.from_json(s.to_json())
+
+
+def test_an_enemy_stack_in_an_owned_hex_loads_in_every_phase(kingdoms):
+    """Reachable: an enemy stack stays in a hex whose owner's flyers left it (R11.6), no battle follows
+    (R12.1.1), and the owner may then place counters beside it (R8.3.1) in any later phase."""
+    s, (h0, _, _, _) = kingdoms
+    fill_hex(s, 1, h0, 2)
+    fill_hex(s, 0, h0, 1)
+    for phase in range(INCOME, GAME_OVER + 1):
+        _reload(s, phase)
+
+
+def test_setup_refuses_counters_in_another_players_hex(kingdoms):
+    """R4.8, R8.3.1: in setup Things are only placed on their owner's hexes; nobody has moved yet."""
+    s, (h0, _, _, free) = kingdoms
+    fill_hex(s, 0, h0, 2)
+    _reload(s, SETUP)
+    enemy = fill_hex(s, 1, h0, 1)
+    with pytest.raises(StateFileError, match=f"hex {h0}, owned by player 0, holds counters of player 1 during setup"):
+        _reload(s, SETUP)
+    put(s, enemy[0], 1, free)
+    with pytest.raises(StateFileError, match=f"hex {free}, owned by nobody, holds counters of player 1"):
+        _reload(s, SETUP)
+
+
+def test_settled_phases_refuse_a_stack_in_an_unexplored_hex(kingdoms):
+    """R12.1.4: every exploration is resolved in the Combat phase; until the next Events (R22.5 Portal)
+    and Movement phases nobody enters an unexplored hex."""
+    s, (_, _, _, free) = kingdoms
+    fill_hex(s, 1, free, 2)
+    for phase in SETTLED:
+        with pytest.raises(StateFileError, match=f"hex {free}, owned by nobody, holds counters of player 1"):
+            _reload(s, phase)
+    for phase in (EVENTS, MOVEMENT, COMBAT, GAME_OVER):
+        _reload(s, phase)
+
+
+def test_settled_phases_refuse_two_enemy_players_in_a_hex(kingdoms):
+    """R12.1.4, R13.9.3: every battle is fought in the Combat phase until one side is left."""
+    s, (h0, _, _, _) = kingdoms
+    fill_hex(s, 1, h0, 1)
+    fill_hex(s, 2, h0, 2)
+    for phase in SETTLED:
+        with pytest.raises(StateFileError, match=f"hex {h0}, owned by player 0, holds counters of players 1 and 2"):
+            _reload(s, phase)
+    for phase in (EVENTS, MOVEMENT, COMBAT, GAME_OVER):
+        _reload(s, phase)
+
+
+def test_neutral_counters_stand_only_in_unexplored_hexes(kingdoms):
+    """R12.4.1: neutral defenders stay only in unexplored hexes; a conquest removes them."""
+    s, (h0, _, _, free) = kingdoms
+    put(s, in_cup(s, kind=CREATURE)[0], NEUTRAL, free)
+    for phase in range(SETUP, GAME_OVER + 1):
+        _reload(s, phase)
+    put(s, in_cup(s, kind=CREATURE)[0], NEUTRAL, h0)
+    with pytest.raises(StateFileError, match=f"hex {h0}: neutral counters in a hex owned by player 0"):
+        _reload(s, RECRUIT)
+    _reload(s, COMBAT)  # a battle under way
