@@ -8,7 +8,7 @@ import pytest
 
 from ktenv.config import GameConfig
 from ktenv.env.observation import SCALAR, Register
-from ktenv.procedures import FRAMES, SpecialPower, SpecialStage, frames_from_v2
+from ktenv.procedures import FRAMES, Losses, Reactions, SpecialPower, SpecialStage, frames_from_v2
 from ktenv.state import GameState, StateFileError
 
 
@@ -58,3 +58,27 @@ def test_version_2_saves_load_their_registers_into_frames():
 def test_a_register_naming_a_missing_frame_field_fails_at_once():
     with pytest.raises(TypeError, match="SpecialPower.wand"):
         Register("x", SCALAR, source="SpecialPower.wand")
+
+
+def test_version_2_saves_load_the_reaction_and_loss_registers_into_frames():
+    """Issue 13: reaction rounds and losses of a version-2 save become their frames; no register of
+    theirs is left."""
+    s = GameState(GameConfig(n_players=3), 1)
+    data = s.to_dict()
+    data["version"] = 2
+    del data["frames"]
+    data["reg"] = {
+        "rx_n": 2, "rx0_c": 12, "rx0_p": 1, "rx0_ask": 2, "rx0_cancel": 0, "rx0_fan": -1, "rx0_elixir": 0b10,
+        "rx0_victims": 0b11, "rx1_c": 40, "rx1_p": 2, "rx1_ask": 0, "rx1_cancel": 1, "rx1_fan": 0, "rx1_elixir": 0,
+        "rx1_victims": 0, "rx_fan": 2,
+        "ls_hex": 9, "ls_owner": 2, "ls_n": 3, "ls_flags": 1 | 4 | 16,
+        "b_round": 2,  # another procedure's register stays
+    }
+    back = GameState.from_json(json.dumps(data))
+    assert back.reg == {"b_round": 2}
+    assert back.frame(Reactions) == Reactions(
+        trigger=[12, 40], player=[1, 2], asked=[2, 0], cancelled=[0, 1], fan=[-1, 0], elixir=[0b10, 0],
+        victims=[0b11, 0], result_fan=2)
+    assert back.frame(Losses) == Losses(hex=9, owner=2, left=3, heroes=True, until_no_creature=True, army_only=True)
+    assert GameState.from_json(back.to_json()).frames == back.frames  # and they save as version 3
+    assert frames_from_v2({"ls_n": 1}) == ([Losses(left=1)], {"ls_n"})
