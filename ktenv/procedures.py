@@ -246,3 +246,70 @@ class Reactions(Frame):
                 getattr(frame, name).append(reg[f"rx{d}_{key}"])
                 keys.add(f"rx{d}_{key}")
         return frame, keys
+
+
+@procedure("lucky_reroll")
+class LuckyReroll(Frame):
+    """R21.5 Lucky (Encounter power): after its own battle roll, the Lucky player may re-roll one of
+    its dice, once per combat round. The re-roll is a roll event of its own (R18.5.1)."""
+
+    side: int = slot(-1, v2="pw_lk")  # the Lucky player's battle side
+    shown: list[int] = series(v2="pw_d{}")  # the dice of its roll (the first 16), once it is asked
+    die: int = slot(-1, v2="pw_lk_die")  # the die being re-rolled; -1 until chosen
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        keys = {k for k in reg if k in ("pw_lk", "pw_lk_n", "pw_lk_die") or _indexed(k, "pw_d")}
+        if not keys:
+            return None, keys
+        return cls(reg.get("pw_lk", -1), [reg.get(f"pw_d{i}", 0) for i in range(reg.get("pw_lk_n", 0))],
+                   reg.get("pw_lk_die", -1)), keys
+
+
+@procedure("rolls")
+class Rolls(Frame):
+    """R18.5.1 roll events (`engine.dice`): the dice of every roll made and not yet read by the rule
+    that made it, which reads them in its next stage. In between, the Lucky Charm (C.6) and the Lucky
+    power (R21.5) may change them. One roll per roll code (`engine.dice`: HERO ... BATTLE + side)."""
+
+    code: list[int] = series()  # the roll code of each roll held, in the order made
+    count: list[int] = series()  # how many dice each has
+    dice: list[int] = series()  # their dice, roll after roll (0-7: R18.5.2, a changed die may leave 1-6)
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        frame, keys = cls(), set()
+        for key in reg:  # version 2: "dice<code>" packed 4 bits a die, "dice<code>_n" the count
+            if _indexed(key, "dice"):
+                code, n = int(key[4:]), reg[f"{key}_n"]
+                frame.code.append(code)
+                frame.count.append(n)
+                frame.dice.extend((reg[key] >> (4 * i)) & 15 for i in range(n))
+                keys |= {key, f"{key}_n"}
+        return (frame if keys else None), keys
+
+
+@procedure("lucky_charm")
+class LuckyCharm(Frame):
+    """C.6 / R18.5.1: the Lucky Charm window after a roll event. Each holder (two with two boxes,
+    R20.1) is asked in turn order from the first player (R18.6.1) whether to change one die by one,
+    seeing the dice as the one before left them. Only the holder is asked, and nobody else can tell
+    a window was offered (RD8.2)."""
+
+    code: int = slot(-1, v2="lucky_code")  # roll code of the roll (`Rolls`)
+    shown: list[int] = series(v2="lucky_d{}")  # its dice (the first 16) as the asked holder sees them
+    die: int = slot(-1, v2="lucky_die")  # the die the holder chose to change; -1 until chosen
+    asked: int = slot(0, v2="lucky_asked")  # bit p: player p was asked about this roll
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        keys = {k for k in reg if k in ("lucky_code", "lucky_n", "lucky_die", "lucky_asked") or _indexed(k, "lucky_d")}
+        if not keys:
+            return None, keys
+        return cls(reg.get("lucky_code", -1), [reg.get(f"lucky_d{i}", 0) for i in range(reg.get("lucky_n", 0))],
+                   reg.get("lucky_die", -1), reg.get("lucky_asked", 0)), keys
+
+
+def _indexed(key: str, stem: str) -> bool:
+    """Is `key` a version-2 key `<stem><number>`?"""
+    return key.startswith(stem) and key[len(stem):].isdigit()
