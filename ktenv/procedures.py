@@ -124,6 +124,12 @@ def frames_from_v2(reg: dict[str, int]) -> tuple[list[Frame], set[str]]:
     does), and the keys they took."""
     out, taken = [], set()
     for cls in FRAMES.values():
+        custom = getattr(cls, "from_v2", None)  # a frame whose keys need more than `v2=` (packed, derived)
+        if custom is not None:
+            frame, keys = custom(reg)
+            out.extend([frame] if frame is not None else [])
+            taken |= keys
+            continue
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             key = f.metadata.get("v2", "")
@@ -177,3 +183,133 @@ class SpecialPower(Frame):
     tie: bool = slot(False, v2="sp_tie")  # the duel is a re-roll after a tie
     used_thief: bool = slot(False, v2="sp_used_thief")  # each hero once per turn
     used_assassin: bool = slot(False, v2="sp_used_assassin")
+
+
+# ----- dice, reactions, losses (issue 13): the shared procedures other procedures call into
+
+
+@procedure("losses")
+class Losses(Frame):
+    """The shared "take N losses in a hex" procedure (`engine.losses`): Terrain Disaster (B.2), the
+    excess of an army escaping a sunk hex (B.3), Plague (B.4), Teenie Pox (B.7). The owner gives up
+    one counter (or fort level) at a time; what offers no choice is taken at once."""
+
+    hex: int = slot(-1, v2="ls_hex")
+    owner: int = slot(-1, v2="ls_owner")  # the player taking the losses
+    left: int = slot(0, v2="ls_n")  # losses still to take
+    heroes: bool = slot(False)  # heroes can be lost (B.2, B.7; never by Plague, B.4)
+    creatures_first: bool = slot(False)  # forts and towns only when no creature or hero is left (event_losses)
+    until_no_creature: bool = slot(False)  # B.4: done once none of the owner's creatures is left
+    citadel: bool = slot(False)  # a Citadel may lose levels (R19.2.2 variant B, Terrain Disaster only)
+    army_only: bool = slot(False)  # creatures and heroes only (B.3, the excess of an escape)
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        keys = {k for k in ("ls_hex", "ls_owner", "ls_n", "ls_flags") if k in reg}
+        if not keys:
+            return None, keys
+        flags = reg.get("ls_flags", 0)  # version 2 kept the flags as bits, in the field order above
+        return cls(reg.get("ls_hex", -1), reg.get("ls_owner", -1), reg.get("ls_n", 0), bool(flags & 1),
+                   bool(flags & 2), bool(flags & 4), bool(flags & 8), bool(flags & 16)), keys
+
+
+@procedure("reactions")
+class Reactions(Frame):
+    """R18.2 reaction rounds (`engine.reactions`): an event or item played (or magic creatures about
+    to attack, C.8) opens a round in which the other players may answer with Dispel Magic (C.8), the
+    Fan / Bellows (C.3) or the Elixir (C.4); a reaction opens its own round above it (R18.2.2).
+
+    The lists hold one entry per open round, outermost first. When the last round closes, its
+    outcome waits in the `result_` fields until the procedure that opened it reads it."""
+
+    trigger: list[int] = series()  # the Thing played, or MAGIC_STEP (-2): magic creatures about to attack
+    player: list[int] = series()  # who played it
+    asked: list[int] = series()  # players of the round's ask order already asked
+    cancelled: list[int] = series()  # 1: a Dispel Magic cancelled it
+    fan: list[int] = series()  # the player whose Fan took effect on it, or -1
+    elixir: list[int] = series()  # bit p: player p is saved by an Elixir
+    victims: list[int] = series()  # bit p: player p may answer with an Elixir (Teenie Pox, B.7)
+    result_cancelled: bool = slot(False, v2="rx_cancel")
+    result_fan: int = slot(-1, v2="rx_fan")
+    result_elixir: int = slot(0, v2="rx_elixir")
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        keys = {k for k in ("rx_n", "rx_cancel", "rx_fan", "rx_elixir") if k in reg}
+        if not keys:
+            return None, keys
+        frame = cls(result_cancelled=bool(reg.get("rx_cancel", 0)), result_fan=reg.get("rx_fan", -1),
+                     result_elixir=reg.get("rx_elixir", 0))
+        for d in range(reg.get("rx_n", 0)):
+            for name, key in (("trigger", "c"), ("player", "p"), ("asked", "ask"), ("cancelled", "cancel"),
+                              ("fan", "fan"), ("elixir", "elixir"), ("victims", "victims")):
+                getattr(frame, name).append(reg[f"rx{d}_{key}"])
+                keys.add(f"rx{d}_{key}")
+        return frame, keys
+
+
+@procedure("lucky_reroll")
+class LuckyReroll(Frame):
+    """R21.5 Lucky (Encounter power): after its own battle roll, the Lucky player may re-roll one of
+    its dice, once per combat round. The re-roll is a roll event of its own (R18.5.1)."""
+
+    side: int = slot(-1, v2="pw_lk")  # the Lucky player's battle side
+    shown: list[int] = series(v2="pw_d{}")  # the dice of its roll (the first 16), once it is asked
+    die: int = slot(-1, v2="pw_lk_die")  # the die being re-rolled; -1 until chosen
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        keys = {k for k in reg if k in ("pw_lk", "pw_lk_n", "pw_lk_die") or _indexed(k, "pw_d")}
+        if not keys:
+            return None, keys
+        return cls(reg.get("pw_lk", -1), [reg.get(f"pw_d{i}", 0) for i in range(reg.get("pw_lk_n", 0))],
+                   reg.get("pw_lk_die", -1)), keys
+
+
+@procedure("rolls")
+class Rolls(Frame):
+    """R18.5.1 roll events (`engine.dice`): the dice of every roll made and not yet read by the rule
+    that made it, which reads them in its next stage. In between, the Lucky Charm (C.6) and the Lucky
+    power (R21.5) may change them. One roll per roll code (`engine.dice`: HERO ... BATTLE + side)."""
+
+    code: list[int] = series()  # the roll code of each roll held, in the order made
+    count: list[int] = series()  # how many dice each has
+    dice: list[int] = series()  # their dice, roll after roll (0-7: R18.5.2, a changed die may leave 1-6)
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        frame, keys = cls(), set()
+        for key in reg:  # version 2: "dice<code>" packed 4 bits a die, "dice<code>_n" the count
+            if _indexed(key, "dice"):
+                code, n = int(key[4:]), reg[f"{key}_n"]
+                frame.code.append(code)
+                frame.count.append(n)
+                frame.dice.extend((reg[key] >> (4 * i)) & 15 for i in range(n))
+                keys |= {key, f"{key}_n"}
+        return (frame if keys else None), keys
+
+
+@procedure("lucky_charm")
+class LuckyCharm(Frame):
+    """C.6 / R18.5.1: the Lucky Charm window after a roll event. Each holder (two with two boxes,
+    R20.1) is asked in turn order from the first player (R18.6.1) whether to change one die by one,
+    seeing the dice as the one before left them. Only the holder is asked, and nobody else can tell
+    a window was offered (RD8.2)."""
+
+    code: int = slot(-1, v2="lucky_code")  # roll code of the roll (`Rolls`)
+    shown: list[int] = series(v2="lucky_d{}")  # its dice (the first 16) as the asked holder sees them
+    die: int = slot(-1, v2="lucky_die")  # the die the holder chose to change; -1 until chosen
+    asked: int = slot(0, v2="lucky_asked")  # bit p: player p was asked about this roll
+
+    @classmethod
+    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
+        keys = {k for k in reg if k in ("lucky_code", "lucky_n", "lucky_die", "lucky_asked") or _indexed(k, "lucky_d")}
+        if not keys:
+            return None, keys
+        return cls(reg.get("lucky_code", -1), [reg.get(f"lucky_d{i}", 0) for i in range(reg.get("lucky_n", 0))],
+                   reg.get("lucky_die", -1), reg.get("lucky_asked", 0)), keys
+
+
+def _indexed(key: str, stem: str) -> bool:
+    """Is `key` a version-2 key `<stem><number>`?"""
+    return key.startswith(stem) and key[len(stem):].isdigit()

@@ -23,6 +23,7 @@ from ktenv.engine.recruiting import free_count
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import INCOME, player_stats
 from ktenv.env.testing import check_mask_exact, check_no_leak, random_states
+from ktenv.procedures import LuckyReroll
 from ktenv.state import COMBAT, CONSTRUCTION, HEROES, MOVEMENT, RECRUIT, GameState
 from ktenv.state import INCOME as INCOME_PHASE
 
@@ -363,7 +364,7 @@ def test_lucky_rerolls_one_own_die(lucky):
     start_phase(s, COMBAT)
     if lucky:
         assert s.decision == D.LUCKY_REROLL and s.actor == 0
-        assert set(legal_actions(s)) == {PASS, NUMBER} and s.reg["pw_d0"] == 6
+        assert set(legal_actions(s)) == {PASS, NUMBER} and s.frame(LuckyReroll).shown == [6]
         step(s, NUMBER)  # the 6 becomes a 2: a hit; the farmers (6) miss; the hex is taken
         assert s.hex_owner[a] == 0
     else:

@@ -7,8 +7,19 @@ import json
 import pytest
 
 from ktenv.config import GameConfig
-from ktenv.env.observation import SCALAR, Register
-from ktenv.procedures import FRAMES, SpecialPower, SpecialStage, frames_from_v2
+from ktenv.engine import dice
+from ktenv.env.observation import LENGTH, SCALAR, ObservationEncoder, Register, frame_source
+from ktenv.procedures import (
+    FRAMES,
+    Losses,
+    LuckyCharm,
+    LuckyReroll,
+    Reactions,
+    Rolls,
+    SpecialPower,
+    SpecialStage,
+    frames_from_v2,
+)
 from ktenv.state import GameState, StateFileError
 
 
@@ -58,3 +69,50 @@ def test_version_2_saves_load_their_registers_into_frames():
 def test_a_register_naming_a_missing_frame_field_fails_at_once():
     with pytest.raises(TypeError, match="SpecialPower.wand"):
         Register("x", SCALAR, source="SpecialPower.wand")
+
+
+def test_version_2_saves_load_the_dice_reaction_and_loss_registers_into_frames():
+    """Issue 13: rolls (packed 4 bits a die), the Lucky Charm window, reaction rounds, losses and
+    the Lucky re-roll of a version-2 save become their frames; no register of theirs is left."""
+    s = GameState(GameConfig(n_players=3), 1)
+    data = s.to_dict()
+    data["version"] = 2
+    del data["frames"]
+    data["reg"] = {
+        "dice20": 6 | 2 << 4 | 7 << 8, "dice20_n": 3, "dice30": 4, "dice30_n": 1, "dice3": 0, "dice3_n": 0,
+        "lucky_code": 30, "lucky_n": 1, "lucky_d0": 4, "lucky_die": 0, "lucky_asked": 0b101,
+        "rx_n": 2, "rx0_c": 12, "rx0_p": 1, "rx0_ask": 2, "rx0_cancel": 0, "rx0_fan": -1, "rx0_elixir": 0b10,
+        "rx0_victims": 0b11, "rx1_c": 40, "rx1_p": 2, "rx1_ask": 0, "rx1_cancel": 1, "rx1_fan": 0, "rx1_elixir": 0,
+        "rx1_victims": 0, "rx_fan": 2,
+        "ls_hex": 9, "ls_owner": 2, "ls_n": 3, "ls_flags": 1 | 4 | 16,
+        "pw_lk": 0, "pw_lk_n": 3, "pw_d0": 6, "pw_d1": 2, "pw_d2": 7, "pw_lk_die": 1,
+        "b_round": 2,  # another procedure's register stays
+    }
+    back = GameState.from_json(json.dumps(data))
+    assert back.reg == {"b_round": 2}
+    assert back.frame(Rolls) == Rolls(code=[20, 30, 3], count=[3, 1, 0], dice=[6, 2, 7, 4])
+    assert back.frame(LuckyCharm) == LuckyCharm(code=30, shown=[4], die=0, asked=0b101)
+    assert back.frame(Reactions) == Reactions(
+        trigger=[12, 40], player=[1, 2], asked=[2, 0], cancelled=[0, 1], fan=[-1, 0], elixir=[0b10, 0],
+        victims=[0b11, 0], result_fan=2)
+    assert back.frame(Losses) == Losses(hex=9, owner=2, left=3, heroes=True, until_no_creature=True, army_only=True)
+    assert back.frame(LuckyReroll) == LuckyReroll(side=0, shown=[6, 2, 7], die=1)
+    assert GameState.from_json(back.to_json()).frames == back.frames  # and they save as version 3
+    assert dice.peek(back, 20) == [6, 2, 7] and dice.take(back, 30) == [4] and dice.held(back, 3)
+    assert frames_from_v2({"ls_n": 1}) == ([Losses(left=1)], {"ls_n"})
+
+
+def test_registers_read_elements_and_lengths_of_frame_lists():
+    """The per-die registers (lucky_d<i>, pw_d<i>) read one element of a list field; lucky_n its length."""
+    s = GameState(GameConfig(n_players=2), 1)
+    enc = ObservationEncoder(s.cfg, s.geo.n_hexes)
+    s.push(LuckyReroll(side=0, shown=[5, 0, 3]))
+    obs = enc.encode(s, 1)
+    col = enc.o
+    assert obs[col["registers.reg_pw_lk_n"]] == 3 and obs[col["registers.reg_pw_d0"]] == 5
+    assert obs[col["registers.reg_pw_d2"]] == 3 and obs[col["registers.reg_pw_d3"]] == 0
+    assert frame_source("len(LuckyCharm.shown)") == (LuckyCharm, "shown", LENGTH)
+    assert frame_source("LuckyCharm.shown[3]") == (LuckyCharm, "shown", 3)
+    for bad in ("LuckyCharm.die[0]", "len(LuckyCharm.die)", "LuckyCharm.shown[x]", "LuckyCharm.wand[0]"):
+        with pytest.raises(TypeError):
+            frame_source(bad)

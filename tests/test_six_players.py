@@ -442,6 +442,7 @@ def test_a_second_box_golem_is_played_as_its_original_c7():
 def test_two_lucky_charm_holders_are_asked_in_turn_order_c6():
     from ktenv.engine import decisions as D
     from ktenv.engine.actions import NUMBER, PASS
+    from ktenv.procedures import LuckyCharm
     from ktenv.state import COMBAT
     from tests.scenario import own, put, start_phase, thing, to_screen
 
@@ -459,10 +460,10 @@ def test_two_lucky_charm_holders_are_asked_in_turn_order_c6():
     step(s, NUMBER + 0)
     step(s, NUMBER + 1)  # 5 -> 6
     assert s.thing_place[charm2] == CUP and s.thing_place[charm] == SCREEN
-    assert s.decision == D.LUCKY_DIE and s.actor == 3 and s.reg["lucky_d0"] == 6  # sees the changed die
+    assert s.decision == D.LUCKY_DIE and s.actor == 3 and s.frame(LuckyCharm).shown[0] == 6  # sees the changed die
     step(s, PASS)
     assert s.hex_owner[a] == 0  # 6: undefended (R12.2.2)
-    assert not any(k.startswith("lucky_") for k in s.reg)
+    assert s.frame(LuckyCharm) is None
     s.check_invariants()
 
 

@@ -253,7 +253,7 @@ def _hits(s: GameState) -> None:
     step = s.reg["b_step"]
     received: dict[int, int] = {}
     for side in B.active_sides(s):
-        rolled = dice.take(s, dice.BATTLE + side) if f"dice{dice.BATTLE + side}" in s.reg else []
+        rolled = dice.take(s, dice.BATTLE + side) if dice.held(s, dice.BATTLE + side) else []
         target = target_of(s, side)
         i = 0
         for value, n, tag in B.attackers(s, side, step):

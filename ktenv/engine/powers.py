@@ -9,8 +9,8 @@ Farmer's marked hex is `s.power_hex[p]` (R21.7). Registers (ints in `s.reg`, so 
 
 - `pw_fly`, `pw_fly_round`: the Aviator's creature that flies this round, and that round (R21.2);
   `pw_ar`: that creature while it retreats alone.
-- `pw_lk`: the Lucky side asked whether to re-roll; `pw_lk_n`, `pw_d<i>`: the dice of its roll;
-  `pw_lk_die`: the die being re-rolled; `b_lucky<side>`: the round it last re-rolled (R21.5).
+- `b_lucky<side>`: the round the Lucky side last re-rolled (R21.5; the re-roll itself is the
+  `LuckyReroll` frame).
 - `b_amoeba<side>`: the round in which the Amoeba last ignored a hit (R21.1).
 - `b_pw`: the battle-start powers were applied; `b_stake`: gold each side staked (R21.11).
 - `pw_nm_hex`, `pw_nm`: the hex of the Nomad's moving fort or town, and the town; `mv_nf<hex>` /
@@ -27,6 +27,7 @@ import numpy as np
 from .. import catalog as cat
 from ..config import ENCOUNTER_POWERS, power_code
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, SCREEN, SCREEN_LIMIT, VILLAGE
+from ..procedures import LuckyReroll
 from ..state import UNMOVED, GameState
 from . import decisions as D
 from . import dice, house
@@ -98,22 +99,16 @@ def pending(s: GameState) -> bool:
             reg["pw_brute"] = brute  # the screen check that follows asks the discards (R17.1.2)
         else:
             del reg["pw_brute"]
-    if "pw_lk" not in reg:
+    lucky = s.frame(LuckyReroll)
+    if lucky is None:
         return False
-    side = reg["pw_lk"]
-    code = dice.BATTLE + side
-    if "pw_lk_die" in reg:  # the re-roll was made (and offered to the Lucky Charm): use it
-        new, i = dice.take(s, REROLL)[0], reg.pop("pw_lk_die")
-        key = f"dice{code}"
-        bits = 4 * i
-        reg[key] = (reg[key] & ~(15 << bits)) | (new << bits)
-        _close_lucky(s)
+    code = dice.BATTLE + lucky.side
+    if lucky.die >= 0:  # the re-roll was made (and offered to the Lucky Charm): use it
+        dice.set_die(s, code, lucky.die, dice.take(s, REROLL)[0])
+        s.drop(LuckyReroll)
         return False
-    rolled = dice.peek(s, code)
-    reg["pw_lk_n"] = min(len(rolled), 16)
-    for i, value in enumerate(rolled[:16]):
-        reg[f"pw_d{i}"] = value
-    s.decision, s.actor = D.LUCKY_REROLL, side
+    lucky.shown = dice.peek(s, code)[:dice.SHOWN]
+    s.decision, s.actor = D.LUCKY_REROLL, lucky.side
     return True
 
 
@@ -298,26 +293,22 @@ def eliminate(s: GameState, c: int) -> None:
 def after_battle_roll(s: GameState, side: int, n: int) -> None:
     """After a side's battle roll: the Lucky player may re-roll one own die, once per round."""
     if n and has(s, side, LUCKY) and s.reg.get(f"b_lucky{side}") != s.reg["b_round"]:
-        s.reg["pw_lk"] = side
-
-
-def _close_lucky(s: GameState) -> None:
-    for key in [k for k in s.reg if k.startswith(("pw_lk", "pw_d"))]:
-        del s.reg[key]
+        s.push(LuckyReroll(side=side))
 
 
 def legal_reroll(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[NUMBER:NUMBER + s.reg["pw_lk_n"]] = 1
+    mask[NUMBER:NUMBER + len(s.frame(LuckyReroll).shown)] = 1
     mask[PASS] = 1
 
 
 def apply_reroll(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
+    lucky = s.frame(LuckyReroll)
     if action == PASS:
-        _close_lucky(s)
+        s.drop(LuckyReroll)
         return
-    s.reg[f"b_lucky{s.reg['pw_lk']}"] = s.reg["b_round"]
-    s.reg["pw_lk_die"] = action - NUMBER
+    s.reg[f"b_lucky{lucky.side}"] = s.reg["b_round"]
+    lucky.die = action - NUMBER
     dice.roll(s, REROLL, 1)  # roll event (R18.5): read by `pending` once any Lucky Charm window closed
 
 

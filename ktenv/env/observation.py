@@ -53,13 +53,33 @@ _WHO = {PUBLIC: "", ACTOR: " [actor only]", OWNER: " [owner only]"}
 PRIVATE_DECISIONS = frozenset((D.LUCKY_DIE, D.LUCKY_SIGN))
 
 
+LENGTH = -1  # frame_source's index of "len(Frame.list)": the list's length
+
+
 def frame_field(source: str) -> tuple[type, str]:
     """("Battle", "hex") from "Battle.hex", checked against the frame's fields."""
-    cls_name, _, name = source.partition(".")
-    cls = next((c for c in FRAMES.values() if c.__name__ == cls_name), None)
-    if cls is None or name not in {f.name for f in dataclasses.fields(cls)}:
-        raise TypeError(f"observation register source {source!r}: no such procedure frame field")
+    cls, name, _ = frame_source(source)
     return cls, name
+
+
+def frame_source(source: str) -> tuple[type, str, int | None]:
+    """What a register reads: "Battle.hex" -> (Battle, "hex", None); an element of a list field,
+    "LuckyCharm.shown[3]" -> (LuckyCharm, "shown", 3) (absent past the list's end); its length,
+    "len(LuckyCharm.shown)" -> (LuckyCharm, "shown", LENGTH)."""
+    path, index = source, None
+    if path.startswith("len(") and path.endswith(")"):
+        path, index = path[4:-1], LENGTH
+    elif path.endswith("]") and "[" in path:
+        path, _, i = path[:-1].partition("[")
+        index = int(i) if i.isdigit() else None
+        if index is None:
+            raise TypeError(f"observation register source {source!r}: the index must be a number")
+    cls_name, _, name = path.partition(".")
+    cls = next((c for c in FRAMES.values() if c.__name__ == cls_name), None)
+    fields = {f.name: f for f in dataclasses.fields(cls)} if cls is not None else {}
+    if name not in fields or (index is not None and not fields[name].metadata.get("series")):
+        raise TypeError(f"observation register source {source!r}: no such procedure frame field")
+    return cls, name, index
 
 
 @dataclass(frozen=True)
@@ -149,21 +169,25 @@ REGISTERS: tuple[Register, ...] = (
     Register("ev_roll", SCALAR, high=14, doc="the event's roll"),
     Register("ev_roll2", SCALAR, high=14, doc="the event's second roll"),
     Register("ev_n", SCALAR, high=20, doc="losses or counters still to take"),
-    Register("ls_hex", HEX, doc="hex where losses are taken (B.2, B.4, B.7)"),
-    Register("ls_owner", SIDE, doc="player taking the losses"),
-    Register("ls_n", SCALAR, high=20, doc="losses still to take"),
+    Register("ls_hex", HEX, doc="hex where losses are taken (B.2, B.4, B.7)", source="Losses.hex"),
+    Register("ls_owner", SIDE, doc="player taking the losses", source="Losses.owner"),
+    Register("ls_n", SCALAR, high=20, doc="losses still to take", source="Losses.left"),
     Register("sp_hero", HERO, doc="special-power hero in use (A.5, A.7)", source="SpecialPower.hero"),
     Register("sp_victim", SIDE, doc="the power's victim", source="SpecialPower.victim"),
     Register("sp_hex", HEX, doc="the Assassin Primus's hex", source="SpecialPower.hex"),
-    Register("lucky_n", SCALAR, ACTOR, high=16, doc="dice of the roll the Lucky Charm may change (holder only)"),
-    *(Register(f"lucky_d{i}", SCALAR, ACTOR, high=7, doc=f"die {i} of that roll (holder only)") for i in range(16)),
-    Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change"),
+    Register("lucky_n", SCALAR, ACTOR, high=16, doc="dice of the roll the Lucky Charm may change (holder only)",
+             source="len(LuckyCharm.shown)"),
+    *(Register(f"lucky_d{i}", SCALAR, ACTOR, high=7, doc=f"die {i} of that roll (holder only)",
+               source=f"LuckyCharm.shown[{i}]") for i in range(16)),
+    Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change", source="LuckyCharm.die"),
     # Encounter powers (R21, only with encounter_powers)
     Register("pw_fly", THING, OWNER, doc="the Aviator's creature that flies this round (R21.2)"),
     Register("pw_ar", THING, doc="the Aviator's flyer retreating alone (R21.2)"),
-    Register("pw_lk", SIDE, doc="the Lucky side that may re-roll one die of its roll (R21.5)"),
-    Register("pw_lk_n", SCALAR, high=16, doc="dice of that roll (R21.5)"),
-    *(Register(f"pw_d{i}", SCALAR, high=7, doc=f"die {i} of that roll (R21.5)") for i in range(16)),
+    Register("pw_lk", SIDE, doc="the Lucky side that may re-roll one die of its roll (R21.5)",
+             source="LuckyReroll.side"),
+    Register("pw_lk_n", SCALAR, high=16, doc="dice of that roll (R21.5)", source="len(LuckyReroll.shown)"),
+    *(Register(f"pw_d{i}", SCALAR, high=7, doc=f"die {i} of that roll (R21.5)", source=f"LuckyReroll.shown[{i}]")
+      for i in range(16)),
     Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)"),
     Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)"),
     Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)"),
@@ -457,14 +481,15 @@ class ObservationEncoder:
         self._hex_stack_counts = np.zeros(8, np.float32)
         # s.reg key -> [(register, offset)]; PER_SIDE / OWN_SIDE keys are spelled out per side
         self.reg_plan: dict[str, list[tuple[Register, int, int]]] = {}
-        # frame class -> [(field, register, offset)]: registers read from procedure frames
-        self.frame_plan: dict[type, list[tuple[str, Register, int]]] = {}
+        # frame class -> [(field, register, offset, index)]: registers read from procedure frames
+        # (index: None the field, i its element i, LENGTH its length; see frame_source)
+        self.frame_plan: dict[type, list[tuple[str, Register, int, int | None]]] = {}
         for r in registers(house):
             if r.source:
-                cls, name = frame_field(r.source)
+                cls, name, index = frame_source(r.source)
                 table = {HEX: "hexes", THING: "things", HERO: "heroes"}.get(r.kind, "registers")
                 column = f"{table}.reg_{r.key}" + ("_rel0" if r.kind in (SIDE, PER_SIDE, OWN_SIDE) else "")
-                self.frame_plan.setdefault(cls, []).append((name, r, off[column]))
+                self.frame_plan.setdefault(cls, []).append((name, r, off[column], index))
             elif r.kind == SCALAR:
                 self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}"], -1))
             elif r.kind in (PER_SIDE, OWN_SIDE):
@@ -709,8 +734,15 @@ class ObservationEncoder:
     def _frame_registers(self, s: GameState, p: int, out: np.ndarray) -> None:
         side_of = self.side_of[p]
         for frame in s.frames:
-            for name, r, a in self.frame_plan.get(type(frame), ()):
+            for name, r, a, index in self.frame_plan.get(type(frame), ()):
                 v = getattr(frame, name)
+                if index is not None:
+                    if index == LENGTH:
+                        v = len(v)
+                    elif index < len(v):
+                        v = v[index]
+                    else:
+                        continue  # past the list's end: absent
                 if r.kind == PER_SIDE:
                     for side in (*range(self.n), NEUTRAL):
                         if v[side]:
