@@ -72,15 +72,17 @@ def slot(default: int = 0, v2: str = "") -> Any:
     return field(default=default, metadata={"v2": v2})
 
 
-def per_side(v2: str = "", size: int = 7) -> Any:
+def per_side(v2: str = "", size: int = 7, default: int = 0) -> Any:
     """A number for every side code (players 0-5, neutral 6: `constants.NEUTRAL`); `v2` is the key
-    pattern with `{}` for the side."""
-    return field(default_factory=lambda: [0] * size, metadata={"v2": v2, "per_side": True})
+    pattern with `{}` for the side; `default` the value of a side without one (-1 for a side index)."""
+    return field(default_factory=lambda: [default] * size,
+                 metadata={"v2": v2, "per_side": True, "default": default})
 
 
-def series(v2: str = "") -> Any:
-    """A list of numbers (a path, a queue); `v2` is the key pattern with `{}` for the index."""
-    return field(default_factory=list, metadata={"v2": v2, "series": True})
+def series(v2: str = "", count: str = "") -> Any:
+    """A list of numbers (a path, a queue); `v2` is the key pattern with `{}` for the index, `count`
+    the version-2 key that held its length, if any."""
+    return field(default_factory=list, metadata={"v2": v2, "series": True, "count": count})
 
 
 def _is_list(f: dataclasses.Field) -> bool:
@@ -141,8 +143,10 @@ def frames_from_v2(reg: dict[str, int]) -> tuple[list[Frame], set[str]]:
                 if found:
                     by_index = {int(k[len(stem):]): v for k, v in found.items()}
                     size = 7 if f.metadata.get("per_side") else max(by_index) + 1
-                    values[f.name] = [by_index.get(i, 0) for i in range(size)]
+                    values[f.name] = [by_index.get(i, f.metadata.get("default", 0)) for i in range(size)]
                     taken |= set(found)
+                if f.metadata.get("count") in reg:
+                    taken.add(f.metadata["count"])
             elif key in reg:
                 values[f.name] = reg[key]
                 taken.add(key)
@@ -183,6 +187,130 @@ class SpecialPower(Frame):
     tie: bool = slot(False, v2="sp_tie")  # the duel is a re-roll after a tie
     used_thief: bool = slot(False, v2="sp_used_thief")  # each hero once per turn
     used_assassin: bool = slot(False, v2="sp_used_assassin")
+
+
+# ----- battle family (R13): a battle, and the counters eliminated over the stack limit
+
+
+class BattleKind(IntEnum):
+    """What a battle is fought over (R12.1.5, R12.2, R12.3)."""
+
+    OWNED = 0  # an owned hex: the owner defends, every other player attacks
+    EXPLORATION = 1  # the explorer against the neutral defenders drawn for the hex (R12.2)
+    CONTEST = 2  # players in an unowned hex; the survivor explores (R12.3)
+
+
+class BattleStage(IntEnum):
+    """Stages of a battle (R13.2-R13.10); a stage runs the rules up to the next decision."""
+
+    START = 0  # Gambler's stake (R21.11), reveal, bluff check (R13.2 steps 1-2)
+    WINDOW = 1  # an item window (R18.1): sides in battle order play items or pass
+    FIREWALL = 2  # the Firewall's value is rolled (C.5)
+    PREHERO = 3  # Baron Munchausen and the Grand Duke (A.1, A.2)
+    WARLORD = 4  # the Warlord names a creature (A.4), then bluff and end checks
+    WARLORD_ROLL = 5  # the Warlord's roll
+    ROUND = 6  # a combat round begins (R13.3)
+    BEARERS = 7  # Bow and Sword bearers (C.10, C.11)
+    TARGETS = 8  # each side names its target (R13.12)
+    STEP = 9  # a step begins: its item window (R18.1.1)
+    STEP_PRE = 10  # Dispel Magic before the magic step (C.8), the Marksman's choice (A.6)
+    DISPEL_WAIT = 11  # the reaction round against a side's magic attacks (C.8)
+    ROLL = 12  # each side rolls its dice of the step (R13.4.2)
+    HITS = 13  # hits counted (R13.4.4)
+    MARKSMAN_PLACE = 14  # the Marksman's owner places his value-2 hits (A.6)
+    ASSIGN = 15  # receiving sides assign their hits one at a time (R13.6)
+    SAVE = 16  # a saving roll read: Swordmaster (A.8) or Talisman (C.9)
+    REMOVE = 17  # the step's eliminated counters leave (R13.6.5)
+    RETREAT = 18  # attackers, then the defender, may retreat (R13.8)
+    EXCESS = 19  # counters over the stack limit after a retreat are eliminated (R13.8.4)
+    END = 20  # ownership, loot, items home (R13.10 step 1)
+    DAMAGE_FORT = 21  # the fort's damage roll (R13.10 step 2)
+    DAMAGE_FORT_ROLLED = 22
+    DAMAGE_INCOME = 23  # the income counter's damage roll
+    DAMAGE_INCOME_ROLLED = 24
+    RESET = 25  # damage healed, counters face down, the winner's placement (R13.10 steps 3-6)
+    PLACE = 26  # the winner's placement in the hex is under way (R13.11.2)
+    DONE = 27  # the battle is over
+
+
+@procedure("battle")
+class Battle(Frame):
+    """One battle (R13) in `hex`, from the reveal to the winner's placement: rounds of magic, ranged and
+    melee steps (R13.3, R13.4), hits assigned by their owners (R13.6), retreats (R13.8), the end
+    (R13.9, R13.10); with the item windows (R18.1, Appendix C), the heroes (Appendix A) and the
+    Encounter powers that act in battles (R21.1, R21.5, R21.11). `begin` in engine.battle pushes it;
+    the Combat phase (R12) or the exploration that drew the defenders drops it."""
+
+    stage: BattleStage = slot(BattleStage.START, v2="b_stage")
+    idx: int = slot(0, v2="b_idx")  # where the stage's walk over the sides (in its order) has come to
+    done: bool = slot(False, v2="b_done")  # the battle is over: its caller takes over
+    hex: int = slot(-1, v2="b_hex")
+    kind: BattleKind = slot(BattleKind.OWNED, v2="b_kind")
+    attacker: int = slot(-1, v2="b_att")  # the player who started it (the chooser, R12.1.5; X12)
+    defender: int = slot(-1, v2="b_def")  # the defending side (a player or NEUTRAL)
+    controller: int = slot(-1, v2="b_ctrl")  # the player deciding for the neutral side (R12.2.3, RD1.6)
+    order: list[int] = series(v2="b_order_{}", count="b_order_n")  # battle order (R12.1.6): attackers, defender
+    started: bool = slot(False, v2="b_started")  # the counters were revealed (set, never read by the rules)
+    round: int = slot(0, v2="b_round")  # combat round, from 1 (R13.3)
+    step: int = slot(0, v2="b_step")  # battle_sides.MAGIC_STEP, RANGED_STEP or MELEE_STEP (R13.4.1)
+    multi: bool = slot(False, v2="b_multi")  # three sides or more are active this round (R13.12)
+    targets: list[int] = per_side(v2="b_target{}", default=-1)  # each side's target this round (R13.12)
+    side: int = slot(-1, v2="b_side")  # the side whose choice it is (item, target, hits, retreat)
+    # stage to go back to after a retreat decision or a saving roll (absent in version 2: RETREAT)
+    resume: BattleStage = slot(BattleStage.RETREAT, v2="b_return")
+    # ----- item windows (R18.1)
+    window: int = slot(0, v2="b_win")  # battle_items.OPENING, ROUND_START or STEP_START
+    window_idx: int = slot(0, v2="b_widx")  # the side of battle order asked next in the window
+    after_window: BattleStage = slot(BattleStage.START, v2="b_after")  # stage once the window closes
+    item: int = slot(-1, v2="b_item")  # the item just played, awaiting its reactions (R18.2)
+    firewall: int = slot(0, v2="b_firewall")  # the Firewall's rolled value for this battle (C.5)
+    bearer_item: int = slot(-1, v2="b_bear")  # the Bow or Sword whose bearer is chosen (C.10, C.11)
+    # the Bow's / the Sword's bearer was asked this round (version 2: by Thing id, 176 / 177)
+    bow_bearer_asked: bool = slot(False, v2="b_bore176")
+    sword_bearer_asked: bool = slot(False, v2="b_bore177")
+    dust: int = slot(-1, v2="b_dust")  # the attacking side Dust of Defense sends away (C.1)
+    force_side: int = slot(-1, v2="b_force_side")  # that side, retreating now (no PASS)
+    # bitmask over side codes: sides whose magic attacks in the melee step for the rest of the battle (C.8)
+    dispelled: int = slot(0, v2="b_dispelled")
+    # bitmask over the positions in the active sides: sides already offered Dispel Magic this step (C.8)
+    dispel_asked: int = slot(0, v2="b_dchecked")
+    dispel_side: int = slot(-1, v2="b_dside")  # the side whose magic attacks meet the reaction round
+    # ----- heroes before the first round (R13.2 step 4)
+    warlord_asked: bool = slot(False, v2="b_warlord")  # the Warlord's owner was asked (A.4)
+    turncoat: int = slot(-1, v2="b_turncoat")  # the creature the Warlord tries to turn (A.4)
+    # ----- the Marksman (A.6)
+    marksman: int = slot(0, v2="b_marksman")  # his value this ranged step: 5, or 2 (his owner places); 0 unasked
+    marksman_asked: bool = slot(False, v2="b_marksman_asked")
+    marksman_hits: int = slot(0, v2="b_mhits")  # value-2 hits his owner still places
+    marksman_target: int = slot(-1, v2="b_mtarget")  # the side they fall on
+    marksman_side: int = slot(-1, v2="b_mside")  # the Marksman's side
+    # ----- hits (R13.4.4, R13.6) and saving rolls (A.8, C.9)
+    hits: list[int] = per_side(v2="b_hits{}")  # hits each side still has to assign this step
+    hits_this_round: bool = slot(False, v2="b_hitsround")  # somebody scored a hit this round (RD7.4)
+    rounds_without_hit: int = slot(0, v2="b_nohit")  # rounds in a row without a hit (R13.9.6 / RD7.4)
+    forced: bool = slot(False, v2="b_force")  # 50 such rounds: the attackers leave as if retreating (RD7.4)
+    save_side: int = slot(-1, v2="b_save_side")  # the hit awaiting its saving roll: the side ...
+    save_action: int = slot(-1, v2="b_save_act")  # ... and the action that named the counter
+    parried: bool = slot(False, v2="b_parried")  # the Swordmaster parried this round (A.8)
+    # per Thing id / hero face: 1 once the Talisman rolled for it this step or round (C.9)
+    talisman_things: list[int] = series(v2="b_tsave{}")
+    talisman_heroes: list[int] = series(v2="b_tsaveh{}")
+    excess_resume: BattleStage = slot(BattleStage.START, v2="b_exback")  # stage after the excess (R13.8.4)
+    # ----- Encounter powers (R21)
+    powers_applied: bool = slot(False, v2="b_pw")  # the battle-start powers were applied (R21.11)
+    stake: int = slot(0, v2="b_stake")  # gold each side staked (R21.11 Gambler)
+    lucky_round: list[int] = per_side(v2="b_lucky{}")  # round in which the side last re-rolled (R21.5 Lucky)
+    amoeba_round: list[int] = per_side(v2="b_amoeba{}")  # round the Amoeba last ignored a hit (R21.1)
+    winner: int = slot(-1, v2="b_winner")  # the side holding the field (R13.9), once the battle ended
+
+
+@procedure("excess")
+class Excess(Frame):
+    """Counters over the stack limit of 10 eliminated by their owner, one at a time: after a retreat
+    (R13.8.4, RP-6.12) or at the end of the owner's movement turn (RP-5.9)."""
+
+    hex: int = slot(-1, v2="ex_hex")
+    side: int = slot(-1, v2="ex_side")  # the player who eliminates them
 
 
 # ----- dice, reactions, losses (issue 13): the shared procedures other procedures call into

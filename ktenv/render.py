@@ -23,6 +23,7 @@ import numpy as np
 from . import catalog as cat
 from .board import hex_label
 from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
+from .procedures import Battle
 from .state import PHASE_NAMES, GameState
 from .summary import power_name
 
@@ -74,9 +75,11 @@ def _battle_hexes(s: GameState, stacks: dict) -> set[int]:
         creatures = {side for side in sides if side != owner}
         if owner >= 0 and creatures:
             hexes.add(hx)
-    for key in ("b_hex", "x_hex"):
-        if key in s.reg:
-            hexes.add(int(s.reg[key]))
+    battle = s.frame(Battle)
+    if battle is not None:
+        hexes.add(battle.hex)
+    if "x_hex" in s.reg:
+        hexes.add(int(s.reg["x_hex"]))
     return hexes
 
 

@@ -11,6 +11,7 @@ from ktenv.engine import legal_actions, step
 from ktenv.engine.actions import NUMBER, PASS
 from ktenv.engine.common import to_cup
 from ktenv.engine.machine import layout
+from ktenv.procedures import Battle
 from ktenv.state import COMBAT
 
 from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
@@ -74,7 +75,7 @@ def test_golem_takes_no_ranged_hits_and_lowers_them_rt18():
     s.rng.script = [1, 1, 1]  # ranged: three hits
     start_phase(s, COMBAT)
     play_item(s, M["Golem"])
-    assert s.decision == D.ASSIGN_HIT and s.reg["b_hits1"] == 2
+    assert s.decision == D.ASSIGN_HIT and s.frame(Battle).hits[1] == 2
     assert layout(s).thing + M["Golem"] not in legal_actions(s)
     del defenders
 
@@ -114,7 +115,7 @@ def test_magic_sword_charges_with_two_dice():
     s.rng.script = [2, 2, 6, 6]  # melee: two dice at value 1+1 -> two hits; both defenders miss
     start_phase(s, COMBAT)
     play_item(s, M["Magic Sword"])
-    assert s.decision == D.ASSIGN_HIT and s.reg["b_hits1"] == 2
+    assert s.decision == D.ASSIGN_HIT and s.frame(Battle).hits[1] == 2
     step(s, layout(s).thing + foes[0])  # the second hit is forced on the other
     assert all(s.thing_place[f] == CUP for f in foes) and s.hex_owner[a] == 0
 
@@ -142,7 +143,7 @@ def _knight_and_troll_attack(item: int):
 
 def _to_round(s, n: int) -> None:
     """Keep the item where it is and stay in the battle until round `n` starts."""
-    while not (s.decision == D.ITEM_BEARER and s.reg["b_round"] == n):
+    while not (s.decision == D.ITEM_BEARER and s.frame(Battle).round == n):
         assert s.decision in (D.ITEM_BEARER, D.RETREAT, D.ITEM_WINDOW), D.NAMES[s.decision]
         step(s, PASS)
 
@@ -154,7 +155,7 @@ def test_bow_and_sword_may_change_bearers_at_the_start_of_each_round_c10_c11_rp_
     s, knight, troll = _knight_and_troll_attack(M[item])
     _to_round(s, 2)
     lay = layout(s)
-    assert s.actor == 0 and s.reg["b_bear"] == M[item]
+    assert s.actor == 0 and s.frame(Battle).bearer_item == M[item]
     assert set(legal_actions(s)) == {PASS, lay.thing + troll}  # not the bearer it already has
     step(s, lay.thing + troll)
     assert s.thing_bearer[M[item]] == troll
@@ -172,9 +173,9 @@ def test_a_dead_bearers_item_must_be_put_on_a_new_creature_c10():
     while s.decision != D.RETREAT:
         step(s, PASS)
     to_cup(s, knight)  # the Knight fell in round 1 ...
-    farmers = put(s, thing("Farmers"), 0, s.reg["b_hex"], face_up=True)  # ... and two creatures are left
+    farmers = put(s, thing("Farmers"), 0, s.frame(Battle).hex, face_up=True)  # ... and two creatures are left
     step(s, PASS)  # the attacker stays
-    assert s.decision == D.ITEM_BEARER and s.reg["b_round"] == 2
+    assert s.decision == D.ITEM_BEARER and s.frame(Battle).round == 2
     assert set(legal_actions(s)) == {layout(s).thing + troll, layout(s).thing + farmers}
 
 
@@ -212,7 +213,7 @@ def test_dispel_magic_cancels_an_item_and_sends_magic_to_melee():
     play_item(s, M["Golem"])
     assert s.decision == D.REACT and s.actor == 1
     step(s, layout(s).thing + M["Dispel Magic"])
-    assert s.thing_place[M["Golem"]] == CUP and s.reg["b_dispelled"] >> 0 & 1
+    assert s.thing_place[M["Golem"]] == CUP and s.frame(Battle).dispelled >> 0 & 1
 
 
 def test_dispel_before_the_magic_step():
@@ -226,7 +227,7 @@ def test_dispel_before_the_magic_step():
     assert s.decision == D.REACT and s.actor == 1
     s.rng.script = [6, 6]  # melee: the Genie (now melee) and the Centaur both miss
     step(s, layout(s).thing + M["Dispel Magic"])
-    assert s.thing_place[genie] == BOARD and s.reg["b_dispelled"] & 1
+    assert s.thing_place[genie] == BOARD and s.frame(Battle).dispelled & 1
 
 
 def test_baron_hits_enemy_forts_and_towns_but_not_a_citadel():

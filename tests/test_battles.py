@@ -11,6 +11,7 @@ from ktenv.engine import IllegalActionError, describe_action, legal_actions, ste
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.machine import layout
+from ktenv.procedures import Battle
 from ktenv.state import COMBAT, GAME_OVER
 
 from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
@@ -72,7 +73,7 @@ def test_rt4_charge_rolls_two_dice_and_value_hits_on_lower_or_equal():
     s.rng.script = [4, 3, 3, 6, 6, 6]
     start_phase(s, COMBAT)
     assert s.decision == D.ASSIGN_HIT and s.actor == 1
-    assert s.reg["b_hits1"] == 3
+    assert s.frame(Battle).hits[1] == 3
     for _ in range(3):
         step(s, legal_actions(s)[0])
     assert not any(s.thing_place[c] == BOARD for c in [*men, nomad])  # three hits, three dead
@@ -103,7 +104,7 @@ def test_rt5_damaged_city_fights_with_its_lowered_value():
     step(s, PASS)
     if s.decision == D.RETREAT:
         step(s, PASS)
-    assert s.reg["b_round"] == 2 or s.phase != COMBAT
+    assert s.phase != COMBAT or s.frame(Battle).round == 2
     assert s.thing_place[genie] == BOARD and s.thing_place[sphinx] == BOARD and s.thing_place[spirit] == BOARD
 
 
@@ -328,7 +329,7 @@ def test_fifty_rounds_without_a_hit_end_the_battle():
     rounds = 0
     while s.phase == COMBAT:
         assert s.decision == D.RETREAT
-        if s.reg.get("b_force"):
+        if s.frame(Battle).forced:
             assert PASS not in legal_actions(s)
             step(s, legal_actions(s)[0])
             break

@@ -11,6 +11,7 @@ from ktenv.engine import boat
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import YES
 from ktenv.engine.machine import legal_mask
+from ktenv.procedures import Battle
 from ktenv.state import GameState
 
 from .movement_helpers import (
@@ -129,7 +130,7 @@ def test_r22_6_in_battle_passengers_are_ranged_and_the_boat_fights_and_falls_to_
     s.reg.update(bt_n=2, bt_p0=giant, bt_p1=~f, bt_owner=0)  # a hero: ~face
     s.thing_place[BOAT], s.thing_hex[BOAT] = 1, E2  # BOARD
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = True
-    s.reg.update(b_hex=E2, b_order_n=2, b_order_0=0, b_order_1=1, b_def=1)
+    s.push(Battle(hex=E2, order=[0, 1], defender=1))
     ranged = B.attackers(s, 0, B.RANGED_STEP)
     value = int(cat.THING_COMBAT[giant])
     assert sorted(ranged) == sorted([(3, 1, -1), (value, 1, -1), (4, 1, -1)])  # Boat value ASSUMED 3
@@ -149,7 +150,7 @@ def test_r22_6_retreat_by_boat_across_one_sea_hex_then_removed_at_round_end():
     s.reg.update(bt_n=1, bt_p0=giant, bt_owner=0)
     s.thing_place[BOAT], s.thing_hex[BOAT] = 1, battle
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = True
-    s.reg.update(b_hex=battle, b_order_n=2, b_order_0=0, b_order_1=1, b_def=1)
+    s.push(Battle(hex=battle, order=[0, 1], defender=1))
     across = set(B.retreat_hexes(s, 0).tolist())
     assert {C, E2} <= across  # own hexes across E1
     s.reg.pop("bt_p0")

@@ -17,6 +17,7 @@ from ktenv.engine.battle_sides import MELEE_STEP, attackers
 from ktenv.engine.heroes import dismiss, pool_faces
 from ktenv.engine.machine import layout, legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
+from ktenv.procedures import Battle
 from ktenv.state import EVENTS, MOVEMENT, GameState
 
 from .movement_helpers import E1, E2, W1, C, a_dir, a_hero, a_hex, act, empty_board, hero, legal, put, start_movement
@@ -122,7 +123,7 @@ def test_r22_2_lenin_side_rolls_3n_minus_1_for_value_one_creatures(n):
             put(s, "Farmers", 0, C)
         put(s, "Wolf Pack", 0, C)
         hero(s, "Lenin" if with_lenin else "Ahasuerus", 0, C)
-        s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+        s.push(Battle(hex=C, order=[1, 0], defender=0))
         by_value = {}
         for value, k, _ in attackers(s, 0, MELEE_STEP):
             by_value[value] = by_value.get(value, 0) + k
@@ -134,13 +135,13 @@ def test_r22_2_lenin_elsewhere_or_flag_off_changes_nothing():
     s.hex_owner[C], s.hex_owner[E1] = 0, 1
     put(s, "Farmers", 0, C)
     hero(s, "Lenin", 0, E2)  # not in this battle
-    s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+    s.push(Battle(hex=C, order=[1, 0], defender=0))
     assert sum(k for v, k, _ in attackers(s, 0, MELEE_STEP) if v == 1) == 1
     s = six_without_house()
     s.hex_owner[C], s.hex_owner[E1] = 0, 1
     put(s, "Farmers", 0, C)
     hero(s, "Lenin", 0, C)
-    s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+    s.push(Battle(hex=C, order=[1, 0], defender=0))
     assert sum(k for v, k, _ in attackers(s, 0, MELEE_STEP) if v == 1) == 1
 
 

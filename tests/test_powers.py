@@ -23,7 +23,7 @@ from ktenv.engine.recruiting import free_count
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import INCOME, player_stats
 from ktenv.env.testing import check_mask_exact, check_no_leak, random_states
-from ktenv.procedures import LuckyReroll
+from ktenv.procedures import Battle, LuckyReroll
 from ktenv.state import COMBAT, CONSTRUCTION, HEROES, MOVEMENT, RECRUIT, GameState
 from ktenv.state import INCOME as INCOME_PHASE
 
@@ -154,7 +154,7 @@ def test_amoeba_ignores_the_first_hit_of_a_round(amoeba):
     s.rng.script = [1, 1, 6, 6]  # melee: both attackers hit, the farmers miss
     start_phase(s, COMBAT)
     assert s.decision == D.ASSIGN_HIT and s.actor == 1
-    assert s.reg["b_hits1"] == (1 if amoeba else 2)
+    assert s.frame(Battle).hits[1] == (1 if amoeba else 2)
 
 
 # ----- R21.2 Aviator -----
@@ -255,7 +255,7 @@ def test_aviator_flyer_retreats_alone_up_to_four_hexes():
     assert s.decision == D.RETREAT and s.actor == 0 and not legal_mask(s)[lay.thing + farmers]
     s.rng.script = [6, 6]  # round 2: nobody hits again
     step(s, PASS)  # the Wolf Pack stays
-    assert s.thing_hex[wolves] == a and s.reg["b_round"] == 2
+    assert s.thing_hex[wolves] == a and s.frame(Battle).round == 2
 
 
 def test_aviator_flyer_identity_is_its_owners():
@@ -386,7 +386,7 @@ def test_lucky_once_per_round():
     assert s.decision == D.RETREAT and s.actor == 0  # melee rolled without a question
     s.rng.script = [6]  # round 2, ranged: asked again
     step(s, PASS)
-    assert s.decision == D.LUCKY_REROLL and s.reg["b_round"] == 2
+    assert s.decision == D.LUCKY_REROLL and s.frame(Battle).round == 2
 
 
 # ----- R21.6 Explorer -----
@@ -464,7 +464,7 @@ def test_magician_sends_enemy_magic_to_melee():
         a, _ = battle(s)
         put(s, thing("Genie"), 0, a)  # magic 4
         sprite = put(s, thing("Sprite"), 1, a)  # the Magician's own magic stays magic
-        s.reg.update(b_hex=a, b_order_n=2, b_order_0=0, b_order_1=1, b_def=1)
+        s.push(Battle(hex=a, order=[0, 1], defender=1))
         assert bool(attackers(s, 0, MAGIC_STEP)) != magician
         assert bool(attackers(s, 0, MELEE_STEP)) == magician
         assert attackers(s, 1, MAGIC_STEP) == [(int(cat.THING_COMBAT[sprite]), 1, -1)]
@@ -549,7 +549,7 @@ def test_gambler_loses_the_stake_when_the_defender_holds():
     a = _gamble(s)
     assert s.decision == D.GAMBLER_STAKE and s.actor == 1
     step(s, NUMBER + 3)
-    assert s.decision == D.RETREAT and s.actor == 0 and s.reg["b_stake"] == 3
+    assert s.decision == D.RETREAT and s.actor == 0 and s.frame(Battle).stake == 3
     step(s, layout(s).hex + pair(s)[1])
     assert s.hex_owner[a] == 1 and tuple(s.gold) == (6, 12)
 
@@ -579,7 +579,7 @@ def test_populous_value_one_creatures_roll_3n_minus_1(n):
         for k in range(n):
             put(s, thing("Farmers", k), 0, a)
         put(s, thing("Wolf Pack"), 0, a)
-        s.reg.update(b_hex=a, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+        s.push(Battle(hex=a, order=[1, 0], defender=0))
         dice_by_value = {}
         for value, k, _ in attackers(s, 0, MELEE_STEP):
             dice_by_value[value] = dice_by_value.get(value, 0) + k

@@ -116,3 +116,56 @@ def test_registers_read_elements_and_lengths_of_frame_lists():
     for bad in ("LuckyCharm.die[0]", "len(LuckyCharm.die)", "LuckyCharm.shown[x]", "LuckyCharm.wand[0]"):
         with pytest.raises(TypeError):
             frame_source(bad)
+
+
+def test_version_2_battle_registers_load_into_the_battle_frames():
+    """The battle family (R13): `b_*` and `ex_*` keys of a version-2 save become `Battle` and `Excess`."""
+    from ktenv import catalog as cat
+    from ktenv.procedures import Battle, BattleKind, BattleStage, Excess
+
+    bow, sword = cat.MAGIC_ID["Magic Bow"], cat.MAGIC_ID["Magic Sword"]
+    assert (bow, sword) == (176, 177)  # the version-2 keys b_bore176 / b_bore177 name them by id
+    s = GameState(GameConfig(n_players=3), 1)
+    data = s.to_dict()
+    data["version"] = 2
+    del data["frames"]
+    data["reg"] = {
+        "b_hex": 12, "b_kind": 2, "b_def": 1, "b_att": 0, "b_ctrl": -1, "b_round": 3, "b_stage": 18, "b_nohit": 1,
+        "b_step": 2, "b_order_n": 3, "b_order_0": 2, "b_order_1": 0, "b_order_2": 1, "b_idx": 1, "b_side": 0,
+        "b_return": 6, "b_started": 1, "b_multi": 1, "b_target0": 2, "b_target2": 0, "b_hits1": 2, "b_hits6": 1,
+        "b_dispelled": 4, "b_tsave40": 1, "b_tsaveh3": 1, f"b_bore{sword}": 1, "b_lucky2": 3, "b_stake": 2,
+        "b_exback": 18, "ex_hex": 9, "ex_side": 0, "stack_overflow_ok": 1, "x_hex": 12,
+    }
+    back = GameState.from_json(json.dumps(data))
+    assert back.frames == [
+        Battle(stage=BattleStage.RETREAT, idx=1, hex=12, kind=BattleKind.CONTEST, attacker=0, defender=1,
+               controller=-1, order=[2, 0, 1], started=True, round=3, step=2, multi=True,
+               targets=[2, -1, 0, -1, -1, -1, -1], side=0, resume=BattleStage.ROUND, hits=[0, 2, 0, 0, 0, 0, 1],
+               rounds_without_hit=1, dispelled=4, talisman_things=[0] * 40 + [1], talisman_heroes=[0, 0, 0, 1],
+               sword_bearer_asked=True, lucky_round=[0, 0, 3, 0, 0, 0, 0], stake=2,
+               excess_resume=BattleStage.RETREAT),
+        Excess(hex=9, side=0),
+    ]
+    assert back.reg == {"stack_overflow_ok": 1, "x_hex": 12}  # other families' keys stay
+    again = GameState.from_json(back.to_json())
+    assert again.frames == back.frames
+
+
+def test_a_battle_frame_encodes_like_the_registers_it_replaced():
+    """Observation columns keep their version-2 names: `reg_b_hits_rel*` reads `Battle.hits`; a side's
+    secret target (RI.6) is seen by that side only."""
+    from ktenv.env.observation import ObservationEncoder
+    from ktenv.procedures import Battle
+
+    s = GameState(GameConfig(n_players=2), 1)
+    enc = ObservationEncoder(s.cfg, s.geo.n_hexes)
+    empty = enc.encode(s, 0)
+    s.push(Battle())
+    assert (enc.encode(s, 0) == empty).all()  # default fields: nothing observed
+    b = s.frame(Battle)
+    b.hits[1], b.targets[0], b.hex = 3, 1, 5
+    seen0, seen1 = enc.encode(s, 0), enc.encode(s, 1)
+    hits, target = enc.o["registers.reg_b_hits_rel0"], enc.o["registers.reg_b_target_rel0"]
+    assert seen0[hits + 1] == 3 and seen1[hits] == 3  # sides relative to the observer
+    assert seen0[target + 1] == 1 and not seen1[target:target + 3].any()
+    assert seen0[enc.o["hexes.reg_b_hex"] + 5] == 1 and seen1[enc.o["hexes.reg_b_hex"] + 5] == 1

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, SCREEN, SEA, STACK_LIMIT
+from ..procedures import Excess
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import reactions
@@ -217,10 +218,10 @@ def trim(s: GameState, p: int) -> bool:
     hx = over_limit(s, p)
     if hx < 0:
         s.reg.pop(f"overflow{p}", None)
-        for key in ("ex_hex", "ex_side"):
-            s.reg.pop(key, None)
+        s.drop(Excess)
         return False
-    s.reg.update(ex_hex=hx, ex_side=p)
+    ex = s.frame(Excess) or s.push(Excess())
+    ex.hex, ex.side = hx, p
     s.decision, s.actor = D.RETREAT_EXCESS, p
     return True
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, SCREEN, STACK_LIMIT
+from ..procedures import Battle
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import kadab, reactions
@@ -205,15 +206,16 @@ def _clear(s: GameState, keep_flight: bool) -> None:
 
 def in_battle(s: GameState, side: int) -> bool:
     """The side's Boat is in play, unhit, in the battle hex."""
+    b = s.frame(Battle)
     return on(s) and bool(s.thing_in_play[BOAT]) and s.thing_owner[BOAT] == side and not s.thing_damage[BOAT] \
-        and s.thing_hex[BOAT] == s.reg.get("b_hex", -1)
+        and s.thing_hex[BOAT] == (b.hex if b is not None else -1)
 
 
 def riders(s: GameState, side: int) -> tuple[set[int], set[int]]:
     """Passengers (Things, hero faces) that attack as Ranged while the Boat is in play."""
     if not in_battle(s, side):
         return set(), set()
-    hx = s.reg["b_hex"]
+    hx = s.frame(Battle).hex
     t, h = passengers(s)
     return ({c for c in t if s.thing_place[c] == BOARD and s.thing_hex[c] == hx},
             {f for f in h if s.hero_owner[f] == side and s.hero_hex[f] == hx})

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
+from ..procedures import Battle
 from ..state import COMBAT, CONSTRUCTION, GameState
 from . import battle, exploration, kadab, movement
 from . import decisions as D
@@ -52,8 +53,9 @@ def run(s: GameState) -> None:
         else:
             exploration.run(s)
         return
-    if "b_stage" in s.reg:
-        if s.reg.get("b_done"):
+    b = s.frame(Battle)
+    if b is not None:
+        if b.done:
             _battle_done(s)
         else:
             battle.run(s)
@@ -115,9 +117,9 @@ def _contest_defender(s: GameState, attacker: int, present: list[int]) -> int:
 
 
 def _battle_done(s: GameState) -> None:
-    kind, hx, won = s.reg["b_kind"], s.reg["b_hex"], s.reg.get("b_winner", -1)
-    for key in [k for k in s.reg if k.startswith("b_")]:
-        del s.reg[key]
+    b = s.frame(Battle)
+    kind, hx, won = b.kind, b.hex, b.winner
+    s.drop(Battle)
     if kind == battle.CONTEST and won >= 0 and won != NEUTRAL:
         exploration.begin(s, hx, won)  # R12.3.1: the survivor explores in the same segment
         return

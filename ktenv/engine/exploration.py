@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, MAGIC, NEUTRAL, SPECIAL_INCOME, TREASURE, VILLAGE
+from ..procedures import Battle
 from ..state import GameState
 from . import battle, dice, powers
 from . import decisions as D
@@ -187,9 +188,9 @@ def _fight(s: GameState) -> None:
 
 
 def _fighting(s: GameState) -> None:
-    if s.reg.get("b_done"):
-        for key in [k for k in s.reg if k.startswith("b_")]:
-            del s.reg[key]
+    b = s.frame(Battle)
+    if b is not None and b.done:
+        s.drop(Battle)
         s.reg["x_stage"] = DONE
     else:
         battle.run(s)

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NOBODY, OUT, VILLAGE
+from ..procedures import Battle
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import dice, kadab
@@ -81,7 +82,8 @@ def may_turn(s: GameState, face: int) -> bool:
 
 def lenin_fights(s: GameState, side: int) -> bool:
     """Lenin is on `side` in the battle under way (RD10.17: his side in a battle)."""
-    return on(s) and s.hero_owner[LENIN] == side and s.hero_hex[LENIN] == s.reg.get("b_hex", -1)
+    b = s.frame(Battle)
+    return on(s) and s.hero_owner[LENIN] == side and s.hero_hex[LENIN] == (b.hex if b is not None else -1)
 
 
 # ----- R22.1 Ahasuerus -----

@@ -9,10 +9,11 @@ Farmer's marked hex is `s.power_hex[p]` (R21.7). Registers (ints in `s.reg`, so 
 
 - `pw_fly`, `pw_fly_round`: the Aviator's creature that flies this round, and that round (R21.2);
   `pw_ar`: that creature while it retreats alone.
-- `b_lucky<side>`: the round the Lucky side last re-rolled (R21.5; the re-roll itself is the
-  `LuckyReroll` frame).
-- `b_amoeba<side>`: the round in which the Amoeba last ignored a hit (R21.1).
-- `b_pw`: the battle-start powers were applied; `b_stake`: gold each side staked (R21.11).
+- `LuckyReroll` frame: the Lucky side's re-roll (R21.5); `Battle.lucky_round[side]`: the round it last
+  re-rolled.
+- `Battle.amoeba_round[side]`: the round in which the Amoeba last ignored a hit (R21.1).
+- `Battle.powers_applied`: the battle-start powers were applied; `Battle.stake`: gold each side
+  staked (R21.11).
 - `pw_nm_hex`, `pw_nm`: the hex of the Nomad's moving fort or town, and the town; `mv_nf<hex>` /
   `mv_nt<id>`: MP left this movement turn of a fort now in that hex / of a town (R21.10; the
   movement turn's end clears every `mv_` key).
@@ -27,7 +28,7 @@ import numpy as np
 from .. import catalog as cat
 from ..config import ENCOUNTER_POWERS, power_code
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, SCREEN, SCREEN_LIMIT, VILLAGE
-from ..procedures import LuckyReroll
+from ..procedures import Battle, LuckyReroll
 from ..state import UNMOVED, GameState
 from . import decisions as D
 from . import dice, house
@@ -118,17 +119,17 @@ def amoeba(s: GameState, received: dict[int, int]) -> None:
     """R21.1 / RD10.16: the first hit scored against the Amoeba's side in a round is ignored (a hit
     the Marksman's owner would place goes first, else one of the side's own to assign)."""
     p = holder(s, AMOEBA)
-    reg = s.reg
-    if p < 0 or reg.get(f"b_amoeba{p}") == reg["b_round"]:
+    b = s.frame(Battle)
+    if p < 0 or b.amoeba_round[p] == b.round:
         return
-    if reg.get("b_mhits", 0) > 0 and reg.get("b_mtarget") == p:
-        reg["b_mhits"] -= 1
+    if b.marksman_hits > 0 and b.marksman_target == p:
+        b.marksman_hits -= 1
     elif received.get(p, 0) > 0:
         received[p] -= 1
     else:
         return
-    reg[f"b_amoeba{p}"] = reg["b_round"]
-    reg["b_hitsround"] = 1  # the hit was scored (RD7.4 counts it)
+    b.amoeba_round[p] = b.round
+    b.hits_this_round = True  # the hit was scored (RD7.4 counts it)
 
 
 # ----- R21.2 Aviator -----
@@ -196,16 +197,17 @@ def _flyer_in_battle(s: GameState, side: int) -> int:
     if not has(s, side, AVIATOR) or s.reg.get("pw_fly_round") != s.round:
         return -1
     c = s.reg["pw_fly"]
-    ok = s.thing_place[c] == BOARD and s.thing_owner[c] == side and s.thing_hex[c] == s.reg["b_hex"]
+    ok = s.thing_place[c] == BOARD and s.thing_owner[c] == side and s.thing_hex[c] == s.frame(Battle).hex
     return c if ok else -1
 
 
 def flyer_retreat_hexes(s: GameState, side: int) -> np.ndarray:
     """RD10.16: own hexes without enemy counters within 4 hexes (a flyer's path), room permitting."""
     c = _flyer_in_battle(s, side)
-    if c < 0 or s.reg.get("b_force") or "b_force_side" in s.reg:
+    b = s.frame(Battle)
+    if c < 0 or b.forced or b.force_side >= 0:
         return _EMPTY  # a forced retreat moves the whole side (RD7.4, C.1)
-    hx = s.reg["b_hex"]
+    hx = b.hex
     ok = (s.geo.distance[hx] <= FLY_RETREAT) & (s.hex_owner == side) & (s.room_for(side) > 0)
     ok[hx] = False
     enemy = (s.thing_place == BOARD) & _IS_CREATURE[:s.n_things] & (s.thing_owner != side)
@@ -220,7 +222,7 @@ def can_fly_away(s: GameState, side: int) -> bool:
 
 def retreat_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """RETREAT: THING (the Aviator's flyer) retreats alone."""
-    side = s.reg["b_side"]
+    side = s.frame(Battle).side
     if can_fly_away(s, side):
         mask[lay.thing + _flyer_in_battle(s, side)] = 1
 
@@ -235,7 +237,7 @@ def retreat_alone(s: GameState, lay: ActionLayout, action: int) -> bool:
 
 
 def legal_fly_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.hex + flyer_retreat_hexes(s, s.reg["b_side"])] = 1
+    mask[lay.hex + flyer_retreat_hexes(s, s.frame(Battle).side)] = 1
 
 
 def apply_fly_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -292,7 +294,8 @@ def eliminate(s: GameState, c: int) -> None:
 
 def after_battle_roll(s: GameState, side: int, n: int) -> None:
     """After a side's battle roll: the Lucky player may re-roll one own die, once per round."""
-    if n and has(s, side, LUCKY) and s.reg.get(f"b_lucky{side}") != s.reg["b_round"]:
+    b = s.frame(Battle)
+    if n and has(s, side, LUCKY) and b.lucky_round[side] != b.round:
         s.push(LuckyReroll(side=side))
 
 
@@ -307,7 +310,8 @@ def apply_reroll(s: GameState, lay: ActionLayout, action: int) -> None:
     if action == PASS:
         s.drop(LuckyReroll)
         return
-    s.reg[f"b_lucky{lucky.side}"] = s.reg["b_round"]
+    b = s.frame(Battle)
+    b.lucky_round[lucky.side] = b.round
     lucky.die = action - NUMBER
     dice.roll(s, REROLL, 1)  # roll event (R18.5): read by `pending` once any Lucky Charm window closed
 
@@ -366,7 +370,8 @@ def magic_to_melee(s: GameState, side: int) -> bool:
     m = holder(s, MAGICIAN)
     if m < 0 or m == side:
         return False
-    return any(s.reg.get(f"b_order_{i}") == m for i in range(s.reg.get("b_order_n", 0)))
+    b = s.frame(Battle)
+    return b is not None and m in b.order
 
 
 # ----- R21.10 Nomad -----
@@ -476,9 +481,10 @@ def move_fort(s: GameState, src: int, dest: int) -> None:
 
 def battle_start(s: GameState) -> bool:
     """First thing in a battle: R21.11 the Gambler may stake (two-sided battles against a player)."""
-    if not s.cfg.encounter_powers or s.reg.get("b_pw"):
+    b = s.frame(Battle)
+    if not s.cfg.encounter_powers or b.powers_applied:
         return False
-    s.reg["b_pw"] = 1
+    b.powers_applied = True
     g = holder(s, GAMBLER)
     sides = _sides(s)
     if g < 0 or g not in sides or len(sides) != 2 or NEUTRAL in sides or _stake_cap(s, sides) < 1:
@@ -493,7 +499,7 @@ def _stake_cap(s: GameState, sides: list[int]) -> int:
 
 
 def _sides(s: GameState) -> list[int]:
-    return [s.reg[f"b_order_{i}"] for i in range(s.reg["b_order_n"])]
+    return s.frame(Battle).order
 
 
 def legal_stake(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -505,16 +511,17 @@ def apply_stake(s: GameState, lay: ActionLayout, action: int) -> None:
     if k:
         for p in _sides(s):
             s.gold[p] -= k
-        s.reg["b_stake"] = k
+        s.frame(Battle).stake = k
     s.decision = D.NONE
 
 
 def battle_end(s: GameState, won: int) -> None:
     """R21.11 / RD10.16: the side holding the hex takes both stakes (the defender unless the
     attacker won)."""
-    k = s.reg.pop("b_stake", 0)
+    b = s.frame(Battle)
+    k, b.stake = b.stake, 0
     if k:
-        s.gold[won if won >= 0 else s.reg["b_def"]] += 2 * k
+        s.gold[won if won >= 0 else b.defender] += 2 * k
 
 
 # ----- R21.12 Populous -----
@@ -547,8 +554,9 @@ def damage_destroys(s: GameState, roll: int) -> bool:
     """R13.10 step 2: a damage roll of 1 or 6 destroys or reduces. R21.15: only a 1 after the Vandal
     conquered the hex in this battle; 1, 2 or 3 after the Vandal lost the hex."""
     if s.cfg.encounter_powers:
-        won, loser = s.reg.get("b_winner", -1), s.reg["b_def"]
-        if won >= 0 and won != NEUTRAL and won != loser and s.hex_owner[s.reg["b_hex"]] == won:
+        b = s.frame(Battle)
+        won, loser = b.winner, b.defender
+        if won >= 0 and won != NEUTRAL and won != loser and s.hex_owner[b.hex] == won:
             if has(s, won, VANDAL):
                 return roll == 1
             if has(s, loser, VANDAL):

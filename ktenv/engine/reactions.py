@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import SCREEN
-from ..procedures import Reactions
+from ..procedures import Battle, Reactions
 from ..state import GameState
 from . import decisions as D
 from .actions import PASS, ActionLayout
@@ -108,7 +108,8 @@ def eligible(s: GameState, q: int, d: int) -> list[int]:
 
 
 def _in_battle(s: GameState, q: int) -> bool:
-    return any(s.reg.get(f"b_order_{i}") == q for i in range(s.reg.get("b_order_n", 0)))
+    b = s.frame(Battle)
+    return b is not None and q in b.order
 
 
 def pending(s: GameState) -> bool:
