@@ -32,6 +32,8 @@ class Frame:
     """Base of every procedure frame. Subclasses are registered with `@procedure(name)`."""
 
     NAME: ClassVar[str] = ""
+    # Version-2 register keys that only said the procedure was under way (no field holds them).
+    V2_MARKERS: ClassVar[tuple[str, ...]] = ()
     __slots__ = ()
 
     def copy(self: F) -> F:
@@ -125,7 +127,16 @@ def frames_from_v2(reg: dict[str, int]) -> tuple[list[Frame], set[str]]:
     out, taken = [], set()
     for cls in FRAMES.values():
         values: dict[str, Any] = {}
+        marked = {k for k in cls.V2_MARKERS if k in reg}
+        taken |= marked
         for f in dataclasses.fields(cls):
+            read = f.metadata.get("v2_read")
+            if read is not None:  # a version-2 form that needs converting (a bitmask, packed numbers)
+                got = read(reg)
+                if got is not None:
+                    values[f.name], keys = got
+                    taken |= keys
+                continue
             key = f.metadata.get("v2", "")
             if not key:
                 continue
@@ -140,7 +151,7 @@ def frames_from_v2(reg: dict[str, int]) -> tuple[list[Frame], set[str]]:
             elif key in reg:
                 values[f.name] = reg[key]
                 taken.add(key)
-        if values:
+        if values or marked:
             out.append(cls(**values))
     return out, taken
 
