@@ -22,6 +22,7 @@ import numpy as np
 from . import catalog as cat
 from .board import hex_label
 from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
+from .procedures import Exploration
 from .state import PHASE_NAMES, GameState
 from .summary import power_name
 
@@ -73,9 +74,11 @@ def _battle_hexes(s: GameState, stacks: dict) -> set[int]:
         creatures = {side for side in sides if side != owner}
         if owner >= 0 and creatures:
             hexes.add(hx)
-    for key in ("b_hex", "x_hex"):
-        if key in s.reg:
-            hexes.add(int(s.reg[key]))
+    if "b_hex" in s.reg:
+        hexes.add(int(s.reg["b_hex"]))
+    x = s.frame(Exploration)
+    if x is not None:
+        hexes.add(x.hex)
     return hexes
 
 

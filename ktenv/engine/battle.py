@@ -18,7 +18,7 @@ from . import battle_sides as B
 from . import decisions as D
 from . import dice, powers, reactions
 from .actions import PASS, ActionLayout
-from .common import to_cup, used_up
+from .common import retreat_overflow, to_cup, used_up
 from .conquest import conquer, leftovers_to_cup, reduce_fort
 from .placement_turn import begin_placement
 from .support import lose_hero, remove_revealed_bluffs
@@ -463,15 +463,17 @@ def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
         s.thing_hex[B.BOAT] = dest  # so does the Boat (R22.6)
     I.items_home(s, side)
     if s.army_counts(side)[dest] > STACK_LIMIT and s.hex_fort[dest] != 4:
-        s.reg.update(ex_hex=dest, ex_side=side, b_exback=back, stack_overflow_ok=1)
+        s.reg.update(ex_hex=dest, ex_side=side, b_exback=back)
+        retreat_overflow(s, True)
         s.reg["b_stage"] = EXCESS
 
 
 def _excess(s: GameState) -> None:
     side, dest = s.reg["ex_side"], s.reg["ex_hex"]
     if s.army_counts(side)[dest] <= STACK_LIMIT:
-        for key in ("ex_hex", "ex_side", "stack_overflow_ok"):
+        for key in ("ex_hex", "ex_side"):
             s.reg.pop(key, None)
+        retreat_overflow(s, False)
         s.reg["b_stage"] = s.reg.pop("b_exback")
         return
     s.decision, s.actor = D.RETREAT_EXCESS, side
