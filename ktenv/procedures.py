@@ -282,7 +282,8 @@ class Entries(Frame):
 class MovementTurn(Frame):
     """R11: one player's movement turn (R11.1.2: every creature and hero gets 4 MP, R11.5.1: pins are
     set as the turn begins); it ends when the player passes (R11.2.5), after conquest by movement
-    (R11.8.1). Moves of the turn nest in it (`Move`, `BalloonFlight`, `BoatTrip`, `NomadMove`)."""
+    (R11.8.1). Its moves nest in it (`Move`, `NomadMove`); a `BalloonFlight` or `BoatTrip` begun in
+    it stays for the round."""
 
     V2_MARKERS = ("mv_on",)
 
