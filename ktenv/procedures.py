@@ -32,6 +32,8 @@ class Frame:
     """Base of every procedure frame. Subclasses are registered with `@procedure(name)`."""
 
     NAME: ClassVar[str] = ""
+    # Version-2 register keys that only said the procedure was under way (no field holds them).
+    V2_MARKERS: ClassVar[tuple[str, ...]] = ()
     __slots__ = ()
 
     def copy(self: F) -> F:
@@ -133,7 +135,16 @@ def frames_from_v2(reg: dict[str, int]) -> tuple[list[Frame], set[str]]:
             taken |= keys
             continue
         values: dict[str, Any] = {}
+        marked = {k for k in cls.V2_MARKERS if k in reg}
+        taken |= marked
         for f in dataclasses.fields(cls):
+            read = f.metadata.get("v2_read")
+            if read is not None:  # a version-2 form that needs converting (a bitmask, packed numbers)
+                got = read(reg)
+                if got is not None:
+                    values[f.name], keys = got
+                    taken |= keys
+                continue
             key = f.metadata.get("v2", "")
             if not key:
                 continue
@@ -150,7 +161,7 @@ def frames_from_v2(reg: dict[str, int]) -> tuple[list[Frame], set[str]]:
             elif key in reg:
                 values[f.name] = reg[key]
                 taken.add(key)
-        if values:
+        if values or marked:
             out.append(cls(**values))
     return out, taken
 
@@ -187,6 +198,248 @@ class SpecialPower(Frame):
     tie: bool = slot(False, v2="sp_tie")  # the duel is a re-roll after a tie
     used_thief: bool = slot(False, v2="sp_used_thief")  # each hero once per turn
     used_assassin: bool = slot(False, v2="sp_used_assassin")
+
+
+# ----- movement (R11, R12.2, C.2, R20.3, R21.2 / R21.4 / R21.10, R22.3 / R22.6, RP-5.9, R4.5)
+
+
+def _v2_bits(key: str):
+    """Reader of a version-2 bitmask register as the list of its set bits (ascending)."""
+    def read(reg: dict[str, int]):
+        if key not in reg:
+            return None
+        bits = int(reg[key])
+        return [i for i in range(bits.bit_length()) if bits >> i & 1], {key}
+    return read
+
+
+def _v2_members(stem: str):
+    """Reader of a version-2 key family `<stem><id>` (one key per member) as the list of the ids."""
+    def read(reg: dict[str, int]):
+        found = sorted(k for k in reg if k.startswith(stem) and k[len(stem):].isdigit())
+        if not found:
+            return None
+        return sorted(int(k[len(stem):]) for k in found), set(found)
+    return read
+
+
+def _v2_spent(stem: str, full: int):
+    """Reader of version-2 `<stem><index>` = points left (absent: `full`) as points spent per index."""
+    def read(reg: dict[str, int]):
+        found = {int(k[len(stem):]): int(v) for k, v in reg.items() if k.startswith(stem) and k[len(stem):].isdigit()}
+        if not found:
+            return None
+        spent = [0] * (max(found) + 1)
+        for i, left in found.items():
+            spent[i] = full - left
+        return spent, {f"{stem}{i}" for i in found}
+    return read
+
+
+def _v2_entries(which: int):
+    """Reader of version-2 `enter<hex>` (the players entering the hex, packed base 8, first entrant
+    highest) as the parallel lists of (hex, player) entries: `which` 0 the hexes, 1 the players."""
+    def read(reg: dict[str, int]):
+        found = sorted((int(k[5:]), int(v)) for k, v in reg.items() if k.startswith("enter") and k[5:].isdigit())
+        if not found:
+            return None
+        pairs = []
+        for hx, v in found:
+            players = []
+            while v:
+                players.append(v % 8 - 1)
+                v //= 8
+            pairs += [(hx, p) for p in reversed(players)]
+        return [pair[which] for pair in pairs], {f"enter{hx}" for hx, _ in found}
+    return read
+
+
+def _converted(read) -> Any:
+    """A list field whose version-2 form the function `read` converts."""
+    return field(default_factory=list, metadata={"v2_read": read, "series": True})
+
+
+@procedure("claims")
+class Claims(Frame):
+    """R4.5.2: in setup each player claims a second hex in turn order, then a third (then the start
+    gold, R4.6)."""
+
+    round: int = slot(0, v2="claim_round")  # 0: claiming second hexes, 1: third hexes
+
+
+@procedure("stack_overflow")
+class StackOverflow(Frame):
+    """RP-5.9 / RD10.2: stacks allowed over the limit of 10 (R11.4) for now: a defector (A.4), a
+    Balloon or Boat diverted onto a full hex, a Citadel reduced (R19.2.2), counters sent back from
+    a Sea tile (R20.3) wait for their owner's next movement turn to be trimmed; a retreat onto a full
+    hex (R13.8.4) waits for the excess to be eliminated."""
+
+    owners: list[int] = per_side(v2="overflow{}")  # 1: the side's stacks may be over 10 until it next moves
+    retreat: bool = slot(False, v2="stack_overflow_ok")  # R13.8.4: a retreat's excess is being eliminated
+
+
+@procedure("entries")
+class Entries(Frame):
+    """R12.3.2 (option contest_attacker second_to_enter): the order in which players entered unexplored
+    hexes this movement phase, kept until the phase's contests are over (R12.1.4). Entry i: player
+    `players[i]` entered hex `hexes[i]` (each player once per hex)."""
+
+    hexes: list[int] = _converted(_v2_entries(0))
+    players: list[int] = _converted(_v2_entries(1))
+
+
+@procedure("movement_turn")
+class MovementTurn(Frame):
+    """R11: one player's movement turn (R11.1.2: every creature and hero gets 4 MP, R11.5.1: pins are
+    set as the turn begins); it ends when the player passes (R11.2.5), after conquest by movement
+    (R11.8.1). Its moves nest in it (`Move`, `NomadMove`); a `BalloonFlight` or `BoatTrip` begun in
+    it stays for the round."""
+
+    V2_MARKERS = ("mv_on",)
+
+    ending: bool = slot(False, v2="mv_ending")  # the player passed: stacks over 10 are trimmed first (RP-5.9)
+    challenged: list[int] = _converted(_v2_bits("mv_chal"))  # R11.7: hexes whose pin was offered a challenge
+    gypsy_start: int = slot(-1, v2="mv_gk")  # R22.3: the hex the Gypsy King began the turn in
+    gypsy_done: bool = slot(False, v2="mv_gk_done")  # R22.3: his owner declined to bring his town or fort
+    # R21.10 Nomad: MP (of 4) spent this turn by the Tower or Keep now in hex i / by the city or village i
+    fort_spent: list[int] = _converted(_v2_spent("mv_nf", 4))
+    town_spent: list[int] = _converted(_v2_spent("mv_nt", 4))
+
+
+class FlyStage(IntEnum):
+    """R11.6: why flyers are passing an enemy hex."""
+
+    NONE = 0
+    ENTRY = 1  # the stack entered a hex with enemies: flyers may go on (R11.6.1)
+    LEAVE = 2  # pinned flyers leave the hex they start in (R11.6)
+
+
+@procedure("move")
+class Move(Frame):
+    """R11.2: one move of a stack (RP-5.1 choosing it, RP-5.2 stepping), with the bluff challenge
+    against a pin (R11.7), flyers passing enemy hexes (R11.6) and the Deerhunter's company (A.3)."""
+
+    start: int = slot(-1, v2="mv_sel")  # the hex whose counters are being chosen (RP-5.1)
+    hex: int = slot(-1, v2="mv_hex")  # where the stack is (over Sea too, R11.3.4); -1 until it sets off
+    revealer: int = slot(0, v2="mv_ri")  # R11.7: enemies asked to reveal a supported creature so far
+    fly: FlyStage = slot(FlyStage.NONE, v2="mv_fly")
+    intending: list[int] = _converted(_v2_bits("mv_ih"))  # R11.6 step 1: flying hero faces that go on
+    blocks: int = slot(0, v2="mv_blk")  # R11.6 step 2: blockers declared so far
+    asked: int = slot(0, v2="mv_bi")  # R11.6 step 2: enemies (from the mover's left) asked so far
+    blocking: list[int] = _converted(_v2_bits("mv_decl"))  # RD4.6: enemy flying hero faces that blocked
+    stay: int = slot(0, v2="mv_stay")  # R11.6 step 3: intending flyers the mover still has to stop
+    deerhunter: bool = slot(False, v2="mv_dh")  # A.3: the move started with the Deerhunter
+    steps: int = slot(0, v2="mv_steps")  # A.3 / RD4.5: hexes entered since then
+    ground_cost: int = slot(0, v2="mv_land")  # their normal ground cost (R11.1.2)
+    # A.3: members still qualifying (a Thing id, or the game's number of Things + a hero face)
+    qualifying: list[int] = _converted(_v2_members("mv_q"))
+
+
+@procedure("nomad_move")
+class NomadMove(Frame):
+    """R21.10 Nomad: a Tower or Keep, or a city or village, moving to an adjacent own hex."""
+
+    hex: int = slot(-1, v2="pw_nm_hex")  # where the fort or town stands
+    town: int = slot(-1, v2="pw_nm")  # the city or village; -1: the fort of `hex` moves
+
+
+class BalloonStage(IntEnum):
+    """Stages of a Balloon flight (C.2)."""
+
+    LOAD = 0  # up to 3 passengers from one hex
+    DEST = 1  # a land hex 1-3 away
+    WAIT = 2  # the reactions (Dispel Magic, the Fan, C.3)
+    FANNED = 3  # the Fan's player picks the hex next to the landing hex
+    ESCAPE = 4  # blown to Sea: the passengers escape to an adjacent own hex, or are lost
+    FLOWN = 5  # over (landed, lost or cancelled); the frame keeps the round's facts
+
+
+@procedure("balloon_flight")
+class BalloonFlight(Frame):
+    """C.2 the Balloon (C.3 the Fan against it): its flight in the owner's movement turn; the frame then
+    stays until the end of the round (one flight a round; the passengers attack as ranged in battles
+    while the Balloon is in play with them)."""
+
+    stage: BalloonStage = slot(BalloonStage.FLOWN, v2="bl_stage")
+    n: int = slot(0, v2="bl_n")  # passengers
+    passengers: list[int] = series(v2="bl_p{}")  # their Thing ids (n of them)
+    hex: int = slot(-1, v2="bl_hex")  # the hex it lifts off from
+    dest: int = slot(-1, v2="bl_dest")  # the hex it flies to (before reactions)
+    sea: int = slot(-1, v2="bl_sea")  # the Sea hex the Fan blew it to
+    owner: int = slot(-1, v2="bl_owner")  # who flew it (kept for the round's battles)
+    landed: int = slot(-1, v2="bl_landed")  # where it landed (recorded, read by nothing)
+    used: bool = slot(False, v2="bl_used")  # flown this round (even if cancelled)
+
+
+class BoatStage(IntEnum):
+    """Stages of a Boat trip (R22.6)."""
+
+    LOAD = 0  # up to 3 creatures or heroes from one hex
+    PATH = 1  # 1-3 Sea hexes, then the land destination
+    WAIT = 2  # the reactions (Dispel Magic, the Bellows)
+    FANNED = 3  # the Bellows player picks a land hex next to the last Sea hex
+    SAILED = 4  # over; the frame keeps the round's facts
+
+
+@procedure("boat_trip")
+class BoatTrip(Frame):
+    """R22.6 the Boat (house content): its trip in the owner's movement turn; the frame then stays until
+    the end of the round (one trip a round; the passengers attack as ranged while it is in play)."""
+
+    stage: BoatStage = slot(BoatStage.SAILED, v2="bt_stage")
+    n: int = slot(0, v2="bt_n")  # passengers
+    passengers: list[int] = series(v2="bt_p{}")  # a Thing id, or ~face (negative) for a hero
+    hex: int = slot(-1, v2="bt_hex")  # the start hex
+    at: int = slot(-1, v2="bt_at")  # where the path is: the start hex, then its last Sea hex
+    crossed: int = slot(0, v2="bt_k")  # Sea hexes crossed (1-3)
+    last: int = slot(-1, v2="bt_last")  # the last Sea hex crossed
+    path: list[int] = _converted(_v2_bits("bt_path"))  # the Sea hexes crossed (none twice)
+    dest: int = slot(-1, v2="bt_dest")  # the land hex it sails to (before reactions)
+    owner: int = slot(-1, v2="bt_owner")  # who sailed it (kept for the round's battles)
+    used: bool = slot(False, v2="bt_used")  # sailed this round (even if cancelled)
+
+
+class ExploreStage(IntEnum):
+    """Stages of an exploration (R12.2)."""
+
+    ROLL = 0  # R12.2.1 / R12.2.2 the roll (none when defenders are left from earlier)
+    ROLLED = 1  # the defenders are drawn
+    TIE = 2  # R12.2.4: the controller picks the income counter that stays
+    BRIBE = 3  # R12.2.5
+    FIGHT = 4  # R12.2.6: the battle against the defenders
+    PLACE = 5  # R13.11.2: placement in the conquered hex
+    DONE = 6
+    PLACE_START = 7  # loot over the screen limit is discarded first (R17.1.2), then placement
+
+
+@procedure("exploration")
+class Exploration(Frame):
+    """R12.2: a player explores an unexplored hex; the neutral defenders are drawn and run by the player
+    to the right (RD1.6); a battle against them (R12.2.6) nests in it."""
+
+    stage: ExploreStage = slot(ExploreStage.ROLL, v2="x_stage")
+    hex: int = slot(-1, v2="x_hex")
+    player: int = slot(-1, v2="x_player")  # the explorer
+    controller: int = slot(-1, v2="x_ctrl")  # runs the neutral defenders (RD1.6)
+    tie: bool = slot(False, v2="x_tie")  # R12.2.4: tied income counters wait on the hex for the choice
+    done: bool = slot(False, v2="x_done")  # over: the segment ends (R12.1)
+
+
+@procedure("aviator_flight")
+class AviatorFlight(Frame):
+    """R21.2 Aviator: the creature declared a flyer for the round (its identity is its owner's, RI.4)."""
+
+    flyer: int = slot(-1, v2="pw_fly")
+    round: int = slot(-1, v2="pw_fly_round")  # the round it flies in (the frame is dropped after it)
+    retreating: int = slot(-1, v2="pw_ar")  # RD10.16: the flyer while it retreats alone from a battle
+
+
+@procedure("brute_screens")
+class BruteScreens(Frame):
+    """R21.4 Brute / R17.1: screens allowed over 10 until the rules next pause, a Charge creature having
+    come back behind one in the middle of a decision."""
+
+    over: list[int] = _converted(_v2_bits("pw_brute"))  # the players (ascending)
 
 
 # ----- battle family (R13): a battle, and the counters eliminated over the stack limit

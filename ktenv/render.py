@@ -23,7 +23,7 @@ import numpy as np
 from . import catalog as cat
 from .board import hex_label
 from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
-from .procedures import Battle
+from .procedures import Battle, Exploration
 from .state import PHASE_NAMES, GameState
 from .summary import power_name
 
@@ -78,8 +78,9 @@ def _battle_hexes(s: GameState, stacks: dict) -> set[int]:
     battle = s.frame(Battle)
     if battle is not None:
         hexes.add(battle.hex)
-    if "x_hex" in s.reg:
-        hexes.add(int(s.reg["x_hex"]))
+    x = s.frame(Exploration)
+    if x is not None:
+        hexes.add(x.hex)
     return hexes
 
 

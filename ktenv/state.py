@@ -33,7 +33,16 @@ from .constants import (
     TREASURE,
     VILLAGE,
 )
-from .procedures import Frame, FrameError, frame_from_dict, frames_from_v2
+from .procedures import (
+    BruteScreens,
+    Exploration,
+    Frame,
+    FrameError,
+    MovementTurn,
+    StackOverflow,
+    frame_from_dict,
+    frames_from_v2,
+)
 from .rng import Dice
 
 SCHEMA = "ktenv.state"
@@ -62,10 +71,10 @@ _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_r
                "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage", "hex_down")
 _HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved",
                 "hero_damage", "hero_from")
-_PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn", "power", "power_hex")
+_PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn", "power", "power_hex", "seen")
 # R21 / R20.3: saves made before the Encounter powers or Mysterious Kadab, or of games without
 # Mysterious Kadab, load without them
-_KADAB_ARRAYS = ("hex_down", "thing_from", "hero_from")
+_KADAB_ARRAYS = ("hex_down", "thing_from", "hero_from", "seen")
 _OPTIONAL_ARRAYS = ("power", "power_hex", *_KADAB_ARRAYS)
 _TAX_FARMER = ENCOUNTER_POWERS.index("Tax Farmer")
 _ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
@@ -136,6 +145,7 @@ class GameState:
         self.drawn = np.zeros(p, np.int16)  # Things drawn in the current recruiting turn (public)
         self.power = np.full(p, -1, np.int8)  # R21 Encounter power (config.ENCOUNTER_POWERS code; public, RI.1)
         self.power_hex = np.full(p, -1, np.int8)  # R21.7 the Tax Farmer's marked hex (public)
+        self.seen = np.zeros((p, h), bool)  # R22.4 / R20.3: face-down hexes whose terrain the player saw (private)
         self.round = 0
         self.phase = SETUP
         self.stage = 0
@@ -362,6 +372,9 @@ class GameState:
             if data["version"] == 2:  # the register bag held what the frames hold now
                 state.frames, moved = frames_from_v2(state.reg)
                 state.reg = {k: v for k, v in state.reg.items() if k not in moved}
+                for p in range(cfg.n_players):  # R22.4: the hexes each player saw were a bitmask
+                    bits = state.reg.pop(f"seen{p}", 0)
+                    state.seen[p] = [bool(bits >> hx & 1) for hx in range(state.geo.n_hexes)]
             else:
                 state.frames = [frame_from_dict(f) for f in _field(data, "frames")]
             state.hex_stack = [int(v) for v in _field(data, "hex_stack")]
@@ -471,8 +484,9 @@ def _check_hexes(s: GameState) -> None:
     # Fort supply is not checked: reductions may exceed the box (RD7.8), only building checks it.
     income_kinds = (SPECIAL_INCOME, CITY, VILLAGE)
     on_board = (s.thing_place == BOARD) & np.isin(s.cat.THING_KIND, income_kinds)
-    if "x_tie" in s.reg:  # R12.2.4: tied drawn income counters wait on the hex for the controller's choice
-        on_board &= s.thing_hex != s.reg["x_hex"]
+    x = s.frame(Exploration)
+    if x is not None and x.tie:  # R12.2.4: tied drawn income counters wait on the hex for the controller's choice
+        on_board &= s.thing_hex != x.hex
     ids = np.flatnonzero(on_board)
     if np.bincount(s.thing_hex[ids], minlength=s.geo.n_hexes).max(initial=0) > 1:
         _fail("a hex holds two income counters (R1.9.3)")
@@ -530,17 +544,18 @@ def _check_players(s: GameState) -> None:
     if (s.gold < 0).any():
         _fail("a player has negative gold")
     _check_powers(s)
+    brute, overflow = s.frame(BruteScreens), s.frame(StackOverflow)
     for p in range(s.cfg.n_players):
         # R17.1.1: over 10 only during setup before placement, or while discards are under way
         # (one player discards at a time; the others over the limit follow at once)
         if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1 \
                 and not s.reg.get("setup_screens") and not s.reg.get("discarding") \
-                and not s.reg.get("pw_brute", 0) >> p & 1:  # R21.4: a Brute's creature came back mid-decision
+                and not (brute is not None and p in brute.over):  # R21.4: a Brute's creature came back mid-decision
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)
-        moving = s.reg.get("mv_on") and s.cfg.stack_limit_check == "end_of_movement" and \
+        moving = s.frame(MovementTurn) is not None and s.cfg.stack_limit_check == "end_of_movement" and \
             p == s.turn_order()[min(s.turn, len(s.turn_order()) - 1)]  # R11.4.4: checked when the turn ends
-        if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0) and not s.reg.get(f"overflow{p}", 0) \
+        if (room < 0).any() and not (overflow is not None and (overflow.retreat or overflow.owners[p])) \
                 and not moving:
             _fail(f"player {p} has more than 10 creatures and heroes in a hex (R11.4)")
         if not s.alive[p] and (s.hex_owner == p).any():

@@ -19,6 +19,7 @@ from ktenv.engine import machine
 from ktenv.engine.actions import PASS
 from ktenv.engine.common import put_on_board
 from ktenv.engine.machine import layout, legal_mask, new_game, step
+from ktenv.procedures import Move
 from ktenv.state import MOVEMENT, SETUP, UNMOVED, GameState
 
 # A straight west-east line through the centre of the 19-hex board (2-3 players).
@@ -128,7 +129,7 @@ def dir_name(d: int) -> str:
 def legal_directions(s: GameState) -> set[int]:
     """Neighbour hexes the moving stack may step to now."""
     lay = layout(s)
-    here = s.reg["mv_hex"]
+    here = s.frame(Move).hex
     return {int(s.geo.neighbours[here, a - lay.direction]) for a in legal(s) if a >= lay.direction}
 
 

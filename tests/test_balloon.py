@@ -8,6 +8,8 @@ from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.balloon import BALLOON
+from ktenv.engine.common import allow_overflow
+from ktenv.procedures import StackOverflow
 from ktenv.state import COMBAT, DONE, MOVEMENT
 
 from .movement_helpers import a_hex, a_thing, act, empty_board, own, put, start_movement
@@ -134,12 +136,12 @@ def test_over_the_limit_is_trimmed_at_the_end_of_the_movement_turn():
     names = ["Farmers", "Farmers", "Farmers", "Farmers", "Centaur", "Dragonfly", "Eagles", "Villains",
              "Pegasus", "Lion Pride", "Wolf Pack"]
     ids = [put(s, n, 0, 0) for n in names]
-    s.reg["overflow0"] = 1
+    allow_overflow(s, 0)
     start_movement(s)
     act(s, PASS)  # end the movement turn
     assert s.decision == D.RETREAT_EXCESS and s.actor == 0
     act(s, a_thing(s, ids[0]))
-    assert s.thing_place[ids[0]] == CUP and "overflow0" not in s.reg
+    assert s.thing_place[ids[0]] == CUP and s.frame(StackOverflow) is None
     assert (s.thing_place[ids[1:]] == BOARD).all()
 
 

@@ -11,7 +11,7 @@ from ktenv.engine import boat
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import YES
 from ktenv.engine.machine import legal_mask
-from ktenv.procedures import Battle
+from ktenv.procedures import Battle, BoatTrip
 from ktenv.state import GameState
 
 from .movement_helpers import (
@@ -56,7 +56,7 @@ def sail(s: GameState, path: list[int]) -> None:
     if s.decision == D.BOAT_LOAD:
         act(s, YES)
     for hx in path:
-        done = s.reg.get("bt_path", 0) >> hx & 1 if s.hex_terrain[hx] == SEA else 0
+        done = hx in s.frame(BoatTrip).path if s.hex_terrain[hx] == SEA else 0
         if not done:
             act(s, a_hex(s, hx))
 
@@ -77,7 +77,8 @@ def test_r22_6_boat_carries_creatures_and_heroes_across_the_sea():
     act(s, a_hero(s, f))
     if s.decision == D.BOAT_LOAD:  # nothing left to load: the engine sails at once
         act(s, YES)  # E1 is the only Sea hex next to C: taken at once
-    assert s.decision == D.BOAT_PATH and s.reg["bt_k"] == 1 and s.reg["bt_last"] == E1
+    trip = s.frame(BoatTrip)
+    assert s.decision == D.BOAT_PATH and trip.crossed == 1 and trip.last == E1
     land = {h for h in s.geo.adjacent[E1] if h != C}
     assert hexes(s) == land  # no more Sea: the land hexes next to it, not the start hex
     act(s, a_hex(s, E2))
@@ -98,7 +99,9 @@ def test_r22_6_path_of_at_most_three_sea_hexes():
     sail(s, [E1, E2])
     assert x in hexes(s)
     at_x = s.copy()
-    at_x.reg.update(bt_at=x, bt_k=3, bt_last=x, bt_path=s.reg["bt_path"] | 1 << x)
+    trip = at_x.frame(BoatTrip)
+    trip.at, trip.crossed, trip.last = x, 3, x
+    trip.path.append(x)
     steps, dests = boat._path_options(at_x)
     assert steps == [] and dests.size  # three Sea hexes crossed: y is not offered, land is
 
@@ -127,7 +130,7 @@ def test_r22_6_in_battle_passengers_are_ranged_and_the_boat_fights_and_falls_to_
     f = hero(s, "Lenin", 0, E2)
     s.hex_owner[E2] = 1
     put(s, "Farmers", 1, E2)
-    s.reg.update(bt_n=2, bt_p0=giant, bt_p1=~f, bt_owner=0)  # a hero: ~face
+    s.push(BoatTrip(n=2, passengers=[giant, ~f], owner=0))  # a hero: ~face
     s.thing_place[BOAT], s.thing_hex[BOAT] = 1, E2  # BOARD
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = True
     s.push(Battle(hex=E2, order=[0, 1], defender=1))
@@ -147,17 +150,16 @@ def test_r22_6_retreat_by_boat_across_one_sea_hex_then_removed_at_round_end():
     s.hex_owner[battle] = 1
     put(s, "Farmers", 1, battle)
     s.hex_owner[E2] = 0
-    s.reg.update(bt_n=1, bt_p0=giant, bt_owner=0)
+    s.push(BoatTrip(n=1, passengers=[giant], owner=0))
     s.thing_place[BOAT], s.thing_hex[BOAT] = 1, battle
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = True
     s.push(Battle(hex=battle, order=[0, 1], defender=1))
     across = set(B.retreat_hexes(s, 0).tolist())
     assert {C, E2} <= across  # own hexes across E1
-    s.reg.pop("bt_p0")
-    s.reg["bt_n"] = 0
+    s.frame(BoatTrip).passengers, s.frame(BoatTrip).n = [], 0
     assert not ({C, E2} - set(s.geo.adjacent[battle])) & set(B.retreat_hexes(s, 0).tolist())
     boat.end_of_round(s)
-    assert s.thing_place[BOAT] == CUP and not any(k.startswith("bt_") for k in s.reg)
+    assert s.thing_place[BOAT] == CUP and s.frame(BoatTrip) is None
 
 
 def test_r22_6_face_down_sea_is_no_path_and_flag_off_no_boat():

@@ -16,6 +16,7 @@ from ktenv.engine import machine, movement
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.common import IllegalActionError
 from ktenv.engine.machine import legal_mask, new_game, step
+from ktenv.procedures import Move, MovementTurn
 from ktenv.state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
 from tests.movement_helpers import (
     E1,
@@ -284,7 +285,7 @@ def test_only_all_flyer_stacks_enter_sea_and_never_stop_there():
     act(s, a_thing(s, a))  # drop the walker
     assert E1 in legal_directions(s)
     act(s, a_dir(s, C, E1))
-    assert s.reg["mv_hex"] == E1
+    assert s.frame(Move).hex == E1
     assert s.thing_hex[f] == C  # nothing lies on Sea: the stack is shown at its take-off hex
     options = legal(s)
     assert PASS not in options and a_thing(s, f) not in options  # no end, no drop over Sea
@@ -593,7 +594,7 @@ def test_deerhunter_dropped_early_leaves_normal_costs():
     move(s, C, [("thing", w), ("hero", dh)], [E1])
     assert s.thing_mp[w] == 3
     act(s, a_hero(s, dh))  # the walker now pays Forest prices for the hex it entered
-    assert s.thing_mp[w] == 2 and "mv_dh" not in s.reg
+    assert s.thing_mp[w] == 2 and not s.frame(Move).deerhunter
     act(s, a_dir(s, E1, E2))
     assert s.thing_mp[w] == 0
 
@@ -689,7 +690,7 @@ def test_income_counter_window_then_combat():
     assert s.stats["income_counters_removed"] == 1
     act(s, PASS)
     assert s.phase != MOVEMENT
-    assert not any(k.startswith("mv_") for k in s.reg)
+    assert s.frame(MovementTurn) is None and s.frame(Move) is None
     assert not s.thing_mp.any() and not s.thing_status.any() and not s.thing_moved.any()
 
 
@@ -742,7 +743,7 @@ def _play(n_players: int, seed: int, rounds: int, exact_every: int = 0) -> GameS
         if s.phase != MOVEMENT:
             assert not (s.thing_mp.any() or s.thing_status.any() or s.thing_pinned.any() or s.thing_moved.any()
                         or s.hero_mp.any() or s.hero_status.any() or s.hero_pinned.any() or s.hero_moved.any())
-            assert not any(key.startswith("mv_") for key in s.reg)
+            assert s.frame(MovementTurn) is None and s.frame(Move) is None
         k += 1
     return s
 

@@ -23,7 +23,7 @@ from ktenv.engine.recruiting import free_count
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import INCOME, player_stats
 from ktenv.env.testing import check_mask_exact, check_no_leak, random_states
-from ktenv.procedures import Battle, LuckyReroll
+from ktenv.procedures import AviatorFlight, Battle, LuckyReroll, MovementTurn, NomadMove
 from ktenv.state import COMBAT, CONSTRUCTION, HEROES, MOVEMENT, RECRUIT, GameState
 from ktenv.state import INCOME as INCOME_PHASE
 
@@ -210,7 +210,8 @@ def test_aviator_pinned_creature_must_be_declared_to_leave():
     assert legal_mask(s)[lay.hex + C]
     step(s, lay.hex + C)  # the declaration is forced (no PASS: nothing else could leave), then the
     # R11.6 leaving: the flyer is revealed (supported) and no enemy flyer blocks it
-    assert s.reg["pw_fly"] == farmers and s.reg["pw_fly_round"] == s.round
+    fly = s.frame(AviatorFlight)
+    assert fly.flyer == farmers and fly.round == s.round
     assert s.decision == D.MOVE_STACK and s.thing_public[farmers]
     step(s, direction(s, C, E1))
     assert s.thing_hex[farmers] == E1
@@ -244,7 +245,7 @@ def test_aviator_flyer_retreats_alone_up_to_four_hexes():
     assert s.decision == D.RETREAT and s.actor == 0
     lay = layout(s)
     assert not legal_mask(s)[lay.thing + farmers]  # not declared this round: no flyer
-    s.reg["pw_fly"], s.reg["pw_fly_round"] = farmers, s.round
+    s.push(AviatorFlight(flyer=farmers, round=s.round))
     s._mask = None
     assert legal_mask(s)[lay.thing + farmers]
     step(s, lay.thing + farmers)
@@ -265,7 +266,7 @@ def test_aviator_flyer_identity_is_its_owners():
     a, _ = battle(s)
     farmers = put(s, thing("Farmers"), 0, a)
     put(s, thing("Lion Pride"), 1, a)
-    s.reg["pw_fly"], s.reg["pw_fly_round"] = farmers, s.round
+    s.push(AviatorFlight(flyer=farmers, round=s.round))
     enc = ObservationEncoder(s.cfg, s.geo.n_hexes)
     for observer in (0, 1):
         s.actor = observer
@@ -483,16 +484,17 @@ def test_nomad_moves_a_tower_with_terrain_costs():
     lay = layout(s)
     assert s.decision == D.MOVE_START and legal_mask(s)[YES]
     step(s, YES)  # one fort, one destination: moved at once
-    assert s.hex_fort[C] == 0 and s.hex_fort[E1] == 1 and s.reg[f"mv_nf{E1}"] == 3
+    assert s.hex_fort[C] == 0 and s.hex_fort[E1] == 1 and P.MP - s.frame(MovementTurn).fort_spent[E1] == 3
     step(s, YES)
     assert s.decision == D.NOMAD_DEST
     assert set(legal_actions(s)) == {lay.hex + C, lay.hex + E2}
     step(s, lay.hex + E2)  # Forest: 2 MP
-    assert s.hex_fort[E2] == 1 and s.reg[f"mv_nf{E2}"] == 1
+    assert s.hex_fort[E2] == 1 and P.MP - s.frame(MovementTurn).fort_spent[E2] == 1
     step(s, YES)  # back to E1 (Plains, 1 MP), the only way; then nothing is left to move: turn over
     assert s.hex_fort[E1] == 1 and s.hex_fort[E2] == 0
     assert s.phase != MOVEMENT or s.actor != 0
-    assert not any(k.startswith("mv_n") for k in s.reg)
+    turn = s.frame(MovementTurn)  # the turn is over: its MP bookkeeping with it
+    assert (turn is None or not any(turn.fort_spent)) and s.frame(NomadMove) is None
 
 
 def test_nomad_moves_a_village_but_not_a_castle_and_not_into_a_fort():

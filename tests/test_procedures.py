@@ -86,10 +86,10 @@ def test_version_2_saves_load_the_dice_reaction_and_loss_registers_into_frames()
         "rx1_victims": 0, "rx_fan": 2,
         "ls_hex": 9, "ls_owner": 2, "ls_n": 3, "ls_flags": 1 | 4 | 16,
         "pw_lk": 0, "pw_lk_n": 3, "pw_d0": 6, "pw_d1": 2, "pw_d2": 7, "pw_lk_die": 1,
-        "b_round": 2,  # another procedure's register stays
+        "legacy_key": 2,  # a register no frame took stays
     }
     back = GameState.from_json(json.dumps(data))
-    assert back.reg == {"b_round": 2}
+    assert back.reg == {"legacy_key": 2}
     assert back.frame(Rolls) == Rolls(code=[20, 30, 3], count=[3, 1, 0], dice=[6, 2, 7, 4])
     assert back.frame(LuckyCharm) == LuckyCharm(code=30, shown=[4], die=0, asked=0b101)
     assert back.frame(Reactions) == Reactions(
@@ -121,7 +121,7 @@ def test_registers_read_elements_and_lengths_of_frame_lists():
 def test_version_2_battle_registers_load_into_the_battle_frames():
     """The battle family (R13): `b_*` and `ex_*` keys of a version-2 save become `Battle` and `Excess`."""
     from ktenv import catalog as cat
-    from ktenv.procedures import Battle, BattleKind, BattleStage, Excess
+    from ktenv.procedures import Battle, BattleKind, BattleStage, Excess, Exploration, StackOverflow
 
     bow, sword = cat.MAGIC_ID["Magic Bow"], cat.MAGIC_ID["Magic Sword"]
     assert (bow, sword) == (176, 177)  # the version-2 keys b_bore176 / b_bore177 name them by id
@@ -137,7 +137,7 @@ def test_version_2_battle_registers_load_into_the_battle_frames():
         "b_exback": 18, "ex_hex": 9, "ex_side": 0, "stack_overflow_ok": 1, "x_hex": 12,
     }
     back = GameState.from_json(json.dumps(data))
-    assert back.frames == [
+    assert [f for f in back.frames if isinstance(f, (Battle, Excess))] == [
         Battle(stage=BattleStage.RETREAT, idx=1, hex=12, kind=BattleKind.CONTEST, attacker=0, defender=1,
                controller=-1, order=[2, 0, 1], started=True, round=3, step=2, multi=True,
                targets=[2, -1, 0, -1, -1, -1, -1], side=0, resume=BattleStage.ROUND, hits=[0, 2, 0, 0, 0, 0, 1],
@@ -146,7 +146,8 @@ def test_version_2_battle_registers_load_into_the_battle_frames():
                excess_resume=BattleStage.RETREAT),
         Excess(hex=9, side=0),
     ]
-    assert back.reg == {"stack_overflow_ok": 1, "x_hex": 12}  # other families' keys stay
+    assert back.frame(StackOverflow).retreat and back.frame(Exploration).hex == 12  # the movement family's
+    assert back.reg == {}
     again = GameState.from_json(back.to_json())
     assert again.frames == back.frames
 
@@ -169,3 +170,70 @@ def test_a_battle_frame_encodes_like_the_registers_it_replaced():
     assert seen0[hits + 1] == 3 and seen1[hits] == 3  # sides relative to the observer
     assert seen0[target + 1] == 1 and not seen1[target:target + 3].any()
     assert seen0[enc.o["hexes.reg_b_hex"] + 5] == 1 and seen1[enc.o["hexes.reg_b_hex"] + 5] == 1
+
+
+def test_version_2_movement_registers_load_into_frames():
+    """Issue 13: the movement family's registers (R11, R12.2, C.2, R21, R22, RP-5.9, R4.5) of a
+    version-2 save: bitmasks become lists, `enter<hex>` packed orders become entries, Nomad MP left
+    becomes MP spent."""
+    from ktenv.procedures import (
+        AviatorFlight,
+        BalloonFlight,
+        BalloonStage,
+        BoatTrip,
+        BruteScreens,
+        Claims,
+        Entries,
+        Exploration,
+        ExploreStage,
+        FlyStage,
+        Move,
+        MovementTurn,
+        NomadMove,
+        StackOverflow,
+    )
+
+    reg = {"mv_on": 1, "mv_ending": 1, "mv_chal": 1 << 3 | 1 << 7, "mv_gk": 5, "mv_gk_done": 1, "mv_nf4": 3,
+           "mv_nt12": 1, "mv_sel": 3, "mv_hex": 9, "mv_ri": 2, "mv_fly": 2, "mv_ih": 0b101, "mv_decl": 0b10,
+           "mv_blk": 1, "mv_bi": 2, "mv_stay": 1, "mv_dh": 1, "mv_steps": 2, "mv_land": 3, "mv_q5": 1, "mv_q200": 1,
+           "bl_stage": 2, "bl_n": 2, "bl_p0": 11, "bl_p1": 12, "bl_hex": 4, "bl_dest": 6, "bl_owner": 1,
+           "bl_used": 1, "bt_n": 1, "bt_p0": -3, "bt_owner": 0, "bt_used": 1,
+           "x_stage": 2, "x_hex": 8, "x_player": 1, "x_ctrl": 0, "x_tie": 1,
+           "pw_fly": 30, "pw_fly_round": 4, "pw_ar": 30, "pw_nm": 40, "pw_nm_hex": 9, "pw_brute": 0b10,
+           "overflow1": 1, "stack_overflow_ok": 1, "enter8": 1 * 8 + 2, "enter3": 2, "claim_round": 1,
+           "unrelated": 7}
+    frames, taken = frames_from_v2(reg)
+    assert taken == set(reg) - {"unrelated"}
+    got = {type(f): f for f in frames}
+    assert len(got) == len(frames)
+    assert got[Claims] == Claims(round=1)
+    assert got[StackOverflow] == StackOverflow(owners=[0, 1, 0, 0, 0, 0, 0], retreat=True)
+    assert got[Entries] == Entries(hexes=[3, 8, 8], players=[1, 0, 1])  # hex 8: player 0 entered first
+    assert got[MovementTurn] == MovementTurn(ending=True, challenged=[3, 7], gypsy_start=5, gypsy_done=True,
+                                             fort_spent=[0, 0, 0, 0, 1], town_spent=[0] * 12 + [3])
+    assert got[Move] == Move(start=3, hex=9, revealer=2, fly=FlyStage.LEAVE, intending=[0, 2], blocks=1, asked=2,
+                             blocking=[1], stay=1, deerhunter=True, steps=2, ground_cost=3, qualifying=[5, 200])
+    assert got[NomadMove] == NomadMove(hex=9, town=40)
+    assert got[BalloonFlight] == BalloonFlight(stage=BalloonStage.WAIT, n=2, passengers=[11, 12], hex=4, dest=6,
+                                               owner=1, used=True)
+    assert got[BoatTrip] == BoatTrip(n=1, passengers=[-3], owner=0, used=True)  # sailed: the round's facts
+    assert got[Exploration] == Exploration(stage=ExploreStage.TIE, hex=8, player=1, controller=0, tie=True)
+    assert got[AviatorFlight] == AviatorFlight(flyer=30, round=4, retreating=30)
+    assert got[BruteScreens] == BruteScreens(over=[1])
+    assert frames_from_v2({"mv_on": 1})[0] == [MovementTurn()]  # the turn had begun, nothing else yet
+
+
+def test_version_2_seen_bitmasks_load_into_the_seen_array():
+    """R22.4 / R20.3: what each player saw of face-down tiles is a state array (saved with Mysterious
+    Kadab only); version 2 kept it as a bitmask register per player."""
+    s = GameState(GameConfig(n_players=2, mysterious_kadab=True), 1)
+    assert "seen" in s.to_dict() and "seen" not in GameState(GameConfig(n_players=2), 1).to_dict()
+    data = s.to_dict()
+    data["version"] = 2
+    del data["frames"], data["seen"]
+    data["reg"] = {"seen1": 0b1010, "mv_on": 1}
+    back = GameState.from_json(json.dumps(data))
+    assert back.reg == {} and not back.seen[0].any()
+    assert back.seen[1].nonzero()[0].tolist() == [1, 3]
+    again = GameState.from_json(back.to_json())
+    assert (again.seen == back.seen).all() and again.to_json() == back.to_json()

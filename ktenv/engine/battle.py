@@ -19,7 +19,7 @@ from . import battle_sides as B
 from . import decisions as D
 from . import dice, powers, reactions
 from .actions import PASS, ActionLayout
-from .common import to_cup, used_up
+from .common import retreat_overflow, to_cup, used_up
 from .conquest import conquer, leftovers_to_cup, reduce_fort
 from .placement_turn import begin_placement
 from .support import lose_hero, remove_revealed_bluffs
@@ -486,7 +486,7 @@ def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
     I.items_home(s, side)
     if s.army_counts(side)[dest] > STACK_LIMIT and s.hex_fort[dest] != 4:
         s.push(Excess(hex=dest, side=side))
-        s.reg["stack_overflow_ok"] = 1
+        retreat_overflow(s, True)
         b.excess_resume, b.stage = back, EXCESS
 
 
@@ -495,7 +495,7 @@ def _excess(s: GameState) -> None:
     side, dest = ex.side, ex.hex
     if s.army_counts(side)[dest] <= STACK_LIMIT:
         s.drop(Excess)
-        s.reg.pop("stack_overflow_ok", None)
+        retreat_overflow(s, False)
         b = s.frame(Battle)
         b.stage, b.excess_resume = b.excess_resume, START
         return

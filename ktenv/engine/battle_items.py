@@ -15,7 +15,7 @@ from . import battle_sides as B
 from . import decisions as D
 from . import dice, powers, reactions
 from .actions import NUMBER, PASS, ActionLayout
-from .common import as_original, playable_copy, used_up
+from .common import allow_overflow, as_original, playable_copy, used_up
 from .support import remove_revealed_bluffs
 
 DUST = cat.MAGIC_ID["Dust of Defense"]
@@ -270,7 +270,7 @@ def warlord_roll(s: GameState) -> None:
             s.thing_bearer[item] = -1
     s.thing_owner[c] = owner
     s.thing_fought[c] = False
-    s.reg[f"overflow{owner}"] = 1  # RD10.2: the stack may exceed 10 until the owner next moves
+    allow_overflow(s, owner)  # RD10.2: the stack may exceed 10 until the owner next moves
     remove_revealed_bluffs(s)  # an unsupported defector leaves at once
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, VILLAGE
-from ..procedures import Battle
+from ..procedures import BalloonFlight, Battle
 from ..state import GameState
 from . import boat, powers
 
@@ -108,7 +108,8 @@ def balloon_riders(s: GameState, side: int) -> set[int] | None:
     """Passengers of the side's Balloon in this battle (None: no Balloon of the side here)."""
     if not (in_play(s, side, BALLOON) and not s.thing_damage[BALLOON]):
         return None
-    return {s.reg[f"bl_p{i}"] for i in range(s.reg.get("bl_n", 0))}
+    f = s.frame(BalloonFlight)
+    return set(f.passengers) if f is not None else set()
 
 
 def _carried(s: GameState, item: int, side: int) -> int:

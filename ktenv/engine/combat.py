@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
-from ..procedures import Battle
+from ..procedures import Battle, Entries, Exploration
 from ..state import COMBAT, CONSTRUCTION, GameState
 from . import battle, exploration, kadab, movement
 from . import decisions as D
@@ -47,8 +47,9 @@ def pending_items(s: GameState) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run(s: GameState) -> None:
-    if "x_stage" in s.reg:
-        if s.reg.get("x_done"):
+    x = s.frame(Exploration)
+    if x is not None:
+        if x.done:
             _item_done(s)
         else:
             exploration.run(s)
@@ -62,8 +63,7 @@ def run(s: GameState) -> None:
         return
     items, here = pending_items(s)
     if items.size == 0:  # R12.1.4
-        for key in [k for k in s.reg if k.startswith("enter")]:
-            del s.reg[key]  # entry orders matter only until the contests are fought
+        s.drop(Entries)  # entry orders matter only until the contests are fought
         s.phase, s.stage, s.turn = CONSTRUCTION, 0, 0
         return
     order = s.turn_order()
@@ -127,8 +127,7 @@ def _battle_done(s: GameState) -> None:
 
 
 def _item_done(s: GameState) -> None:
-    for key in [k for k in s.reg if k.startswith("x_")]:
-        del s.reg[key]
+    s.drop(Exploration)
     s.turn += 1
 
 

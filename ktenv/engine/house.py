@@ -34,7 +34,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NOBODY, OUT, VILLAGE
-from ..procedures import Battle
+from ..procedures import Battle, MovementTurn
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import dice, kadab
@@ -136,14 +136,15 @@ def apply_ahasuerus(s: GameState, lay: ActionLayout, action: int) -> None:
 def gypsy_turn_begins(s: GameState, p: int) -> None:
     """Remember the hex he starts the movement turn in (his starting hex, R22.3)."""
     if on(s) and s.hero_owner[GYPSY_KING] == p:
-        s.reg["mv_gk"] = int(s.hero_hex[GYPSY_KING])
+        s.frame(MovementTurn).gypsy_start = int(s.hero_hex[GYPSY_KING])
 
 
 def _gypsy_options(s: GameState) -> tuple[int, bool]:
     """(town that may follow him or -1, whether the Tower/Keep may follow)."""
-    src = s.reg.get("mv_gk", -1)
+    turn = s.frame(MovementTurn)
+    src = turn.gypsy_start if turn is not None else -1
     p = int(s.hero_owner[GYPSY_KING])
-    if src < 0 or p < 0 or s.hero_status[GYPSY_KING] != DONE or s.reg.get("mv_gk_done"):
+    if src < 0 or p < 0 or s.hero_status[GYPSY_KING] != DONE or turn.gypsy_done:
         return -1, False
     dest = int(s.hero_hex[GYPSY_KING])
     if dest == src or s.hex_owner[dest] != p or s.hex_owner[src] != p:
@@ -156,7 +157,8 @@ def _gypsy_options(s: GameState) -> tuple[int, bool]:
 
 def gypsy_pending(s: GameState) -> bool:
     """Before the next MOVE_START: the Gypsy King's move has ended; ask what follows him."""
-    if not on(s) or "mv_gk" not in s.reg:
+    turn = s.frame(MovementTurn)
+    if not on(s) or turn is None or turn.gypsy_start < 0:
         return False
     town, fort = _gypsy_options(s)
     if town < 0 and not fort:
@@ -171,16 +173,17 @@ def legal_gypsy(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     if town >= 0:
         mask[lay.thing + town] = 1
     if fort:
-        mask[lay.hex + s.reg["mv_gk"]] = 1
+        mask[lay.hex + s.frame(MovementTurn).gypsy_start] = 1
 
 
 def apply_gypsy(s: GameState, lay: ActionLayout, action: int) -> None:
     from .powers import move_fort, move_town
 
-    src, dest = s.reg["mv_gk"], int(s.hero_hex[GYPSY_KING])
+    turn = s.frame(MovementTurn)
+    src, dest = turn.gypsy_start, int(s.hero_hex[GYPSY_KING])
     s.decision = D.NONE
     if action == PASS:
-        s.reg["mv_gk_done"] = 1
+        turn.gypsy_done = True
     elif action < lay.thing:
         move_fort(s, src, dest)
     else:

@@ -5,19 +5,19 @@ The other engine modules call in here with one- or two-line hooks that cite the 
 
 Each player's power is `s.power[p]` (code k is rule R21.(k+1); names in
 `config.ENCOUNTER_POWERS`), dealt when the game starts (R21.0 / RD10.16) and public (RI.1). The Tax
-Farmer's marked hex is `s.power_hex[p]` (R21.7). Registers (ints in `s.reg`, so the state stays JSON):
+Farmer's marked hex is `s.power_hex[p]` (R21.7). What a power remembers between decisions is in
+procedure frames (ktenv.procedures):
 
-- `pw_fly`, `pw_fly_round`: the Aviator's creature that flies this round, and that round (R21.2);
-  `pw_ar`: that creature while it retreats alone.
-- `LuckyReroll` frame: the Lucky side's re-roll (R21.5); `Battle.lucky_round[side]`: the round it last
+- `AviatorFlight`: the Aviator's creature that flies this round, and that round (R21.2); `retreating`:
+  that creature while it retreats alone.
+- `LuckyReroll`: the Lucky side's re-roll (R21.5); `Battle.lucky_round[side]`: the round it last
   re-rolled.
 - `Battle.amoeba_round[side]`: the round in which the Amoeba last ignored a hit (R21.1).
 - `Battle.powers_applied`: the battle-start powers were applied; `Battle.stake`: gold each side
   staked (R21.11).
-- `pw_nm_hex`, `pw_nm`: the hex of the Nomad's moving fort or town, and the town; `mv_nf<hex>` /
-  `mv_nt<id>`: MP left this movement turn of a fort now in that hex / of a town (R21.10; the
-  movement turn's end clears every `mv_` key).
-- `pw_brute`: bitmask of players whose screen may be over 10 until the rules next pause, after a
+- `NomadMove`: the hex of the Nomad's moving fort or town, and the town; `MovementTurn.fort_spent` /
+  `town_spent`: MP spent this movement turn by a fort now in that hex / by a town (R21.10).
+- `BruteScreens.over`: players whose screen may be over 10 until the rules next pause, after a
   Charge creature came back to it in the middle of a decision (R21.4, R17.1).
 """
 
@@ -28,7 +28,7 @@ import numpy as np
 from .. import catalog as cat
 from ..config import ENCOUNTER_POWERS, power_code
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, SCREEN, SCREEN_LIMIT, VILLAGE
-from ..procedures import Battle, LuckyReroll
+from ..procedures import AviatorFlight, Battle, BruteScreens, LuckyReroll, MovementTurn, NomadMove
 from ..state import UNMOVED, GameState
 from . import decisions as D
 from . import dice, house
@@ -88,18 +88,14 @@ def pending(s: GameState) -> bool:
     re-roll question and its result."""
     if not s.cfg.encounter_powers:
         return False
-    reg = s.reg
-    if reg.get("pw_fly_round", s.round) != s.round:
-        del reg["pw_fly"], reg["pw_fly_round"]
-    brute = reg.get("pw_brute", 0)
-    if brute:
-        for p in range(s.n_players):
-            if brute >> p & 1 and s.screen_size(p) <= SCREEN_LIMIT:
-                brute &= ~(1 << p)
-        if brute:
-            reg["pw_brute"] = brute  # the screen check that follows asks the discards (R17.1.2)
-        else:
-            del reg["pw_brute"]
+    fly = s.frame(AviatorFlight)
+    if fly is not None and fly.round != s.round:
+        s.drop(AviatorFlight)
+    brute = s.frame(BruteScreens)
+    if brute is not None:
+        brute.over = [p for p in brute.over if s.screen_size(p) > SCREEN_LIMIT]
+        if not brute.over:  # else the screen check that follows asks the discards (R17.1.2)
+            s.drop(BruteScreens)
     lucky = s.frame(LuckyReroll)
     if lucky is None:
         return False
@@ -134,18 +130,25 @@ def amoeba(s: GameState, received: dict[int, int]) -> None:
 
 # ----- R21.2 Aviator -----
 
+def _flight(s: GameState) -> AviatorFlight | None:
+    """The Aviator's flight of this round (a past round's is dropped at the next pause), or None."""
+    fly = s.frame(AviatorFlight)
+    return fly if fly is not None and fly.round == s.round else None
+
+
 def flying(s: GameState) -> np.ndarray:
     """Per Thing: moves as a flyer (printed flag; R21.2 plus the Aviator's creature this round)."""
-    if not s.cfg.encounter_powers or s.reg.get("pw_fly_round") != s.round:
+    fly = _flight(s)
+    if not s.cfg.encounter_powers or fly is None:
         return _T_FLY[:s.n_things]
     out = _T_FLY[:s.n_things].copy()
-    out[s.reg["pw_fly"]] = True
+    out[fly.flyer] = True
     return out
 
 
 def _aviator_creatures(s: GameState, p: int) -> np.ndarray:
     """The mover's unmoved non-flying creatures that may be declared, if the power is unused."""
-    if not has(s, p, AVIATOR) or s.reg.get("pw_fly_round") == s.round:
+    if not has(s, p, AVIATOR) or _flight(s) is not None:
         return _EMPTY
     n = s.n_things
     return np.flatnonzero((s.thing_owner == p) & (s.thing_place == BOARD) & _IS_CREATURE[:n] & ~_T_FLY[:n]
@@ -173,11 +176,13 @@ def _aviator_pass_ok(s: GameState, hx: int) -> bool:
     t, h = M._selectable(s, hx)
     if t.size or h.size:
         return True
-    return not s.reg.get("mv_chal", 0) >> hx & 1 and M.pin_challengeable(s, s.actor, hx)
+    return hx not in s.frame(MovementTurn).challenged and M.pin_challengeable(s, s.actor, hx)
 
 
 def legal_aviator(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    hx = s.reg["mv_sel"]
+    from . import movement as M
+
+    hx = M.move(s).start
     t = _aviator_creatures(s, s.actor)
     mask[lay.thing + t[s.thing_hex[t] == hx]] = 1
     if _aviator_pass_ok(s, hx):
@@ -188,15 +193,17 @@ def apply_aviator(s: GameState, lay: ActionLayout, action: int) -> None:
     from . import movement as M
 
     if action != PASS:
-        s.reg["pw_fly"], s.reg["pw_fly_round"] = action - lay.thing, s.round
-    M.start_from(s, s.reg["mv_sel"])
+        s.drop(AviatorFlight)  # a past round's flyer (R21.2)
+        s.push(AviatorFlight(flyer=action - lay.thing, round=s.round))
+    M.start_from(s, M.move(s).start)
 
 
 def _flyer_in_battle(s: GameState, side: int) -> int:
     """The Aviator's flyer of this round if it fights in this battle for `side`, else -1."""
-    if not has(s, side, AVIATOR) or s.reg.get("pw_fly_round") != s.round:
+    fly = _flight(s)
+    if not has(s, side, AVIATOR) or fly is None:
         return -1
-    c = s.reg["pw_fly"]
+    c = fly.flyer
     ok = s.thing_place[c] == BOARD and s.thing_owner[c] == side and s.thing_hex[c] == s.frame(Battle).hex
     return c if ok else -1
 
@@ -231,7 +238,7 @@ def retreat_alone(s: GameState, lay: ActionLayout, action: int) -> bool:
     """RETREAT answered with the flyer: ask where it goes (the side is asked again afterwards)."""
     if not lay.thing <= action < lay.hero:
         return False
-    s.reg["pw_ar"] = action - lay.thing
+    _flight(s).retreating = action - lay.thing
     s.decision = D.AVIATOR_RETREAT
     return True
 
@@ -241,7 +248,8 @@ def legal_fly_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None
 
 
 def apply_fly_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
-    c = s.reg.pop("pw_ar")
+    fly = _flight(s)
+    c, fly.retreating = fly.retreating, -1
     s.thing_hex[c] = action - lay.hex
     s.thing_face_up[c] = False  # R13.8.6: face down again, still known to all (RI.4)
     s.decision = D.NONE  # the battle asks the rest of the side again (R13.8)
@@ -287,7 +295,9 @@ def eliminate(s: GameState, c: int) -> None:
     if has(s, owner, BRUTE) and _IS_CREATURE[c] and cat.THING_CHARGE[c]:
         s.thing_place[c], s.thing_owner[c] = SCREEN, owner
         if s.screen_size(owner) > SCREEN_LIMIT:
-            s.reg["pw_brute"] = s.reg.get("pw_brute", 0) | 1 << owner
+            brute = s.frame(BruteScreens) or s.push(BruteScreens())
+            if owner not in brute.over:
+                brute.over = sorted(brute.over + [owner])
 
 
 # ----- R21.5 Lucky -----
@@ -376,6 +386,17 @@ def magic_to_melee(s: GameState, side: int) -> bool:
 
 # ----- R21.10 Nomad -----
 
+def _spent(spent: list[int], i: int) -> int:
+    """MP spent this turn by fort / town `i` (a list per hex / per Thing, grown as needed)."""
+    return spent[i] if i < len(spent) else 0
+
+
+def _spend(spent: list[int], i: int, value: int) -> None:
+    if i >= len(spent):
+        spent.extend([0] * (i + 1 - len(spent)))
+    spent[i] = value
+
+
 def _nomad_dests(s: GameState, p: int, hx: int, left: int, fort: bool) -> np.ndarray:
     """RD10.16: adjacent own hexes without enemies, MP permitting, with no fort (for a fort) or
     no income counter (for a town) there; nothing leaves a hex where enemies stand (R11.5)."""
@@ -395,7 +416,8 @@ def _nomad_forts(s: GameState, p: int) -> np.ndarray:
     """Own Towers and Keeps (not Castles, not Citadels) that can still move this turn."""
     hexes = np.flatnonzero((s.hex_owner == p) & (s.hex_fort >= 1) & (s.hex_fort <= 2))
     return np.array([h for h in hexes.tolist()
-                     if _nomad_dests(s, p, h, s.reg.get(f"mv_nf{h}", MP), True).size], np.int64)
+                     if _nomad_dests(s, p, h, MP - _spent(s.frame(MovementTurn).fort_spent, h), True).size],
+                    np.int64)
 
 
 def _nomad_towns(s: GameState, p: int) -> np.ndarray:
@@ -404,7 +426,8 @@ def _nomad_towns(s: GameState, p: int) -> np.ndarray:
     counters = counters[counters >= 0]
     counters = counters[_IS_TOWN[counters]]
     return np.array([c for c in counters.tolist()
-                     if _nomad_dests(s, p, int(s.thing_hex[c]), s.reg.get(f"mv_nt{c}", MP), False).size],
+                     if _nomad_dests(s, p, int(s.thing_hex[c]), MP - _spent(s.frame(MovementTurn).town_spent, c),
+                                     False).size],
                     np.int64)
 
 
@@ -426,7 +449,7 @@ def nomad_start(s: GameState, lay: ActionLayout, action: int) -> bool:
         return True
     c = action - lay.thing
     if lay.thing <= action < lay.hero and _IS_TOWN[c]:
-        s.reg["pw_nm"], s.reg["pw_nm_hex"] = c, int(s.thing_hex[c])
+        s.push(NomadMove(hex=int(s.thing_hex[c]), town=c))
         s.decision = D.NOMAD_DEST
         return True
     return False
@@ -437,13 +460,14 @@ def legal_nomad_fort(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_nomad_fort(s: GameState, lay: ActionLayout, action: int) -> None:
-    s.reg["pw_nm_hex"] = action - lay.hex
+    s.push(NomadMove(hex=action - lay.hex))
     s.decision = D.NOMAD_DEST
 
 
 def _nomad_move_dests(s: GameState) -> np.ndarray:
-    hx, c = s.reg["pw_nm_hex"], s.reg.get("pw_nm", -1)
-    left = s.reg.get(f"mv_nt{c}", MP) if c >= 0 else s.reg.get(f"mv_nf{hx}", MP)
+    nomad, turn = s.frame(NomadMove), s.frame(MovementTurn)
+    hx, c = nomad.hex, nomad.town
+    left = MP - (_spent(turn.town_spent, c) if c >= 0 else _spent(turn.fort_spent, hx))
     return _nomad_dests(s, s.actor, hx, left, c < 0)
 
 
@@ -454,13 +478,17 @@ def legal_nomad_dest(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_nomad_dest(s: GameState, lay: ActionLayout, action: int) -> None:
     """The fort or town enters the hex and pays its terrain cost (R11.1.2)."""
     dest = action - lay.hex
-    src, c = s.reg.pop("pw_nm_hex"), s.reg.pop("pw_nm", -1)
+    nomad, turn = s.frame(NomadMove), s.frame(MovementTurn)
+    src, c = nomad.hex, nomad.town
+    s.drop(NomadMove)
     cost = int(_COST[s.hex_terrain[dest]])
     if c >= 0:
-        s.reg[f"mv_nt{c}"] = s.reg.get(f"mv_nt{c}", MP) - cost
+        _spend(turn.town_spent, c, _spent(turn.town_spent, c) + cost)
         move_town(s, c, src, dest)
     else:
-        s.reg[f"mv_nf{dest}"] = s.reg.pop(f"mv_nf{src}", MP) - cost
+        spent = _spent(turn.fort_spent, src)
+        _spend(turn.fort_spent, src, 0)  # the fort's points go with it
+        _spend(turn.fort_spent, dest, spent + cost)
         move_fort(s, src, dest)
     s.decision = D.NONE
 

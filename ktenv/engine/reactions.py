@@ -62,16 +62,16 @@ def take_result(s: GameState) -> tuple[bool, int, int]:
     return out
 
 
-def resume_flight(s: GameState, item: int, stage: str, fanned: int, clear, land, dest: int) -> None:
+def resume_flight(s: GameState, item: int, flight, fanned: int, clear, land, dest: int) -> None:
     """A Balloon (C.2) or Boat (R22.6) move after its reactions: Dispel Magic cancels it (C.8: no
     effect, the passengers have not moved: `clear`), a Fan/Bellows player picks where it lands
-    (FAN_HEX; `s.reg[stage]` = `fanned`), else it lands on `dest` (`land`)."""
+    (FAN_HEX; the `flight` frame's stage = `fanned`), else it lands on `dest` (`land`)."""
     cancelled, fan, _ = take_result(s)
     if cancelled:
         used_up(s, item)
         clear(s, keep_flight=False)
     elif fan >= 0:
-        s.reg[stage] = fanned
+        flight.stage = fanned
         s.decision, s.actor = D.FAN_HEX, fan
     else:
         land(s, dest)

@@ -13,6 +13,7 @@ from ..board import (
     start_position_choices,
 )
 from ..constants import NOBODY, SEA
+from ..procedures import Claims
 from ..state import INCOME, SETUP, GameState
 from . import decisions as D
 from . import house, kadab
@@ -93,7 +94,7 @@ def _sea_check(s: GameState) -> None:
     if player < 0:
         for player in s.turn_order():  # R4.5.1: control markers on the start hexes
             s.hex_owner[s.start_hex[player]] = player
-        s.reg["claim_round"] = 0
+        s.push(Claims())
         _next_stage(s, CLAIM)
         return
     start = int(s.start_hex[player])
@@ -154,11 +155,12 @@ def claimable(s: GameState, player: int) -> np.ndarray:
 def _claim(s: GameState) -> None:
     player = _current(s)
     if player < 0:
-        if s.reg["claim_round"] == 0:
-            s.reg["claim_round"] = 1
+        claims = s.frame(Claims)
+        if claims.round == 0:
+            claims.round = 1
             s.turn = 0
         else:
-            s.reg.pop("claim_round")
+            s.drop(Claims)
             for p in s.turn_order():
                 s.gold[p] += START_GOLD  # R4.6
             _next_stage(s, TOWER)

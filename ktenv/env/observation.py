@@ -125,9 +125,10 @@ REGISTERS: tuple[Register, ...] = (
     Register("hero", HERO, doc="the pool hero being recruited (R7.3)"),
     Register("hero_turn", HERO, doc="the lost hero whose counter may be turned over (R7.11)"),
     # exploration (Engine II, R12.2)
-    Register("x_hex", HEX, doc="hex being explored"),
-    Register("x_player", SIDE, doc="exploring player"),
-    Register("x_ctrl", SIDE, doc="player running the neutral defenders (RD1.6)"),
+    Register("x_hex", HEX, doc="hex being explored", source="Exploration.hex"),
+    Register("x_player", SIDE, doc="exploring player", source="Exploration.player"),
+    Register("x_ctrl", SIDE, doc="player running the neutral defenders (RD1.6)",
+             source="Exploration.controller"),
     # battles (Engine II, R13); every die and hit is public (RD1.1)
     Register("b_hex", HEX, doc="hex of the battle under way", source="Battle.hex"),
     Register("b_kind", SCALAR, high=2, doc="battle kind: 0 owned hex, 1 exploration, 2 contest", source="Battle.kind"),
@@ -159,12 +160,12 @@ REGISTERS: tuple[Register, ...] = (
              source="Excess.hex"),
     Register("ex_side", SIDE, doc="player who eliminates them", source="Excess.side"),
     # movement (R11)
-    Register("mv_hex", HEX, doc="where the moving stack is (also over Sea)"),
-    Register("mv_sel", HEX, doc="hex whose counters are being chosen for a move"),
-    Register("bl_hex", HEX, doc="hex the Balloon lifts off from (C.2)"),
-    Register("bl_dest", HEX, doc="hex the Balloon is flying to"),
-    Register("bl_owner", SIDE, doc="owner of the Balloon in play this round"),
-    Register("bl_n", SCALAR, high=3, doc="Balloon passengers"),
+    Register("mv_hex", HEX, doc="where the moving stack is (also over Sea)", source="Move.hex"),
+    Register("mv_sel", HEX, doc="hex whose counters are being chosen for a move", source="Move.start"),
+    Register("bl_hex", HEX, doc="hex the Balloon lifts off from (C.2)", source="BalloonFlight.hex"),
+    Register("bl_dest", HEX, doc="hex the Balloon is flying to", source="BalloonFlight.dest"),
+    Register("bl_owner", SIDE, doc="owner of the Balloon in play this round", source="BalloonFlight.owner"),
+    Register("bl_n", SCALAR, high=3, doc="Balloon passengers", source="BalloonFlight.n"),
     # events (R10, Appendix B), losses, special powers (R15)
     Register("ev_c", THING, doc="event being resolved"),
     Register("ev_p", SIDE, doc="player who played it"),
@@ -187,8 +188,9 @@ REGISTERS: tuple[Register, ...] = (
                source=f"LuckyCharm.shown[{i}]") for i in range(16)),
     Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change", source="LuckyCharm.die"),
     # Encounter powers (R21, only with encounter_powers)
-    Register("pw_fly", THING, OWNER, doc="the Aviator's creature that flies this round (R21.2)"),
-    Register("pw_ar", THING, doc="the Aviator's flyer retreating alone (R21.2)"),
+    Register("pw_fly", THING, OWNER, doc="the Aviator's creature that flies this round (R21.2)",
+             source="AviatorFlight.flyer"),
+    Register("pw_ar", THING, doc="the Aviator's flyer retreating alone (R21.2)", source="AviatorFlight.retreating"),
     Register("pw_lk", SIDE, doc="the Lucky side that may re-roll one die of its roll (R21.5)",
              source="LuckyReroll.side"),
     Register("pw_lk_n", SCALAR, high=16, doc="dice of that roll (R21.5)", source="len(LuckyReroll.shown)"),
@@ -196,16 +198,18 @@ REGISTERS: tuple[Register, ...] = (
       for i in range(16)),
     Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)",
              source="Battle.stake"),
-    Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)"),
-    Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)"),
+    Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)", source="NomadMove.town"),
+    Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)", source="NomadMove.hex"),
     # house content (R22, only with house_content)
-    Register("mv_gk", HEX, doc="hex the Gypsy King started this movement turn in (R22.3)", house=True),
-    Register("bt_hex", HEX, doc="hex the Boat sails from (R22.6)", house=True),
-    Register("bt_at", HEX, doc="where the Boat's path is now (the start hex or its last Sea hex)", house=True),
-    Register("bt_dest", HEX, doc="hex the Boat is sailing to, awaiting reactions", house=True),
-    Register("bt_owner", SIDE, doc="owner of the Boat in play this round", house=True),
-    Register("bt_n", SCALAR, high=3, doc="Boat passengers", house=True),
-    Register("bt_k", SCALAR, high=3, doc="Sea hexes the Boat has crossed (1-3)", house=True),
+    Register("mv_gk", HEX, doc="hex the Gypsy King started this movement turn in (R22.3)", house=True,
+             source="MovementTurn.gypsy_start"),
+    Register("bt_hex", HEX, doc="hex the Boat sails from (R22.6)", house=True, source="BoatTrip.hex"),
+    Register("bt_at", HEX, doc="where the Boat's path is now (the start hex or its last Sea hex)", house=True,
+             source="BoatTrip.at"),
+    Register("bt_dest", HEX, doc="hex the Boat is sailing to, awaiting reactions", house=True, source="BoatTrip.dest"),
+    Register("bt_owner", SIDE, doc="owner of the Boat in play this round", house=True, source="BoatTrip.owner"),
+    Register("bt_n", SCALAR, high=3, doc="Boat passengers", house=True, source="BoatTrip.n"),
+    Register("bt_k", SCALAR, high=3, doc="Sea hexes the Boat has crossed (1-3)", house=True, source="BoatTrip.crossed"),
 )
 
 PLAYER_COLUMN_DOCS = {
@@ -580,7 +584,7 @@ class ObservationEncoder:
             out[a:a + n] = -1
 
         # ---- hexes: the hex facts change seldom, so they are reused while their inputs are equal
-        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.reg.get(f"seen{p}", 0),
+        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.seen[p].tobytes(),
                s.hex_owner.tobytes(), s.hex_fort.tobytes(),
                s.hex_fort_round.tobytes(), s.hex_citadel_round.tobytes(), s.hex_income.tobytes(),
                s.hex_fort_damage.tobytes(), s.thing_damage.tobytes())
