@@ -102,6 +102,7 @@ def start_phase(s: GameState, phase: int, round_no: int | None = None, first_pla
     s.phase, s.stage, s.turn = phase, 0, 0
     s.decision, s.actor = D.NONE, NOBODY
     s.reg.clear()
+    s.frames.clear()
     s.thing_selected[:] = False
     s.check_invariants()
     resume(s)
@@ -165,6 +166,7 @@ def clear_kingdoms(s: GameState) -> GameState:
     s.citadel_seq = 0
     s.cup_ran_dry = 0
     s.reg.clear()
+    s.frames.clear()
     _touch(s)
     return s
 

@@ -49,6 +49,7 @@ def empty_board(n_players: int = 2, seed: int = 0, terrain: int = PLAINS, **opti
     s.gold[:] = 0
     s.cloud_hex = -1
     s.reg.clear()
+    s.frames.clear()
     s.check_invariants()
     return s
 

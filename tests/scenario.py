@@ -38,6 +38,7 @@ def empty_board(s: GameState) -> GameState:
     s.hex_owner[:] = NOBODY
     s.hex_fort[:] = 0
     s.reg.clear()
+    s.frames.clear()
     return s
 
 
@@ -87,6 +88,7 @@ def start_phase(s: GameState, phase: int, first_player: int = 0) -> GameState:
     s.first_player = first_player
     s.decision, s.actor = D.NONE, NOBODY
     s.reg.clear()
+    s.frames.clear()
     s._mask = None
     s.check_invariants()
     _advance(s)

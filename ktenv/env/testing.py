@@ -59,7 +59,14 @@ def swap_identities(s: GameState, a: int, b: int) -> GameState:
 def _referenced(s: GameState) -> np.ndarray:
     """Counters named by the engine's registers or bearer links: left alone by the variants."""
     out = np.zeros(s.n_things, bool)
-    for v in s.reg.values():
+    values = list(s.reg.values())
+    for frame in s.frames:  # the procedures' fields (ktenv.procedures), lists included
+        for v in frame.to_dict().values():
+            if isinstance(v, int):
+                values.append(v)
+            elif isinstance(v, list):
+                values.extend(v)
+    for v in values:
         if 0 <= v < s.n_things:
             out[v] = True
     bearer = getattr(s, "thing_bearer", None)
