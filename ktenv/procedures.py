@@ -278,6 +278,54 @@ class EventsPhase(Frame):
         return {"ev_done"}
 
 
+class EventStage(IntEnum):
+    """Stages of the events phase (`s.stage`, R10): the choice of an event, then its resolution
+    (Appendix B). A stage after a posed choice reads its answer; a roll stage rolls (R18.5), the next
+    reads the dice."""
+
+    BEGIN = 0
+    CHOOSE = 1  # the next player in turn order who may play an event (R10.1)
+    PLAYED = 2  # the event chosen, or PASS
+    FINISH = 3  # the event goes to the cup (R10.2)
+    WW_HEX = 4  # B.1 Willing Workers: the hex
+    DIS_HEX = 5  # B.2 Terrain Disaster: the hex
+    DIS_ROLL = 6
+    DIS_CHECK = 7  # 6-8 strikes; else the next hex of the same terrain
+    DIS_OWNER_ROLL = 8
+    DIS_LOSS = 9
+    CASTER = 10  # B.3 Big Juju / B.10 Weather Control: the caster (RD10.8)
+    TARGET = 11
+    REACT = 12  # Dispel Magic, Fan (R18.2)
+    JUJU_TERRAIN = 13  # B.3: the new terrain (own hex)
+    JUJU_APPLY = 14
+    JUJU_ESCAPE = 15  # B.3 Sea: the next army to escape
+    JUJU_ESCAPED = 16
+    JUJU_MOVE = 17
+    JUJU_SINK = 18
+    FAN = 19  # C.3: the Fan moves the cloud
+    PLAGUE_REACT = 20  # B.4 Dark Plague: the Elixir (R18.2)
+    PLAGUE_PLAYER = 21
+    PLAGUE_NEXT = 22  # RD10.9: the player orders the hexes
+    PLAGUE_HIT = 23
+    POX_VICTIM = 24  # B.7 Teeniepox
+    POX_REACT = 25
+    POX_ROLL = 26
+    POX_CHECK = 27
+    POX_HIT = 28
+    DEF_HERO = 29  # B.8 Defection
+    DEF_ROLL_A = 30
+    DEF_ROLL_B = 31
+    DEF_CHECK = 32
+    DEF_PLACE = 33
+    DEF_LORD = 34  # R7.10 / RD5.4: two terrain lords
+    VAN_VICTIM = 35  # B.9 Vandals
+    VAN_FORT = 36
+    PORTAL_STACK = 100  # R22.5 Portal (house content, engine.house)
+    PORTAL_DEST = 101
+    PORTAL_ROLLED = 102
+    PORTAL_SENT = 103
+
+
 @procedure("event")
 class Event(Frame):
     """R10.2 / Appendix B: one player's event, from the choice to play it until it goes to the cup.

@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOME, VILLAGE
-from ..procedures import Event, EventsPhase
+from ..procedures import Event, EventsPhase, EventStage
 from ..state import EVENTS, MOVEMENT, GameState
 from . import decisions as D
 from . import dice, kadab, losses
@@ -45,11 +45,11 @@ _ORIGINAL = cat.THING_ORIGINAL  # an event of the second box (R20.1) acts as its
 _IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
 _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2, village 1 (D.2)
 
-# Stages of the phase (s.stage).
+# Stages of the phase (s.stage): ktenv.procedures.EventStage (the Portal's are house.py's).
 (BEGIN, CHOOSE, PLAYED, FINISH, WW_HEX, DIS_HEX, DIS_ROLL, DIS_CHECK, DIS_OWNER_ROLL, DIS_LOSS, CASTER,
  TARGET, REACT, JUJU_TERRAIN, JUJU_APPLY, JUJU_ESCAPE, JUJU_ESCAPED, JUJU_MOVE, JUJU_SINK, FAN, PLAGUE_REACT,
  PLAGUE_PLAYER, PLAGUE_NEXT, PLAGUE_HIT, POX_VICTIM, POX_REACT, POX_ROLL, POX_CHECK, POX_HIT, DEF_HERO,
- DEF_ROLL_A, DEF_ROLL_B, DEF_CHECK, DEF_PLACE, DEF_LORD, VAN_VICTIM, VAN_FORT) = range(37)
+ DEF_ROLL_A, DEF_ROLL_B, DEF_CHECK, DEF_PLACE, DEF_LORD, VAN_VICTIM, VAN_FORT, *_PORTAL) = EventStage
 
 
 def _lay(s: GameState) -> ActionLayout:

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NOBODY, OUT, VILLAGE
+from ..procedures import EventStage
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import dice, kadab
@@ -219,7 +220,8 @@ def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
     return t, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
 
 
-P_STACK, P_DEST, P_ROLLED, P_SENT = 100, 101, 102, 103  # stages of the events phase (events.STAGES)
+P_STACK, P_DEST, P_ROLLED, P_SENT = (EventStage.PORTAL_STACK, EventStage.PORTAL_DEST, EventStage.PORTAL_ROLLED,
+                                     EventStage.PORTAL_SENT)  # stages of the events phase (events.STAGES)
 
 
 def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
