@@ -200,9 +200,6 @@ class SpecialPower(Frame):
 
 # ----- events and economy (issue 13): setup, heroes, recruiting, placement, events, interrupts
 
-_SETUP_PHASE, _RECRUIT_PHASE = 0, 3  # state.SETUP, state.RECRUIT (version-2 "sub" served both)
-
-
 class RecruitStep(IntEnum):
     """Steps of one player's Recruit Things turn (R8.1-R8.3, R17.1.1)."""
 
@@ -224,7 +221,9 @@ class Setup(Frame):
 
     @classmethod
     def from_v2(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        if phase == _SETUP_PHASE and "sub" in reg:
+        from .state import SETUP  # version 2's "sub" served setup and recruiting (RecruitTurn.step)
+
+        if phase == SETUP and "sub" in reg:
             values["placed"] = bool(reg["sub"])
             return {"sub"}
         return set()
@@ -255,7 +254,9 @@ class RecruitTurn(Frame):
 
     @classmethod
     def from_v2(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        if phase != _RECRUIT_PHASE or "sub" not in reg:
+        from .state import RECRUIT
+
+        if phase != RECRUIT or "sub" not in reg:
             return set()
         values["step"] = RecruitStep(reg["sub"])
         if reg.get("screen_open") and not reg.get("discarding"):
@@ -341,7 +342,7 @@ class Event(Frame):
     roll2: int = slot(0, v2="ev_roll2")  # the hero owner's roll (B.8)
     n: int = slot(0, v2="ev_n")  # losses to take (B.7); counters sent through the Portal (R22.5)
     terrain: int = slot(-1, v2="ev_new")  # the tile Big Juju puts down (B.3)
-    tried: list[int] = series()  # B.2: hexes the disaster missed, in order (version 2: "ev_tried" bits)
+    tried: list[int] = series()  # B.2: the hexes chosen so far, in order (version 2: "ev_tried" bits)
     todo: list[int] = per_side()  # 1: the player's army must escape (B.3) or the Plague hits them (B.4)
     hexes: list[int] = series()  # B.4 / RD10.9: hexes of the Plague player still to hit, lowest first
     posed: list[int] = series()  # the legal actions of the choice asked now; empty: none asked
