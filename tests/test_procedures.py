@@ -131,3 +131,28 @@ def test_a_second_terrain_lord_is_allowed_only_while_the_event_asks_which_stays(
         s.check_invariants()
     s.push(Event(player=0, lord_player=0))
     s.check_invariants()
+
+
+def test_lost_heroes_are_asked_about_lowest_face_first_then_the_frame_ends():
+    """R7.11 / RP-2.6: one HeroTurnOver frame holds every pending question, lowest face first."""
+    from ktenv.engine import decisions as D
+    from ktenv.engine import interrupts
+    from ktenv.engine.actions import PASS, YES
+    from ktenv.engine.machine import layout
+    from ktenv.engine.support import lose_hero
+
+    s = GameState(GameConfig(n_players=2), 1)
+    land = int(np.flatnonzero(s.hex_terrain != SEA)[0])
+    high, low = 2 * 9 + int(s.hero_up[9]), 2 * 4 + int(s.hero_up[4])
+    for face, owner in ((high, 0), (low, 1)):
+        s.hero_owner[face], s.hero_hex[face] = owner, land
+        lose_hero(s, face)
+    assert s.frames == [HeroTurnOver(faces=[low, high], owners=[1, 0])]
+    assert interrupts.pending(s) and s.decision == D.HERO_TURN and s.actor == 1
+    assert s.frame(HeroTurnOver).face == low
+    up = int(s.hero_up[4])
+    interrupts.apply_hero_turn(s, layout(s), YES)
+    assert s.hero_up[4] == 1 - up and s.frame(HeroTurnOver) == HeroTurnOver(faces=[high], owners=[0])
+    assert interrupts.pending(s) and s.actor == 0 and s.frame(HeroTurnOver).face == high
+    interrupts.apply_hero_turn(s, layout(s), PASS)
+    assert s.frames == [] and not interrupts.pending(s)
