@@ -35,10 +35,14 @@ from .constants import (
 )
 from .procedures import (
     BruteScreens,
+    Discard,
+    Event,
     Exploration,
     Frame,
     FrameError,
     MovementTurn,
+    RecruitTurn,
+    Setup,
     StackOverflow,
     frame_from_dict,
     frames_from_v2,
@@ -276,6 +280,15 @@ class GameState:
         """End procedure `cls` if it is under way."""
         self.frames = [f for f in self.frames if type(f) is not cls]
 
+    def open_screen(self) -> int:
+        """R17.1.1 / R17.1.2: the player whose screen may hold more than 10 now (the one discarding,
+        or the one recruiting until their placement is done), -1: nobody."""
+        discard = self.frame(Discard)
+        if discard is not None:
+            return discard.player
+        recruiting = self.frame(RecruitTurn)
+        return -1 if recruiting is None else recruiting.open_screen
+
     # ----- copy and JSON -----
 
     def copy(self) -> GameState:
@@ -370,7 +383,7 @@ class GameState:
         try:
             state.reg = {str(k): int(v) for k, v in _field(data, "reg").items()}
             if data["version"] == 2:  # the register bag held what the frames hold now
-                state.frames, moved = frames_from_v2(state.reg)
+                state.frames, moved = frames_from_v2(state.reg, state.phase)
                 state.reg = {k: v for k, v in state.reg.items() if k not in moved}
                 for p in range(cfg.n_players):  # R22.4: the hexes each player saw were a bitmask
                     bits = state.reg.pop(f"seen{p}", 0)
@@ -522,7 +535,8 @@ def _check_heroes(s: GameState) -> None:
     if ((s.hex_terrain[s.hero_hex[owned]] == SEA) & ~s.hex_down[s.hero_hex[owned]]).any():
         _fail("a hero stands on a Sea hex")
     lords = owned & (s.cat.HERO_LORD_TERRAIN >= 0)
-    if np.bincount(s.hero_owner[lords], minlength=n).max(initial=0) > 1 and s.reg.get("lord_choice", -1) < 0:
+    event = s.frame(Event)
+    if np.bincount(s.hero_owner[lords], minlength=n).max(initial=0) > 1 and (event is None or event.lord_player < 0):
         _fail("a player owns two terrain lords (R7.10)")
 
 
@@ -545,11 +559,12 @@ def _check_players(s: GameState) -> None:
         _fail("a player has negative gold")
     _check_powers(s)
     brute, overflow = s.frame(BruteScreens), s.frame(StackOverflow)
+    setup = s.frame(Setup)
+    waived = (setup is not None and setup.screens_open) or s.frame(Discard) is not None
     for p in range(s.cfg.n_players):
         # R17.1.1: over 10 only during setup before placement, or while discards are under way
         # (one player discards at a time; the others over the limit follow at once)
-        if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1 \
-                and not s.reg.get("setup_screens") and not s.reg.get("discarding") \
+        if s.screen_size(p) > SCREEN_LIMIT and s.open_screen() != p and not waived \
                 and not (brute is not None and p in brute.over):  # R21.4: a Brute's creature came back mid-decision
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)

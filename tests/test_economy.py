@@ -26,6 +26,7 @@ from ktenv.engine import heroes, recruiting
 from ktenv.engine.actions import NUMBER, PASS, YES
 from ktenv.engine.common import IllegalActionError
 from ktenv.engine.machine import legal_mask, step
+from ktenv.procedures import HeroRecruit, RecruitTurn
 from ktenv.state import CONSTRUCTION, HEROES, INCOME, RECRUIT, GameState
 
 from .helpers import (
@@ -155,7 +156,7 @@ def test_hero_recruitment_worked_example_rt_2():
     s.rng.script = [3, 4]
     step(s, NUMBER + 2)
     assert s.gold[0] == 15
-    assert s.decision == D.HERO_PAY and s.reg["cost"] == 10
+    assert s.decision == D.HERO_PAY and s.frame(HeroRecruit).cost == 10
     assert set(np.flatnonzero(legal_mask(s))) == {PASS, YES}
     step(s, YES)
     assert s.decision == D.HERO_PLACE
@@ -178,7 +179,7 @@ def test_post_roll_price_r7_6_x5(per10, roll, cost):
     step(s, hero_action(s, DWARF_KING))
     s.rng.script = list(roll)
     step(s, NUMBER + 2)
-    assert s.decision == D.HERO_PAY and s.reg["cost"] == cost
+    assert s.decision == D.HERO_PAY and s.frame(HeroRecruit).cost == cost
     step(s, YES)
     assert s.gold[0] == 100 - 10 - cost
     assert s.decision == D.HERO_PLACE
@@ -562,7 +563,7 @@ def test_cashing_trade_treasures_while_keeping_does_not_stall_rd5_6():
     for c in [*jewels, *others]:
         step(s, thing_action(s, c))
     step(s, PASS)
-    assert s.decision == D.TRADE_KEEP and s.reg["keep"] == 4
+    assert s.decision == D.TRADE_KEEP and s.frame(RecruitTurn).keep == 4
     assert set(masked_in(s, "THING")) == set(jewels) | set(others)
     for c in jewels:
         assert legal_mask(s).any()

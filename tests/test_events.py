@@ -30,6 +30,7 @@ from ktenv.engine import legal_actions, new_game, step
 from ktenv.engine.actions import NUMBER, PASS, YES
 from ktenv.engine.construction import buildable
 from ktenv.engine.machine import layout, legal_mask
+from ktenv.procedures import Event, Placement
 from ktenv.state import EVENTS, HEROES, GameState
 
 from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
@@ -396,7 +397,7 @@ def test_b3_other_hex_draws_the_first_tile_of_another_terrain():
     play(s, "Big Juju")
     do(s, lay(s).hex + 2)
     assert s.hex_terrain[2] == MOUNTAIN and sorted(s.hex_stack) == [PLAINS] * 4
-    assert s.decision == D.PLACE and s.actor == 1 and s.reg["place_hex"] == 2  # the hex owner
+    assert s.decision == D.PLACE and s.actor == 1 and s.frame(Placement).hex == 2  # the hex owner
     do(s, lay(s).thing + giant)
     assert s.thing_hex[giant] == 2
     s, mage = _juju_board()
@@ -794,12 +795,12 @@ def test_r7_10_two_terrain_lords_the_player_to_the_right_picks_the_one_kept():
     s.rng.script = [6, 6, 1, 1]
     do(s, lay(s).hero + theirs)  # placed on the only hex at once
     assert s.decision == D.LORD_KEEP and s.actor == s.right_of(0) == 2
-    assert heroes_offered(s) == {mine, theirs} and s.reg["lord_choice"] == 0
+    assert heroes_offered(s) == {mine, theirs} and s.frame(Event).lord_player == 0
     up = int(s.hero_up[mine // 2])
     do(s, lay(s).hero + theirs)
     assert s.hero_owner[theirs] == 0 and s.hero_owner[mine] == NOBODY
     assert s.hero_up[mine // 2] == 1 - up  # back to the pool turned over
-    assert "lord_choice" not in s.reg
+    assert getattr(s.frame(Event), "lord_player", -1) < 0  # the next player's event may be under way
 
 
 # ----- B.9 Vandals -----

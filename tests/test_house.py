@@ -17,7 +17,7 @@ from ktenv.engine.battle_sides import MELEE_STEP, attackers
 from ktenv.engine.heroes import dismiss, pool_faces
 from ktenv.engine.machine import layout, legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
-from ktenv.procedures import Battle
+from ktenv.procedures import Battle, Event
 from ktenv.state import EVENTS, MOVEMENT, GameState
 
 from .movement_helpers import E1, E2, W1, C, a_dir, a_hero, a_hex, act, empty_board, hero, legal, put, start_movement
@@ -226,7 +226,8 @@ def test_r22_5_portal_roll_the_owner_sends_at_least_that_many():
     lay = layout(s)
     s.rng.script[:] = [2]
     act(s, lay.thing + H.PORTAL)  # one stack, one unexplored hex: chosen at once
-    assert s.reg["ev_hex"] == W1 and s.reg["ev_dest"] == dest and s.reg["ev_roll"] == 2
+    ev = s.frame(Event)
+    assert ev.hex == W1 and ev.dest == dest and ev.roll == 2
     assert s.decision == D.PORTAL_SEND and s.actor == 1
     assert YES not in legal(s) and legal(s) == {lay.thing + c for c in army}
     act(s, lay.thing + army[0])

@@ -17,6 +17,7 @@ from ktenv.engine import kadab
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.testing import check_no_leak, random_states
+from ktenv.procedures import Event
 from ktenv.render import ansi
 from ktenv.state import COMBAT, GameState
 
@@ -268,7 +269,7 @@ def test_big_juju_turns_its_target_up_first():
     s.hex_terrain[E1] = PLAINS
     s.hex_stack = [PLAINS]
     assert E._valid_targets(s, E.BIG_JUJU)[E1]  # same terrain as the only tile, but unknown
-    s.reg.update(ev_hex=E1, ev_p=0)
+    s.push(Event(hex=E1, player=0))
     s.stage = 0
     E._juju_tile(s, None)
     assert not s.hex_down[E1]

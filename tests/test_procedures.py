@@ -4,23 +4,35 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from ktenv import catalog as cat
 from ktenv.config import GameConfig
+from ktenv.constants import SEA
 from ktenv.engine import dice
 from ktenv.env.observation import LENGTH, SCALAR, ObservationEncoder, Register, frame_source
 from ktenv.procedures import (
     FRAMES,
+    Discard,
+    Event,
+    EventsPhase,
+    HeroRecruit,
+    HeroTurnOver,
     Losses,
     LuckyCharm,
     LuckyReroll,
+    Placement,
     Reactions,
+    RecruitStep,
+    RecruitTurn,
     Rolls,
+    Setup,
     SpecialPower,
     SpecialStage,
     frames_from_v2,
 )
-from ktenv.state import GameState, StateFileError
+from ktenv.state import EVENTS, HEROES, RECRUIT, SETUP, GameState, InvariantError, StateFileError
 
 
 def test_every_frame_round_trips_through_json():
@@ -237,3 +249,84 @@ def test_version_2_seen_bitmasks_load_into_the_seen_array():
     assert back.seen[1].nonzero()[0].tolist() == [1, 3]
     again = GameState.from_json(back.to_json())
     assert (again.seen == back.seen).all() and again.to_json() == back.to_json()
+
+
+def _v2(s: GameState, reg: dict[str, int]) -> GameState:
+    data = s.to_dict()
+    data["version"] = 2
+    del data["frames"]
+    data["reg"] = reg
+    return GameState.from_json(json.dumps(data))
+
+
+def test_version_2_event_registers_load_into_the_events_frames():
+    s = GameState(GameConfig(n_players=3), 1)
+    s.phase = EVENTS
+    back = _v2(s, {"ev_done": 0b101, "ev_p": 1, "ev_c": 40, "ev_q": 2, "ev_hex": 7, "ev_dest": 8, "ev_hero": 3,
+                   "ev_roll": 9, "ev_roll2": 4, "ev_n": 2, "ev_new": 5, "ev_tried": 1 << 7 | 1 << 70,
+                   "ev_todo": 0b110, "ev_hexes": 1 << 3 | 1 << 64, "ev_mask": 1 << 0 | 1 << 300, "ev_act": 12,
+                   "lord_choice": 1, "unrelated": 1})
+    assert back.reg == {"unrelated": 1}
+    assert back.frames == [
+        EventsPhase(done=[1, 0, 1, 0, 0, 0, 0]),
+        Event(player=1, card=40, other=2, hex=7, dest=8, hero=3, roll=9, roll2=4, n=2, terrain=5, tried=[7, 70],
+              todo=[0, 1, 1, 0, 0, 0, 0], hexes=[3, 64], posed=[0, 300], answer=12, lord_player=1),
+    ]
+
+
+def test_version_2_economy_registers_load_into_their_frames():
+    s = GameState(GameConfig(n_players=2), 1)
+    s.phase = HEROES
+    back = _v2(s, {"hero": 5, "attempts": 2, "bonus": 0, "cost": 20, "hero_turns": 1 << 4 | 1 << 9,
+                   "hero_turn_4": 1, "hero_turn_9": 0, "hero_turn": 4})
+    assert back.reg == {}
+    assert back.frames == [HeroRecruit(hero=5, attempts=2, bonus=0, cost=20),
+                           HeroTurnOver(face=4, faces=[4, 9], owners=[1, 0])]
+    s.phase = RECRUIT
+    back = _v2(s, {"sub": 3, "paid": 2, "keep": 4, "screen_open": 2, "place_new": 0, "place_hex": 6,
+                   "place_remove": 1, "thing": 33})
+    assert back.reg == {}
+    assert back.frames == [RecruitTurn(step=RecruitStep.PLACE, paid=2, keep=4, open_screen=1),
+                           Placement(only_new=False, hex=6, may_remove=True, thing=33)]
+    assert isinstance(back.frame(RecruitTurn).step, RecruitStep) and back.open_screen() == 1
+    back = _v2(s, {"sub": 4, "screen_open": 1, "discarding": 1})  # player 0 discards: player 1's wait is over
+    assert back.frames == [RecruitTurn(step=RecruitStep.LIMIT), Discard(player=0)] and back.open_screen() == 0
+    s.phase = SETUP
+    back = _v2(s, {"sub": 1, "setup_screens": 1})  # "sub" in setup: the player's placement is under way
+    assert back.frames == [Setup(screens_open=True, placed=True)]
+
+
+def test_a_second_terrain_lord_is_allowed_only_while_the_event_asks_which_stays():
+    s = GameState(GameConfig(n_players=2), 1)
+    for face in np.flatnonzero(cat.HERO_LORD_TERRAIN >= 0)[:2]:
+        s.hero_up[face // 2] = face % 2
+        s.hero_owner[face], s.hero_hex[face] = 0, int(np.flatnonzero(s.hex_terrain != SEA)[0])
+    with pytest.raises(InvariantError, match="R7.10"):
+        s.check_invariants()
+    s.push(Event(player=0, lord_player=0))
+    s.check_invariants()
+
+
+def test_lost_heroes_are_asked_about_lowest_face_first_then_the_frame_ends():
+    """R7.11 / RP-2.6: one HeroTurnOver frame holds every pending question, lowest face first."""
+    from ktenv.engine import decisions as D
+    from ktenv.engine import interrupts
+    from ktenv.engine.actions import PASS, YES
+    from ktenv.engine.machine import layout
+    from ktenv.engine.support import lose_hero
+
+    s = GameState(GameConfig(n_players=2), 1)
+    land = int(np.flatnonzero(s.hex_terrain != SEA)[0])
+    high, low = 2 * 9 + int(s.hero_up[9]), 2 * 4 + int(s.hero_up[4])
+    for face, owner in ((high, 0), (low, 1)):
+        s.hero_owner[face], s.hero_hex[face] = owner, land
+        lose_hero(s, face)
+    assert s.frames == [HeroTurnOver(faces=[low, high], owners=[1, 0])]
+    assert interrupts.pending(s) and s.decision == D.HERO_TURN and s.actor == 1
+    assert s.frame(HeroTurnOver).face == low
+    up = int(s.hero_up[4])
+    interrupts.apply_hero_turn(s, layout(s), YES)
+    assert s.hero_up[4] == 1 - up and s.frame(HeroTurnOver) == HeroTurnOver(faces=[high], owners=[0])
+    assert interrupts.pending(s) and s.actor == 0 and s.frame(HeroTurnOver).face == high
+    interrupts.apply_hero_turn(s, layout(s), PASS)
+    assert s.frames == [] and not interrupts.pending(s)

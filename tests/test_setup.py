@@ -35,6 +35,7 @@ from ktenv.engine.actions import PASS, YES
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.engine.placement_turn import begin_placement
 from ktenv.engine.setup import INITIAL_DRAW, START_GOLD
+from ktenv.procedures import Placement
 from ktenv.state import INCOME, SETUP, GameState
 
 from .helpers import (
@@ -93,11 +94,12 @@ def check_place_mask(s: GameState) -> None:
     assert s.decision == D.PLACE
     player = s.actor
     mine = s.screen(player)
-    if s.reg.get("place_new"):
+    placing = s.frame(Placement)
+    if placing.only_new:
         mine = mine[s.thing_new[mine]]
-    want = {int(c) for c in mine if expected_hexes(s, player, int(c), s.reg.get("place_hex", -1))}
+    want = {int(c) for c in mine if expected_hexes(s, player, int(c), placing.hex)}
     offered = set(masked_in(s, "THING"))
-    if s.reg.get("place_remove"):
+    if placing.may_remove:
         removable = {int(c) for c in s.hex_income[s.hex_owner == player] if c >= 0}
         assert removable <= offered
         offered -= removable
@@ -107,8 +109,8 @@ def check_place_mask(s: GameState) -> None:
 
 def check_place_hex_mask(s: GameState) -> None:
     assert s.decision == D.PLACE_HEX
-    c = s.reg["thing"]
-    assert set(masked_in(s, "HEX")) == expected_hexes(s, s.actor, c, s.reg.get("place_hex", -1))
+    placing = s.frame(Placement)
+    assert set(masked_in(s, "HEX")) == expected_hexes(s, s.actor, placing.thing, placing.hex)
 
 
 def clockwise_angle(geo, hx: int) -> float:

@@ -28,6 +28,7 @@ from ktenv.constants import (
 from ktenv.engine.actions import action_layout
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.env.testing import check_mask_exact, random_states
+from ktenv.procedures import Setup
 from ktenv.rng import Dice
 from ktenv.state import SETUP, GameState
 from tests.test_random_games import check_descriptions, check_round_trip, play
@@ -200,7 +201,7 @@ def test_a_second_box_event_resolves_like_its_original():
 def test_the_cup_holds_both_boxes_and_each_player_draws_20():
     s = new_game(SIX, 2)
     assert s.n_things == cat.TWO_BOXES.N_THINGS
-    s = _setup_until(s, lambda s: bool(s.reg.get("setup_screens")))  # R4.7 done, nothing placed yet
+    s = _setup_until(s, lambda s: getattr(s.frame(Setup), "screens_open", False))  # R4.7 done, nothing placed yet
     assert [s.screen_size(p) for p in range(6)] == [20] * 6
     assert int((s.thing_place == CUP).sum()) == s.n_things - 120 - 2  # the house Things are out (R22 off)
     for p in range(6):

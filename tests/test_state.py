@@ -14,6 +14,7 @@ from ktenv import catalog as cat
 from ktenv.board import board_radius, geometry
 from ktenv.constants import CREATURE, NEUTRAL, SCREEN, SEA, VILLAGE
 from ktenv.engine import legal_mask, step
+from ktenv.procedures import RecruitTurn
 from ktenv.state import (
     CHANGE_ORDER,
     COMBAT,
@@ -435,9 +436,9 @@ def test_screen_of_eleven_outside_recruiting(board):
     screen_things(board, 0, 1)
     with pytest.raises(InvariantError, match="more than 10 counters behind the screen"):
         board.check_invariants()
-    board.reg["screen_open"] = 1  # player 0's own recruiting turn (R17.1.1)
+    recruiting = board.push(RecruitTurn(open_screen=0))  # player 0's own recruiting turn (R17.1.1)
     board.check_invariants()
-    board.reg["screen_open"] = 2  # ... but not player 1's
+    recruiting.open_screen = 1  # ... but not player 1's
     with pytest.raises(InvariantError, match="R17.1"):
         board.check_invariants()
 

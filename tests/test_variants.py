@@ -9,6 +9,7 @@ from ktenv.constants import SCREEN, SCREEN_LIMIT
 from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions, new_game, step
 from ktenv.engine.actions import NUMBER, PASS
+from ktenv.procedures import RecruitTurn
 from ktenv.state import RECRUIT, SETUP
 
 from .scenario import empty_board, own, past_setup, start_phase
@@ -42,7 +43,7 @@ def test_r20_2_paid_things_are_not_capped():
     step(s, NUMBER + 15)
     assert s.decision == D.RECRUIT_PAID  # the largest amount declared: more may follow
     step(s, NUMBER + 5)
-    assert s.reg.get("paid") == 20 or s.stats["things_drawn"] >= 20
+    assert getattr(s.frame(RecruitTurn), "paid", 0) == 20 or s.stats["things_drawn"] >= 20
 
 
 def test_default_rules_cap_paid_things_at_five():

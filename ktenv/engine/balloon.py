@@ -243,11 +243,11 @@ def trim(s: GameState, p: int) -> bool:
 
 def _shared(own_legal, own_apply):
     """FAN_HEX and ESCAPE_HEX are also asked by events (Weather Control, Big Juju), which keep
-    their own posed choice in `ev_mask`: route each decision to the part that asked it."""
+    their own posed choice (`Event.posed`): route each decision to the part that asked it."""
     def pick(s: GameState, own):
         from . import boat, events
 
-        if "ev_mask" in s.reg:
+        if events.posed(s):
             return events.legal_choice if own is own_legal else events.apply_choice
         trip = s.frame(BoatTrip)
         if trip is not None and trip.stage == boat.FANNED:  # R22.6: the Bellows diverts the Boat

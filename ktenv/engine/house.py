@@ -34,7 +34,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NOBODY, OUT, VILLAGE
-from ..procedures import Battle, MovementTurn
+from ..procedures import Battle, EventStage, MovementTurn
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import dice, kadab
@@ -224,7 +224,8 @@ def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
     return t, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
 
 
-P_STACK, P_DEST, P_ROLLED, P_SENT = 100, 101, 102, 103  # stages of the events phase (events.STAGES)
+P_STACK, P_DEST, P_ROLLED, P_SENT = (EventStage.PORTAL_STACK, EventStage.PORTAL_DEST, EventStage.PORTAL_ROLLED,
+                                     EventStage.PORTAL_SENT)  # stages of the events phase (events.STAGES)
 
 
 def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
@@ -237,22 +238,24 @@ def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
 
 
 def _portal_stack(s: GameState, lay: ActionLayout) -> None:
-    from .events import _answer, pose
+    from .events import _answer, event, pose
 
-    hx, p = _answer(s) - lay.hex, s.reg["ev_p"]
+    ev = event(s)
+    hx, p = _answer(s) - lay.hex, ev.player
     order = [q for q in ((p + i) % s.n_players for i in range(s.n_players))]
-    s.reg["ev_hex"] = hx
-    s.reg["ev_q"] = next(q for q in order if sum(a.size for a in _army(s, q, hx)))
+    ev.hex = hx
+    ev.other = next(q for q in order if sum(a.size for a in _army(s, q, hx)))
     pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(_unexplored(s)), P_DEST)
 
 
 def _portal_dest(s: GameState, lay: ActionLayout) -> None:
-    from .events import _answer
+    from .events import _answer, event
 
-    s.reg["ev_dest"] = _answer(s) - lay.hex
-    s.reg["ev_n"] = 0
-    if s.reg["ev_q"] == s.reg["ev_p"]:
-        s.reg["ev_roll"] = 0  # R22.5: played on oneself, no roll, as many as they like
+    ev = event(s)
+    ev.dest = _answer(s) - lay.hex
+    ev.n = 0
+    if ev.other == ev.player:
+        ev.roll = 0  # R22.5: played on oneself, no roll, as many as they like
         _portal_pose(s, lay)
         return
     dice.roll(s, dice.EVENT, 1)  # a roll event (R18.5)
@@ -260,32 +263,35 @@ def _portal_dest(s: GameState, lay: ActionLayout) -> None:
 
 
 def _portal_rolled(s: GameState, lay: ActionLayout) -> None:
-    s.reg["ev_roll"] = max(0, min(7, dice.take(s, dice.EVENT)[0]))
+    from .events import event
+
+    event(s).roll = max(0, min(7, dice.take(s, dice.EVENT)[0]))
     _portal_pose(s, lay)
 
 
 def _portal_pose(s: GameState, lay: ActionLayout) -> None:
-    from .events import FINISH, pose
+    from .events import FINISH, event, pose
 
-    q, hx, dest = s.reg["ev_q"], s.reg["ev_hex"], s.reg["ev_dest"]
+    ev = event(s)
+    q, hx, dest = ev.other, ev.hex, ev.dest
     t, h = _army(s, q, hx)
     room = int(s.room_for(q)[dest])
     if t.size + h.size == 0 or room <= 0:
         s.stage = FINISH
         return
-    must = s.reg["ev_n"] < s.reg["ev_roll"]
+    must = ev.n < ev.roll
     acts = [*(lay.thing + t), *(lay.hero + h)] + ([] if must else [YES])
     pose(s, D.PORTAL_SEND, q, acts, P_SENT)
 
 
 def _portal_sent(s: GameState, lay: ActionLayout) -> None:
-    from .events import FINISH, _answer
+    from .events import FINISH, _answer, event
 
     a = _answer(s)
     if a == YES:
         s.stage = FINISH
         return
-    dest = s.reg["ev_dest"]
+    dest = event(s).dest
     if a >= lay.hero:
         f = np.array([a - lay.hero])
         kadab.record_from(s, _EMPTY, f, dest)
@@ -294,7 +300,7 @@ def _portal_sent(s: GameState, lay: ActionLayout) -> None:
         c = np.array([a - lay.thing])
         kadab.record_from(s, c, _EMPTY, dest)
         s.thing_hex[c] = dest
-    s.reg["ev_n"] += 1
+    event(s).n += 1
     _portal_pose(s, lay)
 
 

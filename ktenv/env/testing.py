@@ -60,11 +60,14 @@ def _referenced(s: GameState) -> np.ndarray:
     """Counters named by the engine's registers, procedure frames or bearer links: left alone by the variants."""
     out = np.zeros(s.n_things, bool)
     values = list(s.reg.values())
-    for frame in s.frames:  # every number a procedure holds may name a counter
+    for frame in s.frames:  # the procedures' fields (ktenv.procedures), lists included
         for v in frame.to_dict().values():
-            values += v if isinstance(v, list) else [v]
+            if isinstance(v, int):
+                values.append(v)
+            elif isinstance(v, list):
+                values.extend(v)
     for v in values:
-        if isinstance(v, int) and 0 <= v < s.n_things:
+        if 0 <= v < s.n_things:
             out[v] = True
     bearer = getattr(s, "thing_bearer", None)
     if bearer is not None:
