@@ -156,6 +156,13 @@ class GameState:
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self._mask = None
 
+    def edited(self) -> GameState:
+        """Say that this state was changed by hand (a test, a tool, a variant): the cached legal mask is
+        dropped, so the next `legal_mask` reads the state afresh. Returns the state. The engine itself
+        never needs it; after arranging a state, `ktenv.engine.resume` runs on to the next decision."""
+        self._mask = None
+        return self
+
     # ----- basic queries (used by every engine module) -----
 
     @property

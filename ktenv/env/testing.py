@@ -52,7 +52,7 @@ def swap_identities(s: GameState, a: int, b: int) -> GameState:
     for name in THING_FIELDS:
         arr = getattr(t, name)
         arr[a], arr[b] = arr[b].copy(), arr[a].copy()
-    t._mask = None
+    t.edited()
     return t
 
 
@@ -109,7 +109,7 @@ def hidden_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
             b = int(others[rng.integers(others.size)])
             t = s.copy()
             t.hex_terrain[a], t.hex_terrain[b] = s.hex_terrain[b], s.hex_terrain[a]
-            t._mask = None
+            t.edited()
             out.append(("two face-down tiles swapped", t))
     t = s.copy()
     t.rng.state ^= 0x5DEECE66D
