@@ -162,6 +162,11 @@ def land_hexes(s: GameState) -> np.ndarray:
     return np.flatnonzero(s.hex_terrain != SEA)
 
 
+def pair(s: GameState, hx: int = 0) -> tuple[int, int]:
+    """A hex and one neighbour of it."""
+    return hx, int(s.geo.adjacent[hx][0])
+
+
 def free_land(s: GameState, count: int, avoid=()) -> list[int]:
     """`count` unowned hexes (made land if needed), lowest indices first, none in `avoid`."""
     out = []
@@ -316,10 +321,13 @@ def set_gold(s: GameState, player: int, gold: int) -> None:
 # ----------------------------------------------------------------- starting play
 
 
-def start_phase(s: GameState, phase: int, first: int | None = None, round_no: int | None = None) -> GameState:
+def start_phase(s: GameState, phase: int, first: int | None = None, round_no: int | None = None,
+                fresh: bool = True) -> GameState:
     """Begin `phase` afresh (turn 0, no pending decision) and run the automatic rules to its first
-    decision. `first`, `round_no`: the first player and the round, when given. Registers a test set
-    (`s.reg`) are kept."""
+    decision. `first`, `round_no`: the first player and the round, when given. `fresh`: forget the
+    procedure registers (`s.reg`) of earlier play; False keeps those the test set."""
+    if fresh:
+        s.reg.clear()
     if round_no is not None:
         s.round = round_no
     if first is not None:
@@ -604,6 +612,6 @@ def describe(s: GameState) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["W2", "W1", "C", "E1", "E2", "past_setup", "clear", "board", "land_hexes", "free_land", "own", "thing",
-           "lift", "put", "put_some", "screen", "screen_some", "cup", "shrink_cup", "only_in_cup", "hero",
+__all__ = ["W2", "W1", "C", "E1", "E2", "past_setup", "clear", "board", "land_hexes", "pair", "free_land", "own",
+           "thing", "lift", "put", "put_some", "screen", "screen_some", "cup", "shrink_cup", "only_in_cup", "hero",
            "show_hero", "hide_hero", "set_gold", "start_phase", "position", "describe", "PositionError"]

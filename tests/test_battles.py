@@ -2,37 +2,21 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from ktenv import catalog as cat
-from ktenv.constants import BOARD, CUP, DESERT, FOREST, FROZEN_WASTE, MOUNTAIN, NEUTRAL, OUT, PLAINS, SCREEN, SWAMP
+from ktenv.constants import BOARD, CUP, DESERT, FOREST, FROZEN_WASTE, MOUNTAIN, NEUTRAL, PLAINS, SCREEN, SWAMP
 from ktenv.engine import IllegalActionError, describe_action, legal_actions, step
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.machine import layout
 from ktenv.state import COMBAT, GAME_OVER
 
-from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
+from .builders import board, hero, only_in_cup, own, pair, put, screen, start_phase, thing
 
 
-def board(n_players: int = 2, seed: int = 1):
-    s = empty_board(past_setup(n_players, seed))
-    s.hex_terrain[:] = PLAINS  # an all-land board so every test picks its own terrains
-    return s
-
-
-def pair(s, hx: int = 0) -> tuple[int, int]:
-    """A hex and one neighbour."""
-    return hx, int(s.geo.adjacent[hx][0])
-
-
-def only_in_cup(s, ids) -> None:
-    """Leave exactly `ids` in the cup (the rest set out of the game) so exploration draws are known."""
-    keep = set(ids)
-    for c in np.flatnonzero(s.thing_place == CUP):
-        if int(c) not in keep:
-            s.thing_place[c] = OUT
+def battlefield(n_players: int = 2, seed: int = 1):
+    return board(n_players, seed, terrain=PLAINS, gold=None)  # an all-land board: every test picks its terrains
 
 
 def choose(s, text: str) -> None:
@@ -54,7 +38,7 @@ def finish_combat(s, policy: str = "last") -> None:
 
 def test_rt4_charge_rolls_two_dice_and_value_hits_on_lower_or_equal():
     """RT.4 / R13.4.2: Walrus (4) hits on 1-4; White Knight (3, Charge) rolls two dice in melee."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a], s.hex_terrain[b] = PLAINS, FROZEN_WASTE
     own(s, 1, a)
@@ -83,7 +67,7 @@ def test_rt4_charge_rolls_two_dice_and_value_hits_on_lower_or_equal():
 
 def test_rt5_damaged_city_fights_with_its_lowered_value():
     """RT.5 / R13.5.2: a city given a magic hit drops to 1 and then hits only on a 1."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a], s.hex_terrain[b] = SWAMP, DESERT
     own(s, 1, a)
@@ -109,7 +93,7 @@ def test_rt5_damaged_city_fights_with_its_lowered_value():
 
 def test_magic_step_casualty_does_not_attack_later():
     """R13.4.4: a ranged creature killed in the magic step does not fire in the ranged step."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a], s.hex_terrain[b] = FOREST, DESERT
     own(s, 1, a)
@@ -126,7 +110,7 @@ def test_magic_step_casualty_does_not_attack_later():
 
 def test_bluffs_revealed_at_battle_start_leave_without_a_fight():
     """R13.2 / R9.5: unsupported creatures are removed when revealed; they are no casualties."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a], s.hex_terrain[b] = PLAINS, FROZEN_WASTE
     own(s, 1, a, fort=1)
@@ -143,7 +127,7 @@ def test_bluffs_revealed_at_battle_start_leave_without_a_fight():
 
 def test_retreat_moves_everyone_to_an_adjacent_own_hex_and_face_down():
     """R13.8.3 / R13.8.6: the whole side moves together; retreated creatures are face down again."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=2)
     own(s, 0, b)
@@ -161,7 +145,7 @@ def test_retreat_moves_everyone_to_an_adjacent_own_hex_and_face_down():
 
 def test_retreat_excess_over_ten_is_eliminated_by_choice():
     """R13.8.4: the player chooses which counters over 10 are eliminated at the destination."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=1)
     own(s, 0, b)
@@ -182,7 +166,7 @@ def test_retreat_excess_over_ten_is_eliminated_by_choice():
 
 def test_no_retreat_without_an_own_adjacent_hex_free_of_enemies():
     """R13.8.3: no legal destination, no retreat decision (the side fights on)."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=2)
     own(s, 0, b)
@@ -200,12 +184,12 @@ def test_no_retreat_without_an_own_adjacent_hex_free_of_enemies():
 
 def test_exploration_roll_one_or_six_conquers_without_revealing():
     """R12.2.2: on 1 or 6 the hex is the explorer's; bluffs may explore; placement follows."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a] = SWAMP
     own(s, 0, b)
     goblin = put(s, thing("Goblins"), 0, a)  # a bluff: never revealed by the exploration roll
-    to_screen(s, thing("Peat Bog"), 0)
+    screen(s, thing("Peat Bog"), 0)
     s.rng.script = [6]
     start_phase(s, COMBAT)
     assert s.hex_owner[a] == 0 and s.thing_place[goblin] == BOARD and not s.thing_face_up[goblin]
@@ -219,7 +203,7 @@ def test_exploration_roll_one_or_six_conquers_without_revealing():
 def test_exploration_draw_processing_and_doubled_bribes():
     """R12.2.4 / R12.2.5 / RT.7: events go back, wrong-terrain income goes back, the hex's income
     counter stays and doubles every bribe; bribing all takes the hex and the treasure."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a] = DESERT
     own(s, 0, b)
@@ -245,7 +229,7 @@ def test_exploration_draw_processing_and_doubled_bribes():
 
 def test_failed_exploration_leaves_defenders_that_cannot_be_bribed():
     """R12.4: survivors stay face up; later explorers fight them with no roll and no bribe."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 0, b)
     farmer = put(s, thing("Farmers"), 0, a)
@@ -268,7 +252,7 @@ def test_failed_exploration_leaves_defenders_that_cannot_be_bribed():
 
 def test_neutral_controller_assigns_hits_for_the_defenders():
     """R12.2.3 / RD1.6: the player to the explorer's right decides for the neutral defenders."""
-    s = board(3)
+    s = battlefield(3)
     a, b = pair(s)
     own(s, 0, b)
     put(s, thing("Farmers"), 0, a)
@@ -284,7 +268,7 @@ def test_neutral_controller_assigns_hits_for_the_defenders():
 
 def test_contest_then_the_survivor_explores():
     """R12.3.1: players meeting in an unexplored hex fight first; the survivor then explores."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     c2 = int(s.geo.adjacent[a][1])
     own(s, 0, b)
@@ -301,7 +285,7 @@ def test_contest_then_the_survivor_explores():
 
 def test_three_sided_battle_asks_each_side_for_a_target():
     """R13.12.1: with three sides each names a target side every round (PLAYER is relative)."""
-    s = board(3)
+    s = battlefield(3)
     a, b = pair(s)
     own(s, 2, a, fort=1)
     own(s, 0, b)
@@ -317,7 +301,7 @@ def test_three_sided_battle_asks_each_side_for_a_target():
 
 def test_fifty_rounds_without_a_hit_end_the_battle():
     """R13.9.6 / RD7.4: the attackers leave as if retreating (or are eliminated)."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a)
     own(s, 0, b)
@@ -342,7 +326,7 @@ def test_fifty_rounds_without_a_hit_end_the_battle():
 
 def test_damage_rolls_reduce_forts_and_destroy_income_counters_but_never_a_citadel():
     """R13.10.2: on 1 or 6 a fort loses a level and an income counter is destroyed; Citadels stand."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=4)
     own(s, 0, b)
@@ -358,7 +342,7 @@ def test_damage_rolls_reduce_forts_and_destroy_income_counters_but_never_a_citad
 
 def test_capturing_a_second_citadel_wins_at_once():
     """R16.3 via R13.11.1: a conquered Citadel is acquired; owning two wins immediately."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=4)
     own(s, 0, b, fort=4)
@@ -378,7 +362,7 @@ def test_capturing_a_second_citadel_wins_at_once():
 
 def test_hero_lost_in_battle_goes_to_the_pool_and_owner_may_turn_it_over():
     """R7.11 / RP-2.6: a hero eliminated in battle returns to the pool; its owner may turn it."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=1)
     own(s, 0, b)
@@ -391,7 +375,7 @@ def test_hero_lost_in_battle_goes_to_the_pool_and_owner_may_turn_it_over():
 
 
 def test_illegal_battle_action_changes_nothing():
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=2)
     own(s, 0, b)
