@@ -13,22 +13,12 @@ from ktenv.constants import CREATURE, SCREEN, SEA, VILLAGE
 from ktenv.engine import legal_mask, step
 from ktenv.state import SCHEMA_VERSION, GameState, InvariantError, StateFileError
 
-from .helpers import (
-    fill_hex,
-    free_land,
-    give_hex,
-    in_cup,
-    put,
-    random_action,
-    random_setup,
-    scenario,
-    screen_things,
-    set_gold,
-)
+from .builders import board, cup, free_land, own, past_setup, put, put_some, screen_some, set_gold
+from .play import random_action
 
 
 def _played(n_players: int, seed: int, steps: int) -> GameState:
-    s = random_setup(n_players, seed)
+    s = past_setup(n_players, seed)
     rng = np.random.default_rng(seed + 1000)
     for _ in range(steps):
         if s.game_over:
@@ -280,150 +270,150 @@ def test_failed_load_raises_only_state_file_error(saved):
 
 
 @pytest.fixture()
-def board():
-    s = scenario(2, 31)
+def kingdoms():
+    s = board(2, 31)
     h0, h1 = free_land(s, 2)
-    give_hex(s, 0, h0)
-    give_hex(s, 1, h1)
+    own(s, 0, h0)
+    own(s, 1, h1)
     s.check_invariants()
     return s
 
 
-def test_invariants_hold_for_the_arranged_board(board):
-    board.check_invariants()
+def test_invariants_hold_for_the_arranged_board(kingdoms):
+    kingdoms.check_invariants()
 
 
-def test_thing_on_sea_hex(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    fill_hex(board, 0, hx, 1)
-    board.check_invariants()
-    board.hex_owner[hx] = -1
-    board.hex_terrain[hx] = SEA
+def test_thing_on_sea_hex(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    put_some(kingdoms, 1, 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.hex_owner[hx] = -1
+    kingdoms.hex_terrain[hx] = SEA
     with pytest.raises(InvariantError, match="Sea"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_two_income_counters_in_a_hex(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    v1, v2 = in_cup(board, kind=VILLAGE, count=2)
-    put(board, v1, 0, hx)
-    board.check_invariants()
-    board.thing_place[v2], board.thing_owner[v2], board.thing_hex[v2] = 2, 0, hx  # BOARD, bypassing hex_income
+def test_two_income_counters_in_a_hex(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    v1, v2 = cup(kingdoms, kind=VILLAGE, count=2)
+    put(kingdoms, v1, 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.thing_place[v2], kingdoms.thing_owner[v2], kingdoms.thing_hex[v2] = 2, 0, hx  # BOARD, bypassing hex_income
     with pytest.raises(InvariantError, match="two income counters"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_income_counter_registry_must_agree(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    (v,) = in_cup(board, kind=VILLAGE)
-    put(board, v, 0, hx)
-    board.hex_income[hx] = -1
+def test_income_counter_registry_must_agree(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    (v,) = cup(kingdoms, kind=VILLAGE)
+    put(kingdoms, v, 0, hx)
+    kingdoms.hex_income[hx] = -1
     with pytest.raises(InvariantError, match="hex_income"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_special_income_counter_on_wrong_terrain(board):
+def test_special_income_counter_on_wrong_terrain(kingdoms):
     from ktenv.constants import DESERT, MOUNTAIN
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    board.hex_terrain[hx] = MOUNTAIN
-    (mine,) = in_cup(board, name="Gold Mine")
-    put(board, mine, 0, hx)
-    board.check_invariants()
-    board.hex_terrain[hx] = DESERT
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    kingdoms.hex_terrain[hx] = MOUNTAIN
+    (mine,) = cup(kingdoms, name="Gold Mine")
+    put(kingdoms, mine, 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.hex_terrain[hx] = DESERT
     with pytest.raises(InvariantError, match="wrong terrain"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_negative_gold(board):
-    set_gold(board, 1, -1)
+def test_negative_gold(kingdoms):
+    set_gold(kingdoms, 1, -1)
     with pytest.raises(InvariantError, match="negative gold"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_stack_of_eleven(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    fill_hex(board, 0, hx, 10)
-    board.check_invariants()
-    fill_hex(board, 0, hx, 1)
+def test_stack_of_eleven(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    put_some(kingdoms, 10, 0, hx)
+    kingdoms.check_invariants()
+    put_some(kingdoms, 1, 0, hx)
     with pytest.raises(InvariantError, match="more than 10 creatures"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_hero_counts_toward_the_stack(board):
-    from .helpers import give_hero
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    fill_hex(board, 0, hx, 10)
-    give_hero(board, "Dwarf King", 0, hx)
+def test_hero_counts_toward_the_stack(kingdoms):
+    from .builders import hero
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    put_some(kingdoms, 10, 0, hx)
+    hero(kingdoms, "Dwarf King", 0, hx)
     with pytest.raises(InvariantError, match="more than 10"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_citadel_has_no_stack_limit(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    board.hex_fort[hx] = 4
-    board.hex_citadel_round[hx] = 1
-    fill_hex(board, 0, hx, 14)
-    board.check_invariants()
+def test_citadel_has_no_stack_limit(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    kingdoms.hex_fort[hx] = 4
+    kingdoms.hex_citadel_round[hx] = 1
+    put_some(kingdoms, 14, 0, hx)
+    kingdoms.check_invariants()
 
 
-def test_screen_of_eleven_outside_recruiting(board):
-    screen_things(board, 0, 10)
-    board.check_invariants()
-    screen_things(board, 0, 1)
+def test_screen_of_eleven_outside_recruiting(kingdoms):
+    screen_some(kingdoms, 10, 0)
+    kingdoms.check_invariants()
+    screen_some(kingdoms, 1, 0)
     with pytest.raises(InvariantError, match="more than 10 counters behind the screen"):
-        board.check_invariants()
-    board.reg["screen_open"] = 1  # player 0's own recruiting turn (R17.1.1)
-    board.check_invariants()
-    board.reg["screen_open"] = 2  # ... but not player 1's
+        kingdoms.check_invariants()
+    kingdoms.reg["screen_open"] = 1  # player 0's own recruiting turn (R17.1.1)
+    kingdoms.check_invariants()
+    kingdoms.reg["screen_open"] = 2  # ... but not player 1's
     with pytest.raises(InvariantError, match="R17.1"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_thing_with_two_places_impossible_but_owner_checked(board):
-    (c,) = in_cup(board, kind=CREATURE)
-    board.thing_owner[c] = 0  # in the cup but owned
+def test_thing_with_two_places_impossible_but_owner_checked(kingdoms):
+    (c,) = cup(kingdoms, kind=CREATURE)
+    kingdoms.thing_owner[c] = 0  # in the cup but owned
     with pytest.raises(InvariantError, match="cup"):
-        board.check_invariants()
-    board.thing_owner[c] = -1
-    board.thing_place[c] = SCREEN  # behind a screen without an owner
+        kingdoms.check_invariants()
+    kingdoms.thing_owner[c] = -1
+    kingdoms.thing_place[c] = SCREEN  # behind a screen without an owner
     with pytest.raises(InvariantError, match="screen"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_treasure_on_board_is_refused(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+def test_treasure_on_board_is_refused(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
     t = int(cat.TREASURE_IDS[0])
-    board.thing_place[t], board.thing_owner[t], board.thing_hex[t] = 2, 0, hx
+    kingdoms.thing_place[t], kingdoms.thing_owner[t], kingdoms.thing_hex[t] = 2, 0, hx
     with pytest.raises(InvariantError, match="R8.3.2"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_owned_sea_hex_and_fort_in_unowned_hex(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    board.hex_terrain[hx] = SEA
+def test_owned_sea_hex_and_fort_in_unowned_hex(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    kingdoms.hex_terrain[hx] = SEA
     with pytest.raises(InvariantError, match="Sea hex is owned"):
-        board.check_invariants()
-    board.hex_terrain[hx] = 0
-    board.hex_owner[hx] = -1
-    board.hex_fort[hx] = 1
+        kingdoms.check_invariants()
+    kingdoms.hex_terrain[hx] = 0
+    kingdoms.hex_owner[hx] = -1
+    kingdoms.hex_fort[hx] = 1
     with pytest.raises(InvariantError, match="unowned"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_pool_hero_on_board_and_owned_hero_face_down(board):
-    from .helpers import give_hero
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    face = give_hero(board, "Dwarf King", 0, hx)
-    board.check_invariants()
-    board.hero_up[face // 2] ^= 1
+def test_pool_hero_on_board_and_owned_hero_face_down(kingdoms):
+    from .builders import hero
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    face = hero(kingdoms, "Dwarf King", 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.hero_up[face // 2] ^= 1
     with pytest.raises(InvariantError, match="face-up"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_two_terrain_lords(board):
-    from .helpers import give_hero
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    give_hero(board, "Ice Lord", 0, hx)
-    give_hero(board, "Plains Lord", 0, hx)
+def test_two_terrain_lords(kingdoms):
+    from .builders import hero
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    hero(kingdoms, "Ice Lord", 0, hx)
+    hero(kingdoms, "Plains Lord", 0, hx)
     with pytest.raises(InvariantError, match="two terrain lords"):
-        board.check_invariants()
+        kingdoms.check_invariants()
