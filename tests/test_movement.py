@@ -10,7 +10,7 @@ import pytest
 
 from ktenv import catalog as cat
 from ktenv.config import GameConfig
-from ktenv.constants import CUP, DESERT, FOREST, FROZEN_WASTE, MOUNTAIN, NEUTRAL, NOBODY, PLAINS, SEA, SWAMP
+from ktenv.constants import CUP, DESERT, FOREST, MOUNTAIN, NOBODY, PLAINS, SEA, SWAMP
 from ktenv.engine import decisions as D
 from ktenv.engine import machine, movement
 from ktenv.engine.actions import PASS, YES
@@ -18,7 +18,7 @@ from ktenv.engine.common import IllegalActionError
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
 
-from .builders import E1, E2, W1, W2, C, board, hero, own, put, start_phase
+from .builders import E1, E2, W1, W2, C, board, hero, own, position, put, start_phase, thing
 from .play import a_dir, a_hero, a_hex, a_thing, act, legal, legal_directions, move
 
 DEERHUNTER = cat.hero_id("Deerhunter")
@@ -47,17 +47,15 @@ def mover_hexes(s: GameState) -> set[int]:
 
 
 def test_turn_start_gives_4_mp_and_pins_where_enemies_stand():
-    s = line_board(spare=False)
-    own(s, 0, C, E1)
-    own(s, 1, W1)
-    s.hex_fort[W1] = 1  # a Tower: the pin cannot be challenged
-    free = put(s, "Camel Corps", 0, C)
-    pinned = put(s, "Dervish", 0, W1)
-    put(s, "Farmers", 1, W1)
-    beside_neutral = put(s, "Nomads", 0, E2)
-    put(s, "Tigers", NEUTRAL, E2, up=True)  # neutral defenders are no enemy (R0.4.4)
-    f = hero(s, "Marksman", 0, C)
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Camel Corps | hero Marksman
+        h{E1} p0
+        h{W1} p1 tower: Farmers | p0: Dervish         # a Tower: the pin cannot be challenged
+        h{E2}: p0: Nomads | neutral: Tigers           # neutral defenders are no enemy (R0.4.4)
+    """)
+    free, pinned, beside_neutral = thing("Camel Corps"), thing("Dervish"), thing("Nomads")
+    f = cat.hero_id("Marksman")
     assert (s.decision, s.actor) == (D.MOVE_START, 0)
     assert s.thing_mp[[free, pinned, beside_neutral]].tolist() == [4, 4, 4]
     assert s.hero_mp[f] == 4
@@ -70,16 +68,15 @@ def test_turn_start_gives_4_mp_and_pins_where_enemies_stand():
 
 def test_enemy_presence_definition():
     """R11.3.2: enemy face-down counters, enemy face-up combat counters, the owner's fort or city."""
-    s = line_board(3)
-    own(s, 1, W1, E1, E2)
-    put(s, "Farmers", 1, W1)  # face down
-    put(s, "Farmlands", 1, E1)  # a special income counter is no combat counter
-    put(s, "City", 1, E2)
-    s.hex_fort[W2] = 0
-    hero(s, "Marksman", 2, 1)
-    put(s, "Tigers", NEUTRAL, 2, up=True)
-    own(s, 2, 4)
-    s.hex_fort[4] = 2
+    s = position(f"""
+        players 3
+        h{W1} p1: Farmers                 # face down
+        h{E1} p1: Farmlands               # a special income counter is no combat counter
+        h{E2} p1: City
+        h1: hero p2: Marksman
+        h2: neutral: Tigers
+        h4 p2 keep
+    """)
     pres = movement.enemy_presence(s, 0)
     assert pres[W1] and pres[E2] and pres[1] and pres[4]
     assert not pres[E1] and not pres[2] and not pres[C]
@@ -203,11 +200,12 @@ def test_selection_only_adds_and_mask_exactness():
 
 def test_unexplored_hex_stops_everybody_flyers_too():
     """R11.3.1, R11.6.3."""
-    s = line_board()
-    own(s, 0, C)
-    a = put(s, "Camel Corps", 0, C)
-    f = put(s, "Pegasus", 0, C)
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Camel Corps, Pegasus
+        h{SPARE} p0: Sphinx
+    """)
+    a, f = thing("Camel Corps"), thing("Pegasus")
     move(s, C, [("thing", a), ("thing", f)], [E1])
     assert s.decision == D.MOVE_START
     assert s.thing_status[[a, f]].tolist() == [DONE, DONE]
@@ -216,14 +214,16 @@ def test_unexplored_hex_stops_everybody_flyers_too():
 
 def test_enemy_counters_stop_but_an_empty_enemy_hex_does_not():
     """R11.3.2 / R11.3.3."""
-    s = line_board()
-    own(s, 0, C, E2, W1, W2)
-    own(s, 1, E1, 4)
-    put(s, "Farmlands", 1, E1)  # only the marker and a special income counter
-    put(s, "Farmers", 1, 4)  # a face-down counter
-    a = put(s, "Camel Corps", 0, C)
-    b = put(s, "Dervish", 0, W1)
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Camel Corps
+        h{W1} p0: Dervish
+        h{E2} p0; h{W2} p0
+        h{E1} p1: Farmlands         # only the marker and a special income counter
+        h4 p1: Farmers              # a face-down counter
+        h{SPARE} p0: Sphinx
+    """)
+    a, b = thing("Camel Corps"), thing("Dervish")
     move(s, C, [("thing", a)], [E1])
     assert s.decision == D.MOVE_STACK  # passes through
     act(s, a_dir(s, E1, E2))
@@ -339,14 +339,13 @@ def test_stack_limit_every_step_and_citadel_exemption():
 
 
 def _pinned_board(fort: bool, enemy: str = "Farmers") -> tuple[GameState, int, int]:
-    s = line_board()
-    own(s, 0, C, E1, E2, W2)
-    own(s, 1, W1)
-    s.hex_fort[W1] = int(fort)
-    e = put(s, enemy, 1, W1)
-    a = put(s, "Camel Corps", 0, W1)
-    put(s, "Nomads", 0, E2)  # something else to move, so MOVE_START is a real choice
-    return s, a, e
+    s = position(f"""
+        h{W1} p1 fort={int(fort)}: {enemy} | p0: Camel Corps
+        h{C} p0; h{E1} p0; h{W2} p0
+        h{E2} p0: Nomads               # something else to move, so MOVE_START is a real choice
+        h{SPARE} p0: Sphinx
+    """)
+    return s, thing("Camel Corps"), thing(enemy)
 
 
 def test_pinned_counters_stay_but_receive_others():
@@ -421,17 +420,16 @@ def test_declining_the_challenge():
 def test_rt6_four_flyers_against_two():
     """RT.6: A's 4 flyers enter B's Forest hex with a walker and want to go on; A reveals 4, B reveals
     his 2 flyers; A leaves 2 of A's choice; the other 2 continue to a Frozen Waste hex."""
-    s = line_board()
-    own(s, 0, C, W1)
-    own(s, 1, E1)
-    own(s, 0, E2)
-    s.hex_terrain[E1] = FOREST
-    s.hex_terrain[E2] = FROZEN_WASTE
-    flyers = [put(s, n, 0, C) for n in ("Pegasus", "Eagles", "Flying Buffalo", "Dragonfly")]
-    walker = put(s, "Camel Corps", 0, C)
-    owl, wyvern = put(s, "Great Owl", 1, E1), put(s, "Wyvern", 1, E1)
-    guard = put(s, "Bears", 1, E1)
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Pegasus, Eagles, Flying Buffalo, Dragonfly, Camel Corps
+        h{W1} p0
+        h{E1} Forest p1: Great Owl, Wyvern, Bears
+        h{E2} Frozen Waste p0
+        h{SPARE} p0: Sphinx
+    """)
+    flyers = [thing(n) for n in ("Pegasus", "Eagles", "Flying Buffalo", "Dragonfly")]
+    walker, owl, wyvern, guard = thing("Camel Corps"), thing("Great Owl"), thing("Wyvern"), thing("Bears")
     move(s, C, [("thing", c) for c in flyers + [walker]], [E1])
     assert (s.decision, s.actor) == (D.FLY_INTEND, 0)
     assert a_thing(s, walker) not in legal(s)
@@ -459,12 +457,14 @@ def test_rt6_four_flyers_against_two():
 
 def test_flying_hero_declared_blocks():
     """RD4.6: a flying hero declared by its owner counts like a revealed flyer."""
-    s = line_board()
-    own(s, 0, C, E2)
-    own(s, 1, E1)
-    f = put(s, "Pegasus", 0, C)
-    lord = hero(s, "Lord of the Eagles", 1, E1)
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Pegasus
+        h{E2} p0
+        h{E1} p1: hero Lord of the Eagles
+        h{SPARE} p0: Sphinx
+    """)
+    f, lord = thing("Pegasus"), cat.hero_id("Lord of the Eagles")
     move(s, C, [("thing", f)], [E1])
     act(s, a_thing(s, f))  # the last flyer declared: the PASS that follows is automatic
     assert (s.decision, s.actor) == (D.FLY_BLOCK, 1) and a_hero(s, lord) in legal(s)
@@ -475,13 +475,14 @@ def test_flying_hero_declared_blocks():
 def test_revealed_bluff_flyers_are_removed():
     """R11.6.1 steps 1-2 with R9.5: the mover's bluff leaves at once; the enemy's bluff leaves and
     does not count, so the mover's real flyer goes on."""
-    s = line_board()
-    own(s, 0, C, E2)
-    own(s, 1, E1)
-    roc = put(s, "Giant Roc", 0, C)  # Mountain: P0 owns none
-    peg = put(s, "Pegasus", 0, C)
-    bat = put(s, "Vampire Bat", 1, E1)  # Swamp: P1 owns none
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Giant Roc, Pegasus     # Giant Roc: Mountain, and P0 owns none
+        h{E2} p0
+        h{E1} p1: Vampire Bat           # Swamp: P1 owns none
+        h{SPARE} p0: Sphinx
+    """)
+    roc, peg, bat = thing("Giant Roc"), thing("Pegasus"), thing("Vampire Bat")
     move(s, C, [("thing", roc), ("thing", peg)], [E1])
     act(s, a_thing(s, roc))
     assert s.thing_place[roc] == CUP and s.thing_owner[roc] == NOBODY
@@ -496,12 +497,14 @@ def test_revealed_bluff_flyers_are_removed():
 
 
 def test_no_intending_flyer_means_all_stop():
-    s = line_board()
-    own(s, 0, C, E2)
-    own(s, 1, E1)
-    f = put(s, "Pegasus", 0, C)
-    put(s, "Farmers", 1, E1)
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Pegasus
+        h{E2} p0
+        h{E1} p1: Farmers
+        h{SPARE} p0: Sphinx
+    """)
+    f = thing("Pegasus")
     move(s, C, [("thing", f)], [E1])
     act(s, PASS)
     assert s.decision == D.MOVE_START and s.thing_status[f] == DONE and not s.thing_face_up[f]
@@ -637,13 +640,14 @@ def test_conquest_by_movement_of_an_empty_enemy_hex():
 
 
 def test_passing_through_or_stopping_at_a_fort_does_not_conquer():
-    s = line_board()
-    own(s, 0, C, E2)
-    own(s, 1, E1, W1)
-    s.hex_fort[W1] = 1
-    a = put(s, "Camel Corps", 0, C)
-    b = put(s, "Dervish", 0, C)
-    start_phase(s, MOVEMENT)
+    s = position(f"""
+        phase movement
+        h{C} p0: Camel Corps, Dervish
+        h{E2} p0
+        h{E1} p1; h{W1} p1 tower
+        h{SPARE} p0: Sphinx
+    """)
+    a, b = thing("Camel Corps"), thing("Dervish")
     move(s, C, [("thing", a)], [E1, E2])
     act(s, PASS)
     move(s, C, [("thing", b)], [W1])
@@ -654,13 +658,13 @@ def test_passing_through_or_stopping_at_a_fort_does_not_conquer():
 
 def test_income_counter_window_then_combat():
     """R11.9 / RD8.4: each player in turn order may remove own income counters, then phase 6."""
-    s = line_board()
-    own(s, 0, C)
-    own(s, 1, W2)
-    village = put(s, "Village", 0, C)
-    city = put(s, "City", 1, W2)
-    put(s, "Camel Corps", 0, C)
-    start_phase(s, MOVEMENT, first=1)
+    s = position(f"""
+        phase movement; first 1
+        h{C} p0: Village, Camel Corps
+        h{W2} p1: City
+        h{SPARE} p0: Sphinx
+    """)
+    village, city = thing("Village"), thing("City")
     assert (s.decision, s.actor) == (D.MOVE_START, 0)  # P1 had nothing to move
     act(s, PASS)
     assert (s.decision, s.actor) == (D.REMOVE_INCOME, 1)
