@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from ktenv import catalog as cat
-from ktenv.constants import BOARD, CUP, DESERT, FOREST, FROZEN_WASTE, MOUNTAIN, NEUTRAL, PLAINS, SCREEN, SWAMP
+from ktenv.constants import BOARD, CUP, DESERT, NEUTRAL, PLAINS, SCREEN, SWAMP
 from ktenv.engine import IllegalActionError, describe_action, legal_actions, step
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.machine import layout
 from ktenv.state import COMBAT, GAME_OVER
 
-from .builders import board, hero, only_in_cup, own, pair, put, screen, start_phase, thing
+from .builders import board, only_in_cup, own, pair, position, put, screen, start_phase, thing
 
 
 def battlefield(n_players: int = 2, seed: int = 1):
@@ -38,23 +38,17 @@ def finish_combat(s, policy: str = "last") -> None:
 
 def test_rt4_charge_rolls_two_dice_and_value_hits_on_lower_or_equal():
     """RT.4 / R13.4.2: Walrus (4) hits on 1-4; White Knight (3, Charge) rolls two dice in melee."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 Plains p1: Mountain Men#1, Mountain Men#2, Nomads | p0: Walrus, White Knight
+        h3 Frozen Waste p0
+        h12 p0                    # support for the White Knight (Plains)
+        h6 Mountain p1; h1 Desert p1
+        dice 4 3 3 6 6 6          # melee: Walrus 4 (hit), Knight 3 and 3 (two hits); defenders all miss
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = PLAINS, FROZEN_WASTE
-    own(s, 1, a)
-    own(s, 0, b)
-    walrus, knight = put(s, thing("Walrus"), 0, a), put(s, thing("White Knight"), 0, a)
-    s.hex_terrain[int(s.geo.adjacent[b][1])] = PLAINS
-    own(s, 0, int(s.geo.adjacent[b][1]))  # support for the White Knight (Plains)
-    men = [put(s, thing("Mountain Men", k), 1, a) for k in range(2)]
-    nomad = put(s, thing("Nomads"), 1, a)
-    s.hex_terrain[int(s.geo.adjacent[a][3])] = MOUNTAIN
-    own(s, 1, int(s.geo.adjacent[a][3]))
-    s.hex_terrain[int(s.geo.adjacent[a][4])] = DESERT
-    own(s, 1, int(s.geo.adjacent[a][4]))
-    # melee: Walrus 4 (hit), Knight 3 and 3 (two hits); defenders all miss (6s)
-    s.rng.script = [4, 3, 3, 6, 6, 6]
-    start_phase(s, COMBAT)
+    walrus, knight, nomad = thing("Walrus"), thing("White Knight"), thing("Nomads")
+    men = [thing("Mountain Men", k) for k in range(2)]
     assert s.decision == D.ASSIGN_HIT and s.actor == 1
     assert s.reg["b_hits1"] == 3
     for _ in range(3):
@@ -67,17 +61,14 @@ def test_rt4_charge_rolls_two_dice_and_value_hits_on_lower_or_equal():
 
 def test_rt5_damaged_city_fights_with_its_lowered_value():
     """RT.5 / R13.5.2: a city given a magic hit drops to 1 and then hits only on a 1."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 Swamp p1: City, Spirit | p0: Genie, Sphinx   # Desert magic 4 and 4; Spirit: Swamp magic 2
+        h3 Desert p0
+        dice 3 5 4     # magic: A rolls 3 (hit) and 5 (miss); B's Spirit rolls 4 (miss). B puts the hit on its city.
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = SWAMP, DESERT
-    own(s, 1, a)
-    own(s, 0, b)
-    genie, sphinx = put(s, thing("Genie"), 0, a), put(s, thing("Sphinx"), 0, a)  # Desert magic 4 and 4
-    city = put(s, thing("City"), 1, a)
-    spirit = put(s, thing("Spirit"), 1, a)  # Swamp magic 2
-    # magic: A rolls 3 (hit) and 5 (miss); B's Spirit rolls 4 (miss). B puts the hit on its city.
-    s.rng.script = [3, 5, 4]
-    start_phase(s, COMBAT)
+    genie, sphinx, city, spirit = thing("Genie"), thing("Sphinx"), thing("City"), thing("Spirit")
     assert s.decision == D.ASSIGN_HIT and s.actor == 1
     step(s, layout(s).thing + city)
     assert s.thing_damage[city] == 1
@@ -93,15 +84,14 @@ def test_rt5_damaged_city_fights_with_its_lowered_value():
 
 def test_magic_step_casualty_does_not_attack_later():
     """R13.4.4: a ranged creature killed in the magic step does not fire in the ranged step."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 Forest p1: Elves | p0: Genie    # Genie: magic 4; Elves: ranged 2, alone: must take the hit
+        h3 Desert p0
+        dice 1                             # magic: Genie hits; elves would have fired in the ranged step
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = FOREST, DESERT
-    own(s, 1, a)
-    own(s, 0, b)
-    put(s, thing("Genie"), 0, a)  # magic 4
-    elves = put(s, thing("Elves"), 1, a)  # ranged 2, alone: must take the hit
-    s.rng.script = [1]  # magic: Genie hits; elves would have fired in the ranged step
-    start_phase(s, COMBAT)
+    elves = thing("Elves")
     assert s.thing_place[elves] == CUP
     assert s.hex_owner[a] == 0
 
@@ -110,14 +100,14 @@ def test_magic_step_casualty_does_not_attack_later():
 
 def test_bluffs_revealed_at_battle_start_leave_without_a_fight():
     """R13.2 / R9.5: unsupported creatures are removed when revealed; they are no casualties."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 Plains p1 tower: p0: Goblins   # a Mountain creature, player 0 owns no Mountains: a bluff
+        h3 Frozen Waste p0
+        dice 3                            # damage roll for the Tower: nothing
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = PLAINS, FROZEN_WASTE
-    own(s, 1, a, fort=1)
-    own(s, 0, b)
-    goblin = put(s, thing("Goblins"), 0, a)  # Mountain creature, player 0 owns no Mountains: a bluff
-    s.rng.script = [3]  # damage roll for the Tower: nothing
-    start_phase(s, COMBAT)
+    goblin = thing("Goblins")
     assert s.thing_place[goblin] == CUP
     assert s.hex_owner[a] == 1 and s.hex_fort[a] == 1
     assert s.stats["battles"] == 1
@@ -127,13 +117,14 @@ def test_bluffs_revealed_at_battle_start_leave_without_a_fight():
 
 def test_retreat_moves_everyone_to_an_adjacent_own_hex_and_face_down():
     """R13.8.3 / R13.8.6: the whole side moves together; retreated creatures are face down again."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 p1 keep: p0: Farmers#1, Farmers#2
+        h3 p0
+        dice 6 6 6     # melee: everyone misses
+    """)
     a, b = pair(s)
-    own(s, 1, a, fort=2)
-    own(s, 0, b)
-    ours = [put(s, thing("Farmers", k), 0, a) for k in range(2)]
-    s.rng.script = [6, 6, 6]  # melee: everyone misses
-    start_phase(s, COMBAT)
+    ours = [thing("Farmers", k) for k in range(2)]
     assert s.decision == D.RETREAT and s.actor == 0
     lay = layout(s)
     assert set(legal_actions(s)) == {PASS, lay.hex + b}
@@ -166,14 +157,13 @@ def test_retreat_excess_over_ten_is_eliminated_by_choice():
 
 def test_no_retreat_without_an_own_adjacent_hex_free_of_enemies():
     """R13.8.3: no legal destination, no retreat decision (the side fights on)."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 p1 keep: p0: Farmers
+        h3 p0: p1: Centaur     # an enemy counter in the only own neighbour
+        dice 6 6
+    """)
     a, b = pair(s)
-    own(s, 1, a, fort=2)
-    own(s, 0, b)
-    put(s, thing("Centaur"), 1, b)  # an enemy counter in the only own neighbour
-    put(s, thing("Farmers"), 0, a)
-    s.rng.script = [6, 6]
-    start_phase(s, COMBAT)
     # two battles pending for player 0: choose the one in a
     if s.decision == D.SEGMENT:
         step(s, layout(s).hex + a)
@@ -285,14 +275,12 @@ def test_contest_then_the_survivor_explores():
 
 def test_three_sided_battle_asks_each_side_for_a_target():
     """R13.12.1: with three sides each names a target side every round (PLAYER is relative)."""
-    s = battlefield(3)
-    a, b = pair(s)
-    own(s, 2, a, fort=1)
-    own(s, 0, b)
-    own(s, 1, int(s.geo.adjacent[a][1]))
-    put(s, thing("Farmers"), 0, a)
-    put(s, thing("Farmers", 1), 1, a)
-    start_phase(s, COMBAT)  # player 0's one item is chosen for it (a forced move)
+    s = position("""
+        players 3; phase combat        # player 0's one item is chosen for it (a forced move)
+        h0 p2 tower: p0: Farmers#1 | p1: Farmers#2
+        h3 p0
+        h4 p1
+    """)
     assert s.decision == D.TARGET
     lay = layout(s)
     targets = legal_actions(s)
@@ -301,14 +289,12 @@ def test_three_sided_battle_asks_each_side_for_a_target():
 
 def test_fifty_rounds_without_a_hit_end_the_battle():
     """R13.9.6 / RD7.4: the attackers leave as if retreating (or are eliminated)."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 p1: Farmers#2 | p0: Farmers#1
+        h3 p0
+    """ + "dice" + " 6" * 200)
     a, b = pair(s)
-    own(s, 1, a)
-    own(s, 0, b)
-    put(s, thing("Farmers"), 0, a)
-    put(s, thing("Farmers", 1), 1, a)
-    s.rng.script = [6] * 200
-    start_phase(s, COMBAT)
     rounds = 0
     while s.phase == COMBAT:
         assert s.decision == D.RETREAT
@@ -362,26 +348,26 @@ def test_capturing_a_second_citadel_wins_at_once():
 
 def test_hero_lost_in_battle_goes_to_the_pool_and_owner_may_turn_it_over():
     """R7.11 / RP-2.6: a hero eliminated in battle returns to the pool; its owner may turn it."""
-    s = battlefield()
+    s = position("""
+        phase combat
+        h0 p1 tower: hero p0: Arch Cleric
+        h3 p0
+        dice 6 1 3    # magic: Arch Cleric (5) misses; melee: Tower hits; damage roll 3
+    """)
     a, b = pair(s)
-    own(s, 1, a, fort=1)
-    own(s, 0, b)
-    f = hero(s, "Arch Cleric", 0, a)
-    s.rng.script = [6, 1, 3]  # magic: Arch Cleric (5) misses; melee: Tower hits; damage roll 3
-    start_phase(s, COMBAT)
+    f = cat.hero_id("Arch Cleric")
     assert s.decision == D.HERO_TURN and s.actor == 0
     step(s, YES)
     assert s.hero_owner[f] == -1 and s.hero_up[f // 2] == (f % 2) ^ 1
 
 
 def test_illegal_battle_action_changes_nothing():
-    s = battlefield()
-    a, b = pair(s)
-    own(s, 1, a, fort=2)
-    own(s, 0, b)
-    put(s, thing("Farmers"), 0, a)
-    s.rng.script = [6, 6, 6]
-    start_phase(s, COMBAT)
+    s = position("""
+        phase combat
+        h0 p1 keep: p0: Farmers
+        h3 p0
+        dice 6 6 6
+    """)
     before = s.to_json()
     with pytest.raises(IllegalActionError):
         step(s, layout(s).hex + 5)
