@@ -10,6 +10,19 @@ A rules test takes a blank board, lays out a position, starts a phase with scrip
     screen(s, "Gold Mine", 0)
     start_phase(s, MOVEMENT)
 
+The names, arguments always in the order what, who, where:
+
+- blank games: `past_setup` (a game played through setup), `clear` (everything back to the cup and
+  pool), `board` (both, cached); `land_hexes`, `free_land`, `pair` (a hex and a neighbour); the
+  west-east line `W2 W1 C E1 E2` through the centre of the 19-hex board;
+- hexes and counters: `own(s, player, *hexes, fort=, terrain=)`, `put(s, thing, player, hx, up=)`,
+  `put_some(s, count, player, hx)`, `screen(s, thing, player)`, `screen_some(s, count, player,
+  kind=)`, `lift(s, thing)` (back to the cup), `hero(s, name, player, hx)`, `show_hero`/`hide_hero`
+  (the pool counter's face), `set_gold(s, player, gold)`; a thing is an id or a name (`thing(name,
+  k)` is the k-th copy's id);
+- the cup: `cup(s, name=, kind=, count=)` (ids in it), `shrink_cup(s, keep)`, `only_in_cup(s, ids)`;
+- play: `start_phase(s, phase, first=, round_no=, fresh=)`; positions as text: `position`, `describe`.
+
 Every arranger marks the state edited (`GameState.edited`), so the cached legal mask is never stale;
 `start_phase` hands the state to the engine (`ktenv.engine.resume`).
 
@@ -30,19 +43,21 @@ Positions as text
 The grammar, line by line (clauses may also be separated by `;`; a comment runs from a `#` that
 starts a line or follows a blank to the end of the line; names and words are case-insensitive):
 
-- `players N` (default 2), `seed N` (default 0: the seeded game whose setup is played and cleared),
+- `players N` (default 2), `seed N` (default 0: the game whose setup a seeded random policy plays;
+  it is then cleared, so the seed only sets the dice that follow a script and the pool's faces),
   `option NAME=VALUE` (a GameConfig field: `option house_content=true`), `terrain NAME|dealt`: the
   terrain of every hex no line names (default Plains; `dealt` keeps the board setup dealt). These
   set up the game and must come before anything else.
 - `phase NAME`: the phase to start (a PHASE_NAMES entry such as `movement` or `exploration and
-  battles`, or the constant's name: `combat`, `recruit`, `special` ...); `round N`, `first P`:
+  battles`, or the constant's name: `combat`, `recruit`, `special` ...): `position` starts it
+  (`start_phase`, up to its first decision) unless `start=False`; `round N`, `first P`:
   round number and first player (default 1 and 0); `gold G0 G1 ...`: every player's gold (default 0).
 - a hex line: `HEX [TERRAIN] [pK] [fort=N | tower | keep | castle | citadel] [down] [: CONTENTS]`.
   HEX is `hN` (the hex index) or the axial label `(q=Q,r=R)` or both, as `board.hex_label` prints
   them (`h12 (q=1,r=-2)`). TERRAIN defaults to the fill terrain; pK makes player K the owner;
-  `down`: the tile lies face down (R20.3). CONTENTS are groups separated by `|`: `THINGS` (the
-  hex owner's), `pK: THINGS` or `neutral: THINGS` (another side's), `hero NAMES` or
-  `hero pK: NAMES` (heroes, the hex owner's by default).
+  `down`: the tile lies face down (R20.3: Mysterious Kadab, unowned). CONTENTS are groups
+  separated by `|`: `THINGS` (the hex owner's), `pK: THINGS` or `neutral: THINGS` (another
+  side's), `hero NAMES` or `hero pK: NAMES` (heroes, the hex owner's by default).
 - `screen pK: THINGS`: behind player K's screen. `cup: THINGS`: the cup holds exactly these (every
   Thing not placed otherwise is set out of play); `out: THINGS`: these are out of play.
 - `pool: NAMES`: these hero faces are up on their pool counters (R7.3).
@@ -506,7 +521,7 @@ def position(text: str, start: bool = True) -> GameState:
             if s is None:
                 s = board(game["players"], game["seed"], terrain=game["terrain"], **game["options"])
             if word == "phase":
-                play["phase"] = _names(_PHASES, arg.replace("_", " ") if arg.lower() not in _PHASES else arg, "phase")
+                play["phase"] = _names(_PHASES, arg if arg.lower() in _PHASES else arg.replace("_", " "), "phase")
             elif word in ("round", "first"):
                 play[word] = int(arg)
                 if word == "first":
