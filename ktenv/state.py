@@ -98,7 +98,7 @@ class InvariantError(AssertionError):
 
 
 class GameState:
-    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "reg", "frames", "hex_stack", "hex_aside", "rng", "winners",
+    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "frames", "hex_stack", "hex_aside", "rng", "winners",
                  "reason", "stats", "_mask")
 
     def __init__(self, cfg: GameConfig, seed: int = 0) -> None:
@@ -160,7 +160,6 @@ class GameState:
         self.cloud_hex = -1
         self.citadel_seq = 0
         self.cup_ran_dry = 0  # R17.2: public flag, true elimination in force
-        self.reg: dict[str, int] = {}
         self.frames: list[Frame] = []  # procedures under way, outermost first (ktenv.procedures)
         self.hex_stack: list[int] = []  # terrain codes; the provisional stack during setup (R3.5)
         self.hex_aside: list[int] = []  # set-aside and replaced Sea tiles until the stack forms
@@ -169,6 +168,13 @@ class GameState:
         self.reason = ""
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self._mask = None
+
+    def edited(self) -> GameState:
+        """Say that this state was changed by hand (a test, a tool, a variant): the cached legal mask is
+        dropped, so the next `legal_mask` reads the state afresh. Returns the state. The engine itself
+        never needs it; after arranging a state, `ktenv.engine.resume` runs on to the next decision."""
+        self._mask = None
+        return self
 
     # ----- basic queries (used by every engine module) -----
 
@@ -298,7 +304,6 @@ class GameState:
             setattr(other, name, getattr(self, name).copy())
         for name in _SCALARS:
             setattr(other, name, getattr(self, name))
-        other.reg = dict(self.reg)
         other.frames = [f.copy() for f in self.frames]
         other.hex_stack = list(self.hex_stack)
         other.hex_aside = list(self.hex_aside)
@@ -317,7 +322,7 @@ class GameState:
             data[name] = getattr(self, name).tolist()
         for name in _SCALARS:
             data[name] = int(getattr(self, name))
-        data.update(reg=dict(self.reg), frames=[f.to_dict() for f in self.frames], hex_stack=list(self.hex_stack),
+        data.update(frames=[f.to_dict() for f in self.frames], hex_stack=list(self.hex_stack),
                     hex_aside=list(self.hex_aside), rng=self.rng.to_json(),
                     winners=list(self.winners), reason=self.reason, stats=dict(self.stats))
         return data
@@ -381,13 +386,8 @@ class GameState:
                 raise StateFileError(f"saved game: field '{name}' = {value} is out of range {low}..{high}")
             setattr(state, name, value)
         try:
-            state.reg = {str(k): int(v) for k, v in _field(data, "reg").items()}
-            if data["version"] == 2:  # the register bag held what the frames hold now
-                state.frames, moved = frames_from_v2(state.reg, state.phase)
-                state.reg = {k: v for k, v in state.reg.items() if k not in moved}
-                for p in range(cfg.n_players):  # R22.4: the hexes each player saw were a bitmask
-                    bits = state.reg.pop(f"seen{p}", 0)
-                    state.seen[p] = [bool(bits >> hx & 1) for hx in range(state.geo.n_hexes)]
+            if data["version"] == 2:
+                _load_v2_registers(state, _field(data, "reg"))
             else:
                 state.frames = [frame_from_dict(f) for f in _field(data, "frames")]
             state.hex_stack = [int(v) for v in _field(data, "hex_stack")]
@@ -431,6 +431,22 @@ class GameState:
         _check_hexes(self)
         _check_heroes(self)
         _check_players(self)
+
+
+def _load_v2_registers(state: GameState, registers: dict) -> None:
+    """Version 2 kept the procedures under way in a bag of named integers; they become frames (and the
+    Kadab knowledge its array). A register no frame takes is a corrupt or foreign save."""
+    reg = {str(k): int(v) for k, v in registers.items()}
+    state.frames, moved = frames_from_v2(reg, state.phase)
+    for p in range(state.n_players):  # R22.4: the hexes each player saw were a bitmask
+        key = f"seen{p}"
+        if key in reg:
+            bits = reg[key]
+            state.seen[p] = [bool(bits >> hx & 1) for hx in range(state.geo.n_hexes)]
+            moved.add(key)
+    unknown = sorted(set(reg) - moved)
+    if unknown:
+        raise StateFileError(f"saved game: version 2 register {unknown[0]!r} is not one this ktenv can read")
 
 
 def _scalar_range(s: GameState, name: str) -> tuple[int, int]:

@@ -5,31 +5,17 @@ from __future__ import annotations
 
 from ktenv import catalog as cat
 from ktenv.config import GameConfig
-from ktenv.constants import CUP, SCREEN, SEA
+from ktenv.constants import CUP, PLAINS, SCREEN, SEA
 from ktenv.engine import battle_sides as B
 from ktenv.engine import boat
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import YES
 from ktenv.engine.machine import legal_mask
 from ktenv.procedures import Battle, BoatTrip
-from ktenv.state import GameState
+from ktenv.state import MOVEMENT, GameState
 
-from .movement_helpers import (
-    E1,
-    E2,
-    W1,
-    W2,
-    C,
-    a_hero,
-    a_hex,
-    a_thing,
-    act,
-    empty_board,
-    hero,
-    legal,
-    put,
-    start_movement,
-)
+from .builders import E1, E2, W1, W2, C, board, hero, put, start_phase
+from .play import a_hero, a_hex, a_thing, act, legal
 
 BOAT = boat.BOAT
 FAN = cat.MAGIC_ID["Fan"]
@@ -37,7 +23,7 @@ FAN = cat.MAGIC_ID["Fan"]
 
 def harbour(kadab: bool = False, n_players: int = 2, house: bool = True) -> GameState:
     """Player 0 owns C with the Boat behind the screen; E1 is a Sea hex between C and E2."""
-    s = empty_board(n_players, house_content=house)
+    s = board(n_players, house_content=house, setup="passive", terrain=PLAINS)
     s.cfg = GameConfig(n_players=n_players, house_content=house, mysterious_kadab=kadab)  # no tile face down yet
     s.thing_place[BOAT], s.thing_owner[BOAT] = SCREEN, 0
     s.hex_terrain[E1] = SEA
@@ -67,7 +53,7 @@ def test_r22_6_boat_carries_creatures_and_heroes_across_the_sea():
     f = hero(s, "Lenin", 0, C)  # heroes allowed
     put(s, "Wolf Pack", 0, W1)  # another unmoved counter: the turn goes on
     s.hex_owner[W1] = 0
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert a_thing(s, BOAT) in legal(s)
     act(s, a_thing(s, BOAT))
     assert s.decision == D.BOAT_LOAD
@@ -87,14 +73,14 @@ def test_r22_6_boat_carries_creatures_and_heroes_across_the_sea():
 
 
 def test_r22_6_path_of_at_most_three_sea_hexes():
-    s = empty_board(4, house_content=True)
+    s = board(4, house_content=True, setup="passive", terrain=PLAINS)
     s.thing_place[BOAT], s.thing_owner[BOAT] = SCREEN, 0
     s.hex_owner[C] = 0
     x = [h for h in s.geo.adjacent[E2] if s.geo.distance[C][h] == 3][0]
     y = [h for h in s.geo.adjacent[x] if s.geo.distance[C][h] == 3][0]
     s.hex_terrain[[E1, E2, x, y]] = SEA
     put(s, "Giant", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BOAT))
     sail(s, [E1, E2])
     assert x in hexes(s)
@@ -112,7 +98,7 @@ def test_r22_6_bellows_diverts_the_boat_next_to_the_last_sea_hex():
     put(s, "Wolf Pack", 0, W1)  # another unmoved counter: the turn goes on
     s.hex_owner[W1] = 0
     s.thing_place[FAN], s.thing_owner[FAN] = SCREEN, 1
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BOAT))
     sail(s, [E1, E2])
     assert s.decision == D.REACT and s.actor == 1
@@ -167,9 +153,9 @@ def test_r22_6_face_down_sea_is_no_path_and_flag_off_no_boat():
     s.hex_down[:] = False
     s.hex_down[E1] = True  # its terrain is unknown: no Boat path over it
     put(s, "Giant", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert not legal_mask(s)[a_thing(s, BOAT)]
     s = harbour(n_players=6, house=False)  # six players without house_content: the Boat exists, out of play
     put(s, "Giant", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert not legal_mask(s)[a_thing(s, BOAT)]

@@ -11,11 +11,11 @@ from ktenv.engine.support import remove_revealed_bluffs, reveal, supported
 from ktenv.procedures import Battle
 from ktenv.state import COMBAT
 
-from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing
+from .builders import board, hero, own, put, start_phase, thing
 
 
 def land():
-    s = empty_board(past_setup(2, 9))
+    s = board(2, 9, gold=None)
     s.hex_terrain[:] = PLAINS
     return s
 

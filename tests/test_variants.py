@@ -12,7 +12,7 @@ from ktenv.engine.actions import NUMBER, PASS
 from ktenv.procedures import RecruitTurn
 from ktenv.state import RECRUIT, SETUP
 
-from .scenario import empty_board, own, past_setup, start_phase
+from .builders import board, own, start_phase
 
 
 def test_r20_2_fifteen_things_at_setup_then_the_screen_limit():
@@ -34,7 +34,7 @@ def test_r20_2_fifteen_things_at_setup_then_the_screen_limit():
 
 
 def test_r20_2_paid_things_are_not_capped():
-    s = empty_board(past_setup(2, 4, where_will_they_stop=True))
+    s = board(2, 4, where_will_they_stop=True, gold=None)
     own(s, 0, 0)
     own(s, 1, 3)
     s.gold[0] = 200
@@ -47,7 +47,7 @@ def test_r20_2_paid_things_are_not_capped():
 
 
 def test_default_rules_cap_paid_things_at_five():
-    s = empty_board(past_setup(2, 4))
+    s = board(2, 4, gold=None)
     own(s, 0, 0)
     own(s, 1, 3)
     s.gold[0] = 200

@@ -51,7 +51,8 @@ continues from it. The env pickles and deep-copies (through the same JSON), and 
 Render modes: ``"human"`` prints the text board to stdout (``render()`` returns None), ``"ansi"``
 returns it, ``"rgb_array"`` returns the picture (ktenv/render.py).
 
-Version history: v0 (ktenv 0.1) first release.
+Version history: v0 (ktenv 0.1) first release; ktenv 0.2: the observation drops the `reg_b_dest`
+column, which no rule wrote (the environment keeps its name while ktenv is below 1.0).
 """
 
 from __future__ import annotations

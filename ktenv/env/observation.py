@@ -44,7 +44,7 @@ from .stats import HEXES, STAT_COLUMNS, player_stats
 GOLD_CAP = 2**31  # the state stores gold as int32, so this bound is never exceeded
 ROUND_CAP = 10_000  # GameConfig.max_rounds' upper limit
 
-# ----- registers of the pending decision (s.reg) that an observer may see -----
+# ----- registers of the pending decision (procedure frame fields) that an observer may see -----
 
 SCALAR, HEX, THING, HERO, SIDE, PER_SIDE, OWN_SIDE = "scalar", "hex", "thing", "hero", "side", "per_side", "own_side"
 PUBLIC, ACTOR, OWNER = "public", "actor", "owner"
@@ -54,12 +54,6 @@ PRIVATE_DECISIONS = frozenset((D.LUCKY_DIE, D.LUCKY_SIGN))
 
 
 LENGTH = -1  # frame_source's index of "len(Frame.list)": the list's length
-
-
-def frame_field(source: str) -> tuple[type, str]:
-    """("Battle", "hex") from "Battle.hex", checked against the frame's fields."""
-    cls, name, _ = frame_source(source)
-    return cls, name
 
 
 def frame_source(source: str) -> tuple[type, str, int | None]:
@@ -84,13 +78,16 @@ def frame_source(source: str) -> tuple[type, str, int | None]:
 
 @dataclass(frozen=True)
 class Register:
-    """One `s.reg` entry the observation carries.
+    """One procedure frame field the observation carries, in columns named ``reg_<key>`` (the names of
+    the version-2 registers, which trained models and agents read).
 
+    source: the frame field, "Battle.hex"; "LuckyCharm.shown[3]" one element of a list field,
+    "len(LuckyCharm.shown)" its length (`frame_source`). A source that does not exist fails at import.
     kind: SCALAR (a number, column in `registers`); HEX / THING / HERO (an index, a 0/1 column
     ``reg_<key>`` in that table); SIDE (a player code or NEUTRAL, one-hot over relative sides in
-    `registers`); PER_SIDE (key ``<key>{side}`` for every side, a number per relative side);
-    OWN_SIDE (key ``<key>{observer}`` only, e.g. the secret battle target, RI.6; its value is a
-    side, one-hot over relative sides).
+    `registers`); PER_SIDE (a per-side list field, a number per relative side); OWN_SIDE (a per-side
+    list field of which the observer sees only its own entry, e.g. the secret battle target, RI.6;
+    the value is a side, one-hot over relative sides).
     house: the register exists only with house_content, so default layouts stay as they were.
     visible: PUBLIC (everybody), OWNER (a THING register: only the owner of that Thing, e.g. the
     Aviator's flyer, R21.2) or ACTOR (only the player who decides now, e.g. the Thing they
@@ -103,13 +100,10 @@ class Register:
     high: float = 1.0
     doc: str = ""
     house: bool = False  # exists only in games with house_content (R22)
-    # The frame field it reads (`ktenv.procedures`): "Battle.hex". Empty: the `s.reg` key `key`
-    # (registers not yet moved to a frame).
-    source: str = ""
+    source: str = ""  # the frame field it reads (`ktenv.procedures`)
 
     def __post_init__(self) -> None:
-        if self.source:
-            frame_field(self.source)  # a register naming a field that does not exist fails at import
+        frame_source(self.source)  # a register naming a field that does not exist fails at import
 
 
 REGISTERS: tuple[Register, ...] = (
@@ -148,8 +142,6 @@ REGISTERS: tuple[Register, ...] = (
     Register("b_ctrl", SIDE, doc="player running the neutral side", source="Battle.controller"),
     Register("b_side", SIDE, doc="side whose choice it is (targets, hits, retreat)", source="Battle.side"),
     Register("b_winner", SIDE, doc="winning side of the finished battle", source="Battle.winner"),
-    # dead: no rule writes b_dest any more (the excess hex is ex_hex); the column stays until the layout drops it
-    Register("b_dest", HEX, doc="retreat destination (excess eliminated there)"),
     Register("b_hits", PER_SIDE, high=200, doc="hits the side still has to assign this step", source="Battle.hits"),
     Register("b_target", OWN_SIDE, doc="the observer's own target side this round (secret, RI.6)",
              source="Battle.targets"),
@@ -496,28 +488,14 @@ class ObservationEncoder:
         self._hex_cache: list = [None] * n
         self._hex_stack_key: tuple = ()
         self._hex_stack_counts = np.zeros(8, np.float32)
-        # s.reg key -> [(register, offset)]; PER_SIDE / OWN_SIDE keys are spelled out per side
-        self.reg_plan: dict[str, list[tuple[Register, int, int]]] = {}
         # frame class -> [(field, register, offset, index)]: registers read from procedure frames
         # (index: None the field, i its element i, LENGTH its length; see frame_source)
         self.frame_plan: dict[type, list[tuple[str, Register, int, int | None]]] = {}
         for r in registers(house):
-            if r.source:
-                cls, name, index = frame_source(r.source)
-                table = {HEX: "hexes", THING: "things", HERO: "heroes"}.get(r.kind, "registers")
-                column = f"{table}.reg_{r.key}" + ("_rel0" if r.kind in (SIDE, PER_SIDE, OWN_SIDE) else "")
-                self.frame_plan.setdefault(cls, []).append((name, r, off[column], index))
-            elif r.kind == SCALAR:
-                self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}"], -1))
-            elif r.kind in (PER_SIDE, OWN_SIDE):
-                for side in (*range(n), NEUTRAL):
-                    self.reg_plan.setdefault(f"{r.key}{side}", []).append(
-                        (r, off[f"registers.reg_{r.key}_rel0"], side))
-            elif r.kind == SIDE:
-                self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}_rel0"], -1))
-            else:
-                table = {HEX: "hexes", THING: "things", HERO: "heroes"}[r.kind]
-                self.reg_plan.setdefault(r.key, []).append((r, off[f"{table}.reg_{r.key}"], -1))
+            cls, name, index = frame_source(r.source)
+            table = {HEX: "hexes", THING: "things", HERO: "heroes"}.get(r.kind, "registers")
+            column = f"{table}.reg_{r.key}" + ("_rel0" if r.kind in (SIDE, PER_SIDE, OWN_SIDE) else "")
+            self.frame_plan.setdefault(cls, []).append((name, r, off[column], index))
 
     # ------------------------------------------------------------------ encode
 
@@ -693,8 +671,6 @@ class ObservationEncoder:
         out[a:a + len(HERO_ARRAYS) * nf] = np.concatenate([getattr(s, name) for name in HERO_ARRAYS])
 
         # ---- registers of the pending decision
-        if s.reg:
-            self._registers(s, p, out)
         if s.frames:
             self._frame_registers(s, p, out)
 
@@ -790,14 +766,6 @@ class ObservationEncoder:
         elif 0 <= v < self.n_faces:  # HERO
             out[a + v] = 1
 
-    def _registers(self, s: GameState, p: int, out: np.ndarray) -> None:
-        side_of = self.side_of[p]
-        for key, v in s.reg.items():
-            for r, a, side in self.reg_plan.get(key, ()):  # unknown keys: bookkeeping not observed
-                if r.kind == PER_SIDE:
-                    out[a + side_of[side + 1]] = min(max(v, 0), r.high)
-                elif r.kind != OWN_SIDE or side == p:
-                    self._put(s, p, r, a, v, out, side_of)
 
 def _supported(s: GameState, p: int, own_creature: np.ndarray) -> np.ndarray:
     """R9.1 for the observer's creatures on the board (same as engine.support.supported_mask,
