@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ktenv.arena.config import TournamentConfig
@@ -393,3 +394,30 @@ def test_head_to_head_picture_is_colour_blind_safe_with_readable_text():
         assert colours["100%"] == "black" and colours["0%"] == "white"  # light cell, dark cell
     finally:
         plt.close(fig)
+
+
+def test_an_agent_returning_a_float_is_stopped_not_rounded():
+    """Issue 12.8: the engine refuses 24.7 instead of playing 24 (arena, envs and engine alike)."""
+    from ktenv import agents
+    from ktenv.arena.game import AgentError, play_game
+    from ktenv.config import GameConfig
+    from ktenv.engine import IllegalActionError, legal_mask, new_game, step
+
+    class Floaty:
+        def reset(self, seed=None):
+            pass
+
+        def act(self, observation, action_mask):
+            return float(np.flatnonzero(action_mask)[0]) + 0.7
+
+    agents.register("floaty_test_only", lambda seed=None: Floaty())
+    with pytest.raises(AgentError, match="not an action: expected a whole number"):
+        play_game(GameConfig(n_players=2), 1, ["floaty_test_only", "random"])
+    s = new_game(GameConfig(n_players=2), 1)
+    before = s.to_json()
+    first = int(np.flatnonzero(legal_mask(s))[0])
+    for bad in (first + 0.7, float(first), True, str(first)):
+        with pytest.raises(IllegalActionError):
+            step(s, bad)
+    assert s.to_json() == before
+    step(s, np.array(first))  # a 0-d integer array is a whole number

@@ -90,6 +90,11 @@ def legal_actions(s: GameState) -> np.ndarray:
 def step(s: GameState, action: int) -> None:
     """Apply one action of the current actor; an illegal one raises and changes nothing."""
     mask = legal_mask(s)
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]  # a 0-d array, as a policy's predict() returns
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"action {action!r} ({type(action).__name__}) is not an action: expected a "
+                                 "whole number (24.7 is not 24)")
     action = int(action)
     if s.phase == GAME_OVER:
         raise IllegalActionError("the game is over: no action is legal")
