@@ -10,8 +10,12 @@ pushed during an exploration sits above it, a reaction window above the battle. 
 The native engine mirrors these records one to one (one struct per frame, same fields, same order),
 so both engines save the same state.
 
-Every field declares the version-2 register key it replaces (`v2=`): version 2 saves kept these
-facts in a key-value bag (`reg`), and `frames_from_v2` reads them back into frames.
+Version 2 saves kept these facts in a key-value bag (`reg`); `frames_from_v2` reads them back into
+frames, in four ways, simplest first: a field names the key it replaced (`slot(v2="b_hex")`, or a key
+pattern for a list, `per_side(v2="b_hits{}")`); a field reads a converted form (`v2_read`: a bitmask,
+packed numbers); a frame reads what needs the saved phase or several keys (`Frame.v2_fields`); a frame
+that rebuilds itself whole defines `from_v2`. `V2_MARKERS` are keys that only said a procedure was
+under way.
 """
 
 from __future__ import annotations
