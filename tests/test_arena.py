@@ -295,6 +295,20 @@ def test_a_users_bot_file_plays_in_a_tournament(tmp_path, capsys):
     assert main(["tournament", "--agents", f"{bot}:FirstLegal,random", "--players", "2", "--games", "2",
                  "--workers", "1", "--max-rounds", "3", "--db", str(db), "--no-progress"]) == 0
     assert "FirstLegal" in capsys.readouterr().out
+    records = tmp_path / "records"  # a record says which version of the bot played (issue 12.1)
+    assert main(["tournament", "--agents", f"{bot}:FirstLegal,random", "--players", "2", "--games", "1",
+                 "--workers", "1", "--max-rounds", "3", "--db", str(tmp_path / "r.sqlite"), "--no-progress",
+                 "--records", str(records)]) == 0
+    from ktenv.arena.config import file_digest
+    from ktenv.arena.records import GameRecord, RecordError
+
+    (saved,) = records.glob("*.json")
+    record = GameRecord.load(saved)
+    assert record.agent_files == {f"{bot}:FirstLegal": file_digest(bot)}
+    data = json.loads(saved.read_text())
+    data["agent_files"] = {"random": "not a digest"}
+    with pytest.raises(RecordError, match="agent_files"):
+        GameRecord.from_dict(data)
     for spec, message in ((f"{tmp_path}/none.py:FirstLegal", "no such file"),
                           (f"{bot}:Missing", "no class or function"),
                           (f"{bot}:NOT_AN_AGENT", "no class or function")):

@@ -119,3 +119,21 @@ def test_replay_list_into_a_closed_pipe_exits_quietly(record, tmp_path):
                           env=dict(os.environ, PYTHONPATH=str(root)), cwd=tmp_path)
     assert done.stdout.count("\n") == 2 and done.stdout.startswith("move 0:")
     assert done.stderr == "" and done.returncode == 0
+
+
+def test_a_record_of_an_older_save_format_is_verified_without_its_state_fingerprint(record):
+    """ktenv 0.1 records hashed the version-2 save; their result is still checked, and the note says
+    what was not. A record of this format with another fingerprint is refused."""
+    from ktenv.state import SCHEMA_VERSION
+
+    assert record.result["state_schema"] == SCHEMA_VERSION
+    old = {k: v for k, v in record.result.items() if k != "state_schema"}
+    done = replay(GameRecord(record.config, record.seed, record.agents, record.actions,
+                             dict(old, state_sha256="0" * 64)))
+    assert done.verified and "save format 2" in done.note
+    with pytest.raises(RecordError, match="'state_sha256'"):
+        replay(GameRecord(record.config, record.seed, record.agents, record.actions,
+                          dict(record.result, state_sha256="0" * 64)))
+    old_winners = dict(old, winners=[1 - old["winners"][0]] if old["winners"] else [0])
+    with pytest.raises(RecordError, match="'winners'"):
+        replay(GameRecord(record.config, record.seed, record.agents, record.actions, old_winners))

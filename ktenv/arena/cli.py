@@ -150,9 +150,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     info = summary(done.state)
     if args.json:
-        print(json.dumps({"verified": True, "moves": done.moves, "agents": rec.agents, **info}))
+        note = {"note": done.note} if done.note else {}
+        print(json.dumps({"verified": True, "moves": done.moves, "agents": rec.agents, **note, **info}))
     else:
         print(f"verified: {done.moves} moves replayed from seed {rec.seed}; the result is identical to the record")
+        if done.note:
+            print(f"note: {done.note}")
         print(f"agents: {', '.join(f'{p}={a}' for p, a in enumerate(rec.agents))}")
         print(format_summary(info))
     return 0

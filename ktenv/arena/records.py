@@ -12,7 +12,11 @@ Format (``schema: "ktenv.record"``, ``version: 1``)::
      "config": {...GameConfig...}, "seed": 17, "agents": ["expert", "random"],
      "actions": {"encoding": "u16-zlib-base64", "count": 1984, "data": "eJz..."},
      "result": {"winners": [0], "reason": "sole_citadel", "rounds": 9, "income": [...],
-                "hexes": [...], "decisions": 1984, "state_sha256": "..."}}
+                "hexes": [...], "decisions": 1984, "state_sha256": "...", "state_schema": 3},
+     "agent_files": {"ppo:runs/x/final.zip": "<sha256>"}}    # only for agents played from a file
+
+`state_sha256` hashes the final state's save (`GameState.to_json`) in save format `state_schema`; a
+record of an older format (ktenv 0.1: format 2, no `state_schema`) is verified on its result alone.
 
 Records are JSON only (never pickle): a file from elsewhere can be read safely. A malformed,
 truncated or tampered record is refused with a `RecordError` naming what is wrong.
@@ -24,8 +28,9 @@ import base64
 import binascii
 import hashlib
 import json
+import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +39,8 @@ from ..config import ConfigError, GameConfig
 from ..engine import legal_mask, new_game, step
 from ..engine.common import IllegalActionError
 from ..env.stats import HEXES, INCOME, player_stats
-from ..state import GameState
+from ..state import SCHEMA_VERSION, GameState
+from .config import agent_file, file_digest
 
 SCHEMA = "ktenv.record"
 VERSION = 1
@@ -83,13 +89,18 @@ class GameRecord:
     agents: list[str]
     actions: list[int]
     result: dict
+    # SHA-256 of the file each agent played from (a model, a user's bot source): which version played
+    agent_files: dict[str, str] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         from .. import __version__
 
-        return {"schema": SCHEMA, "version": VERSION, "ktenv": __version__, "config": self.config.to_dict(),
-                "seed": self.seed, "agents": list(self.agents), "actions": encode_actions(self.actions),
-                "result": self.result}
+        out = {"schema": SCHEMA, "version": VERSION, "ktenv": __version__, "config": self.config.to_dict(),
+               "seed": self.seed, "agents": list(self.agents), "actions": encode_actions(self.actions),
+               "result": self.result}
+        if self.agent_files:
+            out["agent_files"] = dict(self.agent_files)
+        return out
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -126,7 +137,11 @@ class GameRecord:
         result = data["result"]
         if not isinstance(result, dict) or "winners" not in result or "reason" not in result:
             raise RecordError("record field 'result' must be an object with 'winners' and 'reason'")
-        return cls(cfg, seed, names, decode_actions(data["actions"]), result)
+        files = data.get("agent_files", {})
+        if not isinstance(files, dict) or not all(
+                a in names and isinstance(d, str) and re.fullmatch(r"[0-9a-f]{64}", d) for a, d in files.items()):
+            raise RecordError("record field 'agent_files' must map agent names of the record to SHA-256 digests")
+        return cls(cfg, seed, names, decode_actions(data["actions"]), result, dict(files))
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -160,11 +175,13 @@ def result_of(s: GameState, decisions: int) -> dict:
         "income": [int(x) for x in stats[:, INCOME]],
         "hexes": [int(x) for x in stats[:, HEXES]],
         "state_sha256": state_fingerprint(s),
+        "state_schema": SCHEMA_VERSION,  # the save format the fingerprint hashes
     }
 
 
 def record_of(cfg: GameConfig, seed: int, agents: list[str], actions: list[int], final: GameState) -> GameRecord:
-    return GameRecord(cfg, int(seed), list(agents), list(actions), result_of(final, len(actions)))
+    files = {name: file_digest(path) for name in dict.fromkeys(agents) if (path := agent_file(name)) is not None}
+    return GameRecord(cfg, int(seed), list(agents), list(actions), result_of(final, len(actions)), files)
 
 
 @dataclass
@@ -173,6 +190,7 @@ class Replay:
     state: GameState  # the state after the replayed moves
     moves: int  # how many actions were applied
     verified: bool  # the whole game was replayed and matched the record
+    note: str = ""  # what could not be compared (a fingerprint of an older save format)
 
 
 def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
@@ -202,7 +220,12 @@ def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
         return Replay(record, s, stop, False)
     got = result_of(s, len(actions))
     want = record.result
-    for key in ("winners", "reason", "rounds", "income", "hexes", "state_sha256"):
+    keys, note = ["winners", "reason", "rounds", "income", "hexes", "state_sha256"], ""
+    if want.get("state_schema", 2) != SCHEMA_VERSION:  # ktenv 0.1 records hashed the version-2 save
+        keys.remove("state_sha256")
+        note = (f"the record's state fingerprint is of save format {want.get('state_schema', 2)}, this ktenv "
+                f"writes {SCHEMA_VERSION}: the result was compared, the final state's fingerprint was not")
+    for key in keys:
         if key in want and want[key] != got[key]:
             raise RecordError(f"replay differs from the record: '{key}' is {got[key]!r}, the record says {want[key]!r}")
-    return Replay(record, s, stop, True)
+    return Replay(record, s, stop, True, note)
