@@ -33,7 +33,9 @@ Not modelled (the state keeps no record of it): the Master Thief's victim knows 
 taken (RI.5) and a player knows which counters they returned in the setup exchange; in a sampled
 world those counters are unknown slots like any other.
 
-Every world passes `check_invariants`; `ObservationEncoder.encode(world, player)` equals the true
+The draw depends only on what `player` knows: two states that differ only in hidden facts give the
+same world for the same `rng` (slots are ordered by their own facts, identities by id). Every
+world passes `check_invariants`; `ObservationEncoder.encode(world, player)` equals the true
 state's, and so does the legal mask when `player` is the actor (tests/test_worlds.py).
 
 `WorldSampler` is the handle the arena gives to agents that search (`needs_worlds`): it holds the
@@ -96,23 +98,34 @@ def sample_world(state: GameState, player: int, rng: np.random.Generator | int |
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     world = state.copy()
     board, loose = unknown_slots(state, player)
-    slots = np.concatenate([board, loose])
-    if slots.size > 1:
-        creature = state.cat.THING_KIND[slots] == CREATURE
-        creatures = rng.permutation(slots[creature])
-        rest = rng.permutation(np.concatenate([creatures[board.size:], slots[~creature]]))
+    ids = np.concatenate([board, loose])  # the identities to deal, by id
+    if ids.size > 1:
+        # Slots in an order fixed by their own facts, not by who sits in them, and identities by id:
+        # states the player cannot tell apart give the same worlds for the same `rng`.
+        slots = np.concatenate([_by_facts(state, board), _by_facts(state, loose)])
+        ids.sort()
+        creature = state.cat.THING_KIND[ids] == CREATURE
+        creatures = rng.permutation(ids[creature])
+        rest = rng.permutation(np.concatenate([creatures[board.size:], ids[~creature]]))
         dealt = np.concatenate([creatures[:board.size], rest])  # dealt[i] takes the slot of slots[i]
         for name in THING_FIELDS:
             getattr(world, name)[dealt] = getattr(state, name)[slots]
     down = np.flatnonzero(state.hex_down & ~kadab.seen(state, player))
     if down.size > 1:
-        world.hex_terrain[down] = state.hex_terrain[rng.permutation(down)]
+        world.hex_terrain[down] = rng.permutation(np.sort(state.hex_terrain[down]))
     if len(state.hex_stack) > 1:
-        world.hex_stack = [int(t) for t in rng.permutation(state.hex_stack)]
+        world.hex_stack = [int(t) for t in rng.permutation(sorted(state.hex_stack))]
     _redraw_secret_choices(world, player, rng)
     world.rng = Dice(seed=int(rng.integers(2**63)))
     world._mask = None
     return world
+
+
+def _by_facts(s: GameState, slots: np.ndarray) -> np.ndarray:
+    """`slots` ordered by their facts (every `thing_*` array), whichever counters sit in them."""
+    if slots.size < 2:
+        return slots
+    return slots[np.lexsort([getattr(s, name)[slots].astype(np.int64) for name in THING_FIELDS])]
 
 
 def _redraw_secret_choices(w: GameState, player: int, rng: np.random.Generator) -> None:

@@ -150,3 +150,21 @@ def GameStateLoad(text):  # noqa: N802
     from ktenv.state import GameState
 
     return GameState.from_json(text)
+
+
+@pytest.mark.parametrize("config", CONFIGS[:2] + CONFIGS[3:4], ids=lambda c: f"{c['n_players']}p-{len(c)}")
+def test_hidden_changes_give_the_same_worlds(config):
+    """The sampler reads only what the player knows: a state changed in hidden facts only
+    (`hidden_variants`) gives the very same world for the same seed."""
+    from ktenv.env.testing import hidden_variants
+
+    cfg = GameConfig(**config)
+    rng = np.random.default_rng(9)
+    checked = 0
+    for s in random_states(cfg, 10, seed=21, gap=(20, 150)):
+        for p in range(cfg.n_players):
+            want = sample_world(s, p, 77).to_json()
+            for what, t in hidden_variants(s, p, rng):
+                assert sample_world(t, p, 77).to_json() == want, what
+                checked += 1
+    assert checked > 20
