@@ -27,7 +27,8 @@ Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0
 
 - ``playouts``: iterations per decision (default 200, or no limit when ``seconds`` is given);
 - ``seconds``: time budget per decision (the search stops before an iteration that would likely
-  overrun it, judged by the mean iteration time so far);
+  overrun it, judged by the mean iteration time so far, and a rollout still under way when the
+  time is up stops there and is valued as it stands; at least one iteration is made);
 - ``c``: exploration constant (default 0.7);
 - ``rollout``: ``random`` (default) or ``greedy``;
 - ``cutoff``: rollout length in decisions before the value estimate (default 40);
@@ -138,6 +139,7 @@ class ISMCTSAgent:
         rng = self.rng
         root = _Node(-1)
         fixed = [worlds.sample(rng) for _ in range(self.n_worlds)]
+        deadline = t0 + self.seconds if self.seconds is not None else math.inf
         i = 0
         while True:
             if self.playouts is not None and i >= self.playouts:
@@ -147,7 +149,7 @@ class ISMCTSAgent:
                 if spent + spent / i > self.seconds:
                     break
             world = fixed[i % len(fixed)].copy() if fixed else worlds.sample(rng)
-            self._iterate(root, world)
+            self._iterate(root, world, deadline)
             i += 1
         self.last_iterations = i
         best, key = int(legal[0]), (-1, -math.inf)
@@ -157,7 +159,7 @@ class ISMCTSAgent:
                 best, key = a, (child.visits, child.total)
         return best
 
-    def _iterate(self, root: _Node, w) -> None:
+    def _iterate(self, root: _Node, w, deadline: float) -> None:
         rng, c = self.rng, self.c
         node, path = root, []
         while not w.game_over:
@@ -186,17 +188,19 @@ class ISMCTSAgent:
             node = children[best]
             step(w, best)
             path.append(node)
-        value = self._rollout(w)
+        value = self._rollout(w, deadline)
         root.visits += 1
         for node in path:
             node.visits += 1
             node.total += value[node.player]
 
-    def _rollout(self, w) -> np.ndarray:
+    def _rollout(self, w, deadline: float) -> np.ndarray:
+        """Play on for `cutoff` decisions (fewer when the time budget runs out) and value the result."""
         rng = self.rng
         greedy = self.rollout == "greedy"
+        clock = time.perf_counter
         for _ in range(self.cutoff):
-            if w.game_over:
+            if w.game_over or clock() > deadline:
                 break
             mask = legal_mask(w)
             if greedy:
