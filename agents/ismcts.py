@@ -11,7 +11,11 @@ agent never sees the true game. At each of its decisions the arena hands it a `W
    only the children legal in this world are *available*: selection is UCB1 with availability
    counts, ``mean + c * sqrt(ln(availability) / visits)``, from the point of view of the player
    who decides there,
-3. adds one child (an untried action legal in this world),
+3. adds one child (an untried action legal in this world): with ``expand=greedy`` (default) the
+   one `agents.GreedyAgent` scores best for the player to act (its order is taken from the first
+   world that reaches the node), and a node visited n times has at most 2 sqrt(n) + 1 children
+   (progressive widening), so a small budget searches greedy's first choices; ``expand=random``
+   takes any untried action and expands every one before revisiting,
 4. plays on with the rollout policy (``random``: uniform over the mask; ``greedy``:
    `agents.GreedyAgent` on the observation of the player to act) for at most ``cutoff``
    decisions, and values the result: 1 shared by the winners of a finished game, else each
@@ -19,9 +23,9 @@ agent never sees the true game. At each of its decisions the arena hands it a `W
    heroes, gold),
 5. adds that value to every node on the path, for the player who chose the edge into it.
 
-The move played is the root's most visited child. The search touches the game only through the
-sampler, ``copy()``, `legal_mask` and `step` (and reads public facts for `public_value`), so a
-faster engine can stand behind the same calls.
+The move played is the root's most visited child (ties: greedy's order, or the higher value). The
+search touches the game only through the sampler, ``copy()``, `legal_mask` and `step` (and reads
+public facts for `public_value`), so a faster engine can stand behind the same calls.
 
 Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0.5``):
 
@@ -32,6 +36,7 @@ Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0
 - ``c``: exploration constant (default 0.7);
 - ``rollout``: ``random`` (default) or ``greedy``;
 - ``cutoff``: rollout length in decisions before the value estimate (default 40);
+- ``expand``: ``greedy`` (default) or ``random``, see step 3;
 - ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
   decision and cycles through them;
 - ``seed``: the agent's own generator (the arena passes one per seat).
@@ -71,10 +76,11 @@ def public_value(s) -> np.ndarray:
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "total", "player")
+    __slots__ = ("children", "visits", "avail", "total", "player", "rank")
 
     def __init__(self, player: int) -> None:
         self.children: dict[int, _Node] = {}
+        self.rank: dict[int, int] | None = None  # expand=greedy: the actions in greedy's order
         self.visits = 0
         self.avail = 0
         self.total = 0.0
@@ -82,6 +88,8 @@ class _Node:
 
 
 ROLLOUTS = ("random", "greedy")
+EXPANSIONS = ("random", "greedy")
+WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children
 
 
 class ISMCTSAgent:
@@ -90,9 +98,13 @@ class ISMCTSAgent:
     needs_observation = False
 
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.7,
-                 rollout: str = "random", cutoff: int = 40, worlds: int = 0, seed: int | None = None) -> None:
+                 rollout: str = "random", cutoff: int = 40, worlds: int = 0, expand: str = "greedy",
+                 seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if expand not in EXPANSIONS:
+            raise ValueError(f"ismcts: expand must be one of {', '.join(EXPANSIONS)}, got {expand!r}")
+        self.expand = expand
         if playouts is None and not seconds:
             playouts = 200
         if playouts is not None and int(playouts) < 1:
@@ -153,10 +165,13 @@ class ISMCTSAgent:
             i += 1
         self.last_iterations = i
         best, key = int(legal[0]), (-1, -math.inf)
+        rank = root.rank or {}
         for a in legal.tolist():
             child = root.children.get(a)
-            if child is not None and (child.visits, child.total) > key:
-                best, key = a, (child.visits, child.total)
+            # most visits; ties: greedy's order (expand=greedy), else the higher total value
+            tie = -rank.get(a, len(rank)) if rank else child.total if child is not None else 0.0
+            if child is not None and (child.visits, tie) > key:
+                best, key = a, (child.visits, tie)
         return best
 
     def _iterate(self, root: _Node, w, deadline: float) -> None:
@@ -167,6 +182,14 @@ class ISMCTSAgent:
             actor = int(w.actor)
             children = node.children
             untried = [a for a in legal if a not in children]
+            if untried and self.expand == "greedy":
+                if node.rank is None:
+                    node.rank = self._greedy_rank(w, legal)
+                if len(children) >= WIDENING * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
+                    untried = []  # progressive widening: search the children there are
+                else:
+                    rank = node.rank
+                    untried = [min(untried, key=lambda x: rank.get(x, len(rank)))]
             if untried:
                 a = untried[int(rng.integers(len(untried)))]
                 children[a] = _Node(actor)
@@ -180,7 +203,9 @@ class ISMCTSAgent:
                 break
             best, best_score = None, -math.inf
             for b in legal:
-                ch = children[b]
+                ch = children.get(b)
+                if ch is None:
+                    continue
                 ch.avail += 1
                 score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if score > best_score:
@@ -211,7 +236,17 @@ class ISMCTSAgent:
             step(w, a)
         return public_value(w)
 
-    def _greedy_act(self, w, mask: np.ndarray) -> int:
+    def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
+        """The legal actions in the order greedy prefers them for the player to act (its score of each)."""
+        from .view import View
+
+        p = int(w.actor)
+        greedy = self._greedy_for(w)[p]
+        scores = greedy.scores(View(self._encoder.encode(w, p), w.n_players), np.asarray(legal))
+        scores = np.asarray(scores, np.float64) + self.rng.random(len(legal)) * 1e-6
+        return {legal[i]: r for r, i in enumerate(np.argsort(-scores, kind="stable").tolist())}
+
+    def _greedy_for(self, w) -> list:
         if self._greedy is None or self._encoder is None or self._encoder.cfg != w.cfg:
             from ktenv.arena.game import encoder_for
 
@@ -220,12 +255,16 @@ class ISMCTSAgent:
             self._encoder = encoder_for(w.cfg)
             self._greedy = [GreedyAgent(seed=int(self.rng.integers(2**31)), n_players=w.n_players)
                             for _ in range(w.n_players)]
+        return self._greedy
+
+    def _greedy_act(self, w, mask: np.ndarray) -> int:
+        self._greedy_for(w)
         p = int(w.actor)
         return self._greedy[p].act({"observation": self._encoder.encode(w, p), "action_mask": mask}, mask)
 
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
-            "seed": int}
+            "expand": str, "seed": int}
 
 
 def parse_options(text: str) -> dict:

@@ -19,13 +19,14 @@ TINY = "ismcts:playouts=6,cutoff=4"
 def test_make_with_options_and_errors():
     a = agents.make("ismcts", seed=1)
     assert a.playouts == 200 and a.c == 0.7 and a.rollout == "random" and a.cutoff == 40 and a.needs_worlds
-    b = agents.make("ismcts:playouts=50,c=1.5,rollout=greedy,cutoff=10,worlds=4", seed=2)
-    assert (b.playouts, b.c, b.rollout, b.cutoff, b.n_worlds) == (50, 1.5, "greedy", 10, 4)
+    b = agents.make("ismcts:playouts=50,c=1.5,rollout=greedy,cutoff=10,worlds=4,expand=random", seed=2)
+    assert (b.playouts, b.c, b.rollout, b.cutoff, b.n_worlds, b.expand) == (50, 1.5, "greedy", 10, 4, "random")
     t = agents.make("ismcts:seconds=0.25")
     assert t.seconds == 0.25 and t.playouts is None
     assert agents.known("ismcts:c=2")
     for bad, message in (("ismcts:depth=3", "depth"), ("ismcts:rollout=smart", "rollout"),
-                         ("ismcts:playouts=many", "playouts"), ("ismcts:playouts=0", "playouts")):
+                         ("ismcts:expand=all", "expand"), ("ismcts:playouts=many", "playouts"),
+                         ("ismcts:playouts=0", "playouts")):
         with pytest.raises(ValueError, match=message):
             agents.make(bad)
     with pytest.raises(ValueError, match="worlds"):
@@ -61,7 +62,7 @@ def test_hidden_facts_do_not_change_its_choice(n):
 
 def test_plays_whole_games_with_either_rollout():
     cfg = GameConfig(n_players=2, max_rounds=2)
-    for spec in ("ismcts:playouts=3,cutoff=3,rollout=greedy,worlds=2", "ismcts:seconds=0.01,cutoff=3"):
+    for spec in ("ismcts:playouts=3,cutoff=3,rollout=greedy,worlds=2", "ismcts:seconds=0.01,cutoff=3,expand=random"):
         r = play_game(cfg, 4, [spec, "random"])
         assert r.reason in ("round_limit", "citadel", "last_player") or r.winners, r.reason
         assert r.decisions > 20
