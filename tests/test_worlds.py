@@ -168,3 +168,42 @@ def test_hidden_changes_give_the_same_worlds(config):
                 assert sample_world(t, p, 77).to_json() == want, what
                 checked += 1
     assert checked > 20
+
+
+def _live_sides(t) -> list[int]:
+    from ktenv.constants import NEUTRAL
+    from ktenv.engine.battle_sides import active_sides
+
+    try:
+        return [x for x in active_sides(t) if x != NEUTRAL]
+    except (KeyError, AttributeError, TypeError):  # no battle under way
+        return []
+
+
+def _target(t, side: int, value: int | None = None) -> int:
+    """Read (or set) a side's secret target, wherever the state keeps it (register or battle frame)."""
+    import dataclasses
+
+    for f in t.frames:
+        for d in dataclasses.fields(f):
+            if d.metadata.get("v2") == "b_target{}":
+                if value is not None:
+                    getattr(f, d.name)[side] = value
+                return getattr(f, d.name)[side]
+    if value is not None:
+        t.reg[f"b_target{side}"] = value
+    return t.reg[f"b_target{side}"]
+
+
+def test_another_sides_secret_target_is_redrawn():
+    """RI.6: a target another side named (still secret) is redrawn among the sides it could name;
+    the player's own stays."""
+    cfg = GameConfig(n_players=3, max_rounds=8)
+    s = next(t for t in random_states(cfg, 400, seed=6, gap=(1, 8)) if len(_live_sides(t)) >= 2)
+    live = _live_sides(s)
+    p, q = live[0], live[1]
+    _target(s, q, p)
+    _target(s, p, q)
+    seen = {_target(sample_world(s, p, seed), q) for seed in range(30)}
+    assert seen <= set(live) - {q} and p in seen
+    assert {_target(sample_world(s, p, seed), p) for seed in range(5)} == {q}
