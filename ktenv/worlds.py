@@ -31,7 +31,9 @@ counter id whenever it could be one, so a few hidden counters may stay where the
 
 Not modelled (the state keeps no record of it): the Master Thief's victim knows the counter
 taken (RI.5) and a player knows which counters they returned in the setup exchange; in a sampled
-world those counters are unknown slots like any other.
+world those counters are unknown slots like any other. Nor are deductions from history: a
+face-down stack that crossed water could only be flyers, but its slots take any creature (with
+the slots' movement points left, whatever the creature dealt to them).
 
 The draw depends only on what `player` knows: two states that differ only in hidden facts give the
 same world for the same `rng` (slots are ordered by their own facts, identities by id). Every
