@@ -9,6 +9,9 @@
 - ``expert``: a rule-based player with a plan: Citadel on one home hex, exploration with real
   stacks, bribes, garrisons, assaults on enemy Citadels, events and items used with sense
   (`agents.expert`).
+- ``ismcts`` / ``ismcts:OPTIONS``: information-set Monte Carlo tree search over worlds its seat
+  cannot tell apart (`agents.ismcts`), e.g. ``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40``
+  or ``ismcts:seconds=0.5``. It sets ``needs_worlds`` (see `agents.base`).
 - ``ppo:PATH`` / ``ppo-sample:PATH``: a model trained by ``ktenv train`` (`agents.ppo`; needs the
   ``train`` extra), playing its best legal action or sampling from its policy.
 
@@ -20,7 +23,12 @@ calls it with ``seed=`` (``ktenv tournament --agents bots/mine.py:MyAgent,random
 ``observation`` is what the PettingZoo env gives (the dict with ``observation`` and
 ``action_mask``) or the vector alone; the rule-based agents decode it by name with
 `agents.view.View` and never see the engine's state. Agents with ``needs_observation = True``
-need the vector; the arena encodes it only for them.
+need the vector; the arena encodes it only for them. Agents with ``needs_worlds = True`` also get
+``observation["worlds"]``, a `ktenv.worlds.WorldSampler` for their seat (`agents.base`).
+
+In a comma-separated list of agents (``--agents``), an item ``KEY=VALUE`` with no ``:`` before
+its ``=`` continues the options of the agent before it: ``ismcts:playouts=50,c=1,expert`` is
+two agents (`split_names`).
 """
 
 from __future__ import annotations
@@ -30,9 +38,12 @@ from collections.abc import Callable
 from .base import Agent
 from .expert import ExpertAgent
 from .greedy import GreedyAgent
+from .ismcts import ISMCTSAgent
+from .ismcts import make_with_options as _ismcts_with_options
 from .random_agent import RandomAgent
 
-_REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "expert": ExpertAgent}
+_REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "expert": ExpertAgent,
+                                              "ismcts": ISMCTSAgent}
 
 
 def _ppo(kind: str) -> Callable[..., Agent]:
@@ -44,7 +55,8 @@ def _ppo(kind: str) -> Callable[..., Agent]:
     return factory
 
 
-_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample")}
+_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample"),
+                                              "ismcts": _ismcts_with_options}
 
 
 def register(name: str, factory: Callable[..., Agent]) -> None:
@@ -64,6 +76,21 @@ def known(name: str) -> bool:
     """A registered name, ``prefix:argument`` with a registered prefix, or ``FILE.py:NAME``."""
     prefix, sep, arg = name.partition(":")
     return name in _REGISTRY or bool(sep and arg and prefix in _PREFIXES) or _is_file_spec(name)
+
+
+def split_names(text: str) -> list[str]:
+    """Agent names from a comma-separated list; an item ``KEY=VALUE`` (no ``:`` before the ``=``)
+    belongs to the agent before it: ``ismcts:playouts=50,c=1,expert`` -> ["ismcts:playouts=50,c=1", "expert"]."""
+    out: list[str] = []
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        key, sep, _ = item.partition("=")
+        if sep and ":" not in key and out and ":" in out[-1]:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out
 
 
 def _is_file_spec(name: str) -> bool:
@@ -113,5 +140,5 @@ def make(name: str, **kwargs) -> Agent:
                      f"{', '.join(p + ':PATH' for p in sorted(_PREFIXES))}, or FILE.py:CLASS)")
 
 
-__all__ = ["Agent", "ExpertAgent", "GreedyAgent", "RandomAgent", "known", "make", "names", "register",
-           "register_prefix"]
+__all__ = ["Agent", "ExpertAgent", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "known", "make", "names",
+           "register", "register_prefix", "split_names"]

@@ -75,17 +75,23 @@ def play_game(cfg: GameConfig, seed: int, agent_names: list[str]):
     s = new_game(cfg, seed)
     while not s.game_over:
         agent, mask = seats[s.actor], legal_mask(s)
+        observation = None
         if encoder is not None and getattr(agent, "needs_observation", False):
-            step(s, agent.act({"observation": encoder.encode(s, s.actor), "action_mask": mask}, mask))
-        else:
-            step(s, agent.act(None, mask))
+            observation = {"observation": encoder.encode(s, s.actor), "action_mask": mask}
+        if getattr(agent, "needs_worlds", False):  # a searching agent: worlds its seat cannot tell apart
+            from .worlds import WorldSampler
+
+            observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, s.actor)}
+        step(s, agent.act(observation, mask))
     return s
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     cfg = game_config(args)
     save = check_save_path(args.save) if args.save else None
-    s = play_game(cfg, args.seed, [n.strip() for n in args.agents.split(",") if n.strip()])
+    from ktenv import agents
+
+    s = play_game(cfg, args.seed, agents.split_names(args.agents))
     info = summary(s)
     if save is not None:
         try:

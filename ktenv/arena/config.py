@@ -56,7 +56,7 @@ class TournamentConfig:
         from ktenv import agents as registry
 
         if isinstance(self.agents, str):
-            self.agents = [a.strip() for a in self.agents.split(",") if a.strip()]
+            self.agents = registry.split_names(self.agents)
         if not isinstance(self.agents, list) or not self.agents or not all(isinstance(a, str) for a in self.agents):
             raise ConfigError(f"tournament key 'agents': expected a list of agent names, got {self.agents!r}")
         for name in self.agents:

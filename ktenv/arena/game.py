@@ -3,7 +3,8 @@
 The engine runs the rules; each agent gets only its observation (`ktenv.env.ObservationEncoder`,
 the same vector and mask the AEC env gives) and answers with an action. Observations are encoded
 only for agents that read them (``needs_observation``; the random agent needs only the mask),
-since encoding costs about as much as the engine's own step.
+since encoding costs about as much as the engine's own step. Agents that search (``needs_worlds``)
+also get ``observation["worlds"]``, a `ktenv.worlds.WorldSampler` for their seat (agents.base).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..engine import legal_mask, new_game, step
 from ..engine.common import IllegalActionError
 from ..env.observation import ObservationEncoder
 from ..env.stats import FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+from ..worlds import WorldSampler
 from .config import DEFAULT_MAX_DECISIONS
 
 ENGINE_ERROR = "engine_error"  # the engine offered no legal action in a running game (a rules-engine bug)
@@ -77,6 +79,7 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
         raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
     seats = make_agents(names, seed)
     readers = [bool(getattr(a, "needs_observation", False)) for a in seats]
+    searchers = [bool(getattr(a, "needs_worlds", False)) for a in seats]
     encoder = encoder_for(cfg) if any(readers) else None
     t0 = time.perf_counter()
     s = new_game(cfg, seed)
@@ -93,10 +96,10 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
             break
         agent = seats[p]
         try:
-            if readers[p]:
-                a = agent.act({"observation": encoder.encode(s, p), "action_mask": mask}, mask)
-            else:
-                a = agent.act(None, mask)
+            observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
+            if searchers[p]:  # worlds its seat cannot tell apart, never the true state (agents.base)
+                observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, p)}
+            a = agent.act(observation, mask)
         except Exception as exc:
             raise AgentError(f"agent {names[p]!r} (seat {p}) failed: {exc!r}") from exc
         try:

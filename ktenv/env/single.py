@@ -194,7 +194,12 @@ class SingleAgentEnv(gymnasium.Env):
         while not s.game_over and s.actor != seat and not aec.truncations[me]:
             k = self._seat_of_opponent[s.actor]
             obs = aec.encoder.encode(s, s.actor, aec._current_stats()) if self._feeds[k] else None
-            aec.step(self.opponents[k].act(obs, legal_mask(s)))
+            agent, mask = self.opponents[k], legal_mask(s)
+            if getattr(agent, "needs_worlds", False):  # a searching opponent (agents.base)
+                from ktenv.worlds import WorldSampler
+
+                obs = {"observation": obs, "action_mask": mask, "worlds": WorldSampler(s, s.actor)}
+            aec.step(agent.act(obs, mask))
             reward += aec.rewards[me]
         return reward
 

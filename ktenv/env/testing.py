@@ -20,6 +20,7 @@ from ..constants import BOARD, CREATURE, CUP, SCREEN
 from ..engine import IllegalActionError, kadab
 from ..engine.machine import legal_mask, new_game, step
 from ..state import RECRUIT, GameState
+from ..worlds import referenced_things as _referenced  # counters a procedure under way names
 
 THING_FIELDS = tuple(name for name in GameState.__slots__ if name.startswith("thing_"))
 _IS_CREATURE = cat.THING_KIND == CREATURE
@@ -54,26 +55,6 @@ def swap_identities(s: GameState, a: int, b: int) -> GameState:
         arr[a], arr[b] = arr[b].copy(), arr[a].copy()
     t.edited()
     return t
-
-
-def _referenced(s: GameState) -> np.ndarray:
-    """Counters named by the procedures under way (frames) or bearer links: left alone by the variants."""
-    out = np.zeros(s.n_things, bool)
-    values: list[int] = []
-    for frame in s.frames:  # the procedures' fields (ktenv.procedures), lists included
-        for v in frame.to_dict().values():
-            if isinstance(v, int):
-                values.append(v)
-            elif isinstance(v, list):
-                values.extend(v)
-    for v in values:
-        if 0 <= v < s.n_things:
-            out[v] = True
-    bearer = getattr(s, "thing_bearer", None)
-    if bearer is not None:
-        out[bearer[bearer >= 0]] = True
-        out[bearer >= 0] = True
-    return out
 
 
 def _pick(rng: np.random.Generator, mask: np.ndarray) -> int:

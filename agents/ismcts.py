@@ -1,0 +1,287 @@
+"""`ismcts`: single-observer information-set Monte Carlo tree search (issue 16.2).
+
+SO-ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search"): the
+agent never sees the true game. At each of its decisions the arena hands it a `WorldSampler`
+(``observation["worlds"]``, see `agents.base`) for its seat; every iteration
+
+1. samples a world its seat cannot tell from the true game (`ktenv.worlds.sample_world`: the
+   opponents' hidden counters, the cup, unseen tiles and future dice drawn afresh),
+2. descends one tree of the agent's information sets, keyed by action, whose edges are the
+   actions of whoever decides (all players' decisions share the tree, as in SO-ISMCTS); at a node
+   only the children legal in this world are *available*: selection is UCB1 with availability
+   counts, ``mean + c * sqrt(ln(availability) / visits)``, from the point of view of the player
+   who decides there,
+3. adds one child (an untried action legal in this world): with ``expand=greedy`` (default) the
+   one `agents.GreedyAgent` scores best for the player to act (its order is taken from the first
+   world that reaches the node), and a node visited n times has at most 2 sqrt(n) + 1 children
+   (progressive widening), so a small budget searches greedy's first choices; ``expand=random``
+   takes any untried action and expands every one before revisiting,
+4. plays on with the rollout policy (``random``: uniform over the mask; ``greedy``:
+   `agents.GreedyAgent` on the observation of the player to act) for at most ``cutoff``
+   decisions, and values the result: 1 shared by the winners of a finished game, else each
+   player's share of a score from public facts (`public_value`: income, land, forts, Citadels,
+   heroes, gold),
+5. adds that value to every node on the path, for the player who chose the edge into it.
+
+The move played is the root's most visited child (ties: greedy's order, or the higher value). The
+search touches the game only through the sampler, ``copy()``, `legal_mask` and `step` (and reads
+public facts for `public_value`), so a faster engine can stand behind the same calls.
+
+Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0.5``):
+
+- ``playouts``: iterations per decision (default 200, or no limit when ``seconds`` is given);
+- ``seconds``: time budget per decision (the search stops before an iteration that would likely
+  overrun it, judged by the mean iteration time so far, and a rollout still under way when the
+  time is up stops there and is valued as it stands; at least one iteration is made);
+- ``c``: exploration constant (default 0.7);
+- ``rollout``: ``random`` (default) or ``greedy``;
+- ``cutoff``: rollout length in decisions before the value estimate (default 40);
+- ``expand``: ``greedy`` (default) or ``random``, see step 3;
+- ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
+  decision and cycles through them;
+- ``seed``: the agent's own generator (the arena passes one per seat).
+
+A decision with a single legal action is played at once, without search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ktenv.engine.machine import legal_mask, step
+from ktenv.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+
+W_INCOME, W_HEX, W_FORT, W_CITADEL, W_HERO, W_GOLD = 3.0, 1.5, 4.0, 20.0, 2.0, 0.1
+
+
+def public_value(s) -> np.ndarray:
+    """Per player, a value in [0, 1]: 1 shared by the winners of a finished game; otherwise the
+    player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + 20 x Citadels + 2 x heroes
+    + 0.1 x gold (players out of the game count 0)."""
+    n = s.n_players
+    if s.game_over:
+        out = np.zeros(n)
+        if s.winners:
+            out[list(s.winners)] = 1.0 / len(s.winners)
+        return out
+    st = player_stats(s)
+    score = (W_INCOME * st[:, INCOME] + W_HEX * st[:, HEXES] + W_FORT * st[:, FORT_LEVELS]
+             + W_CITADEL * st[:, CITADELS] + W_HERO * st[:, HEROES] + W_GOLD * st[:, GOLD]).astype(np.float64)
+    score *= s.alive
+    total = score.sum()
+    return score / total if total > 0 else np.full(n, 1.0 / n)
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "total", "player", "rank")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.rank: dict[int, int] | None = None  # expand=greedy: the actions in greedy's order
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.player = player  # who chose the edge into this node
+
+
+ROLLOUTS = ("random", "greedy")
+EXPANSIONS = ("random", "greedy")
+WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children
+
+
+class ISMCTSAgent:
+    name = "ismcts"
+    needs_worlds = True  # the arena passes observation["worlds"], a WorldSampler for the seat
+    needs_observation = False
+
+    def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.7,
+                 rollout: str = "random", cutoff: int = 40, worlds: int = 0, expand: str = "greedy",
+                 seed: int | None = None) -> None:
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if expand not in EXPANSIONS:
+            raise ValueError(f"ismcts: expand must be one of {', '.join(EXPANSIONS)}, got {expand!r}")
+        self.expand = expand
+        if playouts is None and not seconds:
+            playouts = 200
+        if playouts is not None and int(playouts) < 1:
+            raise ValueError(f"ismcts: playouts must be at least 1, got {playouts}")
+        if seconds is not None and float(seconds) < 0:
+            raise ValueError(f"ismcts: seconds must not be negative, got {seconds}")
+        if int(cutoff) < 0 or int(worlds) < 0:
+            raise ValueError("ismcts: cutoff and worlds must not be negative")
+        self.playouts = None if playouts is None else int(playouts)
+        self.seconds = float(seconds) if seconds else None
+        self.c = float(c)
+        self.rollout = rollout
+        self.cutoff = int(cutoff)
+        self.n_worlds = int(worlds)
+        self.rng = np.random.default_rng(seed)
+        self._greedy: list | None = None
+        self._encoder = None
+        self.last_iterations = 0  # iterations of the last search (for measurements)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self._greedy = None
+
+    # ----- protocol
+
+    def act(self, observation, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("ismcts agent: the action mask allows no action")
+        if legal.size == 1:
+            self.last_iterations = 0
+            return int(legal[0])
+        worlds = observation.get("worlds") if isinstance(observation, dict) else None
+        if worlds is None:
+            raise ValueError("ismcts agent: needs observation['worlds'] (a ktenv.worlds.WorldSampler for its "
+                             "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
+                             "needs_worlds")
+        return self.search(worlds, legal)
+
+    # ----- search
+
+    def search(self, worlds, legal: np.ndarray) -> int:
+        t0 = time.perf_counter()
+        rng = self.rng
+        root = _Node(-1)
+        fixed = [worlds.sample(rng) for _ in range(self.n_worlds)]
+        deadline = t0 + self.seconds if self.seconds is not None else math.inf
+        i = 0
+        while True:
+            if self.playouts is not None and i >= self.playouts:
+                break
+            if self.seconds is not None and i > 0:
+                spent = time.perf_counter() - t0
+                if spent + spent / i > self.seconds:
+                    break
+            world = fixed[i % len(fixed)].copy() if fixed else worlds.sample(rng)
+            self._iterate(root, world, deadline)
+            i += 1
+        self.last_iterations = i
+        best, key = int(legal[0]), (-1, -math.inf)
+        rank = root.rank or {}
+        for a in legal.tolist():
+            child = root.children.get(a)
+            # most visits; ties: greedy's order (expand=greedy), else the higher total value
+            tie = -rank.get(a, len(rank)) if rank else child.total if child is not None else 0.0
+            if child is not None and (child.visits, tie) > key:
+                best, key = a, (child.visits, tie)
+        return best
+
+    def _iterate(self, root: _Node, w, deadline: float) -> None:
+        rng, c = self.rng, self.c
+        node, path = root, []
+        while not w.game_over:
+            legal = np.flatnonzero(legal_mask(w)).tolist()
+            actor = int(w.actor)
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried and self.expand == "greedy":
+                if node.rank is None:
+                    node.rank = self._greedy_rank(w, legal)
+                if len(children) >= WIDENING * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
+                    untried = []  # progressive widening: search the children there are
+                else:
+                    rank = node.rank
+                    untried = [min(untried, key=lambda x: rank.get(x, len(rank)))]
+            if untried:
+                a = untried[int(rng.integers(len(untried)))]
+                children[a] = _Node(actor)
+                for b in legal:  # availability of the children legal in this world (the new one included)
+                    ch = children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                child = children[a]
+                step(w, a)
+                path.append(child)
+                break
+            best, best_score = None, -math.inf
+            for b in legal:
+                ch = children.get(b)
+                if ch is None:
+                    continue
+                ch.avail += 1
+                score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if score > best_score:
+                    best, best_score = b, score
+            node = children[best]
+            step(w, best)
+            path.append(node)
+        value = self._rollout(w, deadline)
+        root.visits += 1
+        for node in path:
+            node.visits += 1
+            node.total += value[node.player]
+
+    def _rollout(self, w, deadline: float) -> np.ndarray:
+        """Play on for `cutoff` decisions (fewer when the time budget runs out) and value the result."""
+        rng = self.rng
+        greedy = self.rollout == "greedy"
+        clock = time.perf_counter
+        for _ in range(self.cutoff):
+            if w.game_over or clock() > deadline:
+                break
+            mask = legal_mask(w)
+            if greedy:
+                a = self._greedy_act(w, mask)
+            else:
+                legal = np.flatnonzero(mask)
+                a = int(legal[rng.integers(legal.size)])
+            step(w, a)
+        return public_value(w)
+
+    def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
+        """The legal actions in the order greedy prefers them for the player to act (its score of each)."""
+        from .view import View
+
+        p = int(w.actor)
+        greedy = self._greedy_for(w)[p]
+        scores = greedy.scores(View(self._encoder.encode(w, p), w.n_players), np.asarray(legal))
+        scores = np.asarray(scores, np.float64) + self.rng.random(len(legal)) * 1e-6
+        return {legal[i]: r for r, i in enumerate(np.argsort(-scores, kind="stable").tolist())}
+
+    def _greedy_for(self, w) -> list:
+        if self._greedy is None or self._encoder is None or self._encoder.cfg != w.cfg:
+            from ktenv.arena.game import encoder_for
+
+            from .greedy import GreedyAgent
+
+            self._encoder = encoder_for(w.cfg)
+            self._greedy = [GreedyAgent(seed=int(self.rng.integers(2**31)), n_players=w.n_players)
+                            for _ in range(w.n_players)]
+        return self._greedy
+
+    def _greedy_act(self, w, mask: np.ndarray) -> int:
+        self._greedy_for(w)
+        p = int(w.actor)
+        return self._greedy[p].act({"observation": self._encoder.encode(w, p), "action_mask": mask}, mask)
+
+
+_OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
+            "expand": str, "seed": int}
+
+
+def parse_options(text: str) -> dict:
+    """``playouts=200,c=0.7,rollout=greedy`` -> keyword arguments (each value checked)."""
+    out = {}
+    for item in filter(None, (t.strip() for t in text.replace(";", ",").split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in _OPTIONS:
+            raise ValueError(f"ismcts option {item!r}: expected KEY=VALUE with KEY one of {', '.join(_OPTIONS)}")
+        try:
+            out[key] = _OPTIONS[key](value.strip())
+        except ValueError:
+            raise ValueError(f"ismcts option {key}: {value!r} is not a valid {_OPTIONS[key].__name__}") from None
+    return out
+
+
+def make_with_options(argument: str, **kwargs) -> ISMCTSAgent:
+    """The factory for ``ismcts:OPTIONS`` (options win over the caller's keyword arguments, e.g. seed)."""
+    return ISMCTSAgent(**{**kwargs, **parse_options(argument)})

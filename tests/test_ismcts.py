@@ -1,0 +1,100 @@
+"""Issue 16.2-16.3: the ISMCTS agent (agents.ismcts): options, no peeking, arena, replay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ktenv import agents
+from ktenv.arena.game import play_game
+from ktenv.cli import main
+from ktenv.config import GameConfig
+from ktenv.engine.machine import legal_mask
+from ktenv.env.testing import hidden_variants, random_states
+from ktenv.worlds import WorldSampler
+
+TINY = "ismcts:playouts=6,cutoff=4"
+
+
+def test_make_with_options_and_errors():
+    a = agents.make("ismcts", seed=1)
+    assert a.playouts == 200 and a.c == 0.7 and a.rollout == "random" and a.cutoff == 40 and a.needs_worlds
+    b = agents.make("ismcts:playouts=50,c=1.5,rollout=greedy,cutoff=10,worlds=4,expand=random", seed=2)
+    assert (b.playouts, b.c, b.rollout, b.cutoff, b.n_worlds, b.expand) == (50, 1.5, "greedy", 10, 4, "random")
+    t = agents.make("ismcts:seconds=0.25")
+    assert t.seconds == 0.25 and t.playouts is None
+    assert agents.known("ismcts:c=2")
+    for bad, message in (("ismcts:depth=3", "depth"), ("ismcts:rollout=smart", "rollout"),
+                         ("ismcts:expand=all", "expand"), ("ismcts:playouts=many", "playouts"),
+                         ("ismcts:playouts=0", "playouts")):
+        with pytest.raises(ValueError, match=message):
+            agents.make(bad)
+    with pytest.raises(ValueError, match="worlds"):
+        a.act(None, np.array([1, 1], np.int8))  # without a sampler it says what it needs
+    assert a.act(None, np.array([0, 1, 0], np.int8)) == 1  # a single legal action needs no search
+
+
+def test_agent_lists_keep_options_together():
+    assert agents.split_names("ismcts:playouts=50,c=0.7,rollout=greedy,expert,random") == [
+        "ismcts:playouts=50,c=0.7,rollout=greedy", "expert", "random"]
+    assert agents.split_names(" greedy , random ") == ["greedy", "random"]
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_hidden_facts_do_not_change_its_choice(n):
+    """The agent sees only worlds its seat cannot tell apart: with the same seed, a true game that
+    differs in hidden facts only (`hidden_variants`) gets the same choice."""
+    cfg = GameConfig(n_players=n, max_rounds=6)
+    rng = np.random.default_rng(n)
+    checked = 0
+    for s in random_states(cfg, 4, seed=30 + n, gap=(30, 150)):
+        p = s.actor
+        mask = legal_mask(s).copy()
+        agent = agents.make(TINY, seed=5)
+        want = agent.act({"action_mask": mask, "worlds": WorldSampler(s, p)}, mask)
+        assert mask[want]
+        for _, t in hidden_variants(s, p, rng):
+            agent.reset(seed=5)
+            assert agent.act({"action_mask": mask, "worlds": WorldSampler(t, p)}, mask) == want
+            checked += 1
+    assert checked >= 4
+
+
+def test_plays_whole_games_with_either_rollout():
+    cfg = GameConfig(n_players=2, max_rounds=2)
+    for spec in ("ismcts:playouts=3,cutoff=3,rollout=greedy,worlds=2", "ismcts:seconds=0.01,cutoff=3,expand=random"):
+        r = play_game(cfg, 4, [spec, "random"])
+        assert r.reason in ("round_limit", "citadel", "last_player") or r.winners, r.reason
+        assert r.decisions > 20
+
+
+@pytest.mark.parametrize("n", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)])
+def test_tournaments_and_replays(n, tmp_path, capsys):
+    """ISMCTS with options in its agent string plays 2, 3 and 4 player tournaments; the records replay."""
+    records = tmp_path / "records"
+    names = f"{TINY},expert" + (",random" if n > 2 else "")
+    code = main(["tournament", "--agents", names, "--players", str(n), "--games", str(n), "--workers", "1",
+                 "--max-rounds", "2", "--seed", "1", "--db", str(tmp_path / "t.sqlite"), "--no-progress",
+                 "--records", str(records)])
+    assert code == 0
+    assert TINY in capsys.readouterr().out
+    files = sorted(records.glob("*.json"))
+    assert len(files) == n and main(["replay", str(files[0])]) == 0
+
+
+def test_single_agent_env_passes_worlds_to_a_searching_opponent():
+    from ktenv.env.single import SingleAgentEnv
+
+    env = SingleAgentEnv(seat=0, opponents=[TINY], n_players=2, max_rounds=2)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        legal = np.flatnonzero(env.action_masks())
+        _, _, done, cut, _ = env.step(int(legal[rng.integers(legal.size)]))
+        if done or cut:
+            break
+
+
+def test_play_command_runs_it(capsys):
+    assert main(["play", "--agents", f"{TINY},random", "--players", "2", "--seed", "2",
+                 "--max-rounds", "1"]) == 0
