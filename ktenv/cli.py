@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -25,18 +26,47 @@ def _parse_value(text: str):
         return text
 
 
+DEFAULT_PLAYERS = 4
+
+
 def game_config(args: argparse.Namespace) -> GameConfig:
-    values: dict = {"n_players": args.players}
+    """The game's options: the flags, then --set KEY=VALUE; a key given both ways with two values is an error."""
+    flags: dict = {}
+    if args.players is not None:
+        flags["n_players"] = args.players
     if args.max_rounds is not None:
-        values["max_rounds"] = None if args.max_rounds == 0 else args.max_rounds
+        flags["max_rounds"] = None if args.max_rounds == 0 else args.max_rounds
     if args.victory:
-        values["victory"] = args.victory
+        flags["victory"] = args.victory
+    values = {"n_players": DEFAULT_PLAYERS, **flags}
     for item in args.set or []:
         key, sep, value = item.partition("=")
         if not sep:
             raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
-        values[key.strip()] = _parse_value(value.strip())
+        key, value = key.strip(), _parse_value(value.strip())
+        if key in flags and flags[key] != value:
+            flag = {"n_players": "--players", "max_rounds": "--max-rounds", "victory": "--victory"}[key]
+            raise ConfigError(f"--set {key}={value} conflicts with {flag} {_flag_text(key, flags[key])}; give it once")
+        values[key] = value
     return GameConfig.from_dict(values)
+
+
+def _flag_text(key: str, value) -> str:
+    return "0" if key == "max_rounds" and value is None else str(value)
+
+
+def check_save_path(path: str) -> Path:
+    """`play --save PATH`: make sure the file can be written before the game is played (its folder is made)."""
+    out = Path(path)
+    if out.is_dir():
+        raise ConfigError(f"--save {path}: is a folder; give a file name such as {out / 'game.json'}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"--save {path}: cannot make its folder {out.parent} ({exc.strerror or exc})") from None
+    if not out.parent.is_dir():
+        raise ConfigError(f"--save {path}: {out.parent} is not a folder")
+    return out
 
 
 def play_game(cfg: GameConfig, seed: int, agent_names: list[str]):
@@ -65,37 +95,68 @@ def play_game(cfg: GameConfig, seed: int, agent_names: list[str]):
 
 def cmd_play(args: argparse.Namespace) -> int:
     cfg = game_config(args)
+    save = check_save_path(args.save) if args.save else None
     s = play_game(cfg, args.seed, [n.strip() for n in args.agents.split(",") if n.strip()])
     info = summary(s)
-    if args.save:
-        Path(args.save).write_text(s.to_json())
+    if save is not None:
+        try:
+            save.write_text(s.to_json())
+        except OSError as exc:
+            raise ConfigError(f"--save {args.save}: cannot write it ({exc.strerror or exc})") from None
     print(json.dumps(info) if args.json else format_summary(info))
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="ktenv", description="Kings & Things research environment")
+    parser.add_argument("--version", action="version", version=f"ktenv {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play one seeded game between agents and print a summary")
-    play.add_argument("--players", type=int, default=4, help="2-4 players, or 6 with two boxes (R20.1) (default 4)")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--agents", default="random", help="comma-separated agent names, one per seat or one for all")
+    _add_play_parser(sub)
+    render = add_render_parser(sub)
+    render.description = ("Draw a game saved by `ktenv play --save` as a PNG picture: the board with its forts and "
+                          "stacks, and each player's gold, income and land.")
+    render.set_defaults(func=cmd_render)
+    from .arena.cli import add_replay_parser, add_tournament_parser
+
+    add_tournament_parser(sub)
+    add_replay_parser(sub)
+    train = sub.add_parser("train", help="self-play MaskablePPO from a YAML config (needs the 'train' extra)",
+                           description="Train a MaskablePPO agent by self-play against an opponent league, all "
+                                       "settings in one YAML file (configs/ppo_2p.yaml). Needs the 'train' extra.")
+    _add_train_arguments(train)
+    train.set_defaults(func=cmd_train)
+    return parser
+
+
+def _add_play_parser(sub) -> argparse.ArgumentParser:
+    play = sub.add_parser("play", help="play one seeded game between agents and print a summary",
+                          description="Play one seeded game between agents and print its summary (winner, reason, "
+                                      "each player's land, income, gold and forts). The same seed and agents "
+                                      "always give the same game.")
+    play.add_argument("--players", type=int, default=None,
+                      help=f"2-4 players, or 6 with two boxes (R20.1) (default {DEFAULT_PLAYERS})")
+    play.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
+    play.add_argument("--agents", default="random",
+                      help="comma-separated agent names, one per seat or one for all (default random)")
     play.add_argument("--max-rounds", type=int, default=None, help="round limit (0: none; default 100)")
     play.add_argument("--victory", default=None,
                       help="standard, quick, unique_a, unique_b, fixed_rounds or land_conquest")
     play.add_argument("--set", action="append", metavar="KEY=VALUE", help="any game option of the rules page")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    play.add_argument("--save", metavar="PATH", help="write the final game state as JSON")
+    play.add_argument("--save", metavar="PATH", help="write the final game state as JSON (its folder is made)")
     play.set_defaults(func=cmd_play)
-    add_render_parser(sub)
-    from .arena.cli import add_replay_parser, add_tournament_parser
+    return play
 
-    add_tournament_parser(sub)
-    add_replay_parser(sub)
-    train = sub.add_parser("train", help="self-play MaskablePPO from a YAML config (needs the 'train' extra)")
-    _add_train_arguments(train)
-    train.set_defaults(func=cmd_train)
-    return parser
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """`ktenv render`, with its width checked before the render module is asked (0 is not 'the default')."""
+    from .render import render_command
+
+    if args.width is not None and args.width <= 0:
+        raise ConfigError(f"--width: expected a positive number of pixels, got {args.width}")
+    return render_command(args)
 
 
 def _add_train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -119,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except BrokenPipeError:  # the reader left early (`ktenv replay R --list | head`): not an error
+        _silence_stdout()
+        return 0
     except (ConfigError, ValueError) as exc:
         print(f"ktenv: error: {exc}", file=sys.stderr)
         return 2
@@ -128,6 +192,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ktenv: interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's flush at exit does not raise a second BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (captured in a test)
+        pass
 
 
 if __name__ == "__main__":

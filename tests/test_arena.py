@@ -297,3 +297,97 @@ def test_a_users_bot_file_plays_in_a_tournament(tmp_path, capsys):
                           (f"{bot}:NOT_AN_AGENT", "no class or function")):
         with pytest.raises(ConfigError, match=message):
             TournamentConfig(agents=[spec, "random"], players=2)
+
+
+# ----- issue 12: model versions, finished tournaments, bad stores, cut games, the head-to-head picture
+
+def test_a_changed_agent_file_is_refused_on_resume_and_its_digest_is_shown(tmp_path, capsys):
+    """A tournament's identity holds the SHA-256 of each agent's file (a retrained model, an edited bot)."""
+    from ktenv.arena.config import agent_file
+
+    bot = tmp_path / "my_bot.py"
+    bot.write_text(BOT)
+    spec = f"{bot}:FirstLegal"
+    summary = tmp_path / "s.json"
+    args = ["tournament", "--agents", f"{spec},random", "--players", "2", "--games", "2", "--workers", "1",
+            "--max-rounds", "3", "--db", str(tmp_path / "t.sqlite"), "--no-progress"]
+    assert main([*args, "--summary-json", str(summary)]) == 0
+    digest = TournamentConfig(agents=[spec, "random"], players=2).agent_files()[spec]
+    assert f"file sha256 {digest[:12]}" in capsys.readouterr().out
+    assert {r["agent"]: r.get("file_sha256") for r in json.loads(summary.read_text())} == {spec: digest,
+                                                                                            "random": None}
+    bot.write_text(BOT + "\n# retrained\n")
+    assert main([*args[:6], "4", *args[7:], "--resume"]) == 1
+    err = capsys.readouterr().err
+    assert f"file of agent {spec!r} changed" in err and digest[:12] in err and "--fresh" in err
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:  # nothing of the new file was added
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+    from ktenv.arena.tournament import _difference
+
+    old_store = {"agents": [spec, "random"], "players": 2}  # written before files had digests
+    assert "not recorded (an older ktenv) then" in _difference(old_store, {**old_store, "agent_files": {spec: digest}})
+    model = tmp_path / "final.zip"
+    model.write_bytes(b"weights")
+    assert agent_file(f"ppo:{model}") == model and agent_file("expert") is None
+    assert "agent_files" not in TournamentConfig(agents=["expert", "random"], players=2).identity()
+
+
+def test_a_finished_tournament_prints_its_standings_again(tmp_path, capsys):
+    args = ["tournament", "--agents", "greedy,random", "--players", "2", "--games", "2", "--workers", "1",
+            "--max-rounds", "4", "--db", str(tmp_path / "t.sqlite"), "--no-progress"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0  # the README's commands run one after another on the default database
+    again = capsys.readouterr().out
+    assert "every game was already stored" in again
+    assert first.splitlines()[:6] == again.splitlines()[:6]
+    assert main([*args[:6], "3", *args[7:]]) == 1  # more games than stored: only with --resume
+    assert "1 of the 3 asked for are missing" in capsys.readouterr().err
+
+
+def test_records_pointing_at_a_file_is_an_error(tmp_path, capsys):
+    (tmp_path / "games").write_text("not a folder")
+    assert main(["tournament", "--agents", "greedy,random", "--players", "2", "--games", "1",
+                 "--records", str(tmp_path / "games"), "--db", str(tmp_path / "t.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert "'records'" in err and "is a file" in err
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_a_stored_game_of_an_unknown_agent_is_a_clear_error(tmp_path):
+    run_tournament(cfg(tmp_path, games=2))
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        db.execute("UPDATE games SET agents = ? WHERE game_index = 1", (json.dumps(["greedy", "stranger"]),))
+    with pytest.raises(TournamentError, match="t.sqlite: stored game 1 names agent 'stranger'"):
+        run_tournament(cfg(tmp_path, games=4, resume=True))
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+
+
+def test_games_cut_by_max_decisions_are_stored_but_not_rated(tmp_path):
+    from ktenv.arena.tournament import report_text
+
+    c = cfg(tmp_path, games=2, max_decisions=40)
+    report = run_tournament(c)
+    assert [g["reason"] for g in report["games"]] == ["step_limit"] * 2
+    assert all(s.games == 0 and s.wins == 0 and s.rating_mu == 25.0 for s in report["standings"])
+    assert "not counted: 2 game(s) cut by --max-decisions (40)" in report_text(c, report)
+
+
+def test_head_to_head_picture_is_colour_blind_safe_with_readable_text():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ktenv.arena.plots import draw_head_to_head, text_colour
+
+    assert text_colour((0.0, 0.13, 0.3, 1.0)) == "white" and text_colour((1.0, 0.92, 0.27, 1.0)) == "black"
+    games = [{"agents": ["a", "b"], "winners": [0], "income": [5, 3], "hexes": [3, 3], "reason": "sole_citadel"}] * 3
+    fig, ax = plt.subplots()
+    try:
+        im = draw_head_to_head(ax, games, ["a", "b"])
+        assert im.cmap.name == "cividis"
+        colours = {t.get_text(): t.get_color() for t in ax.texts}
+        assert colours["100%"] == "black" and colours["0%"] == "white"  # light cell, dark cell
+    finally:
+        plt.close(fig)

@@ -87,3 +87,71 @@ def test_unknown_command_is_an_argparse_error(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["fly"])
     assert exc.value.code == 2
+
+
+# ----- issue 12: small CLI gaps and errors that came too late
+
+def test_version(capsys):
+    from ktenv import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"ktenv {__version__}"
+
+
+@pytest.mark.parametrize("command, needles", [
+    ("play", ["Play one seeded game", "(default random)", "(default 4)"]),
+    ("render", ["Draw a game saved by"]),
+    ("train", ["Train a MaskablePPO agent"]),
+])
+def test_subcommands_describe_themselves(capsys, command, needles):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps the help text
+    for needle in needles:
+        assert needle in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "2", "--set", "n_players=3"], "--set n_players=3 conflicts with --players 2"),
+    (["--max-rounds", "5", "--set", "max_rounds=8"], "--set max_rounds=8 conflicts with --max-rounds 5"),
+    (["--victory", "quick", "--set", "victory=standard"], "conflicts with --victory quick"),
+])
+def test_a_flag_and_set_that_disagree_are_refused(capsys, monkeypatch, args, message):
+    import ktenv.cli as cli
+
+    monkeypatch.setattr(cli, "play_game", lambda *a: pytest.fail("the game must not be played"))
+    assert main(["play", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_flag_and_set_that_agree_play(capsys):
+    info = _play_json(capsys, "--players", "2", "--set", "n_players=2", "--max-rounds", "3")
+    assert len(info["players"]) == 2
+
+
+def test_save_into_a_missing_folder_makes_it(capsys, tmp_path):
+    path = tmp_path / "new" / "folder" / "game.json"
+    assert main(["play", "--players", "2", "--seed", "4", "--max-rounds", "2", "--save", str(path)]) == 0
+    capsys.readouterr()
+    assert GameState.from_json(path.read_text()).game_over
+
+
+@pytest.mark.parametrize("target", ["folder", "under_a_file"])
+def test_an_unwritable_save_path_is_refused_before_the_game(capsys, monkeypatch, tmp_path, target):
+    import ktenv.cli as cli
+
+    (tmp_path / "plain.txt").write_text("x")
+    path = tmp_path if target == "folder" else tmp_path / "plain.txt" / "game.json"
+    monkeypatch.setattr(cli, "play_game", lambda *a: pytest.fail("the game must not be played"))
+    assert main(["play", "--players", "2", "--save", str(path)]) == 2
+    assert "--save" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("width", ["0", "-10"])
+def test_render_width_must_be_positive(capsys, monkeypatch, tmp_path, width):
+    import ktenv.render as render
+
+    monkeypatch.setattr(render, "render_command", lambda args: pytest.fail("the renderer must not be called"))
+    assert main(["render", str(tmp_path / "game.json"), "--width", width]) == 2
+    assert f"--width: expected a positive number of pixels, got {width}" in capsys.readouterr().err

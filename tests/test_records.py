@@ -102,3 +102,20 @@ def test_replay_command(record, tmp_path, capsys):
     path.write_text("{\"schema\": \"ktenv.record\"")
     assert main(["replay", str(path)]) == 2
     assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_replay_list_into_a_closed_pipe_exits_quietly(record, tmp_path):
+    """`ktenv replay R --list | head`: the reader stops early; no BrokenPipeError traceback."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "game.json"
+    record.save(path)
+    root = Path(__file__).resolve().parents[1]
+    head = f"{sys.executable} -m ktenv.cli replay {path} --list | head -n 2"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", head], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(root)), cwd=tmp_path)
+    assert done.stdout.count("\n") == 2 and done.stdout.startswith("move 0:")
+    assert done.stderr == "" and done.returncode == 0

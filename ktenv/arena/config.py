@@ -14,6 +14,7 @@ them and command-line flags override it. A bad file or value is an error naming 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -93,6 +94,8 @@ class TournamentConfig:
             value = getattr(self, key)
             if value is not None and not isinstance(value, str):
                 raise ConfigError(f"tournament key '{key}': expected a path or name, got {value!r}")
+        if self.records is not None and Path(self.records).exists() and not Path(self.records).is_dir():
+            raise ConfigError(f"tournament key 'records': {self.records} is a file; give a folder for the game records")
         for key in ("resume", "fresh", "progress"):
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"tournament key '{key}': expected true or false, got {getattr(self, key)!r}")
@@ -114,9 +117,25 @@ class TournamentConfig:
         return Path(self.db) if self.db else Path("runs") / f"tournament_{self.name}.sqlite"
 
     def identity(self) -> dict:
-        """What must match for games to belong to the same tournament (checked on --resume)."""
-        return {"agents": self.agents, "players": self.players, "seed": self.seed,
-                "game": self.game_config().to_dict()}
+        """What must match for games to belong to the same tournament (checked on --resume).
+
+        An agent played from a file (``ppo:PATH``, ``FILE.py:CLASS``) is identified by the file's
+        SHA-256 too, so games of a retrained model are never mixed with the old model's."""
+        out = {"agents": self.agents, "players": self.players, "seed": self.seed,
+               "game": self.game_config().to_dict()}
+        files = self.agent_files()
+        if files:  # only then: stores of built-in agents keep the identity they were written with
+            out["agent_files"] = files
+        return out
+
+    def agent_files(self) -> dict[str, str]:
+        """SHA-256 of the file behind each agent that is played from one (a model, a user's source)."""
+        out = {}
+        for name in self.agents:
+            path = agent_file(name)
+            if path is not None:
+                out[name] = file_digest(path)
+        return out
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -166,6 +185,34 @@ def load_yaml(path: str | Path) -> dict:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of tournament keys at the top, got {type(data).__name__}")
     return data
+
+
+def agent_file(name: str) -> Path | None:
+    """The file an agent name plays from: PATH of ``prefix:PATH`` or FILE.py of ``FILE.py:CLASS``; None for a
+    registered agent (its code is ktenv's own)."""
+    from ktenv import agents as registry
+
+    if name in registry.names():
+        return None
+    path, sep, attr = name.rpartition(":")
+    if sep and attr.isidentifier() and path.endswith(".py"):
+        return Path(path).expanduser()
+    prefix, sep, arg = name.partition(":")
+    if sep and arg and Path(arg).expanduser().is_file():
+        return Path(arg).expanduser()
+    return None
+
+
+def file_digest(path: Path) -> str:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.file_digest(f, "sha256").hexdigest()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it to identify the agent ({exc.strerror or exc})") from None
+
+
+def short_digest(digest: str) -> str:
+    return digest[:12]
 
 
 def _whole(key: str, value, low: int, high: int) -> None:

@@ -35,18 +35,7 @@ def plot_standings(path: str | Path, rows: list[Standing], games: list[dict], ti
     ax1.set_title("Ratings")
     ax1.grid(axis="x", alpha=0.3)
 
-    # head-to-head: row agent finished ahead of column agent
-    matrix = head_to_head(games, agents)
-    data = np.array([[np.nan if v is None else v for v in row] for row in matrix], dtype=float)
-    im = ax2.imshow(data, vmin=0, vmax=1, cmap="RdYlGn")
-    for i in range(k):
-        for j in range(k):
-            text = "-" if i == j else ("n/a" if np.isnan(data[i, j]) else _percent(data[i, j]))
-            ax2.text(j, i, text, ha="center", va="center", fontsize=9)
-    ax2.set_xticks(range(k), agents, rotation=30, ha="right")
-    ax2.set_yticks(range(k), agents)
-    ax2.set_title("Head to head: row ahead of column")
-    fig.colorbar(im, ax=ax2, fraction=0.046, pad=0.04)
+    draw_head_to_head(ax2, games, agents)
     if title:
         fig.suptitle(title)
     fig.tight_layout()
@@ -55,6 +44,39 @@ def plot_standings(path: str | Path, rows: list[Standing], games: list[dict], ti
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+HEAD_TO_HEAD_CMAP = "cividis"  # colour-blind safe, and its lightness rises evenly from 0% to 100%
+
+
+def draw_head_to_head(ax, games: list[dict], agents: list[str]):
+    """The matrix of how often the row agent finished ahead of the column agent, with readable cell text."""
+    import numpy as np
+
+    k = len(agents)
+    matrix = head_to_head(games, agents)
+    data = np.array([[np.nan if v is None else v for v in row] for row in matrix], dtype=float)
+    im = ax.imshow(data, vmin=0, vmax=1, cmap=HEAD_TO_HEAD_CMAP)
+    for i in range(k):
+        for j in range(k):
+            text = "-" if i == j else ("n/a" if np.isnan(data[i, j]) else _percent(data[i, j]))
+            colour = "black" if np.isnan(data[i, j]) else text_colour(im.cmap(im.norm(data[i, j])))
+            ax.text(j, i, text, ha="center", va="center", fontsize=9, color=colour)
+    ax.set_xticks(range(k), agents, rotation=30, ha="right")
+    ax.set_yticks(range(k), agents)
+    ax.set_title("Head to head: row ahead of column")
+    ax.figure.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    return im
+
+
+def text_colour(rgba) -> str:
+    """Black on light cells, white on dark ones (relative luminance of the cell's sRGB colour, WCAG)."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in rgba[:3])
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "black" if luminance > 0.179 else "white"  # 0.179: equal contrast against black and white
 
 
 def _percent(share: float) -> str:

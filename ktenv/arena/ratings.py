@@ -15,7 +15,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054
-EXCLUDED = ("engine_error",)  # games a rules-engine bug cut short: stored, but not rated or counted
+# games stored but not rated or counted: cut short by a rules-engine bug, or by the safety bound on decisions
+# (--max-decisions) before any result
+EXCLUDED = ("engine_error", "step_limit")
 
 
 def counted(games: list[dict]) -> list[dict]:
@@ -136,13 +138,14 @@ def head_to_head(games: list[dict], agents: list[str]) -> list[list[float | None
 
 
 def format_table(rows: list[Standing], title: str = "") -> str:
-    head = (f"{'#':>2}  {'agent':<10}{'games':>7}{'wins':>8}{'win rate':>10}  {'95% interval':<15}"
+    w = max([10] + [len(s.agent) + 1 for s in rows])  # a model's path can be long
+    head = (f"{'#':>2}  {'agent':<{w}}{'games':>7}{'wins':>8}{'win rate':>10}  {'95% interval':<15}"
             f"{'income':>8}{'hexes':>7}  {'rating (mu ± sigma)':<20}")
     lines = [title] if title else []
     lines += [head, "-" * len(head)]
     for i, s in enumerate(rows, 1):
         wins = f"{s.wins:.0f}" if float(s.wins).is_integer() else f"{s.wins:.1f}"
-        lines.append(f"{i:>2}  {s.agent:<10}{s.games:>7}{wins:>8}{100 * s.win_rate:>9.1f}%  "
+        lines.append(f"{i:>2}  {s.agent:<{w}}{s.games:>7}{wins:>8}{100 * s.win_rate:>9.1f}%  "
                      f"[{100 * s.win_low:4.1f}, {100 * s.win_high:5.1f}]%  "
                      f"{s.avg_income:>7.1f}{s.avg_hexes:>7.1f}  {s.rating_mu:6.2f} ± {s.rating_sigma:4.2f}")
     return "\n".join(lines)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..config import ConfigError
-from .config import TournamentConfig
+from .config import TournamentConfig, short_digest
 from .game import AgentError, play_game
 from .ratings import format_table, head_to_head, standings
 
@@ -135,14 +135,17 @@ class Store:
         return out
 
 
-def open_store(cfg: TournamentConfig) -> Store:
-    """Open (or create) the store; refuse to mix games of different tournaments."""
+def open_store(cfg: TournamentConfig, identity: dict | None = None) -> Store:
+    """Open (or create) the store; refuse to mix games of different tournaments.
+
+    A tournament whose games are all stored opens without --resume (its standings are printed again);
+    one with games missing needs --resume (or --fresh), so nobody extends a stored run by accident."""
     path = cfg.db_path
     if cfg.fresh and path.exists():
         for suffix in ("", "-wal", "-shm"):
             Path(str(path) + suffix).unlink(missing_ok=True)
     store = Store(path)
-    identity = cfg.identity()
+    identity = cfg.identity() if identity is None else identity
     stored = store.meta("identity")
     if stored is None:
         if store.count():
@@ -152,16 +155,44 @@ def open_store(cfg: TournamentConfig) -> Store:
         store.set_meta("identity", identity)
         return store
     if stored != identity:
-        diff = [k for k in identity if stored.get(k) != identity[k]]
         store.close()
-        raise TournamentError(f"{path}: holds a different tournament (key {', '.join(repr(k) for k in diff)} "
-                              "differs); use another --db, or --fresh to start over")
+        raise TournamentError(f"{path}: holds a different tournament ({_difference(stored, identity)}); "
+                              "use another --db, or --fresh to start over")
+    try:
+        check_rows(store.games(), cfg.agents, path)
+    except TournamentError:
+        store.close()
+        raise
     n = store.count()
-    if n and not cfg.resume:
+    missing = len(set(range(cfg.games)) - store.done())
+    if n and missing and not cfg.resume:
         store.close()
-        raise TournamentError(f"{path}: already holds {n} finished games of this tournament; pass --resume to "
-                              "continue it (only missing games are played), or --fresh to start over")
+        raise TournamentError(f"{path}: already holds {n} finished games of this tournament ({missing} of the "
+                              f"{cfg.games} asked for are missing); pass --resume to play only the missing games, "
+                              "or --fresh to start over")
     return store
+
+
+def _difference(stored: dict, identity: dict) -> str:
+    """What differs between a stored tournament and this one, in words."""
+    changed = [a for a in identity.get("agent_files", {})
+               if stored.get("agent_files", {}).get(a) != identity["agent_files"][a]]
+    if changed and stored.get("agents") == identity["agents"]:
+        before = stored.get("agent_files", {})
+        return "; ".join(f"the file of agent {a!r} changed since its games were played: sha256 "
+                         f"{short_digest(before[a]) if a in before else 'not recorded (an older ktenv)'} then, "
+                         f"{short_digest(identity['agent_files'][a])} now" for a in changed)
+    keys = [k for k in identity.keys() | stored.keys() if stored.get(k) != identity.get(k)]
+    return f"key {', '.join(repr(k) for k in sorted(keys))} differs"
+
+
+def check_rows(rows: list[dict], agents: list[str], path: Path) -> None:
+    """Every stored game must be played by this tournament's agents (a store edited by hand may not be)."""
+    for g in rows:
+        for name in g["agents"]:
+            if name not in agents:
+                raise TournamentError(f"{path}: stored game {g['index']} names agent {name!r}, which is not in this "
+                                      f"tournament ({', '.join(agents)}); use another --db, or --fresh to start over")
 
 
 # ----------------------------------------------------------------------------- workers
@@ -270,7 +301,8 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
     """Play every missing game of the tournament; return a report (standings and speed).
 
     Raises KeyboardInterrupt after a Ctrl-C: every game finished so far is already stored."""
-    store = open_store(cfg)
+    identity = cfg.identity()
+    store = open_store(cfg, identity)
     try:
         stored = store.done()
         plan = [g for g in schedule(cfg) if g[0] not in stored]
@@ -298,7 +330,7 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
         rows = store.games(upto=cfg.games)
         return {"standings": standings(rows, cfg.agents), "games": rows, "played": played, "seconds": seconds,
                 "games_per_second": played / seconds if seconds > 0 and played else 0.0,
-                "db": str(cfg.db_path)}
+                "db": str(cfg.db_path), "agent_files": identity.get("agent_files", {})}
     finally:
         store.close()
 
@@ -311,6 +343,8 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
     title = (f"Tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
              f"(seed {cfg.seed}, round limit {cfg.max_rounds})")
     lines = [format_table(report["standings"], title)]
+    for name, digest in report.get("agent_files", {}).items():  # which model or source file played
+        lines.append(f"    {name}: file sha256 {short_digest(digest)}")
     order = [st.agent for st in report["standings"]]
     if len(order) > 1:
         matrix = head_to_head(rows, order)
@@ -323,19 +357,37 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
             lines.append(f"{a:<{width}}" + cells)
     lines.append("")
     lines.append("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
+    lines += _not_counted(rows, cfg.max_decisions)
+    rounds = sum(g["rounds"] for g in rows) / max(len(rows), 1)
+    if report["played"]:
+        now = (f"played now: {report['played']} games in {report['seconds']:.1f} s "
+               f"({report['games_per_second']:.2f} games/s)")
+    else:
+        now = "played now: none (every game was already stored)"
+    lines.append(f"average rounds: {rounds:.1f}; {now}; results: {report['db']}")
+    return "\n".join(lines)
+
+
+def _not_counted(rows: list[dict], max_decisions: int) -> list[str]:
+    """The stored games left out of the standings, and why."""
+    lines = []
     broken = [g for g in rows if g["reason"] == "engine_error"]
     if broken:
         lines.append(f"not counted: {len(broken)} game(s) stopped by a rules-engine dead end (no legal action), "
                      "seeds " + ", ".join(f"{g['seed']} ({'/'.join(g['agents'])})" for g in broken[:5]))
-    rounds = sum(g["rounds"] for g in rows) / max(len(rows), 1)
-    lines.append(f"average rounds: {rounds:.1f}; played now: {report['played']} games in {report['seconds']:.1f} s "
-                 f"({report['games_per_second']:.2f} games/s); results: {report['db']}")
-    return "\n".join(lines)
+    cut = [g for g in rows if g["reason"] == "step_limit"]
+    if cut:
+        lines.append(f"not counted: {len(cut)} game(s) cut by --max-decisions ({max_decisions}) before a result, "
+                     "seeds " + ", ".join(str(g["seed"]) for g in cut[:5]))
+    return lines
 
 
 def write_summary_json(path: str, report: dict) -> None:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_text(json.dumps([s.to_dict() for s in report["standings"]], indent=2) + "\n")
+    files = report.get("agent_files", {})
+    rows = [{**s.to_dict(), **({"file_sha256": files[s.agent]} if s.agent in files else {})}
+            for s in report["standings"]]
+    Path(path).write_text(json.dumps(rows, indent=2) + "\n")
 
 
 __all__ = ["ConfigError", "Store", "TournamentConfig", "TournamentError", "open_store", "report_text",
