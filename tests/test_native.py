@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pytest
 
 from ktenv import native
@@ -68,3 +69,42 @@ def test_unbuilt_core_says_how_to_build_it(monkeypatch):
     monkeypatch.setattr(native, "_REASON", "No module named 'ktenv.native._core'")
     with pytest.raises(native.NativeUnavailableError, match="pip install -e"):
         native.core()
+
+
+def _saved_facts(data: dict) -> dict:
+    """What both engines must hold alike: the save, less the Python-side wrapper's fields."""
+    return {k: v for k, v in data.items() if k not in ("schema", "version", "config", "reg")}
+
+
+def test_the_generated_declarations_are_current():
+    """The native structs follow the Python state and frames (python -m ktenv.native.gen)."""
+    from ktenv.native.gen import main
+
+    assert main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_a_state_crosses_into_native_memory_and_back_exactly(index):
+    from ktenv.engine import legal_mask, new_game, step
+    from ktenv.fuzz import plan
+    from ktenv.procedures import SpecialPower, SpecialStage
+
+    game = plan(index, base_seed=4242, max_rounds=(2, 6))
+    s = new_game(game.config(), game.seed)
+    policy = np.random.default_rng(index)
+    checked = 0
+    while not s.game_over and checked < 12:
+        for _ in range(int(policy.integers(1, 60))):
+            if s.game_over:
+                break
+            legal = np.flatnonzero(legal_mask(s))
+            step(s, int(legal[policy.integers(legal.size)]))
+        state = native.core().State.from_python(s)
+        expected = _saved_facts(s.to_dict())
+        got = state.to_dict()
+        assert {k: got[k] for k in expected} == expected
+        assert state.copy().to_dict() == got
+        checked += 1
+    if s.frame(SpecialPower) is None:
+        s.push(SpecialPower(stage=SpecialStage.TAKE, hero=5, victim=1, used_assassin=True))
+    assert native.core().State.from_python(s).to_dict()["frames"] == [f.to_dict() for f in s.frames]

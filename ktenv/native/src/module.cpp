@@ -6,10 +6,15 @@
 #include <string>
 #include <vector>
 
+#include <chrono>
+
+#include "convert.hpp"
 #include "dice.hpp"
+#include "state.hpp"
 
 namespace nb = nanobind;
 using ktenv::Dice;
+using ktenv::State;
 
 NB_MODULE(_core, m) {
   m.doc() = "ktenv's native core (C++20): bit-exact with the Python engine";
@@ -37,4 +42,23 @@ NB_MODULE(_core, m) {
         for (auto& v : out) v = bound ? d.below(bound) : d.d6();
         return out;
       }, nb::arg("count"), nb::arg("bound") = 0, "`count` draws below `bound` (0: d6 rolls), in one call");
+
+  nb::class_<State>(m, "State", "A whole game in native memory (the twin of ktenv.state.GameState).")
+      .def_static("from_python", &ktenv::convert::from_python, nb::arg("game_state"),
+                  "copy a Python GameState into native memory")
+      .def("to_dict", &ktenv::convert::to_python,
+           "the state as GameState.to_dict() writes it, less config, schema and version")
+      .def("copy", [](const State& s) { return State(s); })
+      .def_prop_ro("n_frames", [](const State& s) { return s.frames.size(); })
+      .def("time_copies", [](const State& s, int count) {
+        // for bench/: seconds per copy of this state, measured inside native code
+        auto start = std::chrono::steady_clock::now();
+        State sink;
+        for (int i = 0; i < count; ++i) {
+          sink = s;
+          asm volatile("" : : "g"(&sink) : "memory");
+        }
+        std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        return took.count() / count;
+      }, nb::arg("count"));
 }
