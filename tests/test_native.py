@@ -108,3 +108,38 @@ def test_a_state_crosses_into_native_memory_and_back_exactly(index):
     if s.frame(SpecialPower) is None:
         s.push(SpecialPower(stage=SpecialStage.TAKE, hero=5, victim=1, used_assassin=True))
     assert native.core().State.from_python(s).to_dict()["frames"] == [f.to_dict() for f in s.frames]
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4, 6])
+@pytest.mark.parametrize("house", [False, True])
+def test_the_native_tables_are_the_catalog_board_and_layout(n_players, house):
+    """Catalog (R0.4.5, the manifest), board geometry (R3.1) and action layout, as Python has them."""
+    from ktenv import catalog as cat
+    from ktenv.board import board_radius, geometry
+    from ktenv.engine.actions import action_layout
+    from ktenv.native import bridge
+    from ktenv.native.gen import _catalog_tables
+
+    tables = bridge.tables(n_players, house)
+    layout, expected = tables.layout, action_layout(n_players, house)
+    for block in ("hex", "thing", "hero", "cash", "player", "direction", "size", "n_seats", "n_treasures"):
+        assert getattr(layout, block) == getattr(expected, block), block
+    catalog, geo = cat.catalog_for(n_players, house), geometry(board_radius(n_players))
+    names = [line.split("(")[1].split(",")[0] for line in _catalog_tables() if line.startswith("  X(")]
+    assert len(names) > 15
+    for name in names:
+        assert tables.table(name) == [int(v) for v in getattr(catalog, name)], name
+    for name in ("neighbours", "distance", "ring"):
+        assert tables.table(name) == getattr(geo, name).tolist(), name
+
+
+def test_options_cross_as_numbers_and_back():
+    from ktenv.config import GameConfig
+    from ktenv.native import bridge
+
+    for cfg in (GameConfig(), GameConfig(n_players=3, victory="quick", max_rounds=None, assassin_dice=2,
+                                         house_content=True, hero_attempts_per_round="unlimited"),
+                GameConfig(n_players=2, encounter_powers=True, powers=("Lucky", "Nomad"))):
+        numbers = bridge.config_numbers(cfg)
+        assert native.core().Config.from_numbers(numbers).to_numbers() == numbers
+    assert bridge.config_numbers(GameConfig(victory="land_conquest"))["victory"] == 5

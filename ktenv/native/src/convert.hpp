@@ -161,3 +161,82 @@ inline nb::dict to_python(const State& s) {
 }
 
 }  // namespace ktenv::convert
+
+#include "game.hpp"
+
+namespace ktenv::convert {
+
+// `options`: ktenv.native.bridge.config_numbers(cfg), every option as an integer.
+inline Config config_from_python(nb::handle options) {
+  Config c;
+#define KTENV_READ_OPTION(name, def) c.name = nb::cast<int>(options[#name]);
+  KTENV_CONFIG_NUMBERS(KTENV_READ_OPTION)
+  KTENV_CONFIG_CHOICES(KTENV_READ_OPTION)
+#undef KTENV_READ_OPTION
+#define KTENV_READ_FLAG(name, def) c.name = nb::cast<int>(options[#name]) != 0;
+  KTENV_CONFIG_FLAGS(KTENV_READ_FLAG)
+#undef KTENV_READ_FLAG
+  for (nb::handle v : options["powers"]) c.powers.push_back(nb::cast<int>(v));
+  return c;
+}
+
+inline nb::dict config_to_python(const Config& c) {
+  nb::dict d;
+#define KTENV_WRITE_OPTION(name, def) d[#name] = nb::int_(static_cast<int>(c.name));
+  KTENV_CONFIG_NUMBERS(KTENV_WRITE_OPTION)
+  KTENV_CONFIG_CHOICES(KTENV_WRITE_OPTION)
+  KTENV_CONFIG_FLAGS(KTENV_WRITE_OPTION)
+#undef KTENV_WRITE_OPTION
+  nb::list powers;
+  for (int p : c.powers) powers.append(nb::int_(p));
+  d["powers"] = powers;
+  return d;
+}
+
+template <class T>
+std::vector<T> read_list(nb::handle array) {
+  std::vector<T> out;
+  nb::object values = nb::hasattr(array, "tolist") ? array.attr("tolist")() : nb::borrow(array);
+  for (nb::handle v : values) out.push_back(static_cast<T>(nb::cast<long long>(v)));
+  return out;
+}
+
+template <class T, std::size_t N>
+void read_fixed(nb::handle array, std::array<T, N>& out, const char* what) {
+  auto values = read_list<T>(array);
+  if (values.size() > N) throw std::invalid_argument(std::string(what) + " is larger than the native capacity");
+  std::copy(values.begin(), values.end(), out.begin());
+}
+
+// `catalog`: the game's ktenv.catalog.Catalog; `geo`: its board's ktenv.board.Geometry; `seats`: the
+// PLAYER block's size (ktenv.engine.actions.action_layout).
+inline Tables tables_from_python(nb::handle catalog, nb::handle geo, int n_players, int seats) {
+  Tables t;
+  t.n.Things = nb::cast<int>(catalog.attr("N_THINGS"));
+  t.n.Faces = nb::cast<int>(catalog.attr("N_HERO_FACES"));
+  t.n.Counters = nb::cast<int>(catalog.attr("N_HERO_COUNTERS"));
+  t.n.Hexes = nb::cast<int>(geo.attr("n_hexes"));
+  t.n.Players = n_players;
+#define KTENV_READ_TABLE(name, type, size) read_fixed(catalog.attr(#name), t.name, #name);
+  KTENV_CATALOG_TABLES(KTENV_READ_TABLE)
+#undef KTENV_READ_TABLE
+  t.creature_ids = read_list<std::int16_t>(catalog.attr("CREATURE_IDS"));
+  t.income_ids = read_list<std::int16_t>(catalog.attr("INCOME_IDS"));
+  t.treasure_ids = read_list<std::int16_t>(catalog.attr("TREASURE_IDS"));
+  t.magic_ids = read_list<std::int16_t>(catalog.attr("MAGIC_IDS"));
+  t.event_ids = read_list<std::int16_t>(catalog.attr("EVENT_IDS"));
+  read_fixed(catalog.attr("FORT_COUNT"), t.fort_count, "FORT_COUNT");
+  read_fixed(catalog.attr("MOVE_COST"), t.move_cost, "MOVE_COST");
+  read_fixed(catalog.attr("TERRAIN_HEX_COUNT"), t.terrain_hex_count, "TERRAIN_HEX_COUNT");
+  t.radius = nb::cast<int>(geo.attr("radius"));
+  for (int h = 0; h < t.n.Hexes; ++h) {
+    read_fixed(geo.attr("coords")[nb::int_(h)], t.coords[h], "coords");
+    read_fixed(geo.attr("neighbours")[nb::int_(h)], t.neighbours[h], "neighbours");
+    read_fixed(geo.attr("distance")[nb::int_(h)], t.distance[h], "distance");
+  }
+  read_fixed(geo.attr("ring"), t.ring, "ring");
+  t.layout = ActionLayout::of(t.n.Hexes, t.n.Things, t.n.Faces, static_cast<int>(t.treasure_ids.size()), seats);
+  return t;
+}
+
+}  // namespace ktenv::convert

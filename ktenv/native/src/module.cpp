@@ -10,6 +10,7 @@
 
 #include "convert.hpp"
 #include "dice.hpp"
+#include "game.hpp"
 #include "state.hpp"
 
 namespace nb = nanobind;
@@ -42,6 +43,55 @@ NB_MODULE(_core, m) {
         for (auto& v : out) v = bound ? d.below(bound) : d.d6();
         return out;
       }, nb::arg("count"), nb::arg("bound") = 0, "`count` draws below `bound` (0: d6 rolls), in one call");
+
+  nb::class_<ktenv::Config>(m, "Config", "A game's options as integers (ktenv.native.bridge.config_numbers).")
+      .def_static("from_numbers", &ktenv::convert::config_from_python, nb::arg("numbers"))
+      .def("to_numbers", &ktenv::convert::config_to_python);
+
+  nb::class_<ktenv::ActionLayout>(m, "ActionLayout", "First action of each block (ktenv.engine.actions).")
+      .def_ro("n_hexes", &ktenv::ActionLayout::n_hexes)
+      .def_ro("n_things", &ktenv::ActionLayout::n_things)
+      .def_ro("n_hero_faces", &ktenv::ActionLayout::n_hero_faces)
+      .def_ro("n_treasures", &ktenv::ActionLayout::n_treasures)
+      .def_ro("n_seats", &ktenv::ActionLayout::n_seats)
+      .def_ro("hex", &ktenv::ActionLayout::hex)
+      .def_ro("thing", &ktenv::ActionLayout::thing)
+      .def_ro("hero", &ktenv::ActionLayout::hero)
+      .def_ro("cash", &ktenv::ActionLayout::cash)
+      .def_ro("player", &ktenv::ActionLayout::player)
+      .def_ro("direction", &ktenv::ActionLayout::direction)
+      .def_ro("size", &ktenv::ActionLayout::size);
+
+  nb::class_<ktenv::Tables>(m, "Tables", "A game's catalog, board and action layout in native memory.")
+      .def_static("from_python", &ktenv::convert::tables_from_python, nb::arg("catalog"), nb::arg("geometry"),
+                  nb::arg("n_players"), nb::arg("seats"))
+      .def_ro("layout", &ktenv::Tables::layout)
+      .def("table", [](const ktenv::Tables& t, const std::string& name) {
+        // one catalog or board table as a list, for the tests that compare it with Python's
+        nb::list out;
+#define KTENV_TABLE_CASE(tname, type, size) \
+        if (name == #tname) {               \
+          for (int i = 0; i < t.n.size; ++i) out.append(nb::int_(static_cast<int>(t.tname[i]))); \
+          return out;                       \
+        }
+        KTENV_CATALOG_TABLES(KTENV_TABLE_CASE)
+#undef KTENV_TABLE_CASE
+        if (name == "ring") {
+          for (int i = 0; i < t.n.Hexes; ++i) out.append(nb::int_(static_cast<int>(t.ring[i])));
+          return out;
+        }
+        if (name == "neighbours" || name == "distance") {
+          for (int i = 0; i < t.n.Hexes; ++i) {
+            nb::list row;
+            int width = name == "neighbours" ? 6 : t.n.Hexes;
+            for (int j = 0; j < width; ++j)
+              row.append(nb::int_(static_cast<int>(name == "neighbours" ? t.neighbours[i][j] : t.distance[i][j])));
+            out.append(row);
+          }
+          return out;
+        }
+        throw nb::key_error(("no native table named " + name).c_str());
+      }, nb::arg("name"));
 
   nb::class_<State>(m, "State", "A whole game in native memory (the twin of ktenv.state.GameState).")
       .def_static("from_python", &ktenv::convert::from_python, nb::arg("game_state"),
