@@ -143,3 +143,22 @@ def test_options_cross_as_numbers_and_back():
         numbers = bridge.config_numbers(cfg)
         assert native.core().Config.from_numbers(numbers).to_numbers() == numbers
     assert bridge.config_numbers(GameConfig(victory="land_conquest"))["victory"] == 5
+
+
+def test_native_arrays_are_numpy_views_with_the_python_names_and_types():
+    """Python code that reads a GameState's arrays (render, summary, observation) can read a native one."""
+    from ktenv.config import GameConfig
+    from ktenv.engine import new_game
+    from ktenv.state import _ARRAYS
+
+    s = new_game(GameConfig(n_players=3), 5)
+    state = native.core().State.from_python(s)
+    for name in _ARRAYS:
+        view, expected = getattr(state, name), getattr(s, name)
+        assert view.dtype == expected.dtype and view.shape == expected.shape, name
+        assert (view == expected).all(), name
+    owners = state.hex_owner
+    owners[0] = 2  # a write goes to the native game
+    assert state.to_dict()["hex_owner"][0] == 2
+    del state
+    assert owners[0] == 2  # the view keeps its game alive

@@ -1,5 +1,6 @@
 // Python bindings of the native core (ktenv.native._core).
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -100,6 +101,14 @@ NB_MODULE(_core, m) {
            "the state as GameState.to_dict() writes it, less config, schema and version")
       .def("copy", [](const State& s) { return State(s); })
       .def_prop_ro("n_frames", [](const State& s) { return s.frames.size(); })
+#define KTENV_ARRAY_VIEW(name, type, size)                                                          \
+      .def_prop_ro(#name, [](nb::handle self) {                                                     \
+        State& s = nb::cast<State&>(self);                                                          \
+        return nb::ndarray<nb::numpy, type, nb::ndim<1>>(s.name.data(), {static_cast<std::size_t>(s.n.size)}, \
+                                                         self);                                     \
+      }, nb::rv_policy::reference_internal, "a numpy view of the native array (writes go to the game)")
+      KTENV_STATE_ARRAYS(KTENV_ARRAY_VIEW)
+#undef KTENV_ARRAY_VIEW
       .def("time_copies", [](const State& s, int count) {
         // for bench/: seconds per copy of this state, measured inside native code
         auto start = std::chrono::steady_clock::now();
