@@ -8,23 +8,12 @@ import os
 import sys
 from pathlib import Path
 
-from .config import ConfigError, GameConfig
+from .arena.cli import add_replay_parser, add_tournament_parser
+from .config import ConfigError, GameConfig, parse_value
 from .engine import legal_mask, new_game, step
 from .render import add_render_parser
 from .summary import format_summary, summary
-
-
-def _parse_value(text: str):
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    if lowered in ("none", "null"):
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
+from .training.config import add_train_arguments
 
 DEFAULT_PLAYERS = 4
 
@@ -43,7 +32,7 @@ def game_config(args: argparse.Namespace) -> GameConfig:
         key, sep, value = item.partition("=")
         if not sep:
             raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
-        key, value = key.strip(), _parse_value(value.strip())
+        key, value = key.strip(), parse_value(value.strip())
         if key in flags and flags[key] != value:
             flag = {"n_players": "--players", "max_rounds": "--max-rounds", "victory": "--victory"}[key]
             raise ConfigError(f"--set {key}={value} conflicts with {flag} {_flag_text(key, flags[key])}; give it once")
@@ -118,14 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
     render.description = ("Draw a game saved by `ktenv play --save` as a PNG picture: the board with its forts and "
                           "stacks, and each player's gold, income and land.")
     render.set_defaults(func=cmd_render)
-    from .arena.cli import add_replay_parser, add_tournament_parser
 
     add_tournament_parser(sub)
     add_replay_parser(sub)
     train = sub.add_parser("train", help="self-play MaskablePPO from a YAML config (needs the 'train' extra)",
                            description="Train a MaskablePPO agent by self-play against an opponent league, all "
                                        "settings in one YAML file (configs/ppo_2p.yaml). Needs the 'train' extra.")
-    _add_train_arguments(train)
+    add_train_arguments(train)
     train.set_defaults(func=cmd_train)
     return parser
 
@@ -157,14 +145,6 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.width is not None and args.width <= 0:
         raise ConfigError(f"--width: expected a positive number of pixels, got {args.width}")
     return render_command(args)
-
-
-def _add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="training YAML (configs/ppo_2p.yaml)")
-    parser.add_argument("--resume", action="store_true", help="continue the run in the config's 'out' folder")
-    parser.add_argument("--out", help="run folder (overrides the config's 'out')")
-    parser.add_argument("--total-steps", type=int, help="learner steps in all (overrides 'total_steps')")
-    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override any key, e.g. ppo.n_epochs=8")
 
 
 def cmd_train(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """Game configuration: every option key of the rules page (R0.3 [OPTION ...]) in one frozen record.
 
 Defaults are the rules page's defaults. `GameConfig.from_dict` validates a mapping (for YAML and
-JSON files): an unknown key or a bad value is an error naming the key.
+JSON files and the environments' keyword arguments): an unknown key or a bad value is an error naming
+the key. It reads PettingZoo's `num_players` as `n_players`.
 """
 
 from __future__ import annotations
@@ -45,6 +46,19 @@ OPTION_FLAGS = ("where_will_they_stop", "free_draws_mandatory", "no_construction
           "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
           "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content", "events_without_effect")
+
+
+def parse_value(text: str):
+    """A `--set key=value` value: true/false, none/null, an integer, or the text itself."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
 
 class ConfigError(ValueError):
@@ -126,6 +140,7 @@ class GameConfig:
     def from_dict(cls, data: dict) -> GameConfig:
         if not isinstance(data, dict):
             raise ConfigError(f"config: expected a mapping of keys to values, got {type(data).__name__}")
+        data = player_count_alias(data)
         known = {f.name for f in fields(cls)}
         for key in data:
             if key not in known:
@@ -159,6 +174,26 @@ class GameConfig:
         Six players (R20.1 is silent): "more than half" of the 61-hex board, 31, by the same count
         that gives 19 for the 37-hex four-player board [ASSUMPTION]."""
         return {6: 31, 4: 19, 3: 10, 2: self.land_threshold_2p}[self.n_players]
+
+
+def player_count_alias(data: dict) -> dict:
+    """`num_players` (PettingZoo's keyword) read as `n_players`; both given with different values is an error."""
+    if "num_players" not in data:
+        return data
+    data = dict(data)
+    alias = data.pop("num_players")
+    if "n_players" in data and not _same_count(data["n_players"], alias):
+        raise ConfigError(f"config keys 'n_players' ({data['n_players']!r}) and 'num_players' ({alias!r}) disagree: "
+                          "give one of them")
+    data.setdefault("n_players", alias)
+    return data
+
+
+def _same_count(a, b) -> bool:
+    try:
+        return isinstance(a, bool) == isinstance(b, bool) and bool(a == b)  # True is no count of 1
+    except (TypeError, ValueError):  # an array compared elementwise
+        return False
 
 
 def power_code(name: str) -> int:

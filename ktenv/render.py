@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +23,7 @@ import numpy as np
 from . import catalog as cat
 from .board import hex_label
 from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
+from .procedures import Battle, Exploration
 from .state import PHASE_NAMES, GameState
 from .summary import power_name
 
@@ -73,9 +75,12 @@ def _battle_hexes(s: GameState, stacks: dict) -> set[int]:
         creatures = {side for side in sides if side != owner}
         if owner >= 0 and creatures:
             hexes.add(hx)
-    for key in ("b_hex", "x_hex"):
-        if key in s.reg:
-            hexes.add(int(s.reg[key]))
+    battle = s.frame(Battle)
+    if battle is not None:
+        hexes.add(battle.hex)
+    x = s.frame(Exploration)
+    if x is not None:
+        hexes.add(x.hex)
     return hexes
 
 
@@ -179,29 +184,106 @@ def _text(draw, xy, text, size, fill=(0, 0, 0), anchor="mm"):
     draw.text(xy, text, font=_font(size), fill=fill, anchor=anchor)
 
 
-def image(s: GameState, width: int = 1200):
-    """The picture as a PIL image (board on the left, player panels on the right)."""
-    image_mod, image_draw, _ = _pillow()
+MIN_WIDTH, MAX_WIDTH = 300, 8000  # pixels: below, the board is unreadable; above, a picture of 100+ MB
+MIN_LABEL_FONT = 8  # smallest font an income label shrinks to before a shorter name is tried
+# Income counters' names too long for a hex (the four- and six-player boards): short forms, kept unique
+SHORT_NAMES = {"Elephants' Graveyard": "Graveyard", "Diamond Field": "Diamonds", "Copper Mine": "Copper",
+               "Silver Mine": "Silver", "Gold Mine": "Gold", "Oil Field": "Oil", "Timberland": "Timber",
+               "Farmlands": "Farms", "Peat Bog": "Peat"}
+# In hex radii below the centre: the stack circles, and the income label's lower edge, high enough that
+# the hex is still wide there (a pointy-top hexagon narrows below half its radius)
+_STACK_Y, _LABEL_BOTTOM = -0.16, 0.52
+
+
+def check_width(width) -> int:
+    """The picture width as an int, or RenderError (a ValueError) naming a bad one."""
+    if isinstance(width, bool) or not isinstance(width, (int, np.integer)) or not MIN_WIDTH <= width <= MAX_WIDTH:
+        raise RenderError(f"width: expected a whole number of pixels {MIN_WIDTH}-{MAX_WIDTH}, got {width!r}")
+    return int(width)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    width: int
+    height: int
+    board_w: int
+    r: float  # hex radius
+    small: int  # board fonts
+    medium: int
+    p_large: int  # panel fonts
+    p_medium: int
+    p_small: int
+    box_h: int  # a player's panel box
+
+    def centre(self, s: GameState, hx: int) -> tuple[float, float]:
+        q, rr = (int(v) for v in s.geo.coords[hx])
+        return self.board_w / 2 + self.r * math.sqrt(3) * (q + rr / 2), self.height / 2 + self.r * 1.5 * rr
+
+
+def _layout(s: GameState, width: int) -> _Layout:
     radius = s.geo.radius
-    panel = int(width * 0.3)
-    board_w = width - panel
+    board_w = width - int(width * 0.3)
     r = board_w / (math.sqrt(3) * (2 * radius + 1) + 1.2)
-    small, medium = max(10, int(r / 4.2)), max(12, int(r / 3.2))  # on the board
-    p_large, p_medium, p_small = max(14, width // 50), max(11, width // 75), max(10, width // 92)  # panel
+    small, medium = max(10, int(r / 4.2)), max(12, int(r / 3.2))
+    p_large, p_medium, p_small = max(14, width // 50), max(11, width // 75), max(10, width // 92)
     box_h = 5 * (p_medium + 4) + 10
     panel_h = (p_large + 8 + 3 * (p_medium + 4) + 8 + s.n_players * (box_h + 10)
                + 3 * (p_small + 4) + 4 + 4 * (p_small + 8) + 20)
     height = int(max(r * (3 * radius + 2) + 40, panel_h))
+    return _Layout(width, height, board_w, r, small, medium, p_large, p_medium, p_small, box_h)
+
+
+def _half_width(radius: float, dy: float) -> float:
+    """Half the width of a pointy-top hexagon at height `dy` from its centre."""
+    dy = abs(dy)
+    return math.sqrt(3) / 2 * radius if dy <= radius / 2 else max(0.0, math.sqrt(3) * (radius - dy))
+
+
+def _fit_label(draw, name: str, value: int, cx: float, cy: float, r: float, size: int):
+    """(text, font size, box) of an income label that fits inside its hex: the full name, shrunk a
+    little, else the short name; None if not even that fits (a tiny picture)."""
+    bottom = cy + _LABEL_BOTTOM * r
+    room = 2 * _half_width(r - 3, _LABEL_BOTTOM * r)  # the hex is narrowest at the box's lower edge
+    short = SHORT_NAMES.get(name, name.split()[0])
+    full_smallest = max(MIN_LABEL_FONT, round(size * 0.85))  # smaller still: the short name reads better
+    for text, smallest in ((f"{name} {value}", full_smallest), (f"{short} {value}", MIN_LABEL_FONT)):
+        for px in range(size, smallest - 1, -1):
+            w = draw.textlength(text, font=_font(px)) + 6
+            if w <= room:
+                return text, px, (cx - w / 2, bottom - px - 4, cx + w / 2, bottom)
+    return None
+
+
+def income_labels(s: GameState, width: int = 1200) -> dict[int, tuple[str, int, tuple, list]]:
+    """hex -> (text, font size, box, hex corners) of every income counter's label, as `image` draws it."""
+    image_mod, image_draw, _ = _pillow()
+    lay = _layout(s, check_width(width))
+    draw = image_draw.Draw(image_mod.new("RGB", (1, 1)))
+    out = {}
+    for hx in np.flatnonzero(s.hex_income >= 0).tolist():
+        cx, cy = lay.centre(s, hx)
+        c = int(s.hex_income[hx])
+        name = {CITY: "City", VILLAGE: "Village"}.get(int(cat.THING_KIND[c]), cat.THING_NAME[c])
+        fit = _fit_label(draw, name, int(cat.THING_INCOME[c]), cx, cy, lay.r, lay.small)
+        if fit is not None:
+            out[hx] = (*fit, _hex_corners(cx, cy, lay.r - 1))
+    return out
+
+
+def image(s: GameState, width: int = 1200):
+    """The picture as a PIL image (board on the left, player panels on the right)."""
+    image_mod, image_draw, _ = _pillow()
+    lay = _layout(s, check_width(width))
+    width, height, board_w, r, small, medium = lay.width, lay.height, lay.board_w, lay.r, lay.small, lay.medium
+    p_large, p_medium, p_small, box_h = lay.p_large, lay.p_medium, lay.p_small, lay.box_h
     img = image_mod.new("RGB", (width, height), (250, 248, 240))
     draw = image_draw.Draw(img)
-    ox, oy = board_w / 2, height / 2
     stacks = _stacks(s)
     battles = _battle_hexes(s, stacks)
+    labels = income_labels(s, width)
 
     for hx in range(s.geo.n_hexes):
-        q, rr = (int(v) for v in s.geo.coords[hx])
-        cx = ox + r * math.sqrt(3) * (q + rr / 2)
-        cy = oy + r * 1.5 * rr
+        cx, cy = lay.centre(s, hx)
         corners = _hex_corners(cx, cy, r - 1)
         fill = FACE_DOWN_RGB if s.hex_down[hx] else TERRAIN_RGB[s.hex_terrain[hx]]  # R20.3
         draw.polygon(corners, fill=fill, outline=(60, 60, 60))
@@ -219,32 +301,28 @@ def image(s: GameState, width: int = 1200):
             draw.rectangle(box, fill=(70, 60, 50) if fort < 4 else (180, 30, 30), outline=(255, 255, 255))
             _text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), FORT_LETTER[fort], medium,
                   fill=(255, 255, 255))
-        c = int(s.hex_income[hx])
-        if c >= 0:
-            label = {CITY: "City", VILLAGE: "Village"}.get(int(cat.THING_KIND[c]), cat.THING_NAME[c])
-            label = f"{label[:12]} {int(cat.THING_INCOME[c])}"
-            w = draw.textlength(label, font=_font(small)) + 6
-            draw.rounded_rectangle([cx - w / 2, cy + r * 0.45, cx + w / 2, cy + r * 0.45 + small + 4], radius=3,
-                                   fill=(255, 255, 230), outline=(90, 80, 40))
-            _text(draw, (cx, cy + r * 0.45 + (small + 4) / 2), label, small)
-        if hx == s.cloud_hex:  # the black cloud (B.10): a dark cloud low on the left
-            for dx, dy, rad in ((-0.62, 0.22, 0.14), (-0.45, 0.16, 0.17), (-0.3, 0.24, 0.13)):
+        if hx in labels:
+            text, size, box, _ = labels[hx]
+            draw.rounded_rectangle(box, radius=3, fill=(255, 255, 230), outline=(90, 80, 40))
+            _text(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, size)
+        if hx == s.cloud_hex:  # the black cloud (B.10): a dark cloud left of the stacks
+            for dx, dy, rad in ((-0.66, 0.02, 0.11), (-0.54, -0.04, 0.13), (-0.43, 0.03, 0.1)):
                 draw.ellipse([cx + (dx - rad) * r, cy + (dy - rad) * r, cx + (dx + rad) * r, cy + (dy + rad) * r],
                              fill=(40, 40, 50))
         sides = sorted(stacks.get(hx, {}).items())
         if sides:
-            span = r * 0.42
+            span, y = r * 0.42, cy + _STACK_Y * r
             for k, (side, (things, _hidden, heroes)) in enumerate(sides):
                 x = cx + (k - (len(sides) - 1) / 2) * span
                 colour = NEUTRAL_RGB if side == NEUTRAL else PLAYER_RGB[side]
                 rad = r * 0.19
-                draw.ellipse([x - rad, cy - rad, x + rad, cy + rad], fill=colour, outline=(0, 0, 0), width=2)
-                _text(draw, (x, cy), str(things + heroes), medium, fill=(255, 255, 255))
-                if heroes:
-                    _text(draw, (x, cy + rad + small / 2 + 1), "H" * min(heroes, 3), small, fill=(0, 0, 0))
-        if hx in battles:
-            d = r * 0.15
-            bx, by = cx + r * 0.5, cy + r * 0.4
+                draw.ellipse([x - rad, y - rad, x + rad, y + rad], fill=colour, outline=(0, 0, 0), width=2)
+                _text(draw, (x, y), str(things + heroes), medium, fill=(255, 255, 255))
+                if heroes:  # above the circle: below it is the income label
+                    _text(draw, (x, y - rad - small / 2 - 1), "H" * min(heroes, 3), small, fill=(0, 0, 0))
+        if hx in battles:  # right of the stacks
+            d = r * 0.12
+            bx, by = cx + r * 0.62, cy + r * 0.02
             draw.line([bx - d, by - d, bx + d, by + d], fill=(200, 0, 0), width=4)
             draw.line([bx - d, by + d, bx + d, by - d], fill=(200, 0, 0), width=4)
 
@@ -308,7 +386,7 @@ def _wrap(draw, text: str, font, max_width: float) -> list[str]:
 
 
 def rgb_array(s: GameState, width: int = 1200) -> np.ndarray:
-    """The picture as an HxWx3 uint8 array."""
+    """The picture as an HxWx3 uint8 array; `width` in pixels, MIN_WIDTH-MAX_WIDTH (else RenderError)."""
     return np.asarray(image(s, width).convert("RGB"), dtype=np.uint8)
 
 
@@ -337,9 +415,11 @@ def render_command(args: argparse.Namespace) -> int:
         state = GameState.from_json(text)
     except ValueError as exc:  # StateFileError and malformed generator fields
         raise RenderError(f"{path}: {exc}") from None
-    width = int(getattr(args, "width", 1200) or 1200)
-    if not 300 <= width <= 8000:
-        raise RenderError(f"--width: expected 300-8000 pixels, got {width}")
+    width = getattr(args, "width", None)
+    try:
+        width = check_width(1200 if width is None else width)  # --width 0 is refused, not read as the default
+    except RenderError as exc:
+        raise RenderError(f"--{exc}") from None
     out = Path(getattr(args, "out", None) or "board.png")
     img = image(state, width)
     try:

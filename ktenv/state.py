@@ -33,7 +33,20 @@ from .constants import (
     TREASURE,
     VILLAGE,
 )
-from .procedures import Frame, FrameError, frame_from_dict, frames_from_v2
+from .procedures import (
+    BruteScreens,
+    Discard,
+    Event,
+    Exploration,
+    Frame,
+    FrameError,
+    MovementTurn,
+    RecruitTurn,
+    Setup,
+    StackOverflow,
+    frame_from_dict,
+    frames_from_v2,
+)
 from .rng import Dice
 
 SCHEMA = "ktenv.state"
@@ -62,10 +75,10 @@ _HEX_ARRAYS = ("hex_terrain", "hex_owner", "hex_fort", "hex_income", "hex_fort_r
                "hex_citadel_round", "hex_citadel_seq", "hex_citadel_built", "hex_fort_damage", "hex_down")
 _HERO_ARRAYS = ("hero_up", "hero_owner", "hero_hex", "hero_mp", "hero_status", "hero_pinned", "hero_moved",
                 "hero_damage", "hero_from")
-_PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn", "power", "power_hex")
+_PLAYER_ARRAYS = ("gold", "alive", "start_hex", "drawn", "power", "power_hex", "seen")
 # R21 / R20.3: saves made before the Encounter powers or Mysterious Kadab, or of games without
 # Mysterious Kadab, load without them
-_KADAB_ARRAYS = ("hex_down", "thing_from", "hero_from")
+_KADAB_ARRAYS = ("hex_down", "thing_from", "hero_from", "seen")
 _OPTIONAL_ARRAYS = ("power", "power_hex", *_KADAB_ARRAYS)
 _TAX_FARMER = ENCOUNTER_POWERS.index("Tax Farmer")
 _ARRAYS = _THING_ARRAYS + _HEX_ARRAYS + _HERO_ARRAYS + _PLAYER_ARRAYS
@@ -85,7 +98,7 @@ class InvariantError(AssertionError):
 
 
 class GameState:
-    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "reg", "frames", "hex_stack", "hex_aside", "rng", "winners",
+    __slots__ = ("cfg", "geo", *_ARRAYS, *_SCALARS, "frames", "hex_stack", "hex_aside", "rng", "winners",
                  "reason", "stats", "_mask")
 
     def __init__(self, cfg: GameConfig, seed: int = 0) -> None:
@@ -136,6 +149,7 @@ class GameState:
         self.drawn = np.zeros(p, np.int16)  # Things drawn in the current recruiting turn (public)
         self.power = np.full(p, -1, np.int8)  # R21 Encounter power (config.ENCOUNTER_POWERS code; public, RI.1)
         self.power_hex = np.full(p, -1, np.int8)  # R21.7 the Tax Farmer's marked hex (public)
+        self.seen = np.zeros((p, h), bool)  # R22.4 / R20.3: face-down hexes whose terrain the player saw (private)
         self.round = 0
         self.phase = SETUP
         self.stage = 0
@@ -146,7 +160,6 @@ class GameState:
         self.cloud_hex = -1
         self.citadel_seq = 0
         self.cup_ran_dry = 0  # R17.2: public flag, true elimination in force
-        self.reg: dict[str, int] = {}
         self.frames: list[Frame] = []  # procedures under way, outermost first (ktenv.procedures)
         self.hex_stack: list[int] = []  # terrain codes; the provisional stack during setup (R3.5)
         self.hex_aside: list[int] = []  # set-aside and replaced Sea tiles until the stack forms
@@ -155,6 +168,13 @@ class GameState:
         self.reason = ""
         self.stats = dict.fromkeys(STAT_KEYS, 0)
         self._mask = None
+
+    def edited(self) -> GameState:
+        """Say that this state was changed by hand (a test, a tool, a variant): the cached legal mask is
+        dropped, so the next `legal_mask` reads the state afresh. Returns the state. The engine itself
+        never needs it; after arranging a state, `ktenv.engine.resume` runs on to the next decision."""
+        self._mask = None
+        return self
 
     # ----- basic queries (used by every engine module) -----
 
@@ -266,6 +286,15 @@ class GameState:
         """End procedure `cls` if it is under way."""
         self.frames = [f for f in self.frames if type(f) is not cls]
 
+    def open_screen(self) -> int:
+        """R17.1.1 / R17.1.2: the player whose screen may hold more than 10 now (the one discarding,
+        or the one recruiting until their placement is done), -1: nobody."""
+        discard = self.frame(Discard)
+        if discard is not None:
+            return discard.player
+        recruiting = self.frame(RecruitTurn)
+        return -1 if recruiting is None else recruiting.open_screen
+
     # ----- copy and JSON -----
 
     def copy(self) -> GameState:
@@ -275,7 +304,6 @@ class GameState:
             setattr(other, name, getattr(self, name).copy())
         for name in _SCALARS:
             setattr(other, name, getattr(self, name))
-        other.reg = dict(self.reg)
         other.frames = [f.copy() for f in self.frames]
         other.hex_stack = list(self.hex_stack)
         other.hex_aside = list(self.hex_aside)
@@ -294,7 +322,7 @@ class GameState:
             data[name] = getattr(self, name).tolist()
         for name in _SCALARS:
             data[name] = int(getattr(self, name))
-        data.update(reg=dict(self.reg), frames=[f.to_dict() for f in self.frames], hex_stack=list(self.hex_stack),
+        data.update(frames=[f.to_dict() for f in self.frames], hex_stack=list(self.hex_stack),
                     hex_aside=list(self.hex_aside), rng=self.rng.to_json(),
                     winners=list(self.winners), reason=self.reason, stats=dict(self.stats))
         return data
@@ -358,10 +386,8 @@ class GameState:
                 raise StateFileError(f"saved game: field '{name}' = {value} is out of range {low}..{high}")
             setattr(state, name, value)
         try:
-            state.reg = {str(k): int(v) for k, v in _field(data, "reg").items()}
-            if data["version"] == 2:  # the register bag held what the frames hold now
-                state.frames, moved = frames_from_v2(state.reg)
-                state.reg = {k: v for k, v in state.reg.items() if k not in moved}
+            if data["version"] == 2:
+                _load_v2_registers(state, _field(data, "reg"))
             else:
                 state.frames = [frame_from_dict(f) for f in _field(data, "frames")]
             state.hex_stack = [int(v) for v in _field(data, "hex_stack")]
@@ -377,9 +403,25 @@ class GameState:
             raise StateFileError(f"saved game: malformed field ({exc})") from None
         try:
             state.check_invariants()
+            check_stacks(state)
         except InvariantError as exc:
             raise StateFileError(f"saved game: inconsistent state: {exc}") from None
         return state
+
+    # ----- pickle and deepcopy (Ray, multiprocessing, search) -----
+
+    def __getstate__(self) -> tuple[None, dict]:
+        # the geometry (read-only mappings, shared by every game of a board size) is rebuilt from cfg
+        return None, {name: getattr(self, name) for name in GameState.__slots__ if name != "geo"}
+
+    def __setstate__(self, state: tuple[None, dict]) -> None:
+        slots = state[1]
+        for name, value in slots.items():
+            setattr(self, name, value)
+        self.geo = geometry(board_radius(self.cfg.n_players))
+
+    def __deepcopy__(self, memo: dict) -> GameState:
+        return self.copy()
 
     # ----- invariants -----
 
@@ -389,6 +431,22 @@ class GameState:
         _check_hexes(self)
         _check_heroes(self)
         _check_players(self)
+
+
+def _load_v2_registers(state: GameState, registers: dict) -> None:
+    """Version 2 kept the procedures under way in a bag of named integers; they become frames (and the
+    Kadab knowledge its array). A register no frame takes is a corrupt or foreign save."""
+    reg = {str(k): int(v) for k, v in registers.items()}
+    state.frames, moved = frames_from_v2(reg, state.phase)
+    for p in range(state.n_players):  # R22.4: the hexes each player saw were a bitmask
+        key = f"seen{p}"
+        if key in reg:
+            bits = reg[key]
+            state.seen[p] = [bool(bits >> hx & 1) for hx in range(state.geo.n_hexes)]
+            moved.add(key)
+    unknown = sorted(set(reg) - moved)
+    if unknown:
+        raise StateFileError(f"saved game: version 2 register {unknown[0]!r} is not one this ktenv can read")
 
 
 def _scalar_range(s: GameState, name: str) -> tuple[int, int]:
@@ -455,8 +513,9 @@ def _check_hexes(s: GameState) -> None:
     # Fort supply is not checked: reductions may exceed the box (RD7.8), only building checks it.
     income_kinds = (SPECIAL_INCOME, CITY, VILLAGE)
     on_board = (s.thing_place == BOARD) & np.isin(s.cat.THING_KIND, income_kinds)
-    if "x_tie" in s.reg:  # R12.2.4: tied drawn income counters wait on the hex for the controller's choice
-        on_board &= s.thing_hex != s.reg["x_hex"]
+    x = s.frame(Exploration)
+    if x is not None and x.tie:  # R12.2.4: tied drawn income counters wait on the hex for the controller's choice
+        on_board &= s.thing_hex != x.hex
     ids = np.flatnonzero(on_board)
     if np.bincount(s.thing_hex[ids], minlength=s.geo.n_hexes).max(initial=0) > 1:
         _fail("a hex holds two income counters (R1.9.3)")
@@ -492,7 +551,8 @@ def _check_heroes(s: GameState) -> None:
     if ((s.hex_terrain[s.hero_hex[owned]] == SEA) & ~s.hex_down[s.hero_hex[owned]]).any():
         _fail("a hero stands on a Sea hex")
     lords = owned & (s.cat.HERO_LORD_TERRAIN >= 0)
-    if np.bincount(s.hero_owner[lords], minlength=n).max(initial=0) > 1 and s.reg.get("lord_choice", -1) < 0:
+    event = s.frame(Event)
+    if np.bincount(s.hero_owner[lords], minlength=n).max(initial=0) > 1 and (event is None or event.lord_player < 0):
         _fail("a player owns two terrain lords (R7.10)")
 
 
@@ -514,17 +574,19 @@ def _check_players(s: GameState) -> None:
     if (s.gold < 0).any():
         _fail("a player has negative gold")
     _check_powers(s)
+    brute, overflow = s.frame(BruteScreens), s.frame(StackOverflow)
+    setup = s.frame(Setup)
+    waived = (setup is not None and setup.screens_open) or s.frame(Discard) is not None
     for p in range(s.cfg.n_players):
         # R17.1.1: over 10 only during setup before placement, or while discards are under way
         # (one player discards at a time; the others over the limit follow at once)
-        if s.screen_size(p) > SCREEN_LIMIT and s.reg.get("screen_open", 0) != p + 1 \
-                and not s.reg.get("setup_screens") and not s.reg.get("discarding") \
-                and not s.reg.get("pw_brute", 0) >> p & 1:  # R21.4: a Brute's creature came back mid-decision
+        if s.screen_size(p) > SCREEN_LIMIT and s.open_screen() != p and not waived \
+                and not (brute is not None and p in brute.over):  # R21.4: a Brute's creature came back mid-decision
             _fail(f"player {p} holds more than {SCREEN_LIMIT} counters behind the screen (R17.1)")
         room = s.room_for(p)
-        moving = s.reg.get("mv_on") and s.cfg.stack_limit_check == "end_of_movement" and \
+        moving = s.frame(MovementTurn) is not None and s.cfg.stack_limit_check == "end_of_movement" and \
             p == s.turn_order()[min(s.turn, len(s.turn_order()) - 1)]  # R11.4.4: checked when the turn ends
-        if (room < 0).any() and not s.reg.get("stack_overflow_ok", 0) and not s.reg.get(f"overflow{p}", 0) \
+        if (room < 0).any() and not (overflow is not None and (overflow.retreat or overflow.owners[p])) \
                 and not moving:
             _fail(f"player {p} has more than 10 creatures and heroes in a hex (R11.4)")
         if not s.alive[p] and (s.hex_owner == p).any():
@@ -532,3 +594,57 @@ def _check_players(s: GameState) -> None:
         # R16.3 is the standard rule only: every R19 variant replaces it (two Citadels may be held)
         if len(s.citadel_hexes(p)) > 1 and s.phase != GAME_OVER and s.cfg.victory == "standard":
             _fail(f"player {p} owns two Citadels but has not won (R16.3)")
+
+
+# Phases between one Combat phase and the next Events phase: every battle and exploration was
+# resolved in the Combat phase (R12.1.4), and until the Events phase (R22.5 Portal) and the Movement
+# phase counters only arrive in a hex by placement on their owner's own hexes (R8.3.1, R7, B.8).
+_SETTLED_PHASES = (INCOME, HEROES, RECRUIT, CONSTRUCTION, SPECIAL, CHANGE_ORDER)
+
+
+def _sides(s: GameState) -> np.ndarray:
+    """bool [hex, side] (R0.5.2): side p < n_players has creatures, heroes or other counters there
+    (income counters and items in play left out: they follow other rules); side n_players: neutral."""
+    n = s.n_players
+    kinds = s.cat.THING_KIND
+    on = (s.thing_place == BOARD) & ~np.isin(kinds, (SPECIAL_INCOME, CITY, VILLAGE)) & ~s.thing_in_play
+    owners = s.thing_owner[on].astype(np.int64)
+    sides = np.zeros((s.geo.n_hexes, n + 1), bool)
+    sides[s.thing_hex[on], np.where(owners == NEUTRAL, n, owners)] = True
+    heroes = s.hero_owner >= 0
+    sides[s.hero_hex[heroes], s.hero_owner[heroes]] = True
+    return sides
+
+
+def _owner_text(owner: int) -> str:
+    return "nobody" if owner == NOBODY else f"player {owner}"
+
+
+def check_stacks(s: GameState) -> None:
+    """Who may have counters in whose hex, by phase: what a saved game can never hold.
+
+    Sharing a hex is legal far beyond battles: an enemy stack stays in a hex whose owner's flyers
+    left it (R11.6, no battle follows, R12.1.1) and the owner may then place counters beside it; so
+    only what no sequence of legal actions reaches is refused."""
+    n = s.n_players
+    sides = _sides(s)
+    for hx in np.flatnonzero(sides.any(axis=1)):
+        owner = int(s.hex_owner[hx])
+        foreign = [p for p in np.flatnonzero(sides[hx, :n]).tolist() if p != owner]
+        if sides[hx, n] and owner != NOBODY and s.phase != COMBAT:
+            _fail(f"hex {hx}: neutral counters in a hex owned by player {owner} (R12.4.1: neutral defenders "
+                  "stay only in unexplored hexes; a conquest removes them)")
+        if not foreign:
+            continue
+        where = f"hex {hx}, owned by {_owner_text(owner)}, holds counters of player {foreign[0]}"
+        if s.phase == SETUP:
+            _fail(f"{where} during setup (R4.8, R8.3.1: Things are placed only on their owner's hexes)")
+        if s.phase not in _SETTLED_PHASES:
+            continue
+        if owner == NOBODY:
+            _fail(f"{where} in phase '{PHASE_NAMES[s.phase]}' (R12.1.4: every exploration is resolved "
+                  "in the Combat phase)")
+        if len(foreign) > 1:
+            _fail(f"hex {hx}, owned by player {owner}, holds counters of players {foreign[0]} and {foreign[1]} "
+                  f"in phase '{PHASE_NAMES[s.phase]}' (R12.1.4, R13.9.3: every battle ends in the Combat "
+                  "phase with one side left)")

@@ -154,6 +154,8 @@ def test_a_store_of_another_tournament_is_refused(tmp_path):
         run_tournament(cfg(tmp_path, games=1, seed=99, resume=True))
     fresh = run_tournament(cfg(tmp_path, games=1, seed=99, fresh=True))
     assert fresh["played"] == 1
+    with pytest.raises(TournamentError, match="different tournament.*'max_decisions'"):  # cuts other games
+        run_tournament(cfg(tmp_path, games=1, seed=99, resume=True, max_decisions=50))
     (tmp_path / "junk.sqlite").write_text("not a database at all" * 100)
     with pytest.raises(TournamentError, match="not a usable tournament database"):
         run_tournament(cfg(tmp_path, db=str(tmp_path / "junk.sqlite")))

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 from ktenv import catalog as cat
-from ktenv.constants import BOARD, CUP, SCREEN, SEA
+from ktenv.constants import BOARD, CUP, PLAINS, SCREEN, SEA
 from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.balloon import BALLOON
+from ktenv.engine.common import allow_overflow
+from ktenv.procedures import StackOverflow
 from ktenv.state import COMBAT, DONE, MOVEMENT
 
-from .movement_helpers import a_hex, a_thing, act, empty_board, own, put, start_movement
+from .builders import board, own, put, start_phase
+from .play import a_hex, a_thing, act
 
 M = cat.MAGIC_ID
 
 
 def sky():
     """Player 0 owns the centre; the Balloon is behind its screen."""
-    s = empty_board()
+    s = board(setup="passive", terrain=PLAINS)
     own(s, 0, 0)
     own(s, 1, 15)
     s.thing_place[BALLOON], s.thing_owner[BALLOON] = SCREEN, 0
@@ -31,7 +34,7 @@ def test_balloon_carries_up_to_three_small_creatures_up_to_three_hexes():
     big = put(s, "Buffalo Herd", 0, 0)  # value 3 is allowed ...
     giant = put(s, "Cyclops", 0, 0)  # ... value 5 is not
     own(s, 0, 12)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BALLOON))
     assert s.decision == D.BALLOON_LOAD
     assert a_thing(s, giant) not in legal_actions(s) and a_thing(s, big) in legal_actions(s)
@@ -52,7 +55,7 @@ def test_balloon_lifts_pinned_creatures_rd10_12():
     rider = put(s, "Farmers", 0, 0)
     put(s, "Centaur", 1, 0)  # an enemy pins the Farmers
     own(s, 0, 7)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert s.thing_pinned[rider]
     act(s, a_thing(s, BALLOON))  # the lone pinned rider is loaded and confirmed (forced)
     assert s.decision == D.BALLOON_DEST
@@ -70,7 +73,7 @@ def test_fan_blows_the_balloon_into_the_sea_and_the_passengers_escape():
     s.hex_terrain[sea] = SEA
     shore = [int(h) for h in s.geo.neighbours[sea] if h >= 0 and h != target and s.hex_terrain[h] != SEA][0]
     own(s, 0, shore)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BALLOON))  # the lone rider is loaded and the flight confirmed: forced
     if s.decision == D.BALLOON_LOAD:
         act(s, YES)
@@ -91,7 +94,7 @@ def test_dispel_magic_cancels_the_flight():
     put(s, "Centaur", 0, 0)
     s.thing_place[M["Dispel Magic"]], s.thing_owner[M["Dispel Magic"]] = SCREEN, 1
     own(s, 0, 3)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BALLOON))
     act(s, a_thing(s, rider))
     act(s, YES)
@@ -108,7 +111,7 @@ def test_balloon_passengers_fire_as_ranged_and_the_balloon_returns_at_round_end(
     rider = put(s, "Farmers", 0, 0)
     own(s, 1, 2)
     enemy = put(s, "Buffalo Herd", 1, 2)  # value 3
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BALLOON))
     if s.decision == D.BALLOON_LOAD:
         act(s, YES)
@@ -129,17 +132,17 @@ def test_balloon_passengers_fire_as_ranged_and_the_balloon_returns_at_round_end(
 
 def test_over_the_limit_is_trimmed_at_the_end_of_the_movement_turn():
     """RP-5.9 / RD10.2: a stack over 10 (a Warlord's defector) is trimmed by its owner."""
-    s = empty_board()
+    s = board(setup="passive", terrain=PLAINS)
     own(s, 0, 0)
     names = ["Farmers", "Farmers", "Farmers", "Farmers", "Centaur", "Dragonfly", "Eagles", "Villains",
              "Pegasus", "Lion Pride", "Wolf Pack"]
     ids = [put(s, n, 0, 0) for n in names]
-    s.reg["overflow0"] = 1
-    start_movement(s)
+    allow_overflow(s, 0)
+    start_phase(s, MOVEMENT, fresh=False)
     act(s, PASS)  # end the movement turn
     assert s.decision == D.RETREAT_EXCESS and s.actor == 0
     act(s, a_thing(s, ids[0]))
-    assert s.thing_place[ids[0]] == CUP and "overflow0" not in s.reg
+    assert s.thing_place[ids[0]] == CUP and s.frame(StackOverflow) is None
     assert (s.thing_place[ids[1:]] == BOARD).all()
 
 
@@ -150,7 +153,7 @@ def test_a_citadel_reduced_to_a_castle_leaves_its_big_stack_to_be_trimmed_r19_2_
     from ktenv.config import GameConfig
     from ktenv.engine.conquest import reduce_fort
 
-    s = empty_board()
+    s = board(setup="passive", terrain=PLAINS)
     s.cfg = GameConfig(n_players=2, victory="unique_b")
     own(s, 0, 0)
     s.hex_fort[0] = 4
@@ -161,7 +164,7 @@ def test_a_citadel_reduced_to_a_castle_leaves_its_big_stack_to_be_trimmed_r19_2_
     reduce_fort(s, 0)  # the damage roll of R13.10 (combat_and_disaster)
     assert s.hex_fort[0] == 3
     s.check_invariants()
-    start_movement(s)
+    start_phase(s, MOVEMENT, fresh=False)  # keeps the overflow register reduce_fort set
     act(s, PASS)
     assert s.decision == D.RETREAT_EXCESS and s.actor == 0
     act(s, a_thing(s, ids[0]))

@@ -11,16 +11,17 @@ from ktenv.engine import legal_actions, step
 from ktenv.engine.actions import NUMBER, PASS
 from ktenv.engine.common import to_cup
 from ktenv.engine.machine import layout
+from ktenv.procedures import Battle
 from ktenv.state import COMBAT
 
-from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
+from .builders import board, hero, own, put, screen, start_phase, thing
 
 M = cat.MAGIC_ID
 
 
 def arena(n_players: int = 2):
     """Player 1 defends hex 0 (Plains); player 0 owns its neighbour (Plains) and attacks."""
-    s = empty_board(past_setup(n_players, 5))
+    s = board(n_players, 5, gold=None)
     s.hex_terrain[:] = PLAINS
     a, b = 0, int(s.geo.adjacent[0][0])
     own(s, 1, a)
@@ -43,7 +44,7 @@ def test_firewall_rolled_value_is_a_magic_fort_rt19():
     s, a, b = arena()
     put(s, thing("Farmers"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, M["Firewall"], 1)
+    screen(s, M["Firewall"], 1)
     s.rng.script = [4, 4]  # the Firewall's value 4; magic step: it hits on a 4
     start_phase(s, COMBAT)
     play_item(s, M["Firewall"])  # the defender's opening window (the attacker holds nothing)
@@ -56,7 +57,7 @@ def test_firewall_of_value_three_misses_a_four():
     s, a, b = arena()
     put(s, thing("Farmers"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, M["Firewall"], 1)
+    screen(s, M["Firewall"], 1)
     s.rng.script = [3, 4, 6, 6]  # value 3; magic die 4 misses; melee both miss
     start_phase(s, COMBAT)
     play_item(s, M["Firewall"])
@@ -70,11 +71,11 @@ def test_golem_takes_no_ranged_hits_and_lowers_them_rt18():
     hunters += [put(s, thing("Hunters"), 0, a), put(s, thing("Greathunter"), 0, a)]
     assert len(hunters) == 3
     defenders = [put(s, thing("Farmers", k), 1, a) for k in range(3)]
-    to_screen(s, M["Golem"], 1)
+    screen(s, M["Golem"], 1)
     s.rng.script = [1, 1, 1]  # ranged: three hits
     start_phase(s, COMBAT)
     play_item(s, M["Golem"])
-    assert s.decision == D.ASSIGN_HIT and s.reg["b_hits1"] == 2
+    assert s.decision == D.ASSIGN_HIT and s.frame(Battle).hits[1] == 2
     assert layout(s).thing + M["Golem"] not in legal_actions(s)
     del defenders
 
@@ -85,7 +86,7 @@ def test_talisman_saves_once_per_step_rt17():
     for k in range(2):
         put(s, thing("Farmers", k), 0, a)
     giant = put(s, thing("Buffalo Herd", 1), 1, a)  # value 4, the only defender
-    to_screen(s, M["Talisman"], 1)
+    screen(s, M["Talisman"], 1)
     s.rng.script = [1, 1, 6, 3]  # melee: both Farmers hit; Buffalo misses; save roll 3 dodges the first
     start_phase(s, COMBAT)
     play_item(s, M["Talisman"])
@@ -98,7 +99,7 @@ def test_magic_bow_makes_its_bearer_a_ranged_attacker():
     s, a, b = arena()
     farmer = put(s, thing("Farmers"), 0, a)
     target = put(s, thing("Centaur"), 1, a)
-    to_screen(s, M["Magic Bow"], 0)
+    screen(s, M["Magic Bow"], 0)
     s.rng.script = [2, 6]  # ranged: farmer (1+1=2) hits on 2; melee: nobody left to fight
     start_phase(s, COMBAT)
     play_item(s, M["Magic Bow"])  # one creature: the bearer is forced
@@ -110,11 +111,11 @@ def test_magic_sword_charges_with_two_dice():
     s, a, b = arena()
     put(s, thing("Farmers"), 0, a)
     foes = [put(s, thing("Centaur"), 1, a), put(s, thing("Villains"), 1, a)]
-    to_screen(s, M["Magic Sword"], 0)
+    screen(s, M["Magic Sword"], 0)
     s.rng.script = [2, 2, 6, 6]  # melee: two dice at value 1+1 -> two hits; both defenders miss
     start_phase(s, COMBAT)
     play_item(s, M["Magic Sword"])
-    assert s.decision == D.ASSIGN_HIT and s.reg["b_hits1"] == 2
+    assert s.decision == D.ASSIGN_HIT and s.frame(Battle).hits[1] == 2
     step(s, layout(s).thing + foes[0])  # the second hit is forced on the other
     assert all(s.thing_place[f] == CUP for f in foes) and s.hex_owner[a] == 0
 
@@ -131,7 +132,7 @@ def _knight_and_troll_attack(item: int):
     knight, troll = put(s, thing("Black Knight"), 0, a), put(s, thing("Troll"), 0, a)
     put(s, thing("Lion Pride"), 1, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, item, 0)
+    screen(s, item, 0)
     s.rng.script = [6] * 40
     start_phase(s, COMBAT)
     play_item(s, item)
@@ -142,7 +143,7 @@ def _knight_and_troll_attack(item: int):
 
 def _to_round(s, n: int) -> None:
     """Keep the item where it is and stay in the battle until round `n` starts."""
-    while not (s.decision == D.ITEM_BEARER and s.reg["b_round"] == n):
+    while not (s.decision == D.ITEM_BEARER and s.frame(Battle).round == n):
         assert s.decision in (D.ITEM_BEARER, D.RETREAT, D.ITEM_WINDOW), D.NAMES[s.decision]
         step(s, PASS)
 
@@ -154,7 +155,7 @@ def test_bow_and_sword_may_change_bearers_at_the_start_of_each_round_c10_c11_rp_
     s, knight, troll = _knight_and_troll_attack(M[item])
     _to_round(s, 2)
     lay = layout(s)
-    assert s.actor == 0 and s.reg["b_bear"] == M[item]
+    assert s.actor == 0 and s.frame(Battle).bearer_item == M[item]
     assert set(legal_actions(s)) == {PASS, lay.thing + troll}  # not the bearer it already has
     step(s, lay.thing + troll)
     assert s.thing_bearer[M[item]] == troll
@@ -172,9 +173,9 @@ def test_a_dead_bearers_item_must_be_put_on_a_new_creature_c10():
     while s.decision != D.RETREAT:
         step(s, PASS)
     to_cup(s, knight)  # the Knight fell in round 1 ...
-    farmers = put(s, thing("Farmers"), 0, s.reg["b_hex"], face_up=True)  # ... and two creatures are left
+    farmers = put(s, thing("Farmers"), 0, s.frame(Battle).hex, up=True)  # ... and two creatures are left
     step(s, PASS)  # the attacker stays
-    assert s.decision == D.ITEM_BEARER and s.reg["b_round"] == 2
+    assert s.decision == D.ITEM_BEARER and s.frame(Battle).round == 2
     assert set(legal_actions(s)) == {layout(s).thing + troll, layout(s).thing + farmers}
 
 
@@ -183,7 +184,7 @@ def test_dust_of_defense_sends_the_attacker_away_and_the_fan_stops_it():
     s, a, b = arena()
     farmer = put(s, thing("Farmers"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, M["Dust of Defense"], 1)
+    screen(s, M["Dust of Defense"], 1)
     start_phase(s, COMBAT)
     play_item(s, M["Dust of Defense"])  # one attacker, one retreat hex: the retreat is forced
     assert s.thing_hex[farmer] == b and s.hex_owner[a] == 1
@@ -191,8 +192,8 @@ def test_dust_of_defense_sends_the_attacker_away_and_the_fan_stops_it():
     s, a, b = arena()
     farmer = put(s, thing("Farmers"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, M["Dust of Defense"], 1)
-    to_screen(s, M["Fan"], 0)
+    screen(s, M["Dust of Defense"], 1)
+    screen(s, M["Fan"], 0)
     start_phase(s, COMBAT)
     play_item(s, M["Dust of Defense"])
     assert s.decision == D.REACT and s.actor == 0
@@ -206,13 +207,13 @@ def test_dispel_magic_cancels_an_item_and_sends_magic_to_melee():
     s.hex_terrain[b] = DESERT
     put(s, thing("Genie"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, M["Golem"], 0)
-    to_screen(s, M["Dispel Magic"], 1)
+    screen(s, M["Golem"], 0)
+    screen(s, M["Dispel Magic"], 1)
     start_phase(s, COMBAT)
     play_item(s, M["Golem"])
     assert s.decision == D.REACT and s.actor == 1
     step(s, layout(s).thing + M["Dispel Magic"])
-    assert s.thing_place[M["Golem"]] == CUP and s.reg["b_dispelled"] >> 0 & 1
+    assert s.thing_place[M["Golem"]] == CUP and s.frame(Battle).dispelled >> 0 & 1
 
 
 def test_dispel_before_the_magic_step():
@@ -221,12 +222,12 @@ def test_dispel_before_the_magic_step():
     s.hex_terrain[b] = DESERT
     genie = put(s, thing("Genie"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, M["Dispel Magic"], 1)
+    screen(s, M["Dispel Magic"], 1)
     start_phase(s, COMBAT)
     assert s.decision == D.REACT and s.actor == 1
     s.rng.script = [6, 6]  # melee: the Genie (now melee) and the Centaur both miss
     step(s, layout(s).thing + M["Dispel Magic"])
-    assert s.thing_place[genie] == BOARD and s.reg["b_dispelled"] & 1
+    assert s.thing_place[genie] == BOARD and s.frame(Battle).dispelled & 1
 
 
 def test_baron_hits_enemy_forts_and_towns_but_not_a_citadel():
@@ -304,7 +305,7 @@ def test_lucky_charm_changes_a_die():
     s.hex_terrain[explorer_hex] = MOUNTAIN
     own(s, 0, explorer_hex)
     put(s, thing("Goblins"), 0, a)
-    to_screen(s, M["Lucky Charm"], 0)
+    screen(s, M["Lucky Charm"], 0)
     s.rng.script = [5]  # exploration roll 5 ...
     start_phase(s, COMBAT)
     assert s.decision == D.LUCKY_DIE and s.actor == 0

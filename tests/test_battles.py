@@ -2,37 +2,22 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from ktenv import catalog as cat
-from ktenv.constants import BOARD, CUP, DESERT, FOREST, FROZEN_WASTE, MOUNTAIN, NEUTRAL, OUT, PLAINS, SCREEN, SWAMP
+from ktenv.constants import BOARD, CUP, DESERT, NEUTRAL, PLAINS, SCREEN, SWAMP
 from ktenv.engine import IllegalActionError, describe_action, legal_actions, step
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.machine import layout
+from ktenv.procedures import Battle
 from ktenv.state import COMBAT, GAME_OVER
 
-from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
+from .builders import board, only_in_cup, own, pair, position, put, screen, start_phase, thing
 
 
-def board(n_players: int = 2, seed: int = 1):
-    s = empty_board(past_setup(n_players, seed))
-    s.hex_terrain[:] = PLAINS  # an all-land board so every test picks its own terrains
-    return s
-
-
-def pair(s, hx: int = 0) -> tuple[int, int]:
-    """A hex and one neighbour."""
-    return hx, int(s.geo.adjacent[hx][0])
-
-
-def only_in_cup(s, ids) -> None:
-    """Leave exactly `ids` in the cup (the rest set out of the game) so exploration draws are known."""
-    keep = set(ids)
-    for c in np.flatnonzero(s.thing_place == CUP):
-        if int(c) not in keep:
-            s.thing_place[c] = OUT
+def battlefield(n_players: int = 2, seed: int = 1):
+    return board(n_players, seed, terrain=PLAINS, gold=None)  # an all-land board: every test picks its terrains
 
 
 def choose(s, text: str) -> None:
@@ -54,25 +39,19 @@ def finish_combat(s, policy: str = "last") -> None:
 
 def test_rt4_charge_rolls_two_dice_and_value_hits_on_lower_or_equal():
     """RT.4 / R13.4.2: Walrus (4) hits on 1-4; White Knight (3, Charge) rolls two dice in melee."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 Plains p1: Mountain Men#1, Mountain Men#2, Nomads | p0: Walrus, White Knight
+        h3 Frozen Waste p0
+        h12 p0                    # support for the White Knight (Plains)
+        h6 Mountain p1; h1 Desert p1
+        dice 4 3 3 6 6 6          # melee: Walrus 4 (hit), Knight 3 and 3 (two hits); defenders all miss
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = PLAINS, FROZEN_WASTE
-    own(s, 1, a)
-    own(s, 0, b)
-    walrus, knight = put(s, thing("Walrus"), 0, a), put(s, thing("White Knight"), 0, a)
-    s.hex_terrain[int(s.geo.adjacent[b][1])] = PLAINS
-    own(s, 0, int(s.geo.adjacent[b][1]))  # support for the White Knight (Plains)
-    men = [put(s, thing("Mountain Men", k), 1, a) for k in range(2)]
-    nomad = put(s, thing("Nomads"), 1, a)
-    s.hex_terrain[int(s.geo.adjacent[a][3])] = MOUNTAIN
-    own(s, 1, int(s.geo.adjacent[a][3]))
-    s.hex_terrain[int(s.geo.adjacent[a][4])] = DESERT
-    own(s, 1, int(s.geo.adjacent[a][4]))
-    # melee: Walrus 4 (hit), Knight 3 and 3 (two hits); defenders all miss (6s)
-    s.rng.script = [4, 3, 3, 6, 6, 6]
-    start_phase(s, COMBAT)
+    walrus, knight, nomad = thing("Walrus"), thing("White Knight"), thing("Nomads")
+    men = [thing("Mountain Men", k) for k in range(2)]
     assert s.decision == D.ASSIGN_HIT and s.actor == 1
-    assert s.reg["b_hits1"] == 3
+    assert s.frame(Battle).hits[1] == 3
     for _ in range(3):
         step(s, legal_actions(s)[0])
     assert not any(s.thing_place[c] == BOARD for c in [*men, nomad])  # three hits, three dead
@@ -83,17 +62,14 @@ def test_rt4_charge_rolls_two_dice_and_value_hits_on_lower_or_equal():
 
 def test_rt5_damaged_city_fights_with_its_lowered_value():
     """RT.5 / R13.5.2: a city given a magic hit drops to 1 and then hits only on a 1."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 Swamp p1: City, Spirit | p0: Genie, Sphinx   # Desert magic 4 and 4; Spirit: Swamp magic 2
+        h3 Desert p0
+        dice 3 5 4     # magic: A rolls 3 (hit) and 5 (miss); B's Spirit rolls 4 (miss). B puts the hit on its city.
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = SWAMP, DESERT
-    own(s, 1, a)
-    own(s, 0, b)
-    genie, sphinx = put(s, thing("Genie"), 0, a), put(s, thing("Sphinx"), 0, a)  # Desert magic 4 and 4
-    city = put(s, thing("City"), 1, a)
-    spirit = put(s, thing("Spirit"), 1, a)  # Swamp magic 2
-    # magic: A rolls 3 (hit) and 5 (miss); B's Spirit rolls 4 (miss). B puts the hit on its city.
-    s.rng.script = [3, 5, 4]
-    start_phase(s, COMBAT)
+    genie, sphinx, city, spirit = thing("Genie"), thing("Sphinx"), thing("City"), thing("Spirit")
     assert s.decision == D.ASSIGN_HIT and s.actor == 1
     step(s, layout(s).thing + city)
     assert s.thing_damage[city] == 1
@@ -103,21 +79,20 @@ def test_rt5_damaged_city_fights_with_its_lowered_value():
     step(s, PASS)
     if s.decision == D.RETREAT:
         step(s, PASS)
-    assert s.reg["b_round"] == 2 or s.phase != COMBAT
+    assert s.phase != COMBAT or s.frame(Battle).round == 2
     assert s.thing_place[genie] == BOARD and s.thing_place[sphinx] == BOARD and s.thing_place[spirit] == BOARD
 
 
 def test_magic_step_casualty_does_not_attack_later():
     """R13.4.4: a ranged creature killed in the magic step does not fire in the ranged step."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 Forest p1: Elves | p0: Genie    # Genie: magic 4; Elves: ranged 2, alone: must take the hit
+        h3 Desert p0
+        dice 1                             # magic: Genie hits; elves would have fired in the ranged step
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = FOREST, DESERT
-    own(s, 1, a)
-    own(s, 0, b)
-    put(s, thing("Genie"), 0, a)  # magic 4
-    elves = put(s, thing("Elves"), 1, a)  # ranged 2, alone: must take the hit
-    s.rng.script = [1]  # magic: Genie hits; elves would have fired in the ranged step
-    start_phase(s, COMBAT)
+    elves = thing("Elves")
     assert s.thing_place[elves] == CUP
     assert s.hex_owner[a] == 0
 
@@ -126,14 +101,14 @@ def test_magic_step_casualty_does_not_attack_later():
 
 def test_bluffs_revealed_at_battle_start_leave_without_a_fight():
     """R13.2 / R9.5: unsupported creatures are removed when revealed; they are no casualties."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 Plains p1 tower: p0: Goblins   # a Mountain creature, player 0 owns no Mountains: a bluff
+        h3 Frozen Waste p0
+        dice 3                            # damage roll for the Tower: nothing
+    """)
     a, b = pair(s)
-    s.hex_terrain[a], s.hex_terrain[b] = PLAINS, FROZEN_WASTE
-    own(s, 1, a, fort=1)
-    own(s, 0, b)
-    goblin = put(s, thing("Goblins"), 0, a)  # Mountain creature, player 0 owns no Mountains: a bluff
-    s.rng.script = [3]  # damage roll for the Tower: nothing
-    start_phase(s, COMBAT)
+    goblin = thing("Goblins")
     assert s.thing_place[goblin] == CUP
     assert s.hex_owner[a] == 1 and s.hex_fort[a] == 1
     assert s.stats["battles"] == 1
@@ -143,13 +118,14 @@ def test_bluffs_revealed_at_battle_start_leave_without_a_fight():
 
 def test_retreat_moves_everyone_to_an_adjacent_own_hex_and_face_down():
     """R13.8.3 / R13.8.6: the whole side moves together; retreated creatures are face down again."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 p1 keep: p0: Farmers#1, Farmers#2
+        h3 p0
+        dice 6 6 6     # melee: everyone misses
+    """)
     a, b = pair(s)
-    own(s, 1, a, fort=2)
-    own(s, 0, b)
-    ours = [put(s, thing("Farmers", k), 0, a) for k in range(2)]
-    s.rng.script = [6, 6, 6]  # melee: everyone misses
-    start_phase(s, COMBAT)
+    ours = [thing("Farmers", k) for k in range(2)]
     assert s.decision == D.RETREAT and s.actor == 0
     lay = layout(s)
     assert set(legal_actions(s)) == {PASS, lay.hex + b}
@@ -161,7 +137,7 @@ def test_retreat_moves_everyone_to_an_adjacent_own_hex_and_face_down():
 
 def test_retreat_excess_over_ten_is_eliminated_by_choice():
     """R13.8.4: the player chooses which counters over 10 are eliminated at the destination."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=1)
     own(s, 0, b)
@@ -182,14 +158,13 @@ def test_retreat_excess_over_ten_is_eliminated_by_choice():
 
 def test_no_retreat_without_an_own_adjacent_hex_free_of_enemies():
     """R13.8.3: no legal destination, no retreat decision (the side fights on)."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 p1 keep: p0: Farmers
+        h3 p0: p1: Centaur     # an enemy counter in the only own neighbour
+        dice 6 6
+    """)
     a, b = pair(s)
-    own(s, 1, a, fort=2)
-    own(s, 0, b)
-    put(s, thing("Centaur"), 1, b)  # an enemy counter in the only own neighbour
-    put(s, thing("Farmers"), 0, a)
-    s.rng.script = [6, 6]
-    start_phase(s, COMBAT)
     # two battles pending for player 0: choose the one in a
     if s.decision == D.SEGMENT:
         step(s, layout(s).hex + a)
@@ -200,12 +175,12 @@ def test_no_retreat_without_an_own_adjacent_hex_free_of_enemies():
 
 def test_exploration_roll_one_or_six_conquers_without_revealing():
     """R12.2.2: on 1 or 6 the hex is the explorer's; bluffs may explore; placement follows."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a] = SWAMP
     own(s, 0, b)
     goblin = put(s, thing("Goblins"), 0, a)  # a bluff: never revealed by the exploration roll
-    to_screen(s, thing("Peat Bog"), 0)
+    screen(s, thing("Peat Bog"), 0)
     s.rng.script = [6]
     start_phase(s, COMBAT)
     assert s.hex_owner[a] == 0 and s.thing_place[goblin] == BOARD and not s.thing_face_up[goblin]
@@ -219,7 +194,7 @@ def test_exploration_roll_one_or_six_conquers_without_revealing():
 def test_exploration_draw_processing_and_doubled_bribes():
     """R12.2.4 / R12.2.5 / RT.7: events go back, wrong-terrain income goes back, the hex's income
     counter stays and doubles every bribe; bribing all takes the hex and the treasure."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     s.hex_terrain[a] = DESERT
     own(s, 0, b)
@@ -245,7 +220,7 @@ def test_exploration_draw_processing_and_doubled_bribes():
 
 def test_failed_exploration_leaves_defenders_that_cannot_be_bribed():
     """R12.4: survivors stay face up; later explorers fight them with no roll and no bribe."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 0, b)
     farmer = put(s, thing("Farmers"), 0, a)
@@ -268,7 +243,7 @@ def test_failed_exploration_leaves_defenders_that_cannot_be_bribed():
 
 def test_neutral_controller_assigns_hits_for_the_defenders():
     """R12.2.3 / RD1.6: the player to the explorer's right decides for the neutral defenders."""
-    s = board(3)
+    s = battlefield(3)
     a, b = pair(s)
     own(s, 0, b)
     put(s, thing("Farmers"), 0, a)
@@ -284,7 +259,7 @@ def test_neutral_controller_assigns_hits_for_the_defenders():
 
 def test_contest_then_the_survivor_explores():
     """R12.3.1: players meeting in an unexplored hex fight first; the survivor then explores."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     c2 = int(s.geo.adjacent[a][1])
     own(s, 0, b)
@@ -301,14 +276,12 @@ def test_contest_then_the_survivor_explores():
 
 def test_three_sided_battle_asks_each_side_for_a_target():
     """R13.12.1: with three sides each names a target side every round (PLAYER is relative)."""
-    s = board(3)
-    a, b = pair(s)
-    own(s, 2, a, fort=1)
-    own(s, 0, b)
-    own(s, 1, int(s.geo.adjacent[a][1]))
-    put(s, thing("Farmers"), 0, a)
-    put(s, thing("Farmers", 1), 1, a)
-    start_phase(s, COMBAT)  # player 0's one item is chosen for it (a forced move)
+    s = position("""
+        players 3; phase combat        # player 0's one item is chosen for it (a forced move)
+        h0 p2 tower: p0: Farmers#1 | p1: Farmers#2
+        h3 p0
+        h4 p1
+    """)
     assert s.decision == D.TARGET
     lay = layout(s)
     targets = legal_actions(s)
@@ -317,18 +290,16 @@ def test_three_sided_battle_asks_each_side_for_a_target():
 
 def test_fifty_rounds_without_a_hit_end_the_battle():
     """R13.9.6 / RD7.4: the attackers leave as if retreating (or are eliminated)."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 p1: Farmers#2 | p0: Farmers#1
+        h3 p0
+    """ + "dice" + " 6" * 200)
     a, b = pair(s)
-    own(s, 1, a)
-    own(s, 0, b)
-    put(s, thing("Farmers"), 0, a)
-    put(s, thing("Farmers", 1), 1, a)
-    s.rng.script = [6] * 200
-    start_phase(s, COMBAT)
     rounds = 0
     while s.phase == COMBAT:
         assert s.decision == D.RETREAT
-        if s.reg.get("b_force"):
+        if s.frame(Battle).forced:
             assert PASS not in legal_actions(s)
             step(s, legal_actions(s)[0])
             break
@@ -342,7 +313,7 @@ def test_fifty_rounds_without_a_hit_end_the_battle():
 
 def test_damage_rolls_reduce_forts_and_destroy_income_counters_but_never_a_citadel():
     """R13.10.2: on 1 or 6 a fort loses a level and an income counter is destroyed; Citadels stand."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=4)
     own(s, 0, b)
@@ -358,7 +329,7 @@ def test_damage_rolls_reduce_forts_and_destroy_income_counters_but_never_a_citad
 
 def test_capturing_a_second_citadel_wins_at_once():
     """R16.3 via R13.11.1: a conquered Citadel is acquired; owning two wins immediately."""
-    s = board()
+    s = battlefield()
     a, b = pair(s)
     own(s, 1, a, fort=4)
     own(s, 0, b, fort=4)
@@ -378,26 +349,26 @@ def test_capturing_a_second_citadel_wins_at_once():
 
 def test_hero_lost_in_battle_goes_to_the_pool_and_owner_may_turn_it_over():
     """R7.11 / RP-2.6: a hero eliminated in battle returns to the pool; its owner may turn it."""
-    s = board()
+    s = position("""
+        phase combat
+        h0 p1 tower: hero p0: Arch Cleric
+        h3 p0
+        dice 6 1 3    # magic: Arch Cleric (5) misses; melee: Tower hits; damage roll 3
+    """)
     a, b = pair(s)
-    own(s, 1, a, fort=1)
-    own(s, 0, b)
-    f = hero(s, "Arch Cleric", 0, a)
-    s.rng.script = [6, 1, 3]  # magic: Arch Cleric (5) misses; melee: Tower hits; damage roll 3
-    start_phase(s, COMBAT)
+    f = cat.hero_id("Arch Cleric")
     assert s.decision == D.HERO_TURN and s.actor == 0
     step(s, YES)
     assert s.hero_owner[f] == -1 and s.hero_up[f // 2] == (f % 2) ^ 1
 
 
 def test_illegal_battle_action_changes_nothing():
-    s = board()
-    a, b = pair(s)
-    own(s, 1, a, fort=2)
-    own(s, 0, b)
-    put(s, thing("Farmers"), 0, a)
-    s.rng.script = [6, 6, 6]
-    start_phase(s, COMBAT)
+    s = position("""
+        phase combat
+        h0 p1 keep: p0: Farmers
+        h3 p0
+        dice 6 6 6
+    """)
     before = s.to_json()
     with pytest.raises(IllegalActionError):
         step(s, layout(s).hex + 5)

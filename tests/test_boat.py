@@ -5,30 +5,17 @@ from __future__ import annotations
 
 from ktenv import catalog as cat
 from ktenv.config import GameConfig
-from ktenv.constants import CUP, SCREEN, SEA
+from ktenv.constants import CUP, PLAINS, SCREEN, SEA
 from ktenv.engine import battle_sides as B
 from ktenv.engine import boat
 from ktenv.engine import decisions as D
 from ktenv.engine.actions import YES
 from ktenv.engine.machine import legal_mask
-from ktenv.state import GameState
+from ktenv.procedures import Battle, BoatTrip
+from ktenv.state import MOVEMENT, GameState
 
-from .movement_helpers import (
-    E1,
-    E2,
-    W1,
-    W2,
-    C,
-    a_hero,
-    a_hex,
-    a_thing,
-    act,
-    empty_board,
-    hero,
-    legal,
-    put,
-    start_movement,
-)
+from .builders import E1, E2, W1, W2, C, board, hero, put, start_phase
+from .play import a_hero, a_hex, a_thing, act, legal
 
 BOAT = boat.BOAT
 FAN = cat.MAGIC_ID["Fan"]
@@ -36,7 +23,7 @@ FAN = cat.MAGIC_ID["Fan"]
 
 def harbour(kadab: bool = False, n_players: int = 2, house: bool = True) -> GameState:
     """Player 0 owns C with the Boat behind the screen; E1 is a Sea hex between C and E2."""
-    s = empty_board(n_players, house_content=house)
+    s = board(n_players, house_content=house, setup="passive", terrain=PLAINS)
     s.cfg = GameConfig(n_players=n_players, house_content=house, mysterious_kadab=kadab)  # no tile face down yet
     s.thing_place[BOAT], s.thing_owner[BOAT] = SCREEN, 0
     s.hex_terrain[E1] = SEA
@@ -55,7 +42,7 @@ def sail(s: GameState, path: list[int]) -> None:
     if s.decision == D.BOAT_LOAD:
         act(s, YES)
     for hx in path:
-        done = s.reg.get("bt_path", 0) >> hx & 1 if s.hex_terrain[hx] == SEA else 0
+        done = hx in s.frame(BoatTrip).path if s.hex_terrain[hx] == SEA else 0
         if not done:
             act(s, a_hex(s, hx))
 
@@ -66,7 +53,7 @@ def test_r22_6_boat_carries_creatures_and_heroes_across_the_sea():
     f = hero(s, "Lenin", 0, C)  # heroes allowed
     put(s, "Wolf Pack", 0, W1)  # another unmoved counter: the turn goes on
     s.hex_owner[W1] = 0
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert a_thing(s, BOAT) in legal(s)
     act(s, a_thing(s, BOAT))
     assert s.decision == D.BOAT_LOAD
@@ -76,7 +63,8 @@ def test_r22_6_boat_carries_creatures_and_heroes_across_the_sea():
     act(s, a_hero(s, f))
     if s.decision == D.BOAT_LOAD:  # nothing left to load: the engine sails at once
         act(s, YES)  # E1 is the only Sea hex next to C: taken at once
-    assert s.decision == D.BOAT_PATH and s.reg["bt_k"] == 1 and s.reg["bt_last"] == E1
+    trip = s.frame(BoatTrip)
+    assert s.decision == D.BOAT_PATH and trip.crossed == 1 and trip.last == E1
     land = {h for h in s.geo.adjacent[E1] if h != C}
     assert hexes(s) == land  # no more Sea: the land hexes next to it, not the start hex
     act(s, a_hex(s, E2))
@@ -85,19 +73,21 @@ def test_r22_6_boat_carries_creatures_and_heroes_across_the_sea():
 
 
 def test_r22_6_path_of_at_most_three_sea_hexes():
-    s = empty_board(4, house_content=True)
+    s = board(4, house_content=True, setup="passive", terrain=PLAINS)
     s.thing_place[BOAT], s.thing_owner[BOAT] = SCREEN, 0
     s.hex_owner[C] = 0
     x = [h for h in s.geo.adjacent[E2] if s.geo.distance[C][h] == 3][0]
     y = [h for h in s.geo.adjacent[x] if s.geo.distance[C][h] == 3][0]
     s.hex_terrain[[E1, E2, x, y]] = SEA
     put(s, "Giant", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BOAT))
     sail(s, [E1, E2])
     assert x in hexes(s)
     at_x = s.copy()
-    at_x.reg.update(bt_at=x, bt_k=3, bt_last=x, bt_path=s.reg["bt_path"] | 1 << x)
+    trip = at_x.frame(BoatTrip)
+    trip.at, trip.crossed, trip.last = x, 3, x
+    trip.path.append(x)
     steps, dests = boat._path_options(at_x)
     assert steps == [] and dests.size  # three Sea hexes crossed: y is not offered, land is
 
@@ -108,7 +98,7 @@ def test_r22_6_bellows_diverts_the_boat_next_to_the_last_sea_hex():
     put(s, "Wolf Pack", 0, W1)  # another unmoved counter: the turn goes on
     s.hex_owner[W1] = 0
     s.thing_place[FAN], s.thing_owner[FAN] = SCREEN, 1
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, BOAT))
     sail(s, [E1, E2])
     assert s.decision == D.REACT and s.actor == 1
@@ -126,10 +116,10 @@ def test_r22_6_in_battle_passengers_are_ranged_and_the_boat_fights_and_falls_to_
     f = hero(s, "Lenin", 0, E2)
     s.hex_owner[E2] = 1
     put(s, "Farmers", 1, E2)
-    s.reg.update(bt_n=2, bt_p0=giant, bt_p1=~f, bt_owner=0)  # a hero: ~face
+    s.push(BoatTrip(n=2, passengers=[giant, ~f], owner=0))  # a hero: ~face
     s.thing_place[BOAT], s.thing_hex[BOAT] = 1, E2  # BOARD
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = True
-    s.reg.update(b_hex=E2, b_order_n=2, b_order_0=0, b_order_1=1, b_def=1)
+    s.push(Battle(hex=E2, order=[0, 1], defender=1))
     ranged = B.attackers(s, 0, B.RANGED_STEP)
     value = int(cat.THING_COMBAT[giant])
     assert sorted(ranged) == sorted([(3, 1, -1), (value, 1, -1), (4, 1, -1)])  # Boat value ASSUMED 3
@@ -146,17 +136,16 @@ def test_r22_6_retreat_by_boat_across_one_sea_hex_then_removed_at_round_end():
     s.hex_owner[battle] = 1
     put(s, "Farmers", 1, battle)
     s.hex_owner[E2] = 0
-    s.reg.update(bt_n=1, bt_p0=giant, bt_owner=0)
+    s.push(BoatTrip(n=1, passengers=[giant], owner=0))
     s.thing_place[BOAT], s.thing_hex[BOAT] = 1, battle
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = True
-    s.reg.update(b_hex=battle, b_order_n=2, b_order_0=0, b_order_1=1, b_def=1)
+    s.push(Battle(hex=battle, order=[0, 1], defender=1))
     across = set(B.retreat_hexes(s, 0).tolist())
     assert {C, E2} <= across  # own hexes across E1
-    s.reg.pop("bt_p0")
-    s.reg["bt_n"] = 0
+    s.frame(BoatTrip).passengers, s.frame(BoatTrip).n = [], 0
     assert not ({C, E2} - set(s.geo.adjacent[battle])) & set(B.retreat_hexes(s, 0).tolist())
     boat.end_of_round(s)
-    assert s.thing_place[BOAT] == CUP and not any(k.startswith("bt_") for k in s.reg)
+    assert s.thing_place[BOAT] == CUP and s.frame(BoatTrip) is None
 
 
 def test_r22_6_face_down_sea_is_no_path_and_flag_off_no_boat():
@@ -164,9 +153,9 @@ def test_r22_6_face_down_sea_is_no_path_and_flag_off_no_boat():
     s.hex_down[:] = False
     s.hex_down[E1] = True  # its terrain is unknown: no Boat path over it
     put(s, "Giant", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert not legal_mask(s)[a_thing(s, BOAT)]
     s = harbour(n_players=6, house=False)  # six players without house_content: the Boat exists, out of play
     put(s, "Giant", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert not legal_mask(s)[a_thing(s, BOAT)]

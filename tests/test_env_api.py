@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils import wrappers
 
 import ktenv
 from ktenv.config import ConfigError
 from ktenv.engine import IllegalActionError
-from ktenv.env.aec import SHAPING_SCALE, win_rewards
+from ktenv.env.aec import SHAPING_SCALE, ActionSpaceCheck, win_rewards
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # api_test's notes on Dict observations
 
@@ -58,7 +61,8 @@ def test_wrappers_and_metadata():
     assert isinstance(env.unwrapped, ktenv.raw_env)
     assert env.metadata["name"] == "kings_and_things_v0"
     assert env.metadata["is_parallelizable"] is False
-    assert set(env.metadata["render_modes"]) == {"ansi", "rgb_array"}
+    assert set(env.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
+    assert isinstance(env.env, ActionSpaceCheck)  # the AssertOutOfBoundsWrapper with clear errors
     assert env.possible_agents == ["player_0", "player_1"]
     assert env.action_space("player_0").n == 271 and ktenv.env(n_players=4).action_space("player_3").n == 289
     assert ktenv.env(n_players=2, house_content=True).action_space("player_0").n == 277  # R22: + 2 Things, 4 faces
@@ -183,7 +187,7 @@ def test_illegal_action_raises_and_changes_nothing():
     with pytest.raises(IllegalActionError, match="not legal now"):
         env.step(illegal)
     assert raw.snapshot() == before and env.agent_selection == agent
-    with pytest.raises(AssertionError):  # AssertOutOfBoundsWrapper
+    with pytest.raises(ValueError, match=r"outside the action space Discrete\(271\)"):  # not an assertion
         env.step(10_000)
     env.step(int(np.flatnonzero(mask)[0]))  # the env is still usable
 
@@ -212,7 +216,7 @@ def test_config_errors_name_the_key():
     with pytest.raises(ConfigError, match="reward"):
         ktenv.env(reward="score")
     with pytest.raises(ConfigError, match="render_mode"):
-        ktenv.env(render_mode="human")
+        ktenv.env(render_mode="screen")
     with pytest.raises(ConfigError, match="illegal_action"):
         ktenv.env(illegal_action="ignore")
     with pytest.raises(ConfigError, match="max_steps"):
@@ -265,3 +269,85 @@ def test_reset_from_a_saved_state_and_restore():
     assert other.snapshot() == saved and other.agent_selection == env.agent_selection
     with pytest.raises(ConfigError, match="config"):
         ktenv.raw_env(n_players=2, max_rounds=4).reset(options={"state": saved})
+
+
+# ----------------------------------------------------------------- issue 12: researcher polish
+
+
+def test_num_players_is_pettingzoos_keyword():
+    assert ktenv.env(num_players=4).unwrapped.cfg.n_players == 4
+    assert ktenv.raw_env(num_players=3).possible_agents == ["player_0", "player_1", "player_2"]
+    assert ktenv.env(num_players=2, n_players=2).unwrapped.cfg.n_players == 2  # the same value twice is fine
+    assert gymnasium.make("ktenv/KingsAndThings-v0", num_players=3).unwrapped.aec.cfg.n_players == 3
+    assert ktenv.SingleAgentEnv(num_players=4).aec.cfg.n_players == 4
+    for make in (ktenv.env, ktenv.raw_env, ktenv.SingleAgentEnv):
+        with pytest.raises(ConfigError, match=r"'n_players' \(3\) and 'num_players' \(4\) disagree"):
+            make(n_players=3, num_players=4)
+    with pytest.raises(ConfigError, match="'n_players'"):
+        ktenv.env(num_players=5)  # the alias is checked like the key
+
+
+def test_pettingzoo_render_test_and_human_mode(capsys):
+    pytest.importorskip("PIL")  # render_test renders every declared mode, rgb_array included
+    render_test(lambda render_mode=None: ktenv.env(n_players=2, max_rounds=2, render_mode=render_mode))
+    env = ktenv.env(num_players=2, render_mode="human")
+    env.reset(seed=0)
+    capsys.readouterr()
+    assert env.render() is None
+    assert capsys.readouterr().out.startswith("Kings & Things: round")
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "terminate"])
+def test_actions_outside_the_space_raise_and_change_nothing(illegal_action):
+    """An action outside Discrete(N) is no move: ValueError/TypeError naming it and the space, in the
+    wrapped env (before TerminateIllegalWrapper could score it) and in the raw env."""
+    env = ktenv.env(n_players=2, max_rounds=2, illegal_action=illegal_action)
+    env.reset(seed=5)
+    for e in (env, env.unwrapped):
+        agent = e.agent_selection
+        before = e.unwrapped.snapshot()
+        for action, error, words in ((10**6, ValueError, "action 1000000 is outside the action space Discrete"),
+                                     (-1, ValueError, "action -1 is outside"), (24.7, TypeError, "action 24.7"),
+                                     (np.float64(3.0), TypeError, "action np.float64"), ("3", TypeError, "action '3'"),
+                                     (True, TypeError, "action True"), (None, ValueError, "must act")):
+            with pytest.raises(error, match=words):
+                e.step(action)
+            assert e.unwrapped.snapshot() == before and e.agent_selection == agent
+            assert not any(e.terminations.values()) and e._cumulative_rewards[agent] == 0
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    env.step(np.int64(legal[0]))  # numpy integers and 0-d arrays are in the space
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    env.step(np.array(legal[0]))
+
+
+def _continue(a, b, rng: np.random.Generator, steps: int = 40) -> None:
+    """Step two AEC envs with the same actions; they must stay identical."""
+    for _ in range(steps):
+        agent = a.agent_selection
+        assert agent == b.agent_selection
+        obs_a, obs_b = a.observe(agent), b.observe(agent)
+        assert np.array_equal(obs_a["observation"], obs_b["observation"])
+        assert np.array_equal(obs_a["action_mask"], obs_b["action_mask"])
+        assert a._cumulative_rewards == b._cumulative_rewards and a.infos == b.infos
+        if a.terminations[agent] or a.truncations[agent]:
+            return
+        action = int(rng.choice(np.flatnonzero(obs_a["action_mask"])))
+        a.step(action)
+        b.step(action)
+    assert a.unwrapped.snapshot() == b.unwrapped.snapshot()
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+def test_envs_pickle_and_deepcopy_and_continue_identically(wrapped):
+    make = ktenv.env if wrapped else ktenv.raw_env
+    env = make(n_players=3, max_rounds=3, reward="shaped")
+    pickle.loads(pickle.dumps(env))  # before reset too
+    env.reset(seed=8)
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    for other in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert type(other) is type(env)
+        original = copy.deepcopy(env)
+        _continue(original, other, np.random.default_rng(3))
+        assert original.unwrapped.snapshot() != env.unwrapped.snapshot()  # the copies went on; env stayed

@@ -17,6 +17,7 @@ from ktenv.env import docs
 from ktenv.env.observation import REGISTERS, ObservationEncoder, _supported, build_layout
 from ktenv.env.stats import INCOME, STAT_COLUMNS, player_stats
 from ktenv.env.testing import check_no_leak, hidden_variants, random_states
+from ktenv.procedures import Placement
 from ktenv.state import RECRUIT
 
 
@@ -162,7 +163,7 @@ def test_trade_set_is_public_but_the_pick_for_placement_is_not():
             assert layout.column(obs, "things", "owner_rel1")[chosen].all()
             seen_trade = True
         if s.decision == D.PLACE_HEX:
-            c = s.reg["thing"]
+            c = s.frame(Placement).thing
             assert layout.column(enc.encode(s, s.actor), "things", "reg_thing")[c] == 1
             assert layout.column(enc.encode(s, other), "things", "reg_thing").sum() == 0
             seen_pick = True

@@ -7,9 +7,11 @@ import argparse
 import numpy as np
 import pytest
 
+from ktenv import catalog as cat
 from ktenv import render
 from ktenv.config import GameConfig
-from ktenv.constants import TERRAIN_NAMES
+from ktenv.constants import CITY, SEA, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
+from ktenv.engine import new_game
 from ktenv.env.testing import random_states
 from ktenv.render import RenderError, add_render_parser, render_command
 
@@ -87,3 +89,80 @@ def test_render_command_errors_are_clear(tmp_path):
         render_command(argparse.Namespace(game=str(wrong), out=str(out)))
     assert not out.exists()
     assert issubclass(RenderError, ValueError)  # the CLI reports ValueErrors as "ktenv: error: ..."
+
+
+# ----------------------------------------------------------------- issue 12: width and labels
+
+
+@pytest.mark.parametrize("width", [0, -1, 299, 8001, 10**6, 24.7, "600", True, None])
+def test_a_bad_width_is_refused(mid_game, tmp_path, width):
+    pytest.importorskip("PIL")
+    with pytest.raises(ValueError, match="width: expected a whole number of pixels 300-8000"):
+        render.rgb_array(mid_game, width=width)
+    with pytest.raises(ValueError, match="width"):
+        render.image(mid_game, width)
+
+
+def test_render_command_refuses_width_zero(tmp_path, mid_game):
+    """`ktenv render --width 0` used to draw 1200 px quietly."""
+    pytest.importorskip("PIL")
+    saved = tmp_path / "game.json"
+    saved.write_text(mid_game.to_json())
+    out = tmp_path / "board.png"
+    with pytest.raises(RenderError, match="--width: expected a whole number of pixels 300-8000, got 0"):
+        render_command(argparse.Namespace(game=str(saved), out=str(out), width=0))
+    assert not out.exists()
+
+
+def _inside(corners, x: float, y: float) -> bool:
+    """Point inside a convex polygon given clockwise or counter-clockwise."""
+    signs = set()
+    for (x1, y1), (x2, y2) in zip(corners, corners[1:] + corners[:1], strict=True):
+        cross = (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1)
+        signs.add(cross > 0)
+    return len(signs) == 1
+
+
+def _every_income_counter_on_the_board(n_players: int):
+    """A board with every kind of income counter on some land hex (only the picture reads them)."""
+    s = new_game(GameConfig(n_players=n_players), 0)
+    kinds = np.isin(cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
+    ids = list({cat.THING_NAME[c]: int(c) for c in np.flatnonzero(kinds)}.values())
+    land = np.flatnonzero(s.hex_terrain != SEA)
+    for i, hx in enumerate(land):
+        s.hex_income[hx] = ids[i % len(ids)]
+    return s, len(ids)
+
+
+@pytest.mark.parametrize("n_players", [2, 4, 6])
+def test_income_labels_fit_their_hex(n_players):
+    """No label is cut ("Diamond Fiel 1" was): each shows the whole name or its short form, and the text
+    (measured with PIL's textbbox) and its box lie inside the hex on the 2-, 4- and 6-player boards."""
+    pil = pytest.importorskip("PIL.ImageDraw")
+    from PIL import Image
+
+    s, kinds = _every_income_counter_on_the_board(n_players)
+    draw = pil.Draw(Image.new("RGB", (1, 1)))
+    for width in (1200, 800):
+        labels = render.income_labels(s, width)
+        if width == 1200:
+            assert len(labels) == np.count_nonzero(s.hex_income >= 0) >= kinds
+        for hx, (text, size, box, corners) in labels.items():
+            c = int(s.hex_income[hx])
+            name = {CITY: "City", VILLAGE: "Village"}.get(int(cat.THING_KIND[c]), cat.THING_NAME[c])
+            value = int(cat.THING_INCOME[c])
+            assert text in (f"{name} {value}", f"{render.SHORT_NAMES.get(name, name)} {value}")
+            assert size >= render.MIN_LABEL_FONT
+            centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            left, top, right, bottom = draw.textbbox(centre, text, font=render._font(size), anchor="mm")
+            assert box[0] <= left and right <= box[2], (hx, text)
+            for x, y in ((left, top), (right, top), (left, bottom), (right, bottom),
+                         (box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])):
+                assert _inside(corners, x, y), (n_players, width, hx, text)
+
+
+def test_short_names_are_distinct():
+    kinds = np.isin(cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
+    names = {cat.THING_NAME[c] for c in np.flatnonzero(kinds)}
+    short = [render.SHORT_NAMES.get(n, n) for n in names]
+    assert len(set(short)) == len(short)

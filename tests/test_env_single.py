@@ -216,3 +216,56 @@ def test_single_agent_env_pickles_and_continues_identically():
         assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
         if a[2] or a[3]:
             break
+
+
+# ----------------------------------------------------------------- issue 12: researcher polish
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "terminate"])
+def test_actions_outside_the_space_raise_in_both_modes(illegal_action):
+    """step(10**6) or step(24.7) is no move at all: it is neither played (24.7 as 24) nor scored as an
+    illegal move; it raises naming the action and the space, and the episode goes on unchanged."""
+    env = gymnasium.make("ktenv/KingsAndThings-v0", num_players=2, max_rounds=2, illegal_action=illegal_action)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    before = raw.game_state.to_json()
+    for action, error, words in ((10**6, ValueError, r"action 1000000 is outside the action space Discrete\(271\)"),
+                                 (-3, ValueError, "action -3 is outside"), (24.7, TypeError, "action 24.7"),
+                                 (np.float32(2), TypeError, "action np.float32"), ("1", TypeError, "action '1'"),
+                                 (np.array([1, 2]), TypeError, r"action array\(\[1, 2\]\)"),
+                                 (None, ValueError, "the learner must act")):
+        with pytest.raises(error, match=words):
+            raw.step(action)
+        assert raw.game_state.to_json() == before
+    legal = np.flatnonzero(raw.action_masks())
+    obs, reward, terminated, truncated, info = env.step(np.array(legal[0]))  # a 0-d array, as predict() gives
+    assert "illegal_action" not in info
+    env.step(np.int64(np.flatnonzero(raw.action_masks())[0]))
+
+
+def test_single_agent_env_deepcopies_and_the_gymnasium_wrapped_env_pickles():
+    import copy
+    import pickle
+
+    env = gymnasium.make("ktenv/KingsAndThings-v0", n_players=2, max_rounds=3, seat="random")
+    env.reset(seed=6)
+    rng = np.random.default_rng(4)
+    for _ in range(10):
+        env.step(int(rng.choice(np.flatnonzero(env.unwrapped.action_masks()))))
+    for other in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env), copy.deepcopy(env.unwrapped)):
+        original = copy.deepcopy(env.unwrapped)
+        for _ in range(30):
+            action = int(rng.choice(np.flatnonzero(original.action_masks())))
+            a, b = original.step(action), other.step(action)
+            assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+            if a[2] or a[3]:
+                break
+        assert original.game_state.to_json() == other.unwrapped.game_state.to_json()
+
+
+def test_human_render_mode_prints_the_board(capsys):
+    env = gymnasium.make("ktenv/KingsAndThings-v0", num_players=2, max_rounds=2, render_mode="human")
+    env.reset(seed=0)
+    capsys.readouterr()
+    assert env.render() is None
+    assert "Kings & Things: round" in capsys.readouterr().out

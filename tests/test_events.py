@@ -30,9 +30,10 @@ from ktenv.engine import legal_actions, new_game, step
 from ktenv.engine.actions import NUMBER, PASS, YES
 from ktenv.engine.construction import buildable
 from ktenv.engine.machine import layout, legal_mask
+from ktenv.procedures import Event, Placement
 from ktenv.state import EVENTS, HEROES, GameState
 
-from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
+from .builders import board, hero, own, put, screen, start_phase, thing
 
 EV = cat.EVENT_ID
 DISPEL, FAN, ELIXIR = (cat.MAGIC_ID[n] for n in ("Dispel Magic", "Fan", "Elixir"))
@@ -41,8 +42,8 @@ LUCKY = cat.MAGIC_ID["Lucky Charm"]
 
 # ----- helpers -----
 
-def board(n_players: int = 2, seed: int = 3, **options):
-    s = empty_board(past_setup(n_players, seed, **options))
+def events_board(n_players: int = 2, seed: int = 3, **options):
+    s = board(n_players, seed, **options, gold=None)
     s.hex_terrain[:] = PLAINS
     s.hex_fort_round[:] = -1
     s.cloud_hex = -1
@@ -54,9 +55,9 @@ def board(n_players: int = 2, seed: int = 3, **options):
 def begin(s, event: str, player: int = 0):
     """Hand `event` to `player` and start the Events phase with that player first. The next player
     holds an always playable event, so the phase stops there once `event` is resolved."""
-    to_screen(s, EV[event], player)
-    to_screen(s, EV["Dark Plague" if event == "Terrain Disaster" else "Terrain Disaster"], player + 1)
-    start_phase(s, EVENTS, first_player=player)
+    screen(s, EV[event], player)
+    screen(s, EV["Dark Plague" if event == "Terrain Disaster" else "Terrain Disaster"], player + 1)
+    start_phase(s, EVENTS, first=player)
     return s
 
 
@@ -115,14 +116,14 @@ def on_board(s, ids) -> list[bool]:
 
 def test_r10_one_event_per_player_in_turn_order_and_pass():
     """R10.1: each player in turn order may play one event (optional); R10.2: then to the cup."""
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     own(s, 1, 7)
-    to_screen(s, EV["Good Harvest"], 0)
-    to_screen(s, EV["Mother Lode"], 0)
-    to_screen(s, EV["Vandals"], 1)
+    screen(s, EV["Good Harvest"], 0)
+    screen(s, EV["Mother Lode"], 0)
+    screen(s, EV["Vandals"], 1)
     own(s, 0, 2, fort=1)
-    start_phase(s, EVENTS, first_player=0)
+    start_phase(s, EVENTS, first=0)
     assert s.decision == D.EVENT_PLAY and s.actor == 0
     assert things_offered(s) == {EV["Good Harvest"]}  # Mother Lode: no income counter (RD1.8)
     assert legal_mask(s)[PASS]
@@ -135,7 +136,7 @@ def test_r10_one_event_per_player_in_turn_order_and_pass():
 
 
 def test_r17_2_played_event_leaves_the_game_once_the_cup_ran_dry():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     s.cup_ran_dry = 1
     begin(s, "Good Harvest")
@@ -146,7 +147,7 @@ def test_r17_2_played_event_leaves_the_game_once_the_cup_ran_dry():
 # ----- B.1 Willing Workers -----
 
 def test_b1_willing_workers_tower_or_one_level_never_a_citadel():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     own(s, 0, 2, fort=2)
     own(s, 0, 3, fort=3)  # a Castle never becomes a Citadel by the event
@@ -162,7 +163,7 @@ def test_b1_willing_workers_tower_or_one_level_never_a_citadel():
 
 
 def test_b1_option_willing_workers_does_not_count_toward_the_limit():
-    s = board(willing_workers_counts_toward_limit=False)
+    s = events_board(willing_workers_counts_toward_limit=False)
     own(s, 0, 1)
     begin(s, "Willing Workers")
     play(s, "Willing Workers")  # one hex: the choice is taken at once
@@ -172,12 +173,12 @@ def test_b1_option_willing_workers_does_not_count_toward_the_limit():
 
 
 def test_rd10_6_willing_workers_needs_a_legal_option():
-    s = board()
+    s = events_board()
     own(s, 0, 1, fort=3)
     own(s, 0, 2, fort=4)
     begin(s, "Willing Workers")
     assert next_player_up(s) and s.thing_place[EV["Willing Workers"]] == SCREEN
-    s = board()
+    s = events_board()
     own(s, 0, 1, fort=1)
     s.hex_fort_round[1] = s.round  # already changed this round (R14.2)
     begin(s, "Willing Workers")
@@ -187,7 +188,7 @@ def test_rd10_6_willing_workers_needs_a_legal_option():
 # ----- B.2 Terrain Disaster -----
 
 def _disaster_board():
-    s = board()
+    s = events_board()
     for h in (1, 2, 9):
         s.hex_terrain[h] = FOREST
     own(s, 0, 5)
@@ -229,7 +230,7 @@ def test_b2_losses_beyond_the_army_hit_town_and_fort_and_the_rest_is_ignored():
 
 
 def test_b2_option_free_choice_mixes_creatures_and_reductions():
-    s = board(event_losses="free_choice")
+    s = events_board(event_losses="free_choice")
     s.hex_terrain[1] = FOREST
     own(s, 0, 5)
     own(s, 1, 1, fort=2)
@@ -268,7 +269,7 @@ def test_b2_no_strike_on_any_hex_of_the_terrain_has_no_effect():
 
 
 def test_r14_4_disaster_never_reduces_a_citadel_but_variant_b_does():
-    s = board()
+    s = events_board()
     own(s, 0, 5)
     own(s, 1, 1, fort=4)
     army = creatures(s, 1, 1, 1)
@@ -277,7 +278,7 @@ def test_r14_4_disaster_never_reduces_a_citadel_but_variant_b_does():
     s.rng.script = [4, 3, 5]
     do(s, lay(s).hex + 1)
     assert not any(on_board(s, army)) and s.hex_fort[1] == 4
-    s = board(victory="unique_b")  # R19.2.2
+    s = events_board(victory="unique_b")  # R19.2.2
     own(s, 0, 5)
     own(s, 1, 1, fort=4)
     creatures(s, 1, 1, 1)
@@ -291,7 +292,7 @@ def test_r14_4_disaster_never_reduces_a_citadel_but_variant_b_does():
 def test_r18_5_lucky_charm_changes_the_disaster_roll():
     s = _disaster_board()
     army = creatures(s, 1, 1, 1)
-    to_screen(s, LUCKY, 1)
+    screen(s, LUCKY, 1)
     begin(s, "Terrain Disaster")
     play(s, "Terrain Disaster")
     s.rng.script = [2, 3, 4]  # 5 misses ... unless the charm makes it 6
@@ -301,7 +302,7 @@ def test_r18_5_lucky_charm_changes_the_disaster_roll():
     assert all(on_board(s, army))
     s = _disaster_board()
     army = creatures(s, 1, 1, 1)
-    to_screen(s, LUCKY, 0)
+    screen(s, LUCKY, 0)
     begin(s, "Terrain Disaster")
     play(s, "Terrain Disaster")
     s.rng.script = [2, 3, 4]
@@ -315,7 +316,7 @@ def test_r18_5_lucky_charm_changes_the_disaster_roll():
 
 def _juju_board(**options):
     """Player 0: an Elf Mage (magic, value 2, Forest) in own hex 7, supported by Forest hex 1."""
-    s = board(**options)
+    s = events_board(**options)
     s.hex_terrain[1] = FOREST
     own(s, 0, 7)
     own(s, 0, 1)
@@ -373,7 +374,7 @@ def test_b3_own_hex_choose_terrain_from_the_stack_special_income_goes():
     own(s, 0, 0)
     farm = put(s, thing("Farmlands"), 0, 0)
     s.hex_stack = [PLAINS, SWAMP, DESERT, SEA]
-    to_screen(s, thing("Peat Bog"), 0)
+    screen(s, thing("Peat Bog"), 0)
     begin(s, "Big Juju")
     play(s, "Big Juju")
     do(s, lay(s).hex + 0)
@@ -390,13 +391,13 @@ def test_b3_own_hex_choose_terrain_from_the_stack_special_income_goes():
 def test_b3_other_hex_draws_the_first_tile_of_another_terrain():
     s, mage = _juju_board()
     own(s, 1, 2)
-    giant = to_screen(s, thing("Giant"), 1)
+    giant = screen(s, thing("Giant"), 1)
     s.hex_stack = [PLAINS, PLAINS, MOUNTAIN, PLAINS]
     begin(s, "Big Juju")
     play(s, "Big Juju")
     do(s, lay(s).hex + 2)
     assert s.hex_terrain[2] == MOUNTAIN and sorted(s.hex_stack) == [PLAINS] * 4
-    assert s.decision == D.PLACE and s.actor == 1 and s.reg["place_hex"] == 2  # the hex owner
+    assert s.decision == D.PLACE and s.actor == 1 and s.frame(Placement).hex == 2  # the hex owner
     do(s, lay(s).thing + giant)
     assert s.thing_hex[giant] == 2
     s, mage = _juju_board()
@@ -482,7 +483,7 @@ def test_c8_dispel_magic_cancels_big_juju(dispel):
     s, mage = _juju_board()
     own(s, 1, 2)
     s.hex_stack = [SWAMP]
-    to_screen(s, DISPEL, 1)
+    screen(s, DISPEL, 1)
     begin(s, "Big Juju")
     play(s, "Big Juju")
     do(s, lay(s).hex + 2)
@@ -497,7 +498,7 @@ def test_r18_2_the_event_player_never_dispels_their_own_event():
     s, mage = _juju_board()
     own(s, 1, 2)
     s.hex_stack = [SWAMP]
-    to_screen(s, DISPEL, 0)
+    screen(s, DISPEL, 0)
     begin(s, "Big Juju")
     play(s, "Big Juju")
     do(s, lay(s).hex + 2)
@@ -521,7 +522,7 @@ def test_rd8_6_option_dispel_does_not_answer_events():
     s, mage = _juju_board(dispel_vs_events=False)
     own(s, 1, 2)
     s.hex_stack = [SWAMP]
-    to_screen(s, DISPEL, 1)
+    screen(s, DISPEL, 1)
     begin(s, "Big Juju")
     play(s, "Big Juju")
     do(s, lay(s).hex + 2)
@@ -529,7 +530,7 @@ def test_rd8_6_option_dispel_does_not_answer_events():
 
 
 def test_rd1_8_big_juju_needs_a_magic_caster():
-    s = board()
+    s = events_board()
     own(s, 0, 0)
     creatures(s, 0, 0, 2)
     begin(s, "Big Juju")
@@ -539,7 +540,7 @@ def test_rd1_8_big_juju_needs_a_magic_caster():
 # ----- B.4 Plague -----
 
 def _plague_board():
-    s = board()
+    s = events_board()
     own(s, 0, 1, fort=3)
     put(s, thing("City"), 0, 1)
     a = creatures(s, 0, 1, 5)
@@ -576,7 +577,7 @@ def test_b4_rt9_plague_strikes_every_player_including_the_player():
 
 
 def test_b4_plague_player_picks_the_order_of_hexes_and_citadel_is_never_reduced():
-    s = board()
+    s = events_board()
     own(s, 0, 1, fort=4)
     a = creatures(s, 0, 1, 5)
     own(s, 0, 2, fort=1)
@@ -598,7 +599,7 @@ def test_b4_plague_player_picks_the_order_of_hexes_and_citadel_is_never_reduced(
 def test_c4_elixir_protects_its_holder_from_plague(holder):
     """R18.2.1: against Plague the player who played it is asked last and may use the Elixir."""
     s, a, f, safe, b = _plague_board()
-    to_screen(s, ELIXIR, holder)
+    screen(s, ELIXIR, holder)
     begin(s, "Dark Plague")
     play(s, "Dark Plague")
     assert s.decision == D.REACT and s.actor == holder
@@ -613,7 +614,7 @@ def test_c4_elixir_protects_its_holder_from_plague(holder):
 
 def test_c4_declined_elixir_protects_nobody():
     s, a, f, safe, b = _plague_board()
-    to_screen(s, ELIXIR, 1)
+    screen(s, ELIXIR, 1)
     begin(s, "Dark Plague")
     play(s, "Dark Plague")
     do(s, PASS)
@@ -623,7 +624,7 @@ def test_c4_declined_elixir_protects_nobody():
 # ----- B.5 Mother Lode, B.6 Good Harvest -----
 
 def test_b5_mother_lode_twice_the_income_counters_mines_four_times_with_the_dwarf_king():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     put(s, thing("Village"), 0, 1)
     s.hex_terrain[2] = MOUNTAIN
@@ -634,7 +635,7 @@ def test_b5_mother_lode_twice_the_income_counters_mines_four_times_with_the_dwar
     begin(s, "Mother Lode")
     play(s, "Mother Lode")
     assert s.gold[0] == 2 * (1 + 3) and s.gold[1] == 0
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     put(s, thing("Village"), 0, 1)
     s.hex_terrain[2] = MOUNTAIN
@@ -648,7 +649,7 @@ def test_b5_mother_lode_twice_the_income_counters_mines_four_times_with_the_dwar
 
 @pytest.mark.parametrize("heroes_count", [True, False])
 def test_b6_good_harvest_hexes_forts_and_heroes_without_income_counters(heroes_count):
-    s = board(good_harvest_counts_heroes=heroes_count)
+    s = events_board(good_harvest_counts_heroes=heroes_count)
     own(s, 0, 1, fort=2)
     own(s, 0, 2)
     own(s, 0, 3)
@@ -663,7 +664,7 @@ def test_b6_good_harvest_hexes_forts_and_heroes_without_income_counters(heroes_c
 # ----- B.7 Teenie Pox -----
 
 def _pox_board(n_players: int = 2):
-    s = board(n_players)
+    s = events_board(n_players)
     own(s, 0, 0)
     own(s, 1, 1)
     a = creatures(s, 1, 1, 3)
@@ -709,7 +710,7 @@ def test_b7_teenie_pox_victim_is_another_player_relative_encoding():
 @pytest.mark.parametrize("use", [True, False])
 def test_c4_elixir_protects_the_teenie_pox_victim(use):
     s, a, b = _pox_board()
-    to_screen(s, ELIXIR, 1)
+    screen(s, ELIXIR, 1)
     begin(s, "Teeniepox")
     play(s, "Teeniepox")
     assert s.decision == D.REACT and s.actor == 1
@@ -722,7 +723,7 @@ def test_c4_elixir_protects_the_teenie_pox_victim(use):
 
 def test_c4_event_player_elixir_is_not_asked_against_teenie_pox():
     s, a, b = _pox_board()
-    to_screen(s, ELIXIR, 0)
+    screen(s, ELIXIR, 0)
     s.rng.script = [3]
     begin(s, "Teeniepox")
     play(s, "Teeniepox")
@@ -732,7 +733,7 @@ def test_c4_event_player_elixir_is_not_asked_against_teenie_pox():
 # ----- B.8 Defection -----
 
 def test_b8_defection_pool_hero_strictly_higher_roll_wins():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     own(s, 0, 2)
     own(s, 1, 9)
@@ -751,7 +752,7 @@ def test_b8_defection_pool_hero_strictly_higher_roll_wins():
 
 
 def test_b8_defection_tie_fails_and_owned_hero_needs_strictly_higher():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     own(s, 1, 9)
     f = hero(s, "Elf Lord", 1, 9)
@@ -763,7 +764,7 @@ def test_b8_defection_tie_fails_and_owned_hero_needs_strictly_higher():
 
 
 def test_b8_defection_takes_another_players_hero():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     own(s, 1, 9)
     f = hero(s, "Elf Lord", 1, 9)
@@ -775,7 +776,7 @@ def test_b8_defection_takes_another_players_hero():
 
 
 def test_rd5_3_defection_needs_room_for_the_hero():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     creatures(s, 0, 1, 10)
     begin(s, "Defection")
@@ -783,7 +784,7 @@ def test_rd5_3_defection_needs_room_for_the_hero():
 
 
 def test_r7_10_two_terrain_lords_the_player_to_the_right_picks_the_one_kept():
-    s = board(3)
+    s = events_board(3)
     own(s, 0, 1)
     own(s, 1, 9)
     own(s, 2, 11)
@@ -794,19 +795,19 @@ def test_r7_10_two_terrain_lords_the_player_to_the_right_picks_the_one_kept():
     s.rng.script = [6, 6, 1, 1]
     do(s, lay(s).hero + theirs)  # placed on the only hex at once
     assert s.decision == D.LORD_KEEP and s.actor == s.right_of(0) == 2
-    assert heroes_offered(s) == {mine, theirs} and s.reg["lord_choice"] == 0
+    assert heroes_offered(s) == {mine, theirs} and s.frame(Event).lord_player == 0
     up = int(s.hero_up[mine // 2])
     do(s, lay(s).hero + theirs)
     assert s.hero_owner[theirs] == 0 and s.hero_owner[mine] == NOBODY
     assert s.hero_up[mine // 2] == 1 - up  # back to the pool turned over
-    assert "lord_choice" not in s.reg
+    assert getattr(s.frame(Event), "lord_player", -1) < 0  # the next player's event may be under way
 
 
 # ----- B.9 Vandals -----
 
 @pytest.mark.parametrize("chooser", ["victim", "event_player"])
 def test_b9_vandals_one_fort_loses_a_level_citadel_immune(chooser):
-    s = board(vandals_chooser=chooser)
+    s = events_board(vandals_chooser=chooser)
     own(s, 0, 1, fort=2)
     own(s, 1, 9, fort=2)
     own(s, 1, 10, fort=1)
@@ -820,7 +821,7 @@ def test_b9_vandals_one_fort_loses_a_level_citadel_immune(chooser):
 
 
 def test_rd1_8_vandals_need_a_victim_with_a_fort_other_than_a_citadel():
-    s = board()
+    s = events_board()
     own(s, 0, 1, fort=2)
     own(s, 1, 9, fort=4)
     begin(s, "Vandals")
@@ -832,7 +833,7 @@ def test_rd1_8_vandals_need_a_victim_with_a_fort_other_than_a_citadel():
 def test_rd1_8_by_default_an_event_without_effect_is_not_offered():
     """RD1.8 (the rules page's engine decision, the default): Mother Lode with no mine and no
     village on the board would have no effect, so it is not offered."""
-    s = board()
+    s = events_board()
     own(s, 0, 1)
     begin(s, "Mother Lode")
     assert next_player_up(s) and s.thing_place[EV["Mother Lode"]] == SCREEN
@@ -843,7 +844,7 @@ def test_r10_1_events_without_effect_may_be_played_and_go_to_the_cup(event):
     """R10.1 as printed (events_without_effect=true): any event may be played; with nothing to act
     on it resolves with no effect and goes to the cup (R10.2). Mother Lode without income counters,
     Vandals without an enemy fort but a Citadel, Defection without a hex with room (RD5.3)."""
-    s = board(events_without_effect=True)
+    s = events_board(events_without_effect=True)
     own(s, 0, 1)
     own(s, 1, 10)
     if event == "Defection":  # player 0's only hex is full (R11.4: 10 counters), a hero is in the pool
@@ -864,7 +865,7 @@ def test_r10_1_appendix_b_conditions_hold_even_when_events_without_effect_may_be
     """B.1 / RD10.6 (Willing Workers needs a legal option) and B.3 / B.10 (Big Juju and Weather
     Control need a magic caster in range) are the events' own conditions: still not offered."""
     for event in ("Willing Workers", "Big Juju", "Weather Control"):
-        s = board(events_without_effect=True)
+        s = events_board(events_without_effect=True)
         own(s, 0, 1, fort=4)
         begin(s, event)
         assert next_player_up(s), event
@@ -874,7 +875,7 @@ def test_r10_1_appendix_b_conditions_hold_even_when_events_without_effect_may_be
 def test_events_without_effect_is_a_saved_option_and_default_saves_do_not_name_it():
     assert "events_without_effect" not in GameConfig().to_dict()
     assert GameConfig(events_without_effect=True).to_dict()["events_without_effect"] is True
-    s = board(events_without_effect=True)
+    s = events_board(events_without_effect=True)
     assert GameState.from_json(s.to_json()).cfg.events_without_effect is True
 
 
@@ -896,7 +897,7 @@ def test_b10_weather_control_puts_the_cloud_on_a_land_hex_in_range():
 def test_c3_fan_moves_or_removes_the_cloud(blow):
     s, mage = _juju_board()
     s.hex_terrain[8] = SEA
-    to_screen(s, FAN, 1)
+    screen(s, FAN, 1)
     begin(s, "Weather Control")
     play(s, "Weather Control")
     do(s, lay(s).hex + 2)
@@ -914,7 +915,7 @@ def test_c3_fan_moves_or_removes_the_cloud(blow):
 
 def test_c8_dispel_magic_cancels_weather_control():
     s, mage = _juju_board()
-    to_screen(s, DISPEL, 1)
+    screen(s, DISPEL, 1)
     begin(s, "Weather Control")
     play(s, "Weather Control")
     do(s, lay(s).hex + 2)
@@ -933,7 +934,7 @@ def _hand_out(s, rng) -> None:
         if s.thing_place[c] == CUP:
             room = [p for p in range(s.n_players) if s.alive[p] and s.screen_size(p) < 9]
             if room:
-                to_screen(s, int(c), int(rng.choice(room)))
+                screen(s, int(c), int(rng.choice(room)))
 
 
 def _random_game(n_players: int, seed: int, played: Counter) -> None:
@@ -963,9 +964,9 @@ def test_random_games_with_events_keep_the_invariants():
 
 
 def test_describes_event_decisions():
-    s = board()
+    s = events_board()
     own(s, 0, 1)
-    to_screen(s, EV["Good Harvest"], 0)
+    screen(s, EV["Good Harvest"], 0)
     start_phase(s, EVENTS)
     from ktenv.engine import describe_action
 

@@ -17,22 +17,23 @@ from ktenv.engine.battle_sides import MELEE_STEP, attackers
 from ktenv.engine.heroes import dismiss, pool_faces
 from ktenv.engine.machine import layout, legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
+from ktenv.procedures import Battle, Event
 from ktenv.state import EVENTS, MOVEMENT, GameState
 
-from .movement_helpers import E1, E2, W1, C, a_dir, a_hero, a_hex, act, empty_board, hero, legal, put, start_movement
-from .scenario import start_phase, thing, to_screen
+from .builders import E1, E2, W1, C, board, hero, put, screen, start_phase, thing
+from .play import a_dir, a_hero, a_hex, act, legal
 
 
 def house_board(n_players: int = 2, kadab: bool = False) -> GameState:
     """The movement tests' empty Plains board with house_content on (house Things in the cup)."""
-    s = empty_board(n_players, house_content=True)
+    s = board(n_players, house_content=True, setup="passive", terrain=PLAINS)
     s.cfg = GameConfig(n_players=n_players, house_content=True, mysterious_kadab=kadab)  # no tiles face down yet
     return s
 
 
 def six_without_house() -> GameState:
     """Six players without house_content: the house counters exist, out of play."""
-    return empty_board(6)
+    return board(6, setup="passive", terrain=PLAINS)
 
 
 # ----- the counters: in or out of play -----
@@ -83,7 +84,7 @@ def test_r22_1_ahasuerus_teleports_to_an_own_hex_or_onto_own_creatures():
     put(s, "Giant", 0, far)  # own creatures on a hex nobody owns
     put(s, "Farmers", 1, W1)
     put(s, "Wolf Pack", 0, E2)  # another unmoved counter: the turn goes on
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert a_hero(s, f) in legal(s)
     act(s, a_hero(s, f))
     assert s.decision == D.AHASUERUS_DEST
@@ -98,16 +99,15 @@ def test_r22_1_ahasuerus_needs_house_content_and_room():
     s = house_board()
     s.hex_owner[[C, E2]] = 0
     f = hero(s, "Ahasuerus", 0, C)
-    from .scenario import put as put_id
     plains = [c for c in cat.CREATURE_IDS if cat.THING_TERRAIN[c] == PLAINS and s.thing_place[c] == CUP]
     for c in plains[:10]:
-        put_id(s, int(c), 0, E2)
-    start_movement(s)
+        put(s, int(c), 0, E2)
+    start_phase(s, MOVEMENT)
     assert s.decision != D.AHASUERUS_DEST and a_hero(s, f) not in legal(s)  # E2 full, no other hex
     s = six_without_house()
     s.hex_owner[[C, E2]] = 0
     f = hero(s, "Ahasuerus", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert a_hero(s, f) not in legal(s)  # flag off: inert
 
 
@@ -122,7 +122,7 @@ def test_r22_2_lenin_side_rolls_3n_minus_1_for_value_one_creatures(n):
             put(s, "Farmers", 0, C)
         put(s, "Wolf Pack", 0, C)
         hero(s, "Lenin" if with_lenin else "Ahasuerus", 0, C)
-        s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+        s.push(Battle(hex=C, order=[1, 0], defender=0))
         by_value = {}
         for value, k, _ in attackers(s, 0, MELEE_STEP):
             by_value[value] = by_value.get(value, 0) + k
@@ -134,13 +134,13 @@ def test_r22_2_lenin_elsewhere_or_flag_off_changes_nothing():
     s.hex_owner[C], s.hex_owner[E1] = 0, 1
     put(s, "Farmers", 0, C)
     hero(s, "Lenin", 0, E2)  # not in this battle
-    s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+    s.push(Battle(hex=C, order=[1, 0], defender=0))
     assert sum(k for v, k, _ in attackers(s, 0, MELEE_STEP) if v == 1) == 1
     s = six_without_house()
     s.hex_owner[C], s.hex_owner[E1] = 0, 1
     put(s, "Farmers", 0, C)
     hero(s, "Lenin", 0, C)
-    s.reg.update(b_hex=C, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+    s.push(Battle(hex=C, order=[1, 0], defender=0))
     assert sum(k for v, k, _ in attackers(s, 0, MELEE_STEP) if v == 1) == 1
 
 
@@ -154,7 +154,7 @@ def _gypsy_setup(dest_owner: int = 0) -> tuple[GameState, int]:
     village = put(s, "Village", 0, C)
     f = hero(s, "Gypsy King", 0, C)
     put(s, "Giant", 0, E2)  # another unmoved counter: the turn goes on
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_hex(s, C))
     if s.decision == D.MOVE_SELECT:
         act(s, a_hero(s, f))
@@ -194,7 +194,7 @@ def test_r22_4_tycho_shows_his_owner_the_face_down_hexes_next_to_him():
     put(s, "Giant", 0, C)
     enc = ObservationEncoder(s.cfg, s.geo.n_hexes)
     terrain = enc.o["hexes.terrain_forest"]
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert enc.encode(s, 0)[terrain + E1] == 0
     act(s, a_hex(s, C))
     act(s, a_hero(s, f))  # picked for a move: he looks
@@ -212,7 +212,7 @@ def _portal_board(target_owner: int = 1) -> tuple[GameState, list[int], int]:
     s.hex_owner[E2] = 1
     s.hex_owner[W1] = target_owner
     army = [put(s, n, target_owner, W1) for n in ("Giant", "Ogre", "Farmers", "Wolf Pack")]
-    to_screen(s, H.PORTAL, 0)
+    screen(s, H.PORTAL, 0)
     for hx in range(s.geo.n_hexes):  # one unexplored hex left
         if s.hex_owner[hx] < 0 and hx != E1:
             s.hex_terrain[hx] = SEA
@@ -225,7 +225,8 @@ def test_r22_5_portal_roll_the_owner_sends_at_least_that_many():
     lay = layout(s)
     s.rng.script[:] = [2]
     act(s, lay.thing + H.PORTAL)  # one stack, one unexplored hex: chosen at once
-    assert s.reg["ev_hex"] == W1 and s.reg["ev_dest"] == dest and s.reg["ev_roll"] == 2
+    ev = s.frame(Event)
+    assert ev.hex == W1 and ev.dest == dest and ev.roll == 2
     assert s.decision == D.PORTAL_SEND and s.actor == 1
     assert YES not in legal(s) and legal(s) == {lay.thing + c for c in army}
     act(s, lay.thing + army[0])
@@ -256,8 +257,8 @@ def test_r22_5_portal_flag_off_is_never_offered():
     s = six_without_house()
     s.hex_owner[C], s.hex_owner[W1] = 0, 1
     put(s, "Giant", 1, W1)
-    to_screen(s, H.PORTAL, 0)  # even held (it never is: out of play at setup)
-    to_screen(s, thing("Good Harvest"), 0)
+    screen(s, H.PORTAL, 0)  # even held (it never is: out of play at setup)
+    screen(s, thing("Good Harvest"), 0)
     start_phase(s, EVENTS)
     assert not legal_mask(s)[layout(s).thing + H.PORTAL]
 

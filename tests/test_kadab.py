@@ -17,29 +17,17 @@ from ktenv.engine import kadab
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.testing import check_no_leak, random_states
+from ktenv.procedures import Event
 from ktenv.render import ansi
-from ktenv.state import COMBAT, GameState
+from ktenv.state import COMBAT, MOVEMENT, GameState
 
-from .movement_helpers import (
-    E1,
-    E2,
-    W1,
-    W2,
-    C,
-    a_dir,
-    a_hex,
-    a_thing,
-    act,
-    empty_board,
-    legal_directions,
-    put,
-    start_movement,
-)
+from .builders import E1, E2, W1, W2, C, board, put, start_phase
+from .play import a_dir, a_hex, a_thing, act, legal_directions
 
 
 def kadab_board(flip: str = "on_exploration", n_players: int = 2) -> GameState:
     """The movement tests' empty Plains board, with the variant on and every tile face down."""
-    s = empty_board(n_players)
+    s = board(n_players, setup="passive", terrain=PLAINS)
     s.cfg = GameConfig(n_players=n_players, mysterious_kadab=True, mysterious_flip=flip)
     s.hex_down[:] = True
     return s
@@ -114,7 +102,7 @@ def test_face_down_hex_costs_one_mp_and_stops_as_unexplored():
     s.hex_owner[up] = 0
     c = put(s, "Giant", 0, C)
     put(s, "Ogre", 0, C)  # stays unmoved: the turn goes on after the move
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_hex(s, C))
     act(s, a_thing(s, c))
     act(s, 1)
@@ -136,7 +124,7 @@ def test_face_down_sea_can_be_entered_by_walkers_and_sends_them_back_at_explorat
     s.hex_terrain[E1] = SEA
     a = put(s, "Giant", 0, C)
     b = put(s, "Ogre", 0, E2)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     for src, c in ((C, a), (E2, b)):
         act(s, a_hex(s, src))
         if s.decision == D.MOVE_SELECT:
@@ -161,7 +149,6 @@ def test_face_down_land_is_turned_up_before_the_exploration_roll():
     a = put(s, "Giant", 0, C)
     s.thing_hex[a] = E1
     s.thing_from[a] = C
-    from .scenario import start_phase
     s.rng.script[:] = [1]  # R12.2.2: 1: no defenders
     start_phase(s, COMBAT)
     assert not s.hex_down[E1] and s.hex_owner[E1] == 0 and s.thing_hex[a] == E1
@@ -174,7 +161,6 @@ def test_contest_hex_turned_up_before_the_contest_sea_sends_both_back():
     s.hex_terrain[E1] = SEA
     a, b = put(s, "Giant", 0, E1), put(s, "Ogre", 1, E1)
     s.thing_from[a], s.thing_from[b] = C, E2
-    from .scenario import start_phase
     start_phase(s, COMBAT)
     if s.decision == D.SEGMENT:
         act(s, a_hex(s, E1))
@@ -189,7 +175,7 @@ def _giant_steps_on_entry(terrain: int) -> tuple[GameState, int]:
     s.hex_owner[C] = 0
     s.hex_terrain[E1] = terrain
     a = put(s, "Giant", 0, C)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_hex(s, C))
     if s.decision == D.MOVE_SELECT:
         act(s, a_thing(s, a))
@@ -233,7 +219,7 @@ def test_on_entry_teleported_ahasuerus_turns_the_tile_up_and_a_sea_sends_him_bac
     from ktenv.engine import house
     from ktenv.engine.actions import action_layout
 
-    s = empty_board(2, house_content=True)
+    s = board(2, house_content=True, setup="passive", terrain=PLAINS)
     s.cfg = GameConfig(n_players=2, mysterious_kadab=True, mysterious_flip="on_entry", house_content=True)
     s.hex_down[:] = True
     s.hex_down[[C, W1, W2]] = False
@@ -243,7 +229,7 @@ def test_on_entry_teleported_ahasuerus_turns_the_tile_up_and_a_sea_sends_him_bac
     s.thing_from[b] = C
     f = house.AHASUERUS
     s.hero_owner[f], s.hero_hex[f] = 0, W1
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     assert E1 in house.ahasuerus_dests(s, 0)
     lay = action_layout(2, True)
     house.apply_ahasuerus(s, lay, lay.hex + E1)
@@ -268,7 +254,7 @@ def test_big_juju_turns_its_target_up_first():
     s.hex_terrain[E1] = PLAINS
     s.hex_stack = [PLAINS]
     assert E._valid_targets(s, E.BIG_JUJU)[E1]  # same terrain as the only tile, but unknown
-    s.reg.update(ev_hex=E1, ev_p=0)
+    s.push(Event(hex=E1, player=0))
     s.stage = 0
     E._juju_tile(s, None)
     assert not s.hex_down[E1]

@@ -10,7 +10,7 @@ import pytest
 import ktenv
 from ktenv import catalog as cat
 from ktenv.config import ENCOUNTER_POWERS, ConfigError, GameConfig, power_code
-from ktenv.constants import BOARD, CUP, FOREST, NEUTRAL, OUT, PLAINS, SCREEN, SEA
+from ktenv.constants import BOARD, CUP, FOREST, NEUTRAL, PLAINS, SCREEN, SEA
 from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions, new_game, step
 from ktenv.engine import powers as P
@@ -23,19 +23,18 @@ from ktenv.engine.recruiting import free_count
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import INCOME, player_stats
 from ktenv.env.testing import check_mask_exact, check_no_leak, random_states
+from ktenv.procedures import AviatorFlight, Battle, LuckyReroll, MovementTurn, NomadMove
 from ktenv.state import COMBAT, CONSTRUCTION, HEROES, MOVEMENT, RECRUIT, GameState
 from ktenv.state import INCOME as INCOME_PHASE
 
-from .scenario import empty_board, own, past_setup, put, start_phase, thing, to_screen
-
-# A straight west-east line through the centre of the 19-hex board (2-3 players).
-W1, C, E1, E2 = 6, 0, 3, 11
+from .builders import E1, E2, W1, C, board, only_in_cup, own, pair, put, screen, start_phase, thing
+from .play import a_dir
 
 
-def board(n_players: int = 2, seed: int = 1, **powers: str) -> GameState:
+def powers_board(n_players: int = 2, seed: int = 1, **powers: str) -> GameState:
     """An empty all-Plains board with Encounter powers on; `powers` by player: p0="Amoeba", ...
     Players other than 0 own a home hex at the board's edge (hex n-1, n-2) so nobody drops out."""
-    s = empty_board(past_setup(n_players, seed, encounter_powers=True))
+    s = board(n_players, seed, encounter_powers=True, gold=None)
     s.hex_terrain[:] = PLAINS
     s.gold[:] = 0
     s.power[:] = -1
@@ -46,27 +45,12 @@ def board(n_players: int = 2, seed: int = 1, **powers: str) -> GameState:
     return s
 
 
-def pair(s: GameState, hx: int = 0) -> tuple[int, int]:
-    return hx, int(s.geo.adjacent[hx][0])
-
-
 def battle(s: GameState, attacker: int = 0, defender: int = 1) -> tuple[int, int]:
     """The defender owns hex a, the attacker owns its neighbour b (Plains: supports Plains creatures)."""
     a, b = pair(s)
     own(s, defender, a)
     own(s, attacker, b)
     return a, b
-
-
-def only_in_cup(s: GameState, ids) -> None:
-    keep = set(ids)
-    for c in np.flatnonzero(s.thing_place == CUP):
-        if int(c) not in keep:
-            s.thing_place[c] = OUT
-
-
-def direction(s: GameState, src: int, dst: int) -> int:
-    return layout(s).direction + list(s.geo.neighbours[src]).index(dst)
 
 
 def play(s: GameState, until, policy=lambda s: legal_actions(s)[0], limit: int = 200) -> None:
@@ -126,7 +110,7 @@ def test_json_round_trip_keeps_powers_and_old_saves_load():
 
 def test_observation_shows_every_players_power_and_mark():
     """RI.1: the Encounter powers are public; rows are relative seats."""
-    s = board(3, p0="Lucky", p1="Tax Farmer", p2="Nomad")
+    s = powers_board(3, p0="Lucky", p1="Tax Farmer", p2="Nomad")
     s.power_hex[1] = 4
     enc = ObservationEncoder(s.cfg, s.geo.n_hexes)
     lay = enc.layout
@@ -144,7 +128,7 @@ def test_observation_shows_every_players_power_and_mark():
 @pytest.mark.parametrize("amoeba", [True, False])
 def test_amoeba_ignores_the_first_hit_of_a_round(amoeba):
     """R21.1 / RD10.16: two melee hits on the Amoeba's side: one is cancelled before assignment."""
-    s = board(**({"p1": "Amoeba"} if amoeba else {"p1": "Builder"}))
+    s = powers_board(**({"p1": "Amoeba"} if amoeba else {"p1": "Builder"}))
     a, _ = battle(s)
     put(s, thing("Wolf Pack"), 0, a)
     put(s, thing("Lion Pride"), 0, a)
@@ -153,7 +137,7 @@ def test_amoeba_ignores_the_first_hit_of_a_round(amoeba):
     s.rng.script = [1, 1, 6, 6]  # melee: both attackers hit, the farmers miss
     start_phase(s, COMBAT)
     assert s.decision == D.ASSIGN_HIT and s.actor == 1
-    assert s.reg["b_hits1"] == (1 if amoeba else 2)
+    assert s.frame(Battle).hits[1] == (1 if amoeba else 2)
 
 
 # ----- R21.2 Aviator -----
@@ -161,7 +145,7 @@ def test_amoeba_ignores_the_first_hit_of_a_round(amoeba):
 @pytest.mark.parametrize("aviator", [True, False])
 def test_aviator_creature_flies_for_one_mp_a_hex(aviator):
     """R21.2: the declared creature moves as a flyer: 1 MP into Forest (a walker pays 2)."""
-    s = board(p0="Aviator" if aviator else "Builder")
+    s = powers_board(p0="Aviator" if aviator else "Builder")
     own(s, 0, C)
     own(s, 0, E1)
     s.hex_terrain[E1] = FOREST
@@ -174,14 +158,14 @@ def test_aviator_creature_flies_for_one_mp_a_hex(aviator):
         assert set(legal_actions(s)) == {PASS, lay.thing + farmers}
         step(s, lay.thing + farmers)
     assert s.decision == D.MOVE_STACK  # the only counter is chosen and goes (forced choices)
-    step(s, direction(s, C, E1))
+    step(s, a_dir(s, C, E1))
     assert s.thing_hex[farmers] == E1 and s.thing_mp[farmers] == (3 if aviator else 2)
 
 
 @pytest.mark.parametrize("aviator", [True, False])
 def test_aviator_creature_crosses_sea(aviator):
     """R21.2 / R11.3.4: only flyers enter Sea; the declared creature may."""
-    s = board(p0="Aviator" if aviator else "Builder")
+    s = powers_board(p0="Aviator" if aviator else "Builder")
     own(s, 0, C)
     own(s, 0, E2)
     s.hex_terrain[E1] = SEA
@@ -192,13 +176,13 @@ def test_aviator_creature_crosses_sea(aviator):
     if aviator:
         step(s, lay.thing + farmers)
     assert s.decision == D.MOVE_STACK
-    assert bool(legal_mask(s)[direction(s, C, E1)]) == aviator
+    assert bool(legal_mask(s)[a_dir(s, C, E1)]) == aviator
 
 
 def test_aviator_pinned_creature_must_be_declared_to_leave():
     """R21.2 / R11.5.2: a pinned walker may leave only as the Aviator's flyer; declining is not
     offered when nothing else could move from the hex (every movement turn ends)."""
-    s = board(p0="Aviator")
+    s = powers_board(p0="Aviator")
     own(s, 0, C)
     own(s, 0, E1)
     farmers = put(s, thing("Farmers"), 0, C)
@@ -209,14 +193,15 @@ def test_aviator_pinned_creature_must_be_declared_to_leave():
     assert legal_mask(s)[lay.hex + C]
     step(s, lay.hex + C)  # the declaration is forced (no PASS: nothing else could leave), then the
     # R11.6 leaving: the flyer is revealed (supported) and no enemy flyer blocks it
-    assert s.reg["pw_fly"] == farmers and s.reg["pw_fly_round"] == s.round
+    fly = s.frame(AviatorFlight)
+    assert fly.flyer == farmers and fly.round == s.round
     assert s.decision == D.MOVE_STACK and s.thing_public[farmers]
-    step(s, direction(s, C, E1))
+    step(s, a_dir(s, C, E1))
     assert s.thing_hex[farmers] == E1
 
 
 def test_without_aviator_a_pinned_walker_cannot_start():
-    s = board(p0="Builder")
+    s = powers_board(p0="Builder")
     own(s, 0, C)
     own(s, 0, E2)
     put(s, thing("Farmers"), 0, C)
@@ -231,7 +216,7 @@ def test_without_aviator_a_pinned_walker_cannot_start():
 def test_aviator_flyer_retreats_alone_up_to_four_hexes():
     """R21.2 / RD10.16: in a battle that round the flyer may retreat alone to an own hex without
     enemies within 4 hexes; the rest of the side is then asked again."""
-    s = board(p0="Aviator")
+    s = powers_board(p0="Aviator")
     a, b = battle(s)
     far = next(int(h) for h in np.flatnonzero(s.geo.distance[a] == 2) if s.hex_owner[h] < 0)
     own(s, 0, far)
@@ -243,8 +228,8 @@ def test_aviator_flyer_retreats_alone_up_to_four_hexes():
     assert s.decision == D.RETREAT and s.actor == 0
     lay = layout(s)
     assert not legal_mask(s)[lay.thing + farmers]  # not declared this round: no flyer
-    s.reg["pw_fly"], s.reg["pw_fly_round"] = farmers, s.round
-    s._mask = None
+    s.push(AviatorFlight(flyer=farmers, round=s.round))
+    s.edited()
     assert legal_mask(s)[lay.thing + farmers]
     step(s, lay.thing + farmers)
     assert s.decision == D.AVIATOR_RETREAT
@@ -254,17 +239,17 @@ def test_aviator_flyer_retreats_alone_up_to_four_hexes():
     assert s.decision == D.RETREAT and s.actor == 0 and not legal_mask(s)[lay.thing + farmers]
     s.rng.script = [6, 6]  # round 2: nobody hits again
     step(s, PASS)  # the Wolf Pack stays
-    assert s.thing_hex[wolves] == a and s.reg["b_round"] == 2
+    assert s.thing_hex[wolves] == a and s.frame(Battle).round == 2
 
 
 def test_aviator_flyer_identity_is_its_owners():
     """RI.2: the declared creature (a Thing id) is in its owner's observation only, even while
     another player decides."""
-    s = board(p0="Aviator")
+    s = powers_board(p0="Aviator")
     a, _ = battle(s)
     farmers = put(s, thing("Farmers"), 0, a)
     put(s, thing("Lion Pride"), 1, a)
-    s.reg["pw_fly"], s.reg["pw_fly_round"] = farmers, s.round
+    s.push(AviatorFlight(flyer=farmers, round=s.round))
     enc = ObservationEncoder(s.cfg, s.geo.n_hexes)
     for observer in (0, 1):
         s.actor = observer
@@ -277,7 +262,7 @@ def test_aviator_flyer_identity_is_its_owners():
 def test_plus_one_to_hero_recruitment(power, name):
     """R21.2 / R21.9: +1 to the recruitment roll of these heroes (a roll one short succeeds)."""
     for holder in (True, False):
-        s = board(p0=power if holder else "Builder")
+        s = powers_board(p0=power if holder else "Builder")
         own(s, 0, C)
         f = cat.hero_id(name)
         s.hero_up[f // 2] = f % 2
@@ -292,7 +277,7 @@ def test_plus_one_to_hero_recruitment(power, name):
 
 def test_builder_builds_for_four_gold():
     """R21.3: a Tower for 4 gold instead of 5."""
-    s = board(p0="Builder", p1="Vandal")
+    s = powers_board(p0="Builder", p1="Vandal")
     own(s, 0, C)
     own(s, 0, E1)
     own(s, 1, E2)
@@ -310,7 +295,7 @@ def test_builder_builds_for_four_gold():
 @pytest.mark.parametrize("brute", [True, False])
 def test_brute_charge_creature_goes_behind_the_screen(brute):
     """R21.4: an eliminated own Charge creature returns behind the screen instead of the cup."""
-    s = board(p1="Brute" if brute else "Builder")
+    s = powers_board(p1="Brute" if brute else "Builder")
     a, _ = battle(s)
     put(s, thing("Wolf Pack"), 0, a)
     knight = put(s, thing("White Knight"), 1, a)
@@ -323,12 +308,12 @@ def test_brute_charge_creature_goes_behind_the_screen(brute):
 
 def test_brute_screen_over_ten_discards():
     """R21.4 / R17.1: over 10 behind the screen, the Brute discards at the next pause."""
-    s = board(p1="Brute")
+    s = powers_board(p1="Brute")
     a, _ = battle(s)
     put(s, thing("Wolf Pack"), 0, a)
     knight = put(s, thing("White Knight"), 1, a)
     for c in np.flatnonzero(s.thing_place == CUP)[:10]:
-        to_screen(s, int(c), 1)
+        screen(s, int(c), 1)
     s.rng.script = [1, 6, 6]
     start_phase(s, COMBAT)
     assert s.thing_place[knight] == SCREEN
@@ -340,7 +325,7 @@ def test_brute_screen_over_ten_discards():
 
 def test_brute_bluff_goes_to_the_cup():
     """R21.4: not for bluffs removed under R9.5."""
-    s = board(p1="Brute")
+    s = powers_board(p1="Brute")
     a, _ = battle(s)
     put(s, thing("Wolf Pack"), 0, a)
     put(s, thing("Farmers"), 1, a)
@@ -355,7 +340,7 @@ def test_brute_bluff_goes_to_the_cup():
 @pytest.mark.parametrize("lucky", [True, False])
 def test_lucky_rerolls_one_own_die(lucky):
     """R21.5: after the own roll the Lucky player may re-roll one die (the defender is not asked)."""
-    s = board(p0="Lucky" if lucky else "Builder")
+    s = powers_board(p0="Lucky" if lucky else "Builder")
     a, _ = battle(s)
     put(s, thing("Wolf Pack"), 0, a)
     put(s, thing("Farmers"), 1, a)
@@ -363,7 +348,7 @@ def test_lucky_rerolls_one_own_die(lucky):
     start_phase(s, COMBAT)
     if lucky:
         assert s.decision == D.LUCKY_REROLL and s.actor == 0
-        assert set(legal_actions(s)) == {PASS, NUMBER} and s.reg["pw_d0"] == 6
+        assert set(legal_actions(s)) == {PASS, NUMBER} and s.frame(LuckyReroll).shown == [6]
         step(s, NUMBER)  # the 6 becomes a 2: a hit; the farmers (6) miss; the hex is taken
         assert s.hex_owner[a] == 0
     else:
@@ -372,7 +357,7 @@ def test_lucky_rerolls_one_own_die(lucky):
 
 def test_lucky_once_per_round():
     """R21.5: one re-roll a round: used in the ranged step, not offered again in melee."""
-    s = board(p0="Lucky")
+    s = powers_board(p0="Lucky")
     a, _ = battle(s)
     put(s, thing("Hunters"), 0, a)  # ranged 1
     put(s, thing("Wolf Pack"), 0, a)
@@ -385,7 +370,7 @@ def test_lucky_once_per_round():
     assert s.decision == D.RETREAT and s.actor == 0  # melee rolled without a question
     s.rng.script = [6]  # round 2, ranged: asked again
     step(s, PASS)
-    assert s.decision == D.LUCKY_REROLL and s.reg["b_round"] == 2
+    assert s.decision == D.LUCKY_REROLL and s.frame(Battle).round == 2
 
 
 # ----- R21.6 Explorer -----
@@ -393,7 +378,7 @@ def test_lucky_once_per_round():
 @pytest.mark.parametrize("explorer,roll,defenders", [(True, 1, 1), (True, 5, 0), (False, 1, 0), (False, 5, 5)])
 def test_explorer_defender_count(explorer, roll, defenders):
     """R21.6: d6 5-6 none, 1-4 that many (standard R12.2.2: 1 or 6 none, 2-5 that many)."""
-    s = board(p0="Explorer" if explorer else "Builder")
+    s = powers_board(p0="Explorer" if explorer else "Builder")
     a, b = pair(s)
     own(s, 0, b)
     put(s, thing("Farmers"), 0, a)
@@ -413,7 +398,7 @@ def test_explorer_defender_count(explorer, roll, defenders):
 def test_tax_farmer_marks_a_hex_that_counts_double():
     """R21.7: marked at the end of Income; counts double until the next Income phase ends (income,
     Citadel check); never the same hex twice in a row."""
-    s = board(p0="Tax Farmer")
+    s = powers_board(p0="Tax Farmer")
     own(s, 0, C)
     own(s, 0, E1)
     city = put(s, thing("City"), 0, C)
@@ -433,7 +418,7 @@ def test_tax_farmer_marks_a_hex_that_counts_double():
 
 
 def test_no_tax_farmer_no_mark():
-    s = board(p0="Builder")
+    s = powers_board(p0="Builder")
     own(s, 0, C)
     put(s, thing("City"), 0, C)
     start_phase(s, INCOME_PHASE)
@@ -444,7 +429,7 @@ def test_no_tax_farmer_no_mark():
 
 def test_king_of_things_draws_one_more_free_thing():
     """R21.8: one extra free Thing every round."""
-    s = board(p0="King of Things", p1="Builder")
+    s = powers_board(p0="King of Things", p1="Builder")
     for hx in (C, E1, E2):
         own(s, 0, hx)
     own(s, 1, W1)
@@ -459,11 +444,11 @@ def test_king_of_things_draws_one_more_free_thing():
 def test_magician_sends_enemy_magic_to_melee():
     """R21.9 / RD10.16: in the Magician's battles every other side's magic attacks in melee."""
     for magician in (True, False):
-        s = board(p1="Magician" if magician else "Builder")
+        s = powers_board(p1="Magician" if magician else "Builder")
         a, _ = battle(s)
         put(s, thing("Genie"), 0, a)  # magic 4
         sprite = put(s, thing("Sprite"), 1, a)  # the Magician's own magic stays magic
-        s.reg.update(b_hex=a, b_order_n=2, b_order_0=0, b_order_1=1, b_def=1)
+        s.push(Battle(hex=a, order=[0, 1], defender=1))
         assert bool(attackers(s, 0, MAGIC_STEP)) != magician
         assert bool(attackers(s, 0, MELEE_STEP)) == magician
         assert attackers(s, 1, MAGIC_STEP) == [(int(cat.THING_COMBAT[sprite]), 1, -1)]
@@ -473,7 +458,7 @@ def test_magician_sends_enemy_magic_to_melee():
 
 def test_nomad_moves_a_tower_with_terrain_costs():
     """R21.10 / RD10.16: Towers and Keeps move into adjacent own hexes with no fort, 4 MP a turn."""
-    s = board(p0="Nomad")
+    s = powers_board(p0="Nomad")
     own(s, 0, C, fort=1)
     own(s, 0, E1)
     own(s, 0, E2)
@@ -482,20 +467,21 @@ def test_nomad_moves_a_tower_with_terrain_costs():
     lay = layout(s)
     assert s.decision == D.MOVE_START and legal_mask(s)[YES]
     step(s, YES)  # one fort, one destination: moved at once
-    assert s.hex_fort[C] == 0 and s.hex_fort[E1] == 1 and s.reg[f"mv_nf{E1}"] == 3
+    assert s.hex_fort[C] == 0 and s.hex_fort[E1] == 1 and P.MP - s.frame(MovementTurn).fort_spent[E1] == 3
     step(s, YES)
     assert s.decision == D.NOMAD_DEST
     assert set(legal_actions(s)) == {lay.hex + C, lay.hex + E2}
     step(s, lay.hex + E2)  # Forest: 2 MP
-    assert s.hex_fort[E2] == 1 and s.reg[f"mv_nf{E2}"] == 1
+    assert s.hex_fort[E2] == 1 and P.MP - s.frame(MovementTurn).fort_spent[E2] == 1
     step(s, YES)  # back to E1 (Plains, 1 MP), the only way; then nothing is left to move: turn over
     assert s.hex_fort[E1] == 1 and s.hex_fort[E2] == 0
     assert s.phase != MOVEMENT or s.actor != 0
-    assert not any(k.startswith("mv_n") for k in s.reg)
+    turn = s.frame(MovementTurn)  # the turn is over: its MP bookkeeping with it
+    assert (turn is None or not any(turn.fort_spent)) and s.frame(NomadMove) is None
 
 
 def test_nomad_moves_a_village_but_not_a_castle_and_not_into_a_fort():
-    s = board(p0="Nomad")
+    s = powers_board(p0="Nomad")
     own(s, 0, C, fort=3)  # a Castle stays
     own(s, 0, E1, fort=1)
     village = put(s, thing("Village"), 0, C)
@@ -508,7 +494,7 @@ def test_nomad_moves_a_village_but_not_a_castle_and_not_into_a_fort():
 
 
 def test_without_nomad_forts_and_towns_stay():
-    s = board(p0="Builder")
+    s = powers_board(p0="Builder")
     own(s, 0, C, fort=1)
     own(s, 0, E1)
     village = put(s, thing("Village"), 0, C)
@@ -531,7 +517,7 @@ def _gamble(s: GameState) -> int:
 
 def test_gambler_stakes_and_the_winner_takes_both():
     """R21.11 / RD10.16: stake up to 3 and no more than the opponent has; the winner takes both."""
-    s = board(p0="Gambler")
+    s = powers_board(p0="Gambler")
     s.gold[:] = (5, 2)
     s.rng.script = [1, 6]  # melee: the Wolf Pack hits, the farmers miss: the attacker wins
     _gamble(s)
@@ -542,24 +528,24 @@ def test_gambler_stakes_and_the_winner_takes_both():
 
 
 def test_gambler_loses_the_stake_when_the_defender_holds():
-    s = board(p1="Gambler")
+    s = powers_board(p1="Gambler")
     s.gold[:] = (9, 9)
     s.rng.script = [6, 6]  # nobody hits; the attacker retreats: the defender holds the hex
     a = _gamble(s)
     assert s.decision == D.GAMBLER_STAKE and s.actor == 1
     step(s, NUMBER + 3)
-    assert s.decision == D.RETREAT and s.actor == 0 and s.reg["b_stake"] == 3
+    assert s.decision == D.RETREAT and s.actor == 0 and s.frame(Battle).stake == 3
     step(s, layout(s).hex + pair(s)[1])
     assert s.hex_owner[a] == 1 and tuple(s.gold) == (6, 12)
 
 
 def test_no_stake_without_gambler_or_without_gold():
-    s = board(p0="Builder")
+    s = powers_board(p0="Builder")
     s.gold[:] = (9, 9)
     s.rng.script = [1, 6]
     _gamble(s)
     assert s.phase != COMBAT and tuple(s.gold) == (9, 9)
-    s = board(p0="Gambler")
+    s = powers_board(p0="Gambler")
     s.gold[:] = (9, 0)  # the opponent cannot match
     s.rng.script = [1, 6]
     _gamble(s)
@@ -572,13 +558,13 @@ def test_no_stake_without_gambler_or_without_gold():
 def test_populous_value_one_creatures_roll_3n_minus_1(n):
     """R21.12: n value-1 attackers roll 3n - 1 dice; other attacks (a Tower) unchanged."""
     for populous in (True, False):
-        s = board(p0="Populous" if populous else "Builder")
+        s = powers_board(p0="Populous" if populous else "Builder")
         a, _ = battle(s, attacker=1, defender=0)
         s.hex_fort[a] = 1  # the Tower: value 1, melee, one die
         for k in range(n):
             put(s, thing("Farmers", k), 0, a)
         put(s, thing("Wolf Pack"), 0, a)
-        s.reg.update(b_hex=a, b_order_n=2, b_order_0=1, b_order_1=0, b_def=0)
+        s.push(Battle(hex=a, order=[1, 0], defender=0))
         dice_by_value = {}
         for value, k, _ in attackers(s, 0, MELEE_STEP):
             dice_by_value[value] = dice_by_value.get(value, 0) + k
@@ -589,7 +575,7 @@ def test_populous_value_one_creatures_roll_3n_minus_1(n):
 
 def test_recruiter_targets():
     """R21.13: value 4 -> 7, 5 -> 8, 6 -> 9; the pre-roll gold is capped accordingly (RD5.2)."""
-    s = board(p0="Recruiter")
+    s = powers_board(p0="Recruiter")
     for name, target in (("Deerhunter", 7), ("Warlord", 8), ("Arch Mage", 9)):
         f = cat.hero_id(name)
         assert P.hero_target(s, 0, f) == target and P.hero_target(s, 1, f) == 2 * cat.HERO_COMBAT[f]
@@ -610,10 +596,10 @@ def test_recruiter_targets():
 @pytest.mark.parametrize("trafficker", [True, False])
 def test_trafficker_trades_one_for_one(trafficker):
     """R21.14 / RD10.16: 1-for-1 trades, at most five Things by trade."""
-    s = board(p0="Trafficker" if trafficker else "Builder")
+    s = powers_board(p0="Trafficker" if trafficker else "Builder")
     own(s, 0, C)
     own(s, 1, E2)
-    mine = [to_screen(s, int(c), 0) for c in np.flatnonzero(s.thing_place == CUP)[:7]]
+    mine = [screen(s, int(c), 0) for c in np.flatnonzero(s.thing_place == CUP)[:7]]
     start_phase(s, RECRUIT)
     assert s.decision == D.RECRUIT_TRADE and s.actor == 0
     lay = layout(s)
@@ -653,7 +639,7 @@ def _vandal_battle(s: GameState, fort_roll: int, income_roll: int) -> tuple[int,
 ])
 def test_vandal_damage_rolls(who, fort_roll, income_roll, reduced, destroyed):
     """R21.15: after the Vandal conquers, damage only on a 1; after the Vandal loses, on 1-3."""
-    s = board(**({who: "Vandal"} if who else {}))
+    s = powers_board(**({who: "Vandal"} if who else {}))
     a, village = _vandal_battle(s, fort_roll, income_roll)
     assert s.hex_fort[a] == (0 if reduced else 1)
     assert (s.thing_place[village] == CUP) == destroyed

@@ -30,31 +30,16 @@ from ktenv.constants import (
     VILLAGE,
 )
 from ktenv.engine import decisions as D
-from ktenv.engine import setup
+from ktenv.engine import resume, setup
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.engine.placement_turn import begin_placement
 from ktenv.engine.setup import INITIAL_DRAW, START_GOLD
+from ktenv.procedures import Placement
 from ktenv.state import INCOME, SETUP, GameState
 
-from .helpers import (
-    config,
-    fill_hex,
-    give_hero,
-    hex_action,
-    in_cup,
-    masked_in,
-    passive_action,
-    put,
-    random_action,
-    resume,
-    run_until,
-    scenario,
-    screen_things,
-    scripted_new_game,
-    thing_action,
-    to_screen,
-)
+from .builders import board, cup, hero, put, put_some, screen, screen_some
+from .play import a_hex, a_thing, config, masked_in, passive_action, random_action, run_until, scripted_new_game
 
 # ----------------------------------------------------------------- independent rule oracles
 
@@ -93,11 +78,12 @@ def check_place_mask(s: GameState) -> None:
     assert s.decision == D.PLACE
     player = s.actor
     mine = s.screen(player)
-    if s.reg.get("place_new"):
+    placing = s.frame(Placement)
+    if placing.only_new:
         mine = mine[s.thing_new[mine]]
-    want = {int(c) for c in mine if expected_hexes(s, player, int(c), s.reg.get("place_hex", -1))}
+    want = {int(c) for c in mine if expected_hexes(s, player, int(c), placing.hex)}
     offered = set(masked_in(s, "THING"))
-    if s.reg.get("place_remove"):
+    if placing.may_remove:
         removable = {int(c) for c in s.hex_income[s.hex_owner == player] if c >= 0}
         assert removable <= offered
         offered -= removable
@@ -107,8 +93,8 @@ def check_place_mask(s: GameState) -> None:
 
 def check_place_hex_mask(s: GameState) -> None:
     assert s.decision == D.PLACE_HEX
-    c = s.reg["thing"]
-    assert set(masked_in(s, "HEX")) == expected_hexes(s, s.actor, c, s.reg.get("place_hex", -1))
+    placing = s.frame(Placement)
+    assert set(masked_in(s, "HEX")) == expected_hexes(s, s.actor, placing.thing, placing.hex)
 
 
 def clockwise_angle(geo, hx: int) -> float:
@@ -180,7 +166,7 @@ def test_start_positions_follow_clockwise_in_turn_order_rd2_1(n_players):
         assert set(options) <= corners
         for hx in options:
             c = s.copy()
-            step(c, hex_action(c, hx))
+            step(c, a_hex(c, hx))
             order = c.turn_order()
             starts = [int(c.start_hex[p]) for p in order]
             assert starts[0] == hx  # the first player's choice
@@ -240,7 +226,7 @@ def test_optional_sea_replacement_offers_replace_or_keep_rp_s2():
     s.hex_terrain[nb[0]] = s.hex_terrain[nb[1]] = SEA  # two Sea neighbours: R3.4.1 applies
     s.hex_terrain[nb[2]] = PLAINS
     stack_before = len(s.hex_stack)
-    step(s, hex_action(s, hx))
+    step(s, a_hex(s, hx))
     assert s.decision == D.SEA_REPLACE and s.actor == s.first_player
     assert set(np.flatnonzero(legal_mask(s))) >= {YES, PASS}
     keep = s.copy()
@@ -261,7 +247,7 @@ def test_auto_sea_replacement_is_not_a_decision_r3_4_2():
     nb = list(s.geo.adjacent[hx])
     s.hex_terrain[hx] = SEA
     s.hex_terrain[nb[0]] = s.hex_terrain[nb[1]] = SEA
-    step(s, hex_action(s, hx))
+    step(s, a_hex(s, hx))
     assert s.decision != D.SEA_REPLACE
     assert s.hex_terrain[hx] != SEA and s.hex_owner[hx] == s.first_player
     assert start_hex_settled(s.hex_terrain, hx, s.geo, 2)
@@ -273,7 +259,7 @@ def test_optional_sea_replacement_never_leaves_a_sea_start_hex_r0_4_2():
     s = _at_start_choice(2, 5, start_sea_replacement="optional")
     hx = masked_in(s, "HEX")[0]
     s.hex_terrain[hx] = SEA
-    step(s, hex_action(s, hx))
+    step(s, a_hex(s, hx))
     while s.phase == SETUP and s.decision == D.SEA_REPLACE:
         assert s.hex_terrain[s.start_hex[s.actor]] != SEA  # only Sea neighbours may be kept
         step(s, PASS)
@@ -293,7 +279,7 @@ def test_claims_in_turn_order_twice_and_legal_r4_5(n_players):
             if s.decision == D.CLAIM:
                 assert set(masked_in(s, "HEX")) == expected_claims(s, s.actor)
                 actors.append(s.actor)
-                assert s.hex_owner[a - hex_action(s, 0)] == NOBODY
+                assert s.hex_owner[a - a_hex(s, 0)] == NOBODY
             if s.decision == D.TOWER:
                 break
         order = s.turn_order()
@@ -332,7 +318,7 @@ def test_claim_not_adjacent_to_another_players_hex_rt_14():
     assert 3 not in offered and 0 not in offered  # X = 3 touches hex 4; hex 0 too
     assert offered == {1, 8, 10}
     with pytest.raises(Exception, match="not legal"):
-        step(s, hex_action(s, 3))
+        step(s, a_hex(s, 3))
 
 
 def test_claim_must_be_land_and_unowned_r4_5_3():
@@ -387,7 +373,7 @@ def test_tower_on_own_hex_and_ten_gold_r4_6(n_players):
                 assert set(masked_in(s, "HEX")) == {int(h) for h in s.owned_hexes(s.actor)}
                 assert list(s.gold) == [START_GOLD] * n_players
                 assert (s.hex_fort == 0).all() or s.actor != s.turn_order()[0]
-                towers[s.actor] = a - hex_action(s, 0)
+                towers[s.actor] = a - a_hex(s, 0)
         assert list(towers) == s.turn_order()  # R4.6: in turn order
         for p in range(n_players):
             forts = s.hex_fort[s.owned_hexes(p)]
@@ -425,15 +411,14 @@ def test_setup_placement_masks_follow_r8_3(n_players):
 
 def _placing(n_players=2, seed=0):
     """A blank kingdom for player 0 and an open placement decision (as in R4.8)."""
-    s = scenario(n_players, seed)
-    give_hero  # noqa: B018 (imported for other tests)
+    s = board(n_players, seed)
     return s
 
 
 def _open_placement(s: GameState, player: int, **kw) -> None:
     s.decision = D.NONE
     begin_placement(s, player, **kw)
-    s._mask = None
+    s.edited()
 
 
 def test_special_income_only_on_its_terrain_r8_3_4_rt_13():
@@ -443,23 +428,23 @@ def test_special_income_only_on_its_terrain_r8_3_4_rt_13():
     for h in (mountain, plains, jungle):
         s.hex_owner[h] = 0
     s.hex_owner[10] = 1
-    gold_mine = to_screen(s, in_cup(s, "Gold Mine")[0], 0)
-    farmland = to_screen(s, in_cup(s, "Farmlands")[0], 0)
-    oil = to_screen(s, in_cup(s, "Oil Field")[0], 0)
-    graveyard = to_screen(s, in_cup(s, "Elephants' Graveyard")[0], 0)
-    give_hero(s, "Jungle Lord", 0, mountain)  # a terrain lord does not widen R8.3.4 (RT.13)
+    gold_mine = screen(s, cup(s, "Gold Mine")[0], 0)
+    farmland = screen(s, cup(s, "Farmlands")[0], 0)
+    oil = screen(s, cup(s, "Oil Field")[0], 0)
+    graveyard = screen(s, cup(s, "Elephants' Graveyard")[0], 0)
+    hero(s, "Jungle Lord", 0, mountain)  # a terrain lord does not widen R8.3.4 (RT.13)
     _open_placement(s, 0)
     offered = set(masked_in(s, "THING"))
     assert gold_mine in offered and farmland in offered and graveyard in offered
     assert oil not in offered  # no Frozen Waste hex: it stays behind the screen
-    step(s, thing_action(s, graveyard))
+    step(s, a_thing(s, graveyard))
     assert s.decision == D.PLACE_HEX or s.thing_hex[graveyard] == jungle
     if s.decision == D.PLACE_HEX:
         assert masked_in(s, "HEX") == [jungle]
     s.check_invariants()
     s.hex_terrain[3] = FROZEN_WASTE
     s.hex_owner[3] = 0
-    s._mask = None
+    s.edited()
     assert oil in set(masked_in(s, "THING"))
 
 
@@ -468,23 +453,23 @@ def test_city_and_village_on_any_own_hex_without_income_counter_r8_3_3():
     for h in (0, 1, 2):
         s.hex_owner[h] = 0
     s.hex_owner[10] = 1
-    city, village = to_screen(s, in_cup(s, kind=CITY)[0], 0), to_screen(s, in_cup(s, kind=VILLAGE)[0], 0)
-    screen_things(s, 0, 1)  # a creature keeps the placement open (otherwise PASS is the only choice)
-    put(s, in_cup(s, kind=VILLAGE)[0], 0, 1)  # hex 1 already has an income counter
+    city, village = screen(s, cup(s, kind=CITY)[0], 0), screen(s, cup(s, kind=VILLAGE)[0], 0)
+    screen_some(s, 1, 0)  # a creature keeps the placement open (otherwise PASS is the only choice)
+    put(s, cup(s, kind=VILLAGE)[0], 0, 1)  # hex 1 already has an income counter
     _open_placement(s, 0)
-    step(s, thing_action(s, city))
+    step(s, a_thing(s, city))
     assert set(masked_in(s, "HEX")) == {0, 2}
-    step(s, hex_action(s, 0))
+    step(s, a_hex(s, 0))
     assert s.thing_place[city] == BOARD and s.thing_face_up[city] and s.hex_income[0] == city
     assert s.decision == D.PLACE
     assert village in masked_in(s, "THING")
-    step(s, thing_action(s, village))
+    step(s, a_thing(s, village))
     # only hex 2 is left: the single legal hex is taken automatically
     assert s.thing_hex[village] == 2 and s.decision == D.PLACE
     s.check_invariants()
     # no hex left for another village: it is not offered
-    v3 = to_screen(s, in_cup(s, kind=VILLAGE)[0], 0)
-    s._mask = None
+    v3 = screen(s, cup(s, kind=VILLAGE)[0], 0)
+    s.edited()
     assert v3 not in masked_in(s, "THING")
     check_place_mask(s)
 
@@ -493,15 +478,15 @@ def test_treasures_magic_and_events_are_never_placed_r8_3_2():
     s = _placing()
     s.hex_owner[0] = 0
     s.hex_owner[10] = 1
-    items = [to_screen(s, c, 0) for c in (in_cup(s, kind=TREASURE)[0], in_cup(s, kind=MAGIC)[0],
-                                         in_cup(s, kind=EVENT)[0])]
-    creature = to_screen(s, in_cup(s, kind=CREATURE)[0], 0)
+    items = [screen(s, c, 0) for c in (cup(s, kind=TREASURE)[0], cup(s, kind=MAGIC)[0],
+                                         cup(s, kind=EVENT)[0])]
+    creature = screen(s, cup(s, kind=CREATURE)[0], 0)
     _open_placement(s, 0)
     offered = set(masked_in(s, "THING"))
     assert offered == {creature}
     for c in items:
         with pytest.raises(Exception, match="not legal"):
-            step(s, thing_action(s, c))
+            step(s, a_thing(s, c))
 
 
 def test_creatures_face_down_at_most_ten_r8_3_5():
@@ -509,21 +494,21 @@ def test_creatures_face_down_at_most_ten_r8_3_5():
     for h in (0, 1):
         s.hex_owner[h] = 0
     s.hex_owner[10] = 1
-    fill_hex(s, 0, 0, 9)
-    c1, c2 = (to_screen(s, c, 0) for c in in_cup(s, kind=CREATURE, count=2))
-    to_screen(s, int(cat.TREASURE_IDS[0]), 0)  # cashing is a choice: the placement stays open
+    put_some(s, 9, 0, 0)
+    c1, c2 = (screen(s, c, 0) for c in cup(s, kind=CREATURE, count=2))
+    screen(s, int(cat.TREASURE_IDS[0]), 0)  # cashing is a choice: the placement stays open
     _open_placement(s, 0)
-    step(s, thing_action(s, c1))
+    step(s, a_thing(s, c1))
     assert set(masked_in(s, "HEX")) == {0, 1}
-    step(s, hex_action(s, 0))
+    step(s, a_hex(s, 0))
     assert s.thing_place[c1] == BOARD and not s.thing_face_up[c1]
-    step(s, thing_action(s, c2))
+    step(s, a_thing(s, c2))
     assert masked_in(s, "HEX") == [1]  # hex 0 is full (10 creatures)
-    step(s, hex_action(s, 1))
+    step(s, a_hex(s, 1))
     s.check_invariants()
     # every own hex full: creatures stay behind the screen
-    fill_hex(s, 0, 1, 10 - int(s.army_counts(0)[1]))
-    c3 = to_screen(s, in_cup(s, kind=CREATURE)[0], 0)
+    put_some(s, 10 - int(s.army_counts(0)[1]), 0, 1)
+    c3 = screen(s, cup(s, kind=CREATURE)[0], 0)
     _open_placement(s, 0)
     assert c3 not in masked_in(s, "THING")
     # a Citadel has no stack limit (R11.4)
@@ -531,9 +516,9 @@ def test_creatures_face_down_at_most_ten_r8_3_5():
     s.hex_citadel_round[0] = 1
     _open_placement(s, 0)
     assert c3 in masked_in(s, "THING")
-    step(s, thing_action(s, c3))
+    step(s, a_thing(s, c3))
     assert masked_in(s, "HEX") == [0]
-    step(s, hex_action(s, 0))
+    step(s, a_hex(s, 0))
     assert s.thing_hex[c3] == 0 and s.army_counts(0)[0] == 11
     s.check_invariants()
 
@@ -542,9 +527,9 @@ def test_hero_counts_toward_the_placement_limit_r8_3_5():
     s = _placing()
     s.hex_owner[0] = 0
     s.hex_owner[10] = 1
-    fill_hex(s, 0, 0, 9)
-    give_hero(s, "Dwarf King", 0, 0)
-    c = to_screen(s, in_cup(s, kind=CREATURE)[0], 0)
+    put_some(s, 9, 0, 0)
+    hero(s, "Dwarf King", 0, 0)
+    c = screen(s, cup(s, kind=CREATURE)[0], 0)
     _open_placement(s, 0)
     assert c not in masked_in(s, "THING")
 
@@ -553,9 +538,9 @@ def test_only_own_land_hexes_r8_3_1():
     s = _placing()
     s.hex_owner[0] = 0
     s.hex_owner[[1, 2]] = 1
-    c = to_screen(s, in_cup(s, kind=CREATURE)[0], 0)
+    c = screen(s, cup(s, kind=CREATURE)[0], 0)
     _open_placement(s, 0)
-    step(s, thing_action(s, c))
+    step(s, a_thing(s, c))
     assert s.thing_hex[c] == 0  # the one own hex, taken automatically
 
 
@@ -575,7 +560,7 @@ def test_exchange_returns_exactly_the_chosen_and_draws_as_many_r4_9():
     kept = screen[3:]
     cup_before = int((s.thing_place == CUP).sum())
     for c in chosen:
-        step(s, thing_action(s, c))
+        step(s, a_thing(s, c))
         assert s.thing_selected[c]  # private choice in progress
         assert c not in masked_in(s, "THING")
     step(s, PASS)
@@ -612,7 +597,7 @@ def test_one_exchange_per_player_in_turn_order_r4_9(n_players):
             assert not finished or s.actor != finished[-1]
             mine = s.screen(s.actor)
             if not s.thing_selected[mine].any():
-                step(s, thing_action(s, mine[0]))
+                step(s, a_thing(s, mine[0]))
                 continue
             finished.append(s.actor)
         step(s, passive_action(s))
@@ -626,7 +611,7 @@ def _exchange_all_creatures_policy(s: GameState) -> int:
         mine = s.screen(s.actor)
         chosen = mine[s.thing_selected[mine]]
         if chosen.size < 2:
-            return thing_action(s, mine[~s.thing_selected[mine]][0])
+            return a_thing(s, mine[~s.thing_selected[mine]][0])
         return PASS
     return passive_action(s)
 
@@ -644,7 +629,7 @@ def test_only_replacements_may_be_placed_after_the_exchange_r4_10():
                 assert all(s.thing_new[c] for c in offered)
                 if offered:
                     placed_new += 1
-                    step(s, thing_action(s, offered[0]))
+                    step(s, a_thing(s, offered[0]))
                     continue
             step(s, _exchange_all_creatures_policy(s))
             s.check_invariants()

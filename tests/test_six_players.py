@@ -21,6 +21,7 @@ from ktenv.constants import (
     MAX_PLAYERS,
     N_TERRAINS,
     NEUTRAL,
+    PLAINS,
     SCREEN,
     SEA,
     TREASURE,
@@ -28,8 +29,11 @@ from ktenv.constants import (
 from ktenv.engine.actions import action_layout
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.env.testing import check_mask_exact, random_states
+from ktenv.procedures import Setup
 from ktenv.rng import Dice
-from ktenv.state import SETUP, GameState
+from ktenv.state import MOVEMENT, SETUP, GameState
+from tests.builders import board, own, put, screen, start_phase, thing
+from tests.play import a_hex, a_thing, act
 from tests.test_random_games import check_descriptions, check_round_trip, play
 from tests.test_random_games import check_mask_exact as check_engine_mask_exact
 
@@ -171,9 +175,8 @@ def _second(name: str) -> int:
 
 def test_a_second_box_event_resolves_like_its_original():
     """R20.1 / B.5: the second box's Mother Lode pays like the first; it then goes to the cup."""
-    from tests.scenario import empty_board, own, past_setup, put, start_phase, thing, to_screen
 
-    s = empty_board(past_setup(6, 3))
+    s = board(6, 3, gold=None)
     s.hex_terrain[:] = 5  # Plains
     s.gold[:] = 0
     for p in range(6):
@@ -181,9 +184,9 @@ def test_a_second_box_event_resolves_like_its_original():
     own(s, 0, 1)
     put(s, thing("Village"), 0, 1)
     lode, plague = _second("Mother Lode"), _second("Dark Plague")
-    to_screen(s, lode, 0)
-    to_screen(s, plague, 1)  # always playable: the phase stops at player 1 afterwards
-    start_phase(s, 4, first_player=0)  # Events
+    screen(s, lode, 0)
+    screen(s, plague, 1)  # always playable: the phase stops at player 1 afterwards
+    start_phase(s, 4, first=0)  # Events
     lay = action_layout(6)
     assert legal_mask(s)[lay.thing + lode]
     step(s, lay.thing + lode)
@@ -191,8 +194,8 @@ def test_a_second_box_event_resolves_like_its_original():
     assert s.gold[0] == 2 * 1 and s.thing_place[lode] == CUP  # twice the village's income
     assert s.actor == 1 and legal_mask(s)[lay.thing + plague]
     elixir = cat.MAGIC_ID["Elixir"]
-    to_screen(s, elixir, 2)
-    s._mask = None
+    screen(s, elixir, 2)
+    s.edited()
     step(s, lay.thing + plague)  # R18.2: the second box's Plague opens a reaction round like the first
     assert s.actor == 2 and legal_mask(s)[lay.thing + elixir]
 
@@ -200,7 +203,7 @@ def test_a_second_box_event_resolves_like_its_original():
 def test_the_cup_holds_both_boxes_and_each_player_draws_20():
     s = new_game(SIX, 2)
     assert s.n_things == cat.TWO_BOXES.N_THINGS
-    s = _setup_until(s, lambda s: bool(s.reg.get("setup_screens")))  # R4.7 done, nothing placed yet
+    s = _setup_until(s, lambda s: getattr(s.frame(Setup), "screens_open", False))  # R4.7 done, nothing placed yet
     assert [s.screen_size(p) for p in range(6)] == [20] * 6
     assert int((s.thing_place == CUP).sum()) == s.n_things - 120 - 2  # the house Things are out (R22 off)
     for p in range(6):
@@ -389,9 +392,8 @@ def test_tournament_players_five_rejected_six_accepted():
 def _battle_board():
     """Six players; player 1 defends hex 0 (Plains), player 0 attacks from a neighbour; the
     others own a far hex each (so nobody is out of the game, R16.6)."""
-    from tests.scenario import empty_board, own, past_setup
 
-    s = empty_board(past_setup(6, 5))
+    s = board(6, 5, gold=None)
     s.hex_terrain[:] = 5  # Plains
     a, b = 0, int(s.geo.adjacent[0][0])
     own(s, 1, a)
@@ -404,16 +406,15 @@ def _battle_board():
 def test_a_second_box_golem_is_played_as_its_original_c7():
     from ktenv.engine import decisions as D
     from ktenv.state import COMBAT
-    from tests.scenario import put, start_phase, thing, to_screen
 
     golem, golem2, talisman = cat.MAGIC_ID["Golem"], _second("Golem"), cat.MAGIC_ID["Talisman"]
     lay = action_layout(6)
     s, a, b = _battle_board()
     put(s, thing("Farmers"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, golem, 0)  # the attacker holds the first box's Golem ...
-    to_screen(s, golem2, 1)  # ... the defender the second box's, and a Talisman
-    to_screen(s, talisman, 1)
+    screen(s, golem, 0)  # the attacker holds the first box's Golem ...
+    screen(s, golem2, 1)  # ... the defender the second box's, and a Talisman
+    screen(s, talisman, 1)
     start_phase(s, COMBAT)
     assert s.decision == D.ITEM_WINDOW and s.actor == 0
     step(s, lay.thing + golem)
@@ -426,8 +427,8 @@ def test_a_second_box_golem_is_played_as_its_original_c7():
     s, a, b = _battle_board()
     put(s, thing("Farmers"), 0, a)
     put(s, thing("Centaur"), 1, a)
-    to_screen(s, golem2, 1)
-    to_screen(s, talisman, 0)  # the attacker is asked again at the start of the round
+    screen(s, golem2, 1)
+    screen(s, talisman, 0)  # the attacker is asked again at the start of the round
     start_phase(s, COMBAT)
     assert s.decision == D.ITEM_WINDOW and s.actor == 0
     step(s, 0)  # pass
@@ -442,8 +443,8 @@ def test_a_second_box_golem_is_played_as_its_original_c7():
 def test_two_lucky_charm_holders_are_asked_in_turn_order_c6():
     from ktenv.engine import decisions as D
     from ktenv.engine.actions import NUMBER, PASS
+    from ktenv.procedures import LuckyCharm
     from ktenv.state import COMBAT
-    from tests.scenario import own, put, start_phase, thing, to_screen
 
     s, a, b = _battle_board()
     s.hex_owner[a] = -1  # an exploration by player 0 from b
@@ -451,27 +452,26 @@ def test_two_lucky_charm_holders_are_asked_in_turn_order_c6():
     put(s, thing("Goblins"), 0, a)
     own(s, 0, b)
     charm, charm2 = cat.MAGIC_ID["Lucky Charm"], _second("Lucky Charm")
-    to_screen(s, charm2, 2)
-    to_screen(s, charm, 3)
+    screen(s, charm2, 2)
+    screen(s, charm, 3)
     s.rng.script = [5]  # exploration roll 5
     start_phase(s, COMBAT)
     assert s.decision == D.LUCKY_DIE and s.actor == 2  # turn order from the first player (0)
     step(s, NUMBER + 0)
     step(s, NUMBER + 1)  # 5 -> 6
     assert s.thing_place[charm2] == CUP and s.thing_place[charm] == SCREEN
-    assert s.decision == D.LUCKY_DIE and s.actor == 3 and s.reg["lucky_d0"] == 6  # sees the changed die
+    assert s.decision == D.LUCKY_DIE and s.actor == 3 and s.frame(LuckyCharm).shown[0] == 6  # sees the changed die
     step(s, PASS)
     assert s.hex_owner[a] == 0  # 6: undefended (R12.2.2)
-    assert not any(k.startswith("lucky_") for k in s.reg)
+    assert s.frame(LuckyCharm) is None
     s.check_invariants()
 
 
 def test_a_second_box_balloon_flies_and_reactions_of_either_box_answer_c2_c3():
-    from tests.movement_helpers import a_hex, a_thing, act, empty_board, own, put, start_movement
 
     balloon, balloon2 = cat.MAGIC_ID["Balloon"], _second("Balloon")
     fan2 = _second("Fan")
-    s = empty_board(6)
+    s = board(6, setup="passive", terrain=PLAINS)
     own(s, 0, 0)
     for p in range(1, 6):
         own(s, p, s.geo.corner(4, ("NE", "E", "SE", "SW", "W", "NW")[p]))
@@ -481,7 +481,7 @@ def test_a_second_box_balloon_flies_and_reactions_of_either_box_answer_c2_c3():
     rider = put(s, "Farmers", 0, 0)
     put(s, "Cyclops", 0, 0)  # too heavy to ride; keeps player 0's movement turn open
     own(s, 0, 12)
-    start_movement(s)
+    start_phase(s, MOVEMENT)
     act(s, a_thing(s, balloon2))
     act(s, a_hex(s, 12))  # the lone rider is loaded (forced); fly to hex 12
     # the second box's Fan may answer (R18.2): player 1 is asked

@@ -10,11 +10,11 @@ from ktenv.engine.machine import layout
 from ktenv.engine.special_powers import ASSASSIN, THIEF
 from ktenv.state import SPECIAL
 
-from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing, to_screen
+from .builders import board, hero, own, put, screen, start_phase, thing
 
 
 def setup_two():
-    s = empty_board(past_setup(2, 3))
+    s = board(2, 3, gold=None)
     s.hex_terrain[:] = PLAINS
     own(s, 0, 0)
     own(s, 1, 3)
@@ -33,7 +33,7 @@ def test_thief_wins_the_duel_and_takes_all_gold():
     s = setup_two()
     hero(s, "Master Thief", 0, 0)
     s.gold[:] = (3, 17)
-    to_screen(s, thing("Bears"), 1)
+    screen(s, thing("Bears"), 1)
     s.rng.script = [6, 6, 1, 1]
     start_phase(s, SPECIAL)
     assert s.decision == D.SPECIAL_USE and s.actor == 0
@@ -46,7 +46,7 @@ def test_thief_wins_the_duel_and_takes_all_gold():
 def test_thief_steals_a_screen_counter():
     s = setup_two()
     hero(s, "Master Thief", 0, 0)
-    bears = to_screen(s, thing("Bears"), 1)
+    bears = screen(s, thing("Bears"), 1)
     s.rng.script = [6, 6, 1, 1]
     start_phase(s, SPECIAL)
     use(s, THIEF)

@@ -3,32 +3,42 @@ and check_invariants (R0.5, R1.9.3, R11.4, R17.1)."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import numpy as np
 import pytest
 
 from ktenv import catalog as cat
-from ktenv.constants import CREATURE, SCREEN, SEA, VILLAGE
+from ktenv.board import board_radius, geometry
+from ktenv.constants import CREATURE, NEUTRAL, SCREEN, SEA, VILLAGE
 from ktenv.engine import legal_mask, step
-from ktenv.state import SCHEMA_VERSION, GameState, InvariantError, StateFileError
-
-from .helpers import (
-    fill_hex,
-    free_land,
-    give_hex,
-    in_cup,
-    put,
-    random_action,
-    random_setup,
-    scenario,
-    screen_things,
-    set_gold,
+from ktenv.procedures import RecruitTurn, SpecialPower
+from ktenv.state import (
+    CHANGE_ORDER,
+    COMBAT,
+    CONSTRUCTION,
+    EVENTS,
+    GAME_OVER,
+    HEROES,
+    INCOME,
+    MOVEMENT,
+    RECRUIT,
+    SCHEMA_VERSION,
+    SETUP,
+    SPECIAL,
+    GameState,
+    InvariantError,
+    StateFileError,
 )
+
+from .builders import board, cup, free_land, own, past_setup, put, put_some, screen_some, set_gold
+from .play import random_action
 
 
 def _played(n_players: int, seed: int, steps: int) -> GameState:
-    s = random_setup(n_players, seed)
+    s = past_setup(n_players, seed)
     rng = np.random.default_rng(seed + 1000)
     for _ in range(steps):
         if s.game_over:
@@ -124,7 +134,7 @@ def test_copy_is_independent():
         step(c, random_action(c, rng))
     c.gold[:] += 99
     c.hex_owner[0] = 0
-    c.reg["poke"] = 1
+    c.push(SpecialPower(hero=1))
     c.stats["decisions"] += 1
     c.winners.append(1)
     c.rng.script.append(6)
@@ -143,6 +153,50 @@ def test_copy_continues_like_the_original():
         step(s, a)
         step(c, a)
     assert s.to_json() == c.to_json()
+
+
+# ----------------------------------------------------------------- pickle and deepcopy (Ray, multiprocessing, search)
+
+
+def _copies(s: GameState) -> list[GameState]:
+    protocols = range(2, pickle.HIGHEST_PROTOCOL + 1)
+    return [pickle.loads(pickle.dumps(s, protocol=p)) for p in protocols] + [copy.deepcopy(s)]
+
+
+@pytest.mark.parametrize("n_players,seed,steps", [(2, 1, 0), (4, 3, 120), (6, 5, 40)])
+def test_pickle_and_deepcopy_are_exact(n_players, seed, steps):
+    """The restored state equals the original: same JSON, same legal mask, same future dice, and the
+    same game when both continue with the same actions."""
+    s = _played(n_players, seed, steps)
+    s.rng.script = [4, 2]  # scripted dice travel too
+    legal_mask(s)  # a cached mask travels as well
+    for other in _copies(s):
+        assert other.to_json() == s.to_json()
+        assert np.array_equal(legal_mask(other), legal_mask(s))
+        assert other.geo is geometry(board_radius(n_players))  # rebuilt, not copied
+        a, b = other.rng.copy(), s.rng.copy()
+        assert [a.d6() for _ in range(20)] == [b.d6() for _ in range(20)]
+        original = s.copy()
+        rng1, rng2 = np.random.default_rng(seed), np.random.default_rng(seed)
+        for _ in range(60):
+            if original.game_over:
+                break
+            action = random_action(original, rng1)
+            assert action == random_action(other, rng2)
+            step(original, action)
+            step(other, action)
+        assert other.to_json() == original.to_json()
+
+
+def test_deepcopy_and_unpickled_state_are_independent():
+    s = _played(3, 7, 30)
+    before = s.to_json()
+    for other in _copies(s):
+        other.gold[:] += 9
+        other.push(SpecialPower(hero=1))
+        other.rng.script.append(6)
+        other.winners.append(0)
+        assert s.to_json() == before
 
 
 # ----------------------------------------------------------------- bad save files
@@ -187,7 +241,7 @@ def test_wrong_version(saved, version):
 
 
 @pytest.mark.parametrize("field", ["gold", "thing_place", "hex_owner", "hero_up", "round", "decision",
-                                   "rng", "stats", "reg", "winners", "config"])
+                                   "rng", "stats", "frames", "winners", "config"])
 def test_missing_field_is_named(saved, field):
     with pytest.raises(StateFileError, match=f"'{field}'"):
         _load_modified(saved, lambda d: d.pop(field))
@@ -280,150 +334,229 @@ def test_failed_load_raises_only_state_file_error(saved):
 
 
 @pytest.fixture()
-def board():
-    s = scenario(2, 31)
+def kingdoms():
+    s = board(2, 31)
     h0, h1 = free_land(s, 2)
-    give_hex(s, 0, h0)
-    give_hex(s, 1, h1)
+    own(s, 0, h0)
+    own(s, 1, h1)
     s.check_invariants()
     return s
 
 
-def test_invariants_hold_for_the_arranged_board(board):
-    board.check_invariants()
+def test_invariants_hold_for_the_arranged_board(kingdoms):
+    kingdoms.check_invariants()
 
 
-def test_thing_on_sea_hex(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    fill_hex(board, 0, hx, 1)
-    board.check_invariants()
-    board.hex_owner[hx] = -1
-    board.hex_terrain[hx] = SEA
+def test_thing_on_sea_hex(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    put_some(kingdoms, 1, 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.hex_owner[hx] = -1
+    kingdoms.hex_terrain[hx] = SEA
     with pytest.raises(InvariantError, match="Sea"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_two_income_counters_in_a_hex(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    v1, v2 = in_cup(board, kind=VILLAGE, count=2)
-    put(board, v1, 0, hx)
-    board.check_invariants()
-    board.thing_place[v2], board.thing_owner[v2], board.thing_hex[v2] = 2, 0, hx  # BOARD, bypassing hex_income
+def test_two_income_counters_in_a_hex(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    v1, v2 = cup(kingdoms, kind=VILLAGE, count=2)
+    put(kingdoms, v1, 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.thing_place[v2], kingdoms.thing_owner[v2], kingdoms.thing_hex[v2] = 2, 0, hx  # BOARD, bypassing hex_income
     with pytest.raises(InvariantError, match="two income counters"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_income_counter_registry_must_agree(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    (v,) = in_cup(board, kind=VILLAGE)
-    put(board, v, 0, hx)
-    board.hex_income[hx] = -1
+def test_income_counter_registry_must_agree(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    (v,) = cup(kingdoms, kind=VILLAGE)
+    put(kingdoms, v, 0, hx)
+    kingdoms.hex_income[hx] = -1
     with pytest.raises(InvariantError, match="hex_income"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_special_income_counter_on_wrong_terrain(board):
+def test_special_income_counter_on_wrong_terrain(kingdoms):
     from ktenv.constants import DESERT, MOUNTAIN
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    board.hex_terrain[hx] = MOUNTAIN
-    (mine,) = in_cup(board, name="Gold Mine")
-    put(board, mine, 0, hx)
-    board.check_invariants()
-    board.hex_terrain[hx] = DESERT
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    kingdoms.hex_terrain[hx] = MOUNTAIN
+    (mine,) = cup(kingdoms, name="Gold Mine")
+    put(kingdoms, mine, 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.hex_terrain[hx] = DESERT
     with pytest.raises(InvariantError, match="wrong terrain"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_negative_gold(board):
-    set_gold(board, 1, -1)
+def test_negative_gold(kingdoms):
+    set_gold(kingdoms, 1, -1)
     with pytest.raises(InvariantError, match="negative gold"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_stack_of_eleven(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    fill_hex(board, 0, hx, 10)
-    board.check_invariants()
-    fill_hex(board, 0, hx, 1)
+def test_stack_of_eleven(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    put_some(kingdoms, 10, 0, hx)
+    kingdoms.check_invariants()
+    put_some(kingdoms, 1, 0, hx)
     with pytest.raises(InvariantError, match="more than 10 creatures"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_hero_counts_toward_the_stack(board):
-    from .helpers import give_hero
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    fill_hex(board, 0, hx, 10)
-    give_hero(board, "Dwarf King", 0, hx)
+def test_hero_counts_toward_the_stack(kingdoms):
+    from .builders import hero
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    put_some(kingdoms, 10, 0, hx)
+    hero(kingdoms, "Dwarf King", 0, hx)
     with pytest.raises(InvariantError, match="more than 10"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_citadel_has_no_stack_limit(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    board.hex_fort[hx] = 4
-    board.hex_citadel_round[hx] = 1
-    fill_hex(board, 0, hx, 14)
-    board.check_invariants()
+def test_citadel_has_no_stack_limit(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    kingdoms.hex_fort[hx] = 4
+    kingdoms.hex_citadel_round[hx] = 1
+    put_some(kingdoms, 14, 0, hx)
+    kingdoms.check_invariants()
 
 
-def test_screen_of_eleven_outside_recruiting(board):
-    screen_things(board, 0, 10)
-    board.check_invariants()
-    screen_things(board, 0, 1)
+def test_screen_of_eleven_outside_recruiting(kingdoms):
+    screen_some(kingdoms, 10, 0)
+    kingdoms.check_invariants()
+    screen_some(kingdoms, 1, 0)
     with pytest.raises(InvariantError, match="more than 10 counters behind the screen"):
-        board.check_invariants()
-    board.reg["screen_open"] = 1  # player 0's own recruiting turn (R17.1.1)
-    board.check_invariants()
-    board.reg["screen_open"] = 2  # ... but not player 1's
+        kingdoms.check_invariants()
+    recruiting = kingdoms.push(RecruitTurn(open_screen=0))  # player 0's own recruiting turn (R17.1.1)
+    kingdoms.check_invariants()
+    recruiting.open_screen = 1  # ... but not player 1's
     with pytest.raises(InvariantError, match="R17.1"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_thing_with_two_places_impossible_but_owner_checked(board):
-    (c,) = in_cup(board, kind=CREATURE)
-    board.thing_owner[c] = 0  # in the cup but owned
+def test_thing_with_two_places_impossible_but_owner_checked(kingdoms):
+    (c,) = cup(kingdoms, kind=CREATURE)
+    kingdoms.thing_owner[c] = 0  # in the cup but owned
     with pytest.raises(InvariantError, match="cup"):
-        board.check_invariants()
-    board.thing_owner[c] = -1
-    board.thing_place[c] = SCREEN  # behind a screen without an owner
+        kingdoms.check_invariants()
+    kingdoms.thing_owner[c] = -1
+    kingdoms.thing_place[c] = SCREEN  # behind a screen without an owner
     with pytest.raises(InvariantError, match="screen"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_treasure_on_board_is_refused(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
+def test_treasure_on_board_is_refused(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
     t = int(cat.TREASURE_IDS[0])
-    board.thing_place[t], board.thing_owner[t], board.thing_hex[t] = 2, 0, hx
+    kingdoms.thing_place[t], kingdoms.thing_owner[t], kingdoms.thing_hex[t] = 2, 0, hx
     with pytest.raises(InvariantError, match="R8.3.2"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_owned_sea_hex_and_fort_in_unowned_hex(board):
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    board.hex_terrain[hx] = SEA
+def test_owned_sea_hex_and_fort_in_unowned_hex(kingdoms):
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    kingdoms.hex_terrain[hx] = SEA
     with pytest.raises(InvariantError, match="Sea hex is owned"):
-        board.check_invariants()
-    board.hex_terrain[hx] = 0
-    board.hex_owner[hx] = -1
-    board.hex_fort[hx] = 1
+        kingdoms.check_invariants()
+    kingdoms.hex_terrain[hx] = 0
+    kingdoms.hex_owner[hx] = -1
+    kingdoms.hex_fort[hx] = 1
     with pytest.raises(InvariantError, match="unowned"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_pool_hero_on_board_and_owned_hero_face_down(board):
-    from .helpers import give_hero
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    face = give_hero(board, "Dwarf King", 0, hx)
-    board.check_invariants()
-    board.hero_up[face // 2] ^= 1
+def test_pool_hero_on_board_and_owned_hero_face_down(kingdoms):
+    from .builders import hero
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    face = hero(kingdoms, "Dwarf King", 0, hx)
+    kingdoms.check_invariants()
+    kingdoms.hero_up[face // 2] ^= 1
     with pytest.raises(InvariantError, match="face-up"):
-        board.check_invariants()
+        kingdoms.check_invariants()
 
 
-def test_two_terrain_lords(board):
-    from .helpers import give_hero
-    hx = int(np.flatnonzero(board.hex_owner == 0)[0])
-    give_hero(board, "Ice Lord", 0, hx)
-    give_hero(board, "Plains Lord", 0, hx)
+def test_two_terrain_lords(kingdoms):
+    from .builders import hero
+    hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
+    hero(kingdoms, "Ice Lord", 0, hx)
+    hero(kingdoms, "Plains Lord", 0, hx)
     with pytest.raises(InvariantError, match="two terrain lords"):
-        board.check_invariants()
+        kingdoms.check_invariants()
+
+
+# ----------------------------------------------------------------- who stands in whose hex (the loader)
+
+SETTLED = (INCOME, HEROES, RECRUIT, CONSTRUCTION, SPECIAL, CHANGE_ORDER)
+
+
+@pytest.fixture()
+def three_kingdoms():
+    """Three players owning one hex each, and an unexplored hex."""
+    s = board(3, 41)
+    hexes = free_land(s, 4)
+    for p in range(3):
+        own(s, p, hexes[p])
+    return s, hexes
+
+
+def _reload(s: GameState, phase: int) -> GameState:
+    s.phase = phase
+    return GameState.from_json(s.to_json())
+
+
+def test_an_enemy_stack_in_an_owned_hex_loads_in_every_phase(three_kingdoms):
+    """Reachable: an enemy stack stays in a hex whose owner's flyers left it (R11.6), no battle follows
+    (R12.1.1), and the owner may then place counters beside it (R8.3.1) in any later phase."""
+    s, (h0, _, _, _) = three_kingdoms
+    put_some(s, 2, 1, h0)
+    put_some(s, 1, 0, h0)
+    for phase in range(INCOME, GAME_OVER + 1):
+        _reload(s, phase)
+
+
+def test_setup_refuses_counters_in_another_players_hex(three_kingdoms):
+    """R4.8, R8.3.1: in setup Things are only placed on their owner's hexes; nobody has moved yet."""
+    s, (h0, _, _, free) = three_kingdoms
+    put_some(s, 2, 0, h0)
+    _reload(s, SETUP)
+    enemy = put_some(s, 1, 1, h0)
+    with pytest.raises(StateFileError, match=f"hex {h0}, owned by player 0, holds counters of player 1 during setup"):
+        _reload(s, SETUP)
+    put(s, enemy[0], 1, free)
+    with pytest.raises(StateFileError, match=f"hex {free}, owned by nobody, holds counters of player 1"):
+        _reload(s, SETUP)
+
+
+def test_settled_phases_refuse_a_stack_in_an_unexplored_hex(three_kingdoms):
+    """R12.1.4: every exploration is resolved in the Combat phase; until the next Events (R22.5 Portal)
+    and Movement phases nobody enters an unexplored hex."""
+    s, (_, _, _, free) = three_kingdoms
+    put_some(s, 2, 1, free)
+    for phase in SETTLED:
+        with pytest.raises(StateFileError, match=f"hex {free}, owned by nobody, holds counters of player 1"):
+            _reload(s, phase)
+    for phase in (EVENTS, MOVEMENT, COMBAT, GAME_OVER):
+        _reload(s, phase)
+
+
+def test_settled_phases_refuse_two_enemy_players_in_a_hex(three_kingdoms):
+    """R12.1.4, R13.9.3: every battle is fought in the Combat phase until one side is left."""
+    s, (h0, _, _, _) = three_kingdoms
+    put_some(s, 1, 1, h0)
+    put_some(s, 2, 2, h0)
+    for phase in SETTLED:
+        with pytest.raises(StateFileError, match=f"hex {h0}, owned by player 0, holds counters of players 1 and 2"):
+            _reload(s, phase)
+    for phase in (EVENTS, MOVEMENT, COMBAT, GAME_OVER):
+        _reload(s, phase)
+
+
+def test_neutral_counters_stand_only_in_unexplored_hexes(three_kingdoms):
+    """R12.4.1: neutral defenders stay only in unexplored hexes; a conquest removes them."""
+    s, (h0, _, _, free) = three_kingdoms
+    put(s, cup(s, kind=CREATURE)[0], NEUTRAL, free)
+    for phase in range(SETUP, GAME_OVER + 1):
+        _reload(s, phase)
+    put(s, cup(s, kind=CREATURE)[0], NEUTRAL, h0)
+    with pytest.raises(StateFileError, match=f"hex {h0}: neutral counters in a hex owned by player 0"):
+        _reload(s, RECRUIT)
+    _reload(s, COMBAT)  # a battle under way

@@ -8,13 +8,14 @@ from ktenv import catalog as cat
 from ktenv.constants import BOARD, CUP, DESERT, FOREST, MOUNTAIN, NEUTRAL, PLAINS
 from ktenv.engine import battle_sides as B
 from ktenv.engine.support import remove_revealed_bluffs, reveal, supported
+from ktenv.procedures import Battle
 from ktenv.state import COMBAT
 
-from .scenario import empty_board, hero, own, past_setup, put, start_phase, thing
+from .builders import board, hero, own, put, start_phase, thing
 
 
 def land():
-    s = empty_board(past_setup(2, 9))
+    s = board(2, 9, gold=None)
     s.hex_terrain[:] = PLAINS
     return s
 
@@ -76,7 +77,7 @@ def test_a11_heroes_fight_in_the_step_their_flags_give(name, step, dice):
     hero(s, name, 0, 0)
     put(s, thing("Farmers"), 1, 0)
     start_phase(s, COMBAT)
-    if "b_hex" not in s.reg:
+    if s.frame(Battle) is None:
         pytest.skip("the battle ended before a decision (nothing to inspect)")
     value = int(cat.HERO_COMBAT[cat.hero_id(name)])
     assert B.attackers(s, 0, step) == [(value, dice, -1)]

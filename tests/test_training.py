@@ -59,10 +59,26 @@ def test_every_shipped_training_config_loads():
     ({"eval.opponents": ["ppo"]}, "'eval.opponents'"),
     ({"n_envs": 0}, "'n_envs'"),
     ({"vec_env": "threads"}, "'vec_env'"),
+    ({"keep_checkpoints": -1}, "'keep_checkpoints'"),
 ])
 def test_a_bad_config_names_the_key(overrides, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(".", r"\.")):
         TrainConfig.from_yaml(SMOKE, overrides)
+
+
+def test_an_error_names_the_override_that_brought_it_in(capsys, tmp_path):
+    """Issue 12.5: the source is `--set key=value` (or --total-steps) when the bad value came from there."""
+    for args, source in ((["--set", "ppo.batch_size=big"], "--set ppo.batch_size=big: "),
+                         (["--set", "ppo.n_steps=32"], "--set ppo.n_steps=32: "),  # a rollout smaller than a batch
+                         (["--total-steps", "0"], "--total-steps 0: ")):
+        assert train_main(["--config", str(SMOKE), "--out", str(tmp_path / "r"), "--set", "seed=4", *args]) == 2
+        err = capsys.readouterr().err
+        assert source in err and "ppo_smoke.yaml" not in err, err
+    assert not (tmp_path / "r").exists()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(SMOKE.read_text().replace("n_envs: 2", "n_envs: 0"))
+    assert train_main(["--config", str(bad), "--out", str(tmp_path / "r"), "--set", "seed=4"]) == 2
+    assert f"{bad}: training key 'n_envs'" in capsys.readouterr().err  # the file's own error names the file
 
 
 def test_the_resolved_config_round_trips(tmp_path):
@@ -85,6 +101,17 @@ def run(tmp_path_factory) -> Path:
     return out
 
 
+def copy_run(run: Path, tmp_path: Path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(run, tmp_path / "copy"))
+
+
+def tree(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under `folder`: relative name -> (size, modification time): to show nothing changed."""
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")}
+
+
 def test_the_run_leaves_everything_a_user_needs(run):
     for name in ("config.yaml", "final.zip", "learning_curve.png", "checkpoints/latest.json", "league.json"):
         assert (run / name).exists(), name
@@ -94,6 +121,9 @@ def test_the_run_leaves_everything_a_user_needs(run):
     assert [e["step"] for e in pool] == [2048, 3072]  # max_snapshots 2: the oldest left the pool
     assert all((run / e["path"]).exists() for e in pool)
     assert not (run / "league" / "snapshot_0000001024.zip").exists()
+    # keep_checkpoints 2: step 1,024's checkpoint went; no half-written file is left behind
+    assert sorted(p.name for p in (run / "checkpoints").iterdir()) == [
+        "latest.json", "step_0000002048.zip", "step_0000003072.zip"]
 
 
 def test_tensorboard_has_the_game_scalars_and_no_illegal_action(run):
@@ -163,17 +193,156 @@ def test_corrupt_model_files_get_clear_errors(run, tmp_path):
         TournamentConfig(agents=[f"ppo:{cut}", "random"], players=2)
 
 
-def test_resume_from_a_corrupt_checkpoint_is_refused_and_changes_nothing(run, tmp_path):
-    import shutil
-
-    copy = tmp_path / "copy"
-    shutil.copytree(run, copy)
-    latest = json.loads((copy / "checkpoints/latest.json").read_text())
-    ckpt = copy / latest["path"]
-    ckpt.write_bytes(ckpt.read_bytes()[:1000])
-    before = sorted(p.name for p in copy.rglob("*"))
+def test_resume_with_no_intact_checkpoint_is_refused_and_changes_nothing(run, tmp_path, capsys):
+    copy = copy_run(run, tmp_path)
+    for ckpt in (copy / "checkpoints").glob("step_*.zip"):
+        ckpt.write_bytes(ckpt.read_bytes()[:1000])
+    before = tree(copy)
     assert train_main(["--config", str(SMOKE), "--out", str(copy), "--resume", "--total-steps", "5000"]) == 2
-    assert sorted(p.name for p in copy.rglob("*")) == before
+    err = capsys.readouterr().err
+    assert "no intact checkpoint" in err and "step_0000002048.zip" in err and "step_0000003072.zip" in err
+    assert tree(copy) == before
+
+
+def test_resume_falls_back_to_the_previous_intact_checkpoint_and_applies_overrides(run, tmp_path, capsys):
+    """Issue 12.5: a corrupt latest checkpoint is skipped with a warning naming it; --set ppo.* applies."""
+    from ktenv.training.curve import read_scalars
+
+    copy = copy_run(run, tmp_path)
+    corrupt = copy / "checkpoints" / "step_0000003072.zip"
+    corrupt.write_bytes(corrupt.read_bytes()[:1000])
+    assert train_main(["--out", str(copy), "--resume", "--total-steps", "2560", "--set", "ppo.learning_rate=0.0001",
+                       "--set", "eval.games=1"]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: skipping a checkpoint that cannot be used: {corrupt}" in err
+    assert f"resumed from {copy / 'checkpoints' / 'step_0000002048.zip'} at step 2,048" in err
+    assert "resumed with ppo.learning_rate = 0.0001 (was 0.0003)" in err
+    assert json.loads((copy / "checkpoints/latest.json").read_text())["step"] == 2560
+    assert [e["step"] for e in read_pool(copy)] == [2048]  # the snapshot taken after 2,048 is forgotten
+    saved = TrainConfig.from_yaml(copy / "config.yaml")
+    assert saved.ppo.learning_rate == 1e-4 and saved.total_steps == 2560 and saved.eval.games == 1
+    rates = read_scalars(copy)["train/learning_rate"]
+    assert rates[-1] == (2560, pytest.approx(1e-4))  # used; the abandoned steps after 2,048 left the curve
+
+
+def test_resume_refuses_to_change_the_seed_game_or_network(run, tmp_path, capsys):
+    from ktenv.training.train_ppo import prepare_run
+
+    copy = copy_run(run, tmp_path)
+    before = tree(copy)
+    for item in ("policy.features=128", "env.max_rounds=9", "seed=5", "env.reward=win"):
+        assert train_main(["--out", str(copy), "--resume", "--set", item]) == 2
+        err = capsys.readouterr().err
+        assert f"--resume: --set {item}: '{item.split('=')[0]}' cannot change" in err, err
+    cfg, _ = prepare_run(None, True, {"out": str(copy), "seed": 3, "ppo.n_epochs": 3, "league.snapshots": 0.5})
+    assert (cfg.ppo.n_epochs, cfg.league.snapshots, cfg.seed) == (3, 0.5, 3)  # the same seed is no change
+    assert tree(copy) == before  # saved by train() only once the run goes on
+
+
+def test_resuming_a_finished_run_says_so_and_changes_nothing(run, tmp_path, capsys):
+    """Issue 12.5: was AttributeError: 'Monitor' object has no attribute 'model'."""
+    copy = copy_run(run, tmp_path)
+    before = tree(copy)
+    for extra in ([], ["--total-steps", "1000"]):
+        assert train_main(["--out", str(copy), "--resume", *extra]) == 0
+        err = capsys.readouterr().err
+        assert "nothing to train: the run is at step 3,072" in err and f"its model: {copy / 'final.zip'}" in err
+        assert "resumed from" not in err
+    (copy / "checkpoints/latest.json").write_text("{not json")  # also found by the file names alone
+    before["checkpoints/latest.json"] = tree(copy)["checkpoints/latest.json"]
+    assert train_main(["--out", str(copy), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "latest.json: corrupt" in err and "nothing to train: the run is at step 3,072" in err
+    assert tree(copy) == before
+
+
+# ----------------------------------------------------------------------------- what a run keeps
+
+def test_snapshots_hold_the_policy_only_and_load_as_agents_and_opponents(run):
+    """Issue 12.6: no optimizer state in snapshots; every zip deflated; snapshots still play."""
+    from ktenv.training.config import LeagueSection
+    from ktenv.training.league import LeagueOpponent
+
+    for entry in read_pool(run):
+        path = run / entry["path"]
+        with zipfile.ZipFile(path) as archive:
+            assert sorted(archive.namelist()) == ["ktenv.json", "policy.pth"]
+            assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_DEFLATED}
+        agent = agents.make(f"ppo:{path}")
+        mask = np.zeros(agent.meta["action_size"], np.int8)
+        mask[[2, 9]] = 1
+        assert agent.act(np.zeros(agent.meta["observation_size"], np.float32), mask) in (2, 9)
+    opponent = LeagueOpponent(run, LeagueSection(opponents={"random": 1e-9}, snapshots=1.0), seed=1)
+    opponent.reset(seed=2)
+    assert opponent.name == "snapshot" and opponent.current.deterministic is False
+    for name in ("final.zip", "checkpoints/step_0000003072.zip"):  # what resuming needs stays
+        with zipfile.ZipFile(run / name) as archive:
+            assert "policy.optimizer.pth" in archive.namelist()
+            assert {i.compress_type for i in archive.infolist()} == {zipfile.ZIP_DEFLATED}
+    assert (run / read_pool(run)[-1]["path"]).stat().st_size < (run / "final.zip").stat().st_size
+
+
+def test_pruning_keeps_the_newest_checkpoints_and_the_one_latest_names(tmp_path):
+    from ktenv.training.checkpoints import prune_checkpoints, write_latest
+
+    folder = tmp_path / "checkpoints"
+    folder.mkdir()
+    for step in range(1, 6):
+        (folder / f"step_{step:010d}.zip").write_bytes(b"x")
+    (folder / "step_0000000009.partial.zip").write_bytes(b"x")  # being written: not a checkpoint yet
+    write_latest(tmp_path, folder / "step_0000000001.zip", 1)
+    assert prune_checkpoints(tmp_path, 0) == []  # 0 keeps all
+    removed = prune_checkpoints(tmp_path, 2)
+    assert sorted(p.name for p in removed) == ["step_0000000002.zip", "step_0000000003.zip"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "latest.json", "step_0000000001.zip", "step_0000000004.zip", "step_0000000005.zip",
+        "step_0000000009.partial.zip"]
+
+
+def test_the_first_console_line_comes_before_the_games_start(tmp_path, capsys, monkeypatch):
+    """Issue 12.6: a line at once, and the first progress line after seconds, not log_every_seconds."""
+    from ktenv.training import train_ppo
+    from ktenv.training.monitor import FIRST_LOG_SECONDS, Monitor
+
+    def no_games(*args):
+        raise RuntimeError("the games would start here")
+
+    monkeypatch.setattr(train_ppo, "make_vec_env", no_games)
+    with pytest.raises(RuntimeError, match="games would start"):
+        train_main(["--config", str(SMOKE), "--out", str(tmp_path / "r"), "--set", "log_every_seconds=60"])
+    assert capsys.readouterr().err.startswith(f"[ktenv train] starting {tmp_path / 'r'}: 2,048 steps")
+    monitor = Monitor(TrainConfig.from_yaml(SMOKE, {"log_every_seconds": 60}), tmp_path, {}, 0)
+    assert monitor.next_log - monitor.t0 == FIRST_LOG_SECONDS < 60
+
+
+# ----------------------------------------------------------------------------- the learning curve
+
+def test_the_curve_keeps_every_line_visible_and_the_return_apart():
+    """Issue 12.9: lines at 0% nest (distinct colour, dashes, marker; thinner on top); the return has its panel."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from ktenv.training.curve import COLOURS, draw_curve
+    from matplotlib.colors import to_hex
+
+    zero = [(s, 0.0) for s in range(0, 40_000, 1024)]
+    scalars = {"game/win_rate": zero, "game/win_rate_vs_random": zero, "game/win_rate_vs_greedy": zero,
+               "game/win_rate_vs_snapshot": zero, "eval/win_rate_vs_random": zero[::10],
+               "eval/win_rate_vs_greedy": zero[::10], "rollout/ep_rew_mean": [(s, -3.0) for s, _ in zero]}
+    fig = draw_curve(scalars, "t")
+    games, evals, returns = fig.axes  # three panels, no twin axis
+    assert [line.get_label() for line in returns.lines] == ["return per game"]
+    for ax, count in ((games, 4), (evals, 2)):
+        lines = sorted(ax.lines, key=lambda line: line.get_zorder())
+        assert len(lines) == count
+        looks = {(line.get_color(), line.get_linestyle(), line.get_marker()) for line in lines}
+        assert len(looks) == count and all(to_hex(line.get_color()) in [c.lower() for c in COLOURS] for line in lines)
+        widths = [line.get_linewidth() for line in lines]
+        sizes = [line.get_markersize() for line in lines]
+        assert widths == sorted(widths, reverse=True) and len(set(widths)) == count  # each peeks out below the next
+        assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == count
+    plt.close(fig)
 
 
 # ----------------------------------------------------------------------------- interruption

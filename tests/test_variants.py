@@ -9,9 +9,10 @@ from ktenv.constants import SCREEN, SCREEN_LIMIT
 from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions, new_game, step
 from ktenv.engine.actions import NUMBER, PASS
+from ktenv.procedures import RecruitTurn
 from ktenv.state import RECRUIT, SETUP
 
-from .scenario import empty_board, own, past_setup, start_phase
+from .builders import board, own, start_phase
 
 
 def test_r20_2_fifteen_things_at_setup_then_the_screen_limit():
@@ -33,7 +34,7 @@ def test_r20_2_fifteen_things_at_setup_then_the_screen_limit():
 
 
 def test_r20_2_paid_things_are_not_capped():
-    s = empty_board(past_setup(2, 4, where_will_they_stop=True))
+    s = board(2, 4, where_will_they_stop=True, gold=None)
     own(s, 0, 0)
     own(s, 1, 3)
     s.gold[0] = 200
@@ -42,11 +43,11 @@ def test_r20_2_paid_things_are_not_capped():
     step(s, NUMBER + 15)
     assert s.decision == D.RECRUIT_PAID  # the largest amount declared: more may follow
     step(s, NUMBER + 5)
-    assert s.reg.get("paid") == 20 or s.stats["things_drawn"] >= 20
+    assert getattr(s.frame(RecruitTurn), "paid", 0) == 20 or s.stats["things_drawn"] >= 20
 
 
 def test_default_rules_cap_paid_things_at_five():
-    s = empty_board(past_setup(2, 4))
+    s = board(2, 4, gold=None)
     own(s, 0, 0)
     own(s, 1, 3)
     s.gold[0] = 200

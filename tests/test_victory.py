@@ -11,17 +11,8 @@ from ktenv.engine.machine import step
 from ktenv.engine.victory import citadel_captured
 from ktenv.state import CHANGE_ORDER, CONSTRUCTION, GAME_OVER, InvariantError
 
-from .helpers import (
-    fill_hex,
-    give_hero,
-    give_hexes,
-    hex_action,
-    masked_in,
-    run_until,
-    scenario,
-    screen_things,
-    start_phase,
-)
+from .builders import board, hero, own, put_some, screen_some, start_phase
+from .play import a_hex, masked_in, run_until
 
 P0_HEXES = (0, 1, 2, 3)
 P1_HEXES = (10, 11, 12, 13)
@@ -31,12 +22,12 @@ P2_HEXES = (15, 16)
 def _castles(n_players: int = 2, seed: int = 0, **options):
     """Players 0 and 1: four hexes with a Castle each (income 16: enough for a Citadel with 2-3
     players, R14.3) and 50 gold; a third player (if any) two bare hexes."""
-    s = scenario(n_players, seed, **options)
-    give_hexes(s, 0, P0_HEXES)
-    give_hexes(s, 1, P1_HEXES)
+    s = board(n_players, seed, **options)
+    own(s, 0, *P0_HEXES)
+    own(s, 1, *P1_HEXES)
     s.hex_fort[list(P0_HEXES + P1_HEXES)] = 3
     if n_players == 3:
-        give_hexes(s, 2, P2_HEXES)
+        own(s, 2, *P2_HEXES)
     s.gold[:] = 50
     return s
 
@@ -46,14 +37,14 @@ def _build_citadel(s, player: int, hx: int) -> None:
     run_until(s, lambda g: g.decision == D.BUILD and g.actor == player)
     assert hx in masked_in(s, "HEX")
     now = s.round
-    step(s, hex_action(s, hx))  # play may run on to the next decision, even into the next round
+    step(s, a_hex(s, hx))  # play may run on to the next decision, even into the next round
     assert s.hex_fort[hx] == 4 and s.hex_citadel_round[hx] == now
 
 
 def _capture(s, hx: int, player: int) -> None:
     """What the conquest code does when `player` takes the Citadel hex `hx` (R13.11, R16.1)."""
     s.hex_owner[hx] = player
-    s._mask = None
+    s.edited()
     citadel_captured(s, hx)
 
 
@@ -135,7 +126,7 @@ def test_player_who_lost_a_citadel_may_build_again_r16_4():
     s.hex_fort[0] = 4
     s.hex_citadel_round[0] = 1
     _capture(s, 0, 1)  # player 1 now owns a Citadel; player 0 owns none
-    give_hexes(s, 0, [4, 5, 6])  # income 6 + 9 = 15 (R14.3)
+    own(s, 0, *[4, 5, 6])  # income 6 + 9 = 15 (R14.3)
     start_phase(s, CONSTRUCTION)
     assert s.actor == 0 and {1, 2, 3} <= set(masked_in(s, "HEX"))
 
@@ -181,7 +172,7 @@ def test_quick_victory_at_the_end_of_the_same_round_r19_1():
 
 def test_quick_victory_tie_goes_to_the_first_acquirer_rd9_3():
     s = _castles(victory="quick")
-    start_phase(s, CONSTRUCTION, round_no=3, first_player=1)
+    start_phase(s, CONSTRUCTION, round_no=3, first=1)
     _build_citadel(s, 1, 10)
     _build_citadel(s, 0, 0)
     run_until(s, lambda g: g.round > 3)
@@ -277,7 +268,7 @@ def test_fixed_rounds_highest_income_r19_3():
 
 def test_fixed_rounds_ties_most_hexes_then_gold_then_shared_rd9_3():
     s = _castles(victory="fixed_rounds", fixed_rounds=3)
-    give_hexes(s, 1, [14])
+    own(s, 1, *[14])
     s.hex_fort[list(P1_HEXES)] = [3, 3, 3, 2]  # player 1: 5 hexes + 11; player 0: 4 hexes + 12
     s.gold[:] = [90, 10]
     assert s.income(0) == s.income(1) == 16
@@ -299,32 +290,32 @@ def test_fixed_rounds_ties_most_hexes_then_gold_then_shared_rd9_3():
 
 @pytest.mark.parametrize("n_players,threshold", [(2, 13), (3, 10), (4, 19)])
 def test_land_conquest_thresholds_r19_4(n_players, threshold):
-    s = scenario(n_players, 3, victory="land_conquest")
+    s = board(n_players, 3, victory="land_conquest")
     assert s.cfg.land_threshold == threshold
     n = s.geo.n_hexes
     for p in range(1, n_players):
-        give_hexes(s, p, [n - p])
+        own(s, p, *[n - p])
     mine = [h for h in range(n) if s.hex_owner[h] == -1][:threshold - 1]
-    give_hexes(s, 0, mine)
+    own(s, 0, *mine)
     t = s.copy()
     start_phase(s, CHANGE_ORDER, round_no=2)
     assert not s.game_over  # one short
     extra = [h for h in range(n) if t.hex_owner[h] == -1][0]
-    give_hexes(t, 0, [extra])
+    own(t, 0, *[extra])
     start_phase(t, CHANGE_ORDER, round_no=2)
     assert t.game_over and t.winners == [0] and t.reason == "land_conquest"
 
 
 def test_land_conquest_2p_threshold_option_and_ties_rd9_3():
-    s = scenario(2, 4, victory="land_conquest", land_threshold_2p=5)
-    give_hexes(s, 0, range(0, 6))
-    give_hexes(s, 1, range(10, 17))
+    s = board(2, 4, victory="land_conquest", land_threshold_2p=5)
+    own(s, 0, *range(0, 6))
+    own(s, 1, *range(10, 17))
     start_phase(s, CHANGE_ORDER, round_no=2)
     assert s.winners == [1]  # both qualify: most hexes
-    s2 = scenario(2, 4, victory="land_conquest", land_threshold_2p=5)
-    give_hexes(s2, 0, range(0, 6))
-    give_hexes(s2, 1, range(10, 16))
-    start_phase(s2, CHANGE_ORDER, round_no=2, first_player=1)
+    s2 = board(2, 4, victory="land_conquest", land_threshold_2p=5)
+    own(s2, 0, *range(0, 6))
+    own(s2, 1, *range(10, 16))
+    start_phase(s2, CHANGE_ORDER, round_no=2, first=1)
     assert s2.winners == [1]  # equal: turn order of the round
 
 
@@ -359,7 +350,7 @@ def test_elimination_and_last_player_standing_r16_6():
     s = _castles()
     s.hex_owner[list(P1_HEXES)] = -1
     s.hex_fort[list(P1_HEXES)] = 0
-    screen_things(s, 1, 3)
+    screen_some(s, 3, 1)
     start_phase(s, CHANGE_ORDER, round_no=2)
     assert s.game_over and s.winners == [0] and s.reason == "last_standing"
     assert not s.alive[1] and s.screen_size(1) == 0 and s.gold[1] == 0  # screen emptied into the cup
@@ -368,8 +359,8 @@ def test_elimination_and_last_player_standing_r16_6():
 def test_eliminated_player_is_skipped_r16_6():
     s = _castles(3)
     s.hex_owner[list(P2_HEXES)] = -1
-    screen_things(s, 2, 2)
-    start_phase(s, CHANGE_ORDER, round_no=2, first_player=1)
+    screen_some(s, 2, 2)
+    start_phase(s, CHANGE_ORDER, round_no=2, first=1)
     assert not s.game_over
     assert not s.alive[2] and s.screen_size(2) == 0
     assert s.first_player == 2 or 2 not in s.turn_order()
@@ -381,20 +372,20 @@ def test_eliminated_player_is_skipped_r16_6():
 def test_counters_on_the_board_keep_a_player_in_r16_6():
     s = _castles(3)
     s.hex_owner[list(P2_HEXES)] = -1
-    give_hero(s, "Marksman", 2, P2_HEXES[0])  # a hero on an unowned hex
+    hero(s, "Marksman", 2, P2_HEXES[0])  # a hero on an unowned hex
     start_phase(s, CHANGE_ORDER, round_no=2)
     assert s.alive[2]
     s2 = _castles(3)
     s2.hex_owner[list(P2_HEXES)] = -1
-    fill_hex(s2, 2, P2_HEXES[1], 1)
+    put_some(s2, 1, 2, P2_HEXES[1])
     start_phase(s2, CHANGE_ORDER, round_no=2)
     assert s2.alive[2]
 
 
 def test_turn_order_passes_left_r15_2_and_never_with_two_players_r5_3():
     s = _castles(3)
-    start_phase(s, CHANGE_ORDER, round_no=2, first_player=2)
+    start_phase(s, CHANGE_ORDER, round_no=2, first=2)
     assert s.first_player == 0 and s.round == 3
     s2 = _castles(2)
-    start_phase(s2, CHANGE_ORDER, round_no=2, first_player=1)
+    start_phase(s2, CHANGE_ORDER, round_no=2, first=1)
     assert s2.first_player == 1 and s2.round == 3

@@ -7,12 +7,23 @@ See ``configs/ppo_2p.yaml`` for every key with a comment.
 
 from __future__ import annotations
 
+import argparse
+import copy
 import typing
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from ktenv.arena.config import load_yaml
 from ktenv.config import ConfigError, GameConfig
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command line of a training run (`ktenv train`, `python -m ktenv.training.train_ppo`)."""
+    parser.add_argument("--config", help="training YAML (configs/ppo_2p.yaml)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in the config's 'out' folder")
+    parser.add_argument("--out", help="run folder (overrides the config's 'out')")
+    parser.add_argument("--total-steps", type=int, help="learner steps in all (overrides 'total_steps')")
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override any key, e.g. ppo.n_epochs=8")
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
 
@@ -139,6 +150,7 @@ class TrainConfig:
     n_envs: int = 4  # games in parallel (subprocesses)
     vec_env: str = "subproc"  # "subproc" or "dummy" (all games in the learner's process)
     checkpoint_every: int = 100_000
+    keep_checkpoints: int = 3  # the newest kept (0: all); final.zip and latest.json's checkpoint always stay
     log_every_seconds: float = 30.0  # the console progress line
     torch_threads: int = 1
     env: EnvSection = field(default_factory=EnvSection)
@@ -155,6 +167,7 @@ class TrainConfig:
         _range("n_envs", self.n_envs, 1, 1024)
         _choice("vec_env", self.vec_env, ("subproc", "dummy"))
         _range("checkpoint_every", self.checkpoint_every, 1, 10**12)
+        _range("keep_checkpoints", self.keep_checkpoints, 0, 1_000_000)
         _positive("log_every_seconds", self.log_every_seconds)
         _range("torch_threads", self.torch_threads, 1, 256)
         for section in (self.env, self.ppo, self.policy, self.league, self.eval):
@@ -169,18 +182,24 @@ class TrainConfig:
     @classmethod
     def from_mapping(cls, data: dict, source: str = "config") -> TrainConfig:
         try:
-            cfg = _build(cls, data, "")
-            cfg.check()
+            return _checked(cls, data)
         except ConfigError as exc:
             raise ConfigError(f"{source}: {exc}") from None
-        return cfg
 
     @classmethod
-    def from_yaml(cls, path: str | Path, overrides: dict | None = None) -> TrainConfig:
-        data = load_yaml(path)
-        for dotted, value in (overrides or {}).items():
-            _set_dotted(data, dotted, value)
-        return cls.from_mapping(data, source=str(path))
+    def from_yaml(cls, path: str | Path, overrides: dict | None = None,
+                  labels: dict[str, str] | None = None) -> TrainConfig:
+        """The file with `overrides` ({dotted key: value}) set; an error names its source: the file,
+        or the override that brought the problem in (``labels[key]``, else ``--set key=value``)."""
+        data, overrides = load_yaml(path), overrides or {}
+        try:
+            return _checked(cls, _overridden(data, overrides))
+        except ConfigError as exc:
+            culprit = _culprit(cls, data, overrides, str(exc))
+            if culprit is None:
+                raise ConfigError(f"{path}: {exc}") from None
+            raise ConfigError(f"{(labels or {}).get(culprit) or f'--set {culprit}={overrides[culprit]}'}: "
+                              f"{exc}") from None
 
     def save(self, path: str | Path) -> None:
         import yaml
@@ -190,6 +209,31 @@ class TrainConfig:
 
 
 # ----------------------------------------------------------------------------- building and checks
+
+def _checked(cls, data: dict):
+    cfg = _build(cls, data, "")
+    cfg.check()
+    return cfg
+
+
+def _overridden(data: dict, overrides: dict) -> dict:
+    data = copy.deepcopy(data)
+    for dotted, value in overrides.items():
+        _set_dotted(data, dotted, value)
+    return data
+
+
+def _culprit(cls, data: dict, overrides: dict, message: str) -> str | None:
+    """The first override after which the settings fail with `message` (None: the file alone does)."""
+    keys = list(overrides)
+    for n in range(len(keys) + 1):
+        try:
+            _checked(cls, _overridden(data, {k: overrides[k] for k in keys[:n]}))
+        except ConfigError as exc:
+            if str(exc) == message:
+                return keys[n - 1] if n else None
+    return keys[-1] if keys else None
+
 
 def _build(cls, data, prefix: str):
     if not isinstance(data, dict):
@@ -257,7 +301,7 @@ def _set_dotted(data: dict, dotted: str, value) -> None:
     for part in path:
         node = node.setdefault(part, {})
         if not isinstance(node, dict):
-            raise ConfigError(f"override '{dotted}': '{part}' is not a section")
+            raise ConfigError(f"training key '{part}' is not a section (it holds {node!r})")
     node[last] = value
 
 

@@ -2,9 +2,9 @@
 
     python -m ktenv.training.curve runs/ppo_2p            # writes runs/ppo_2p/learning_curve.png
 
-Left: the learner's win rate in its training games against each kind of opponent (random,
-greedy, expert, snapshot). Right: the evaluation win rate against each eval opponent (the arena's
-tournament games), and the mean shaped return per game.
+Three panels: the learner's win rate in its training games against each kind of opponent (random,
+greedy, expert, snapshot); the evaluation win rate against each eval opponent (the arena's
+tournament games); the mean return per training game (its own scale, shaped or +-1).
 """
 
 from __future__ import annotations
@@ -15,19 +15,82 @@ from pathlib import Path
 
 
 def read_scalars(run_dir: str | Path) -> dict[str, list[tuple[int, float]]]:
-    """Every scalar tag of the run's TensorBoard logs: tag -> [(step, value)] (all event files)."""
+    """Every scalar tag of the run's TensorBoard logs: tag -> [(step, value)].
+
+    Each start or resume writes a new event file; a later file replaces what earlier ones logged
+    from its first step on (a run resumed from an older checkpoint drops the abandoned steps)."""
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
     tb = Path(run_dir) / "tb"
     if not tb.is_dir():
         raise FileNotFoundError(f"{tb}: no TensorBoard logs (is {run_dir} a training run folder?)")
-    acc = EventAccumulator(str(tb), size_guidance={"scalars": 0})
-    acc.Reload()
-    out: dict[str, list[tuple[int, float]]] = {}
-    for tag in acc.Tags().get("scalars", []):
-        points = {e.step: e.value for e in acc.Scalars(tag)}  # a resumed run may log a step twice
-        out[tag] = sorted(points.items())
-    return out
+    merged: dict[str, dict[int, float]] = {}
+    for path in sorted(tb.glob("events.out.tfevents.*"), key=_file_order):
+        acc = EventAccumulator(str(path), size_guidance={"scalars": 0})
+        acc.Reload()
+        found = {tag: {e.step: e.value for e in acc.Scalars(tag)} for tag in acc.Tags().get("scalars", [])}
+        first = min((min(points) for points in found.values() if points), default=None)
+        if first is None:
+            continue
+        for points in merged.values():
+            for step in [s for s in points if s >= first]:
+                del points[step]
+        for tag, points in found.items():
+            merged.setdefault(tag, {}).update(points)
+    return {tag: sorted(points.items()) for tag, points in merged.items() if points}
+
+
+def _file_order(path: Path) -> tuple:
+    """events.out.tfevents.<seconds>.<host>.<pid>.<n>: by time written, then by number."""
+    parts = path.name.split(".")
+    return (int(parts[3]) if parts[3].isdigit() else 0, int(parts[-1]) if parts[-1].isdigit() else 0, path.name)
+
+
+# Okabe & Ito's colour-blind-safe palette. Each line also has its own dash pattern and marker, and
+# lines drawn later are thinner and lie on top, so lines with the same values (all at 0% early in a
+# run) show as nested stripes instead of hiding each other.
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#F0E442")
+DASHES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2)), (0, (1, 2)), (0, (3, 1, 1, 1)))
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def line_style(i: int, n: int, points: int) -> dict:
+    """Matplotlib keywords of the i-th of n lines in a panel (see COLOURS)."""
+    width = 1.2 + 3.0 * (n - 1 - i) / max(n - 1, 1)
+    every = max(points // 8, 1)
+    return {"color": COLOURS[i % len(COLOURS)], "ls": DASHES[i % len(DASHES)], "marker": MARKERS[i % len(MARKERS)],
+            "lw": width, "ms": 3.0 + 1.6 * width, "markevery": (i * every // n, every), "zorder": 2 + i}
+
+
+def draw_lines(ax, series: list[tuple[str, list[tuple[int, float]]]]) -> None:
+    for i, (label, points) in enumerate(series):
+        steps, values = zip(*points)
+        ax.plot(steps, values, label=label, **line_style(i, len(series), len(points)))
+
+
+def draw_curve(scalars: dict[str, list[tuple[int, float]]], title: str):
+    """The figure: training win rates, evaluation win rates, training return, one panel each."""
+    import matplotlib.pyplot as plt
+
+    fig, (games, evals, returns) = plt.subplots(1, 3, figsize=(16, 4.5))
+    series = [("all games", scalars["game/win_rate"])] if "game/win_rate" in scalars else []
+    tags = sorted(t for t in scalars if t.startswith("game/win_rate_vs_"))
+    draw_lines(games, series + [("vs " + t.rsplit("_vs_", 1)[1], scalars[t]) for t in tags])
+    games.set(title="training games: learner's win rate (last 200)", ylabel="win rate", ylim=(-0.04, 1.04))
+    tags = sorted(t for t in scalars if t.startswith("eval/win_rate_vs_"))
+    draw_lines(evals, [("vs " + t.rsplit("_vs_", 1)[1], scalars[t]) for t in tags])
+    evals.set(title="evaluation (arena tournaments, seats swapped)", ylabel="win rate", ylim=(-0.04, 1.04))
+    if "rollout/ep_rew_mean" in scalars:
+        draw_lines(returns, [("return per game", scalars["rollout/ep_rew_mean"])])
+    returns.set(title="training games: mean return per game", ylabel="return")
+    for ax in (games, evals, returns):
+        ax.set_xlabel("learner steps")
+        ax.grid(alpha=0.3)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(loc="best", fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
 
 
 def plot_learning_curve(run_dir: str | Path, out: str | Path) -> Path:
@@ -36,30 +99,7 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    scalars = read_scalars(run_dir)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
-    for tag in sorted(t for t in scalars if t.startswith("game/win_rate")):
-        steps, values = zip(*scalars[tag])
-        label = "all games" if tag == "game/win_rate" else "vs " + tag.rsplit("_vs_", 1)[1]
-        left.plot(steps, values, label=label, lw=2 if tag == "game/win_rate" else 1.2)
-    left.set(title="training games: learner's win rate (last 200)", xlabel="learner steps", ylabel="win rate",
-             ylim=(-0.02, 1.02))
-    for tag in sorted(t for t in scalars if t.startswith("eval/win_rate_vs_")):
-        steps, values = zip(*scalars[tag])
-        right.plot(steps, values, marker="o", label="eval vs " + tag.rsplit("_vs_", 1)[1])
-    right.set(title="evaluation (arena tournaments, seats swapped)", xlabel="learner steps", ylabel="win rate",
-              ylim=(-0.02, 1.02))
-    if "rollout/ep_rew_mean" in scalars:
-        twin = right.twinx()
-        steps, values = zip(*scalars["rollout/ep_rew_mean"])
-        twin.plot(steps, values, color="grey", ls=":", label="return per game")
-        twin.set_ylabel("mean return per game (dotted)")
-    for ax in (left, right):
-        ax.grid(alpha=0.3)
-        if ax.get_legend_handles_labels()[0]:
-            ax.legend(loc="lower right", fontsize=8)
-    fig.suptitle(f"ktenv training run {Path(run_dir).name}")
-    fig.tight_layout()
+    fig = draw_curve(read_scalars(run_dir), f"ktenv training run {Path(run_dir).name}")
     out = Path(out)
     fig.savefig(out, dpi=110)
     plt.close(fig)

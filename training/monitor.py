@@ -22,10 +22,12 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
+from .checkpoints import prune_checkpoints, save_model, save_policy, write_latest
 from .config import TrainConfig
 from .league import add_snapshot
 
 WINDOW = 200  # training games averaged in the game/ scalars
+FIRST_LOG_SECONDS = 10.0  # the first progress line comes this soon (then every log_every_seconds)
 
 
 class GameVecEnv(VecEnvWrapper):
@@ -92,10 +94,9 @@ def learner_share(info: dict) -> float:
 class Monitor(BaseCallback):
     """The callback of `training.train_ppo` (see the module docstring)."""
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, meta: dict, save_model, write_latest, start: int) -> None:
+    def __init__(self, cfg: TrainConfig, run_dir: Path, meta: dict, start: int) -> None:
         super().__init__(verbose=0)
         self.cfg, self.run_dir, self.meta = cfg, Path(run_dir), meta
-        self._save_model, self._write_latest = save_model, write_latest
         self.games = 0
         self.illegal = 0
         self.recent: deque = deque(maxlen=WINDOW)  # (win, income, hexes, rounds, length)
@@ -106,13 +107,15 @@ class Monitor(BaseCallback):
         self.next_checkpoint = (start // cfg.checkpoint_every + 1) * cfg.checkpoint_every
         self.next_eval = (start // cfg.eval.every + 1) * cfg.eval.every if cfg.eval.every else None
         self.start_step = start
-        self.t0 = self.t_log = time.perf_counter()
+        self.t0 = time.perf_counter()
+        self.next_log = self.t0 + min(cfg.log_every_seconds, FIRST_LOG_SECONDS)
         self.env0 = 0.0
 
     # ----- SB3 hooks
 
     def _on_training_start(self) -> None:
-        self.t0 = self.t_log = time.perf_counter()
+        self.t0 = time.perf_counter()
+        self.next_log = self.t0 + min(self.cfg.log_every_seconds, FIRST_LOG_SECONDS)
         self.env0 = self._env_seconds()
         self.start_step = self.num_timesteps
 
@@ -125,7 +128,7 @@ class Monitor(BaseCallback):
         step = self.num_timesteps
         if step >= self.next_snapshot:
             add_snapshot(self.run_dir, self.model, step, self.cfg.league.max_snapshots,
-                         lambda m, p: self._save_model(m, p, self.meta))
+                         lambda m, p: save_policy(m, p, self.meta))
             self.next_snapshot += self.cfg.league.snapshot_every
         path = None
         if step >= self.next_checkpoint:
@@ -135,8 +138,8 @@ class Monitor(BaseCallback):
             if step < self.cfg.total_steps:  # the last one is the final evaluation
                 self.evaluate(path or self.checkpoint(self.model))
             self.next_eval += self.cfg.eval.every
-        if time.perf_counter() - self.t_log >= self.cfg.log_every_seconds:
-            self.t_log = time.perf_counter()
+        if time.perf_counter() >= self.next_log:
+            self.next_log = time.perf_counter() + self.cfg.log_every_seconds
             print(self.progress_line(), file=sys.stderr, flush=True)
         return True
 
@@ -188,10 +191,12 @@ class Monitor(BaseCallback):
     # ----- keeping and judging
 
     def checkpoint(self, model) -> Path:
+        """Save, point latest.json at it, then remove the checkpoints beyond keep_checkpoints."""
         step = int(model.num_timesteps)
         path = self.run_dir / "checkpoints" / f"step_{step:010d}.zip"
-        self._save_model(model, path, self.meta)
-        self._write_latest(self.run_dir, path, step)
+        save_model(model, path, self.meta)
+        write_latest(self.run_dir, path, step)
+        prune_checkpoints(self.run_dir, self.cfg.keep_checkpoints)
         return path
 
     def evaluate(self, model_path: Path, final: bool = False) -> dict[str, float]:

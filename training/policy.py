@@ -11,9 +11,10 @@ The choice (documented in the README): the observation (docs/observation.md) is 
 symlog needs no running statistics (unlike VecNormalize), so a saved model is weights only and
 plays the same in training, in the arena and in a notebook.
 
-Files: a model is SB3's own zip (``MaskablePPO.save``) plus one extra entry, ``ktenv.json``,
-which names the network and the game it was trained for. `load_network` reads that entry and the
-``policy.pth`` weights with ``torch.load(weights_only=True)``: nothing in the file is unpickled.
+Files (training/checkpoints.py): a model is a zip with the ``policy.pth`` weights and
+``ktenv.json``, which names the network and the game it was trained for (checkpoints and
+``final.zip`` also hold the rest of SB3's zip, optimizer included). `load_network` reads that entry
+and the weights with ``torch.load(weights_only=True)``: nothing in the file is unpickled.
 """
 
 from __future__ import annotations
@@ -57,10 +58,9 @@ def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str) 
             "net_arch": {"pi": list(pi), "vf": list(vf)}, "activation_fn": ACTIVATIONS[activation]}
 
 
-def write_meta(path: str | Path, meta: dict) -> None:
-    """Add ``ktenv.json`` to a zip SB3 has just saved."""
-    with zipfile.ZipFile(path, "a") as archive:
-        archive.writestr(META_ENTRY, json.dumps({"format": FORMAT, **meta}, indent=1))
+def meta_bytes(meta: dict) -> bytes:
+    """The ``ktenv.json`` entry for `meta` (training/checkpoints.py writes it into every zip)."""
+    return json.dumps({"format": FORMAT, **meta}, indent=1).encode()
 
 
 def read_meta(path: str | Path) -> dict:

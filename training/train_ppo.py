@@ -12,22 +12,20 @@ What happens:
    config says. Masks cross the process boundary in each step's info (`GameVecEnv`).
 3. sb3-contrib's MaskablePPO learns with the network of training/policy.py.
 4. The `Monitor` callback (training/monitor.py) counts games, writes TensorBoard scalars,
-   freezes snapshots into the league, saves checkpoints, runs evaluations with the arena's
-   tournament code, and prints a progress line.
+   freezes snapshots into the league, saves checkpoints (the newest few are kept), runs
+   evaluations with the arena's tournament code, and prints a progress line.
 5. At the end: ``final.zip`` (an agent: ``ppo:<out>/final.zip``), a last evaluation,
    ``learning_curve.png``.
 
 Interrupting (Ctrl-C, SIGTERM) saves a checkpoint first; ``--resume`` continues from the newest
-one with the league and the step count (a run that ended can be extended by raising
-``total_steps``).
+intact one (training/checkpoints.py) with the league and the step count. Overrides given with it
+apply to the run, except its seed, game and network; a run that ended can be extended by raising
+``total_steps``, and resuming one that has reached it changes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import pickle
 import signal
 import sys
 import time
@@ -35,12 +33,12 @@ from pathlib import Path
 
 from ktenv.config import ConfigError
 
-from .config import TrainConfig
-from .policy import CheckpointError, read_meta
+from .checkpoints import LATEST
+from .config import TrainConfig, add_train_arguments
+from .monitor import FIRST_LOG_SECONDS
+from .policy import CheckpointError
 
 CONFIG_FILE = "config.yaml"
-LATEST = "checkpoints/latest.json"
-RESUME_KEYS = ("total_steps", "log_every_seconds", "checkpoint_every")  # and eval.*: what --resume may change
 
 
 # ----------------------------------------------------------------------------- the environments
@@ -100,59 +98,21 @@ def build_model(cfg: TrainConfig, venv):
         policy_kwargs=policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation))
 
 
-def save_model(model, path: Path, meta: dict, extra: dict | None = None) -> Path:
-    """SB3's zip plus ``ktenv.json``, written to a temporary name first (never half a file)."""
-    from .policy import write_meta
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.stem + ".partial.zip")
-    model.save(tmp)
-    write_meta(tmp, {**meta, "step": int(model.num_timesteps), **(extra or {})})
-    os.replace(tmp, path)
-    return path
-
-
-def load_checkpoint(model, path: Path, meta: dict) -> int:
-    """Weights and optimizer state into `model` (no unpickling); returns the checkpoint's step."""
-    saved = read_meta(path)
-    for key in ("observation_size", "action_size", "network", "game"):
-        if saved[key] != meta[key]:
-            raise CheckpointError(f"{path}: trained with {key} = {saved[key]}, the config says {meta[key]}")
-    try:
-        model.set_parameters(str(path), exact_match=True, device="cpu")
-    except (ValueError, RuntimeError, KeyError, OSError, EOFError, pickle.UnpicklingError) as exc:
-        raise CheckpointError(f"{path}: cannot load its weights ({exc})") from None
-    step = saved.get("step")
-    if not isinstance(step, int) or step < 0:
-        raise CheckpointError(f"{path}: ktenv.json has no valid step")
-    return step
-
-
-def latest_checkpoint(run_dir: Path) -> tuple[Path, int] | None:
-    path = run_dir / LATEST
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(path.read_text())
-        return run_dir / data["path"], int(data["step"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise CheckpointError(f"{path}: corrupt ({exc!r}); point it at a file in checkpoints/ by hand") from None
-
-
-def write_latest(run_dir: Path, ckpt: Path, step: int) -> None:
-    path = run_dir / LATEST
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"path": str(ckpt.relative_to(run_dir)), "step": step}))
-    os.replace(tmp, path)
-
-
 # ----------------------------------------------------------------------------- the run
 
-def prepare_run(config_path: str | None, resume: bool, overrides: dict) -> tuple[TrainConfig, Path]:
-    """The config to use and the run folder (a resumed run reads its own saved config)."""
+FIXED_ON_RESUME = ("seed", "env", "policy")  # a run's games and network are fixed at its start
+
+
+def prepare_run(config_path: str | None, resume: bool, overrides: dict,
+                labels: dict[str, str] | None = None) -> tuple[TrainConfig, Path]:
+    """The config to use and the run folder (a resumed run reads its own saved config).
+
+    On --resume, overrides apply to the saved config (train() saves it once the run goes on),
+    except the run's seed, game and network, which are refused."""
+    labels = labels or {}
     if config_path is None and not resume:
         raise ConfigError("--config FILE is required (see configs/ppo_2p.yaml)")
-    cfg = TrainConfig.from_yaml(config_path, overrides) if config_path else None
+    cfg = TrainConfig.from_yaml(config_path, overrides, labels) if config_path else None
     out = overrides.get("out") or (cfg.out if cfg else None)
     if out is None:
         raise ConfigError("--resume needs --config or --out to find the run folder")
@@ -161,52 +121,113 @@ def prepare_run(config_path: str | None, resume: bool, overrides: dict) -> tuple
     if resume:
         if not saved.exists():
             raise ConfigError(f"--resume: {saved} does not exist (no run was started in {run_dir})")
-        keep = {k: v for k, v in overrides.items() if k in RESUME_KEYS or k.startswith("eval.")}
-        cfg = TrainConfig.from_yaml(saved, keep)  # the run's own settings; its length and reporting may change
-        if keep:
-            cfg.save(saved)
-    else:
-        if (run_dir / LATEST).exists():
-            raise ConfigError(f"{run_dir} already holds a run: pass --resume to continue it, or choose another "
-                              "'out' folder")
-        run_dir.mkdir(parents=True, exist_ok=True)
-        cfg.save(saved)
+        refuse_fixed_keys(saved, overrides, labels)
+        return TrainConfig.from_yaml(saved, overrides, labels), run_dir
+    if (run_dir / LATEST).exists():
+        raise ConfigError(f"{run_dir} already holds a run: pass --resume to continue it, or choose another "
+                          "'out' folder")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    cfg.save(saved)
     return cfg, run_dir
+
+
+def refuse_fixed_keys(saved: Path, overrides: dict, labels: dict[str, str]) -> None:
+    """An override that would change the seed, the game or the network of a run under way is an error."""
+    base = TrainConfig.from_yaml(saved)
+    for key, value in overrides.items():
+        if key.split(".")[0] in FIXED_ON_RESUME and TrainConfig.from_yaml(saved, {key: value}, labels) != base:
+            raise ConfigError(f"--resume: {labels.get(key) or f'--set {key}={value}'}: '{key}' cannot change in a "
+                              "run under way (seed, env.* and policy.* are fixed at its start); start a new run "
+                              "in another 'out' folder")
+
+
+def flat(data: dict, prefix: str = "") -> dict:
+    """{"ppo": {"gamma": 0.99}} -> {"ppo.gamma": 0.99}"""
+    out = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and value:
+            out.update(flat(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
     """Train until ``total_steps``; returns the path of ``final.zip``."""
     import torch
-    from stable_baselines3.common.logger import configure
 
-    from .curve import plot_learning_curve
     from .league import prune_after
-    from .monitor import Monitor
 
+    print(f"[ktenv train] {'resuming' if resume else 'starting'} {run_dir}: {cfg.total_steps:,} steps, "
+          f"{cfg.n_envs} games of {cfg.env.players} players at once ({cfg.vec_env}); progress after "
+          f"{min(cfg.log_every_seconds, FIRST_LOG_SECONDS):g} s, then every {cfg.log_every_seconds:g} s",
+          file=sys.stderr, flush=True)
     torch.set_num_threads(cfg.torch_threads)
     venv = make_vec_env(cfg, str(run_dir))
-    model = build_model(cfg, venv)
-    meta = network_meta(cfg, venv)
-    start = 0
-    if resume:
-        found = latest_checkpoint(run_dir)
-        if found is not None:
-            start = load_checkpoint(model, found[0], meta)
-            model.num_timesteps = start
+    try:
+        model, meta = build_model(cfg, venv), network_meta(cfg, venv)
+        found = load_resume_point(model, run_dir, meta) if resume else None
+        start = found[1] if found else 0
+        if start >= cfg.total_steps:
+            return already_done(cfg, run_dir, *found)
+        if found:
+            print(f"[ktenv train] resumed from {found[0]} at step {start:,}", file=sys.stderr, flush=True)
             prune_after(run_dir, start)
             venv.seed(cfg.seed + start)  # new games, not a replay of the first ones
-            print(f"[ktenv train] resumed from {found[0]} at step {start:,}", file=sys.stderr)
+        if resume:
+            save_resumed_config(cfg, run_dir)
+        monitor = learn(cfg, run_dir, model, meta, start)
+    finally:
+        close_quietly(venv)
+    return finish(cfg, run_dir, model, monitor)
+
+
+def load_resume_point(model, run_dir: Path, meta: dict) -> tuple[Path, int] | None:
+    from .checkpoints import resume
+
+    found = resume(model, run_dir, meta)
+    if found is not None:
+        model.num_timesteps = found[1]
+    return found
+
+
+def already_done(cfg: TrainConfig, run_dir: Path, checkpoint: Path, step: int) -> Path:
+    """A resumed run that has reached its total_steps: say so, change nothing."""
+    final = run_dir / "final.zip"
+    print(f"[ktenv train] nothing to train: the run is at step {step:,} and total_steps is {cfg.total_steps:,}"
+          f" (its model: {final if final.exists() else checkpoint}); raise --total-steps to train on",
+          file=sys.stderr, flush=True)
+    return final if final.exists() else checkpoint
+
+
+def save_resumed_config(cfg: TrainConfig, run_dir: Path) -> None:
+    """Write the overrides a resumed run applies into its config.yaml, naming each change."""
+    saved = run_dir / CONFIG_FILE
+    before, after = flat(TrainConfig.from_yaml(saved).to_dict()), flat(cfg.to_dict())
+    changed = [key for key in after if before.get(key) != after[key]]
+    for key in changed:
+        print(f"[ktenv train] resumed with {key} = {after[key]!r} (was {before.get(key)!r})", file=sys.stderr)
+    if changed:
+        cfg.save(saved)
+
+
+def learn(cfg: TrainConfig, run_dir: Path, model, meta: dict, start: int):
+    """model.learn with the Monitor callback; Ctrl-C or SIGTERM saves a checkpoint, then stops."""
+    from stable_baselines3.common.logger import configure
+
+    from .checkpoints import save_model
+    from .monitor import Monitor
+
     model.set_logger(configure(str(run_dir / "tb"), ["tensorboard", "csv"]))
-    monitor = Monitor(cfg, run_dir, meta, save_model, write_latest, start)
+    monitor = Monitor(cfg, run_dir, meta, start)
 
     def on_term(signum, frame):  # SIGTERM behaves as Ctrl-C: checkpoint, then stop
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGTERM, on_term)
     try:
-        if start < cfg.total_steps:
-            model.learn(total_timesteps=cfg.total_steps - start, callback=monitor, reset_num_timesteps=start == 0)
-        final = save_model(model, run_dir / "final.zip", meta)
+        model.learn(total_timesteps=cfg.total_steps - start, callback=monitor, reset_num_timesteps=start == 0)
+        save_model(model, run_dir / "final.zip", meta)
         monitor.checkpoint(model)
     except KeyboardInterrupt:
         path = monitor.checkpoint(model)
@@ -215,10 +236,14 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
         raise
     finally:
         signal.signal(signal.SIGTERM, old)
-        try:
-            venv.close()
-        except (EOFError, BrokenPipeError, ConnectionResetError):
-            pass
+    return monitor
+
+
+def finish(cfg: TrainConfig, run_dir: Path, model, monitor) -> Path:
+    """The final evaluation and the learning curve (the games' processes are closed by now)."""
+    from .curve import plot_learning_curve
+
+    final = run_dir / "final.zip"
     monitor.evaluate(final, final=True)
     monitor.close()
     curve = plot_learning_curve(run_dir, run_dir / "learning_curve.png")
@@ -228,32 +253,41 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
     return final
 
 
-def parse_overrides(items: list[str] | None) -> dict:
+def close_quietly(venv) -> None:
+    try:
+        venv.close()
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        pass
+
+def parse_overrides(items: list[str] | None) -> tuple[dict, dict[str, str]]:
+    """({key: value}, {key: "--set key=value" as typed}) from the --set arguments."""
     import yaml
 
-    out = {}
+    out, labels = {}, {}
     for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"--set {item!r}: expected KEY=VALUE (e.g. ppo.learning_rate=1e-4)")
-        out[key.strip()] = yaml.safe_load(value)
-    return out
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"--set {item}: the value is not valid YAML ({exc})") from None
+        labels[key.strip()] = f"--set {item}"
+    return out, labels
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from ktenv.cli import _add_train_arguments
-
-    _add_train_arguments(parser)
+    add_train_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    overrides = parse_overrides(args.set)
+    overrides, labels = parse_overrides(args.set)
     if args.out:
-        overrides["out"] = args.out
+        overrides["out"], labels["out"] = args.out, f"--out {args.out}"
     if args.total_steps is not None:
-        overrides["total_steps"] = args.total_steps
+        overrides["total_steps"], labels["total_steps"] = args.total_steps, f"--total-steps {args.total_steps}"
     try:
-        cfg, run_dir = prepare_run(args.config, args.resume, overrides)
+        cfg, run_dir = prepare_run(args.config, args.resume, overrides, labels)
     except ModuleNotFoundError as exc:
         raise ConfigError(f"training needs the 'train' extra ({exc.name} is missing): "
                           "pip install torch==2.13.0 && pip install -e \".[train]\"") from None

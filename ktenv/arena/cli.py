@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..config import ConfigError
+from ..config import ConfigError, parse_value
 
 # flag dest -> tournament key (flags left out keep the YAML's or the default value)
 _FLAG_KEYS = ("agents", "players", "games", "workers", "seed", "max_rounds", "db", "records", "summary_json",
@@ -41,7 +41,6 @@ def add_tournament_parser(sub) -> argparse.ArgumentParser:
 
 
 def tournament_config(args: argparse.Namespace):
-    from ..cli import _parse_value
     from .config import TournamentConfig
 
     overrides = {}
@@ -60,7 +59,7 @@ def tournament_config(args: argparse.Namespace):
         key, sep, value = item.partition("=")
         if not sep:
             raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
-        sets[key.strip()] = _parse_value(value.strip())
+        sets[key.strip()] = parse_value(value.strip())
     if args.config:
         from .config import load_yaml
 

@@ -22,6 +22,8 @@ from pathlib import Path
 from ..config import ConfigError, GameConfig
 from ..constants import PLAYER_COUNTS
 
+DEFAULT_MAX_DECISIONS = 200_000  # a safety bound; the round limit ends every normal game
+
 BACKENDS = ("process", "ray")
 
 
@@ -43,7 +45,7 @@ class TournamentConfig:
     backend: str = "process"
     ray_address: str | None = None
     progress: bool = True
-    max_decisions: int = 200_000
+    max_decisions: int = DEFAULT_MAX_DECISIONS
 
     def __post_init__(self) -> None:
         self.validate()
@@ -126,6 +128,8 @@ class TournamentConfig:
         files = self.agent_files()
         if files:  # only then: stores of built-in agents keep the identity they were written with
             out["agent_files"] = files
+        if self.max_decisions != DEFAULT_MAX_DECISIONS:  # a bound that cuts games changes which games count
+            out["max_decisions"] = self.max_decisions
         return out
 
     def agent_files(self) -> dict[str, str]:

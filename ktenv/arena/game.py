@@ -17,8 +17,8 @@ from ..engine import legal_mask, new_game, step
 from ..engine.common import IllegalActionError
 from ..env.observation import ObservationEncoder
 from ..env.stats import FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+from .config import DEFAULT_MAX_DECISIONS
 
-DEFAULT_MAX_DECISIONS = 200_000  # a safety bound; the round limit ends every normal game
 ENGINE_ERROR = "engine_error"  # the engine offered no legal action in a running game (a rules-engine bug)
 
 

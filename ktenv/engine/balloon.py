@@ -14,11 +14,12 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, SCREEN, SEA, STACK_LIMIT
+from ..procedures import BalloonFlight, BalloonStage, BoatTrip, Excess
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import reactions
 from .actions import PASS, YES, ActionLayout
-from .common import as_original, used_up
+from .common import allow_overflow, as_original, overflow_trimmed, used_up
 from .powers import eliminate
 
 BALLOON = cat.MAGIC_ID["Balloon"]
@@ -26,18 +27,31 @@ _BALLOONS = np.flatnonzero(cat.THING_ORIGINAL == BALLOON)  # R20.1: one per box
 MAX_LOAD = 3  # X21: up to three
 MAX_VALUE = 3  # value 4 or more (heroes included) may not ride
 RANGE = 3
-LOAD, DEST, WAIT, FANNED, ESCAPE = range(5)
+LOAD, DEST, WAIT, FANNED, ESCAPE, FLOWN = BalloonStage
+
+
+def flight(s: GameState) -> BalloonFlight | None:
+    """This round's Balloon flight (under way, or flown: its passengers and owner), or None."""
+    return s.frame(BalloonFlight)
+
+
+def flying(s: GameState) -> bool:
+    """A Balloon flight is under way (its reactions or choices pending)."""
+    f = s.frame(BalloonFlight)
+    return f is not None and f.stage != FLOWN
 
 
 def passengers(s: GameState) -> list[int]:
-    return [s.reg[f"bl_p{i}"] for i in range(s.reg.get("bl_n", 0))]
+    f = s.frame(BalloonFlight)
+    return list(f.passengers) if f is not None else []
 
 
 def _loadable(s: GameState, p: int) -> np.ndarray:
     ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (s.cat.THING_KIND == CREATURE)
                          & (s.thing_status == UNMOVED) & (s.thing_mp > 0) & (s.cat.THING_COMBAT <= MAX_VALUE))
-    if s.reg.get("bl_n", 0):
-        ids = ids[s.thing_hex[ids] == s.reg["bl_hex"]]
+    f = flight(s)
+    if f is not None and f.n:
+        ids = ids[s.thing_hex[ids] == f.hex]
         ids = ids[~np.isin(ids, passengers(s))]
     return ids
 
@@ -53,39 +67,43 @@ def held(s: GameState, p: int) -> int:
 def can_fly(s: GameState, p: int) -> bool:
     """The Balloon may be played now (RP-5.1): held, not used this round, something to carry.
     [DECISION R20.1: with two boxes, one Balloon flight per round, like one box's one Balloon.]"""
-    return held(s, p) >= 0 and "bl_used" not in s.reg and _loadable(s, p).size > 0
+    f = flight(s)
+    return held(s, p) >= 0 and not (f is not None and f.used) and _loadable(s, p).size > 0
 
 
 def begin(s: GameState, c: int = BALLOON) -> None:
     """The move with the Balloon `c` starts (a second-box Balloon flies as the first's, R20.1)."""
     as_original(s, c)
-    s.reg.update(bl_stage=LOAD, bl_n=0)
+    s.push(BalloonFlight(stage=LOAD))
     s.decision = D.BALLOON_LOAD
 
 
 def legal_load(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    if s.reg["bl_n"] < MAX_LOAD:
+    f = flight(s)
+    if f.n < MAX_LOAD:
         mask[lay.thing + _loadable(s, s.actor)] = 1
-    if s.reg["bl_n"]:
+    if f.n:
         mask[YES] = 1
 
 
 def apply_load(s: GameState, lay: ActionLayout, action: int) -> None:
+    f = flight(s)
     if action == YES:
-        s.reg["bl_stage"] = DEST
+        f.stage = DEST
         s.decision = D.BALLOON_DEST
         return
     c = action - lay.thing
-    s.reg[f"bl_p{s.reg['bl_n']}"] = c
-    s.reg["bl_n"] += 1
-    s.reg["bl_hex"] = int(s.thing_hex[c])
+    f.passengers.append(c)
+    f.n += 1
+    f.hex = int(s.thing_hex[c])
 
 
 def destinations(s: GameState, p: int) -> np.ndarray:
     """Land hexes 1-3 away with room for the passengers (stack limit, Citadel exempt)."""
-    dist = s.geo.distance[s.reg["bl_hex"]]
+    f = flight(s)
+    dist = s.geo.distance[f.hex]
     room = s.room_for(p)
-    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & ~s.hex_down & (room >= s.reg["bl_n"])
+    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & ~s.hex_down & (room >= f.n)
     return np.flatnonzero(ok)
 
 
@@ -95,12 +113,10 @@ def legal_dest(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 def apply_dest(s: GameState, lay: ActionLayout, action: int) -> None:
     """The Balloon is shown and played; other players may react (Dispel Magic, the Fan)."""
-    s.reg["bl_dest"] = action - lay.hex
-    s.reg["bl_owner"] = s.actor
-    s.reg["bl_used"] = 1
-    s.reg["bl_stage"] = WAIT
+    f = flight(s)
+    f.dest, f.owner, f.used, f.stage = action - lay.hex, s.actor, True, WAIT
     s.stats["magic_played"] += 1
-    s.thing_place[BALLOON], s.thing_hex[BALLOON] = BOARD, s.reg["bl_hex"]
+    s.thing_place[BALLOON], s.thing_hex[BALLOON] = BOARD, f.hex
     s.thing_in_play[BALLOON] = s.thing_face_up[BALLOON] = s.thing_public[BALLOON] = True
     s.decision = D.NONE
     reactions.open_round(s, BALLOON, s.actor)
@@ -108,29 +124,30 @@ def apply_dest(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def run(s: GameState) -> None:
     """Resume the Balloon after the reactions (or after the Fan's and the escape choices)."""
-    stage = s.reg["bl_stage"]
-    if stage == WAIT:
-        reactions.resume_flight(s, BALLOON, "bl_stage", FANNED, _clear, _land, s.reg["bl_dest"])
+    f = flight(s)
+    if f.stage == WAIT:
+        reactions.resume_flight(s, BALLOON, f, FANNED, _clear, _land, f.dest)
 
 
 def legal_fan(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """C.3: the Fan's player blows the Balloon to any hex next to its landing hex."""
-    around = s.geo.neighbours[s.reg["bl_dest"]]
+    around = s.geo.neighbours[flight(s).dest]
     mask[lay.hex + around[around >= 0]] = 1
 
 
 def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
     s.decision = D.NONE
-    s.actor = s.reg["bl_owner"]
+    f = flight(s)
+    s.actor = f.owner
     s.hex_down[hx] = False  # R20.3: blown onto a face-down tile, it is turned up
     if s.hex_terrain[hx] != SEA:
         _land(s, hx)
         return
     used_up(s, BALLOON)  # blown to Sea: the Balloon is lost; the passengers may escape
-    s.reg["bl_sea"] = hx
+    f.sea = hx
     if escape_hexes(s).size:
-        s.reg["bl_stage"] = ESCAPE
+        f.stage = ESCAPE
         s.decision = D.ESCAPE_HEX
         return
     for c in passengers(s):
@@ -139,9 +156,10 @@ def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
 
 
 def escape_hexes(s: GameState) -> np.ndarray:
-    around = s.geo.neighbours[s.reg["bl_sea"]]
+    f = flight(s)
+    around = s.geo.neighbours[f.sea]
     around = around[around >= 0]
-    return around[s.hex_owner[around] == s.reg["bl_owner"]].astype(np.int64)
+    return around[s.hex_owner[around] == f.owner].astype(np.int64)
 
 
 def legal_escape(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -163,28 +181,27 @@ def apply_escape(s: GameState, lay: ActionLayout, action: int) -> None:
 def _land(s: GameState, hx: int) -> None:
     _put(s, hx)
     s.thing_hex[BALLOON] = hx
-    s.reg["bl_landed"] = hx
+    flight(s).landed = hx
     _clear(s, keep_flight=True)
 
 
 def _put(s: GameState, hx: int) -> None:
     """The passengers are placed on the hex: done for the round, they entered it (R11.8.1)."""
-    owner = s.reg["bl_owner"]
+    owner = flight(s).owner
     for c in passengers(s):
         s.thing_hex[c] = hx
         s.thing_status[c] = DONE
         s.thing_moved[c] = True
     if s.army_counts(owner)[hx] > STACK_LIMIT and s.hex_fort[hx] != 4:
-        s.reg[f"overflow{owner}"] = 1  # blown onto a full hex: the owner trims it (RP-5.9)
+        allow_overflow(s, owner)  # blown onto a full hex: the owner trims it (RP-5.9)
 
 
 def _clear(s: GameState, keep_flight: bool) -> None:
     """Keep what battles need (passengers, owner) while the Balloon flies this round."""
-    for key in ("bl_stage", "bl_hex", "bl_dest", "bl_sea"):
-        s.reg.pop(key, None)
+    f = flight(s)
+    f.stage, f.hex, f.dest, f.sea = FLOWN, -1, -1, -1
     if not keep_flight:
-        for key in [k for k in s.reg if k.startswith("bl_p")] + ["bl_n", "bl_owner", "bl_landed"]:
-            s.reg.pop(key, None)
+        f.passengers, f.n, f.owner, f.landed = [], 0, -1, -1
     s.decision = D.NONE
 
 
@@ -199,8 +216,7 @@ def end_of_round(s: GameState) -> None:
     """C.2: the Balloon returns to the cup at the end of the round in which it was used."""
     if s.thing_in_play[BALLOON]:
         used_up(s, BALLOON)
-    for key in [k for k in s.reg if k.startswith("bl_")]:
-        del s.reg[key]
+    s.drop(BalloonFlight)
 
 
 # ----- RP-5.9: back to 10 at the end of the owner's movement turn -----
@@ -216,24 +232,25 @@ def trim(s: GameState, p: int) -> bool:
     """Ask `p` to eliminate counters over the limit; False when nothing is over any more."""
     hx = over_limit(s, p)
     if hx < 0:
-        s.reg.pop(f"overflow{p}", None)
-        for key in ("ex_hex", "ex_side"):
-            s.reg.pop(key, None)
+        overflow_trimmed(s, p)
+        s.drop(Excess)
         return False
-    s.reg.update(ex_hex=hx, ex_side=p)
+    ex = s.frame(Excess) or s.push(Excess())
+    ex.hex, ex.side = hx, p
     s.decision, s.actor = D.RETREAT_EXCESS, p
     return True
 
 
 def _shared(own_legal, own_apply):
     """FAN_HEX and ESCAPE_HEX are also asked by events (Weather Control, Big Juju), which keep
-    their own posed choice in `ev_mask`: route each decision to the part that asked it."""
+    their own posed choice (`Event.posed`): route each decision to the part that asked it."""
     def pick(s: GameState, own):
         from . import boat, events
 
-        if "ev_mask" in s.reg:
+        if events.posed(s):
             return events.legal_choice if own is own_legal else events.apply_choice
-        if s.reg.get("bt_stage") == boat.FANNED:  # R22.6: the Bellows diverts the Boat
+        trip = s.frame(BoatTrip)
+        if trip is not None and trip.stage == boat.FANNED:  # R22.6: the Bellows diverts the Boat
             return boat.legal_fan if own is own_legal else boat.apply_fan
         return own
 

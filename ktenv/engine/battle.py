@@ -2,8 +2,8 @@
 ranged / melee steps, hits assigned one at a time by their owners, retreats, and what follows a
 battle (R13.10). Sides and values: `battle_sides`; items and heroes: `battle_items`.
 
-The battle lives in `s.reg` under `b_*` keys so that it can stop at any decision, be saved and
-resume. `begin()` sets it up; the Combat phase calls `run()` until `b_done`.
+The battle lives in its procedure frame (`procedures.Battle`) so that it can stop at any decision, be
+saved and resume. `begin()` pushes it; the Combat phase calls `run()` until `Battle.done`.
 """
 
 from __future__ import annotations
@@ -12,22 +12,23 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, MAGIC, NEUTRAL, NOBODY, SCREEN, STACK_LIMIT, TREASURE
+from ..procedures import Battle, BattleKind, BattleStage, Excess
 from ..state import GameState
 from . import battle_items as I
 from . import battle_sides as B
 from . import decisions as D
 from . import dice, powers, reactions
 from .actions import PASS, ActionLayout
-from .common import to_cup, used_up
+from .common import retreat_overflow, to_cup, used_up
 from .conquest import conquer, leftovers_to_cup, reduce_fort
 from .placement_turn import begin_placement
 from .support import lose_hero, remove_revealed_bluffs
 from .victory import check_eliminations
 
-OWNED, EXPLORATION, CONTEST = range(3)  # kinds of battle
+OWNED, EXPLORATION, CONTEST = BattleKind  # kinds of battle
 (START, WINDOW, FIREWALL, PREHERO, WARLORD, WARLORD_ROLL, ROUND, BEARERS, TARGETS, STEP, STEP_PRE, DISPEL_WAIT,
  ROLL, HITS, MARKSMAN_PLACE, ASSIGN, SAVE, REMOVE, RETREAT, EXCESS, END, DAMAGE_FORT, DAMAGE_FORT_ROLLED,
- DAMAGE_INCOME, DAMAGE_INCOME_ROLLED, RESET, PLACE, DONE) = range(28)
+ DAMAGE_INCOME, DAMAGE_INCOME_ROLLED, RESET, PLACE, DONE) = BattleStage
 NO_HIT_LIMIT = 50  # R13.9.6 / RD7.4
 _IS_CREATURE = cat.THING_KIND == CREATURE
 
@@ -46,25 +47,24 @@ def begin(s: GameState, hx: int, kind: int, attacker: int, sides: list[int], def
     rotated = [turn[(start + i) % len(turn)] for i in range(len(turn))]
     attackers = [p for p in rotated if p in sides and p != defender_side]
     battle_order = attackers + ([defender_side] if defender_side in sides else [])
-    for key in [k for k in s.reg if k.startswith("b_")]:
-        del s.reg[key]
-    s.reg.update(b_hex=hx, b_kind=kind, b_def=defender_side, b_att=attacker, b_ctrl=neutral_controller,
-                 b_round=0, b_stage=START, b_nohit=0, b_step=B.MAGIC_STEP, b_order_n=len(battle_order))
-    for i, side in enumerate(battle_order):
-        s.reg[f"b_order_{i}"] = side
+    s.drop(Battle)
+    s.push(Battle(hex=hx, kind=BattleKind(kind), defender=defender_side, attacker=attacker,
+                  controller=neutral_controller, step=B.MAGIC_STEP, order=battle_order))
     s.stats["battles"] += 1
 
 
 def run(s: GameState) -> None:
-    STAGES[s.reg["b_stage"]](s)
+    STAGES[s.frame(Battle).stage](s)
 
 
 def _go(s: GameState, stage: int, idx: int = 0) -> None:
-    s.reg["b_stage"], s.reg["b_idx"] = stage, idx
+    b = s.frame(Battle)
+    b.stage, b.idx = stage, idx
 
 
 def _open_window(s: GameState, kind: int, after: int) -> None:
-    s.reg.update(b_win=kind, b_widx=0, b_after=after)
+    b = s.frame(Battle)
+    b.window, b.window_idx, b.after_window = kind, 0, after
     _go(s, WINDOW)
 
 
@@ -74,13 +74,13 @@ def _start(s: GameState) -> None:
     """Reveal every creature of the player sides; bluff check; the opening window."""
     if powers.battle_start(s):  # R21.11 Gambler's stake first
         return
-    hx = s.reg["b_hex"]
-    for side in B.order(s):
-        ids = B.creatures(s, side, hx)
+    b = s.frame(Battle)
+    for side in b.order:
+        ids = B.creatures(s, side, b.hex)
         s.thing_face_up[ids] = True
         s.thing_public[ids] = True
     remove_revealed_bluffs(s)
-    s.reg["b_started"] = 1
+    b.started = True
     if _ended(s):
         _go(s, END)
     else:
@@ -90,24 +90,26 @@ def _start(s: GameState) -> None:
 def _window(s: GameState) -> None:
     """R18.1: sides in battle order play items or pass; each played item meets its reactions."""
     lay = _layout(s)
-    if "b_item" in s.reg:
+    b = s.frame(Battle)
+    if b.item >= 0:
         outcome = I.resolve(s, lay)
         if outcome == "firewall":
             _go(s, FIREWALL)
         elif outcome == "bearer":
-            side = s.reg["b_side"]
+            side = b.side
             if side == NEUTRAL and s.cfg.neutral_control == "policy":  # RD1.6: the strongest bears it
-                ids = B.creatures(s, side, s.reg["b_hex"])
-                s.thing_bearer[s.reg.pop("b_bear")] = int(ids[np.argmax(cat.THING_COMBAT[ids])])
+                ids = B.creatures(s, side, b.hex)
+                s.thing_bearer[b.bearer_item] = int(ids[np.argmax(cat.THING_COMBAT[ids])])
+                b.bearer_item = -1
             else:
                 s.decision, s.actor = D.ITEM_BEARER, B.controller(s, side)
         elif outcome == "dust":  # C.1: the chosen attacking side must retreat at once
-            side = s.reg.pop("b_dust")
-            s.reg.update(b_force_side=side, b_side=side, b_return=WINDOW)
+            side, b.dust = b.dust, -1
+            b.force_side, b.side, b.resume = side, side, WINDOW
             s.decision, s.actor = D.RETREAT, side
         return
     if not I.window(s, lay):
-        _go(s, s.reg["b_after"])
+        _go(s, b.after_window)
 
 
 def _firewall(s: GameState) -> None:
@@ -122,8 +124,9 @@ def _prehero(s: GameState) -> None:
 
 
 def _warlord(s: GameState) -> None:
-    if not s.reg.get("b_warlord") and I.warlord_ready(s):
-        s.reg["b_warlord"] = 1
+    b = s.frame(Battle)
+    if not b.warlord_asked and I.warlord_ready(s):
+        b.warlord_asked = True
         s.decision, s.actor = D.WARLORD, int(s.hero_owner[I.WARLORD])
         return
     remove_revealed_bluffs(s)
@@ -137,19 +140,21 @@ def _warlord_roll(s: GameState) -> None:
 
 def apply_warlord(s: GameState, lay: ActionLayout, action: int) -> None:
     I.apply_warlord(s, lay, action)
-    if "b_turncoat" in s.reg:
+    if s.frame(Battle).turncoat >= 0:
         _go(s, WARLORD_ROLL)
 
 
 # ----- rounds and steps (R13.3) -----
 
 def _round(s: GameState) -> None:
-    s.reg["b_round"] += 1
-    s.reg["b_hitsround"] = 0
-    for key in [k for k in s.reg if k.startswith(("b_bore", "b_parried", "b_target"))
-                or (k.startswith("b_tsave") and s.cfg.talisman_save_scope == "round")]:
-        del s.reg[key]
-    s.reg["b_multi"] = int(len(B.active_sides(s)) >= 3)
+    b = s.frame(Battle)
+    b.round += 1
+    b.hits_this_round = False
+    b.bow_bearer_asked = b.sword_bearer_asked = b.parried = False
+    b.targets = [-1] * len(b.targets)
+    if s.cfg.talisman_save_scope == "round":
+        b.talisman_things, b.talisman_heroes = [], []
+    b.multi = len(B.active_sides(s)) >= 3
     _go(s, BEARERS)
 
 
@@ -162,98 +167,103 @@ def _bearers(s: GameState) -> None:
 def _targets(s: GameState) -> None:
     """R13.12: each side names its target for the round (secret until all have chosen, RD7.7)."""
     live = B.active_sides(s)
-    idx = s.reg["b_idx"]
-    if not s.reg["b_multi"] or idx >= len(live):
-        s.reg["b_step"] = B.MAGIC_STEP
+    b = s.frame(Battle)
+    if not b.multi or b.idx >= len(live):
+        b.step = B.MAGIC_STEP
         _open_window(s, I.ROUND_START, STEP)
         return
-    side = live[idx]
-    s.reg["b_side"] = side
+    side = live[b.idx]
+    b.side = side
     s.decision, s.actor = D.TARGET, B.controller(s, side)
 
 
 def legal_target(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """PLAYER actions are relative: PLAYER+i is the player i seats to the actor's left."""
-    side = s.reg["b_side"]
+    side = s.frame(Battle).side
     for enemy in B.active_sides(s):
         if enemy != side and enemy != NEUTRAL:
             mask[lay.player + (enemy - side) % s.n_players] = 1
 
 
 def apply_target(s: GameState, lay: ActionLayout, action: int) -> None:
-    side = s.reg["b_side"]
-    s.reg[f"b_target{side}"] = (side + action - lay.player) % s.n_players
-    s.reg["b_idx"] += 1
+    b = s.frame(Battle)
+    b.targets[b.side] = (b.side + action - lay.player) % s.n_players
+    b.idx += 1
     s.decision = D.NONE
 
 
 def target_of(s: GameState, side: int) -> int:
-    if s.reg.get("b_multi"):
-        return s.reg.get(f"b_target{side}", -1)
+    b = s.frame(Battle)
+    if b.multi:
+        return b.targets[side]
     others = [o for o in B.active_sides(s) if o != side]
     return others[0] if others else -1
 
 
 def _step(s: GameState) -> None:
     """Start of a step: the step's item window, then Dispel Magic / the Marksman's choice."""
+    b = s.frame(Battle)
     if s.cfg.talisman_save_scope == "step":
-        for key in [k for k in s.reg if k.startswith("b_tsave")]:
-            del s.reg[key]
-    s.reg["b_dchecked"] = 0
+        b.talisman_things, b.talisman_heroes = [], []
+    b.dispel_asked = 0
     _open_window(s, I.STEP_START, STEP_PRE)
 
 
 def _step_pre(s: GameState) -> None:
-    step = s.reg["b_step"]
+    b = s.frame(Battle)
+    step = b.step
     if step == B.MAGIC_STEP:
         for i, side in enumerate(B.active_sides(s)):
-            if s.reg["b_dchecked"] >> i & 1 or not I.magic_attackers(s, side):
+            if b.dispel_asked >> i & 1 or not I.magic_attackers(s, side):
                 continue
-            s.reg["b_dchecked"] |= 1 << i
-            s.reg["b_dside"] = side
+            b.dispel_asked |= 1 << i
+            b.dispel_side = side
             reactions.open_round(s, reactions.MAGIC_STEP, B.controller(s, side))  # C.8
             _go(s, DISPEL_WAIT)
             return
-    if step == B.RANGED_STEP and "b_marksman_asked" not in s.reg:
-        s.reg["b_marksman_asked"] = 1
+    if step == B.RANGED_STEP and not b.marksman_asked:
+        b.marksman_asked = True
         side = I.marksman_side(s)
         if side >= 0 and side in B.active_sides(s):
             s.decision, s.actor = D.MARKSMAN, side
             return
-    s.reg.pop("b_marksman_asked", None)
+    b.marksman_asked = False
     _go(s, ROLL)
 
 
 def _dispel_wait(s: GameState) -> None:
     cancelled, _, _ = reactions.take_result(s)
     if cancelled:  # C.8: for the rest of the battle that side's magic attacks in the melee step
-        s.reg["b_dispelled"] = s.reg.get("b_dispelled", 0) | 1 << s.reg["b_dside"]
+        b = s.frame(Battle)
+        b.dispelled |= 1 << b.dispel_side
     _go(s, STEP_PRE)
 
 
 def _roll(s: GameState) -> None:
     """R13.4.2: every side rolls all its dice of the step (one roll event per side, R18.5.1)."""
     live = B.active_sides(s)
-    idx = s.reg["b_idx"]
+    b = s.frame(Battle)
+    idx = b.idx
     if idx == 0 and NEUTRAL in live:  # R12.4.2: neutrals that fought can never be bribed or retreat
-        hx = s.reg["b_hex"]
+        hx = b.hex
         s.thing_fought[(s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)] = True
     if idx >= len(live):
         _go(s, HITS)
         return
     side = live[idx]
-    n = sum(d for _, d, _ in B.attackers(s, side, s.reg["b_step"]))
+    n = sum(d for _, d, _ in B.attackers(s, side, b.step))
     dice.roll(s, dice.BATTLE + side, n)
     powers.after_battle_roll(s, side, n)  # R21.5 Lucky: may re-roll one own die
-    s.reg["b_idx"] = idx + 1
+    b.idx = idx + 1
 
 
 def _hits(s: GameState) -> None:
     """R13.4.4: count the hits of every side, then they are assigned (Marksman's first)."""
-    step = s.reg["b_step"]
+    b = s.frame(Battle)
+    step = b.step
     received: dict[int, int] = {}
     for side in B.active_sides(s):
-        rolled = dice.take(s, dice.BATTLE + side) if f"dice{dice.BATTLE + side}" in s.reg else []
+        rolled = dice.take(s, dice.BATTLE + side) if dice.held(s, dice.BATTLE + side) else []
         target = target_of(s, side)
         i = 0
         for value, n, tag in B.attackers(s, side, step):
@@ -262,8 +272,8 @@ def _hits(s: GameState) -> None:
             if not hits or target < 0:
                 continue
             if tag >= 0:
-                s.reg["b_mhits"] = s.reg.get("b_mhits", 0) + hits
-                s.reg["b_mtarget"], s.reg["b_mside"] = target, side
+                b.marksman_hits += hits
+                b.marksman_target, b.marksman_side = target, side
             else:
                 received[target] = received.get(target, 0) + hits
     if step == B.RANGED_STEP:
@@ -271,23 +281,23 @@ def _hits(s: GameState) -> None:
             if B.has_golem(s, side):  # C.7 / RT.18: one ranged hit fewer against the Golem's side
                 received[side] -= 1
     powers.amoeba(s, received)  # R21.1 Amoeba: the first hit of a round is ignored
-    for side in B.order(s):
-        s.reg[f"b_hits{side}"] = max(0, received.get(side, 0))
-    if sum(received.values()) or s.reg.get("b_mhits"):
-        s.reg["b_hitsround"] = 1
-    s.reg.pop("b_marksman", None)
+    for side in b.order:
+        b.hits[side] = max(0, received.get(side, 0))
+    if sum(received.values()) or b.marksman_hits:
+        b.hits_this_round = True
+    b.marksman = 0
     _go(s, MARKSMAN_PLACE)
 
 
 def _marksman_place(s: GameState) -> None:
     """A.6 / RD10.4: a value-2 hit is placed by the Marksman's owner, before the others."""
     lay = _layout(s)
-    if s.reg.get("b_mhits", 0) > 0 and _targets_of(s, s.reg["b_mtarget"], lay):
-        s.reg["b_side"] = s.reg["b_mtarget"]
-        s.decision, s.actor = D.MARKSMAN_HIT, s.reg["b_mside"]
+    b = s.frame(Battle)
+    if b.marksman_hits > 0 and _targets_of(s, b.marksman_target, lay):
+        b.side = b.marksman_target
+        s.decision, s.actor = D.MARKSMAN_HIT, b.marksman_side
         return
-    for key in ("b_mhits", "b_mtarget", "b_mside"):
-        s.reg.pop(key, None)
+    b.marksman_hits, b.marksman_target, b.marksman_side = 0, -1, -1
     _go(s, ASSIGN)
 
 
@@ -296,31 +306,33 @@ def _targets_of(s: GameState, side: int, lay: ActionLayout) -> list[int]:
 
 
 def legal_marksman_hit(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[_targets_of(s, s.reg["b_side"], lay)] = 1
+    mask[_targets_of(s, s.frame(Battle).side, lay)] = 1
 
 
 def apply_marksman_hit(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
-    s.reg["b_mhits"] -= 1
-    _hit(s, lay, s.reg["b_side"], action, MARKSMAN_PLACE)
+    b = s.frame(Battle)
+    b.marksman_hits -= 1
+    _hit(s, lay, b.side, action, MARKSMAN_PLACE)
 
 
 def _assign(s: GameState) -> None:
     """R13.6: receiving sides in battle order assign their hits one at a time."""
-    sides = B.order(s)
+    b = s.frame(Battle)
+    sides = b.order
     lay = _layout(s)
-    idx = s.reg["b_idx"]
+    idx = b.idx
     while idx < len(sides):
         side = sides[idx]
-        if s.reg.get(f"b_hits{side}", 0) > 0 and _targets_of(s, side, lay):
-            s.reg["b_side"], s.reg["b_idx"] = side, idx
+        if b.hits[side] > 0 and _targets_of(s, side, lay):
+            b.side, b.idx = side, idx
             if side == NEUTRAL and s.cfg.neutral_control == "policy":
-                s.reg[f"b_hits{side}"] -= 1
+                b.hits[side] -= 1
                 _hit(s, lay, side, _policy_hit(s, lay), ASSIGN)
                 return
             s.decision, s.actor = D.ASSIGN_HIT, B.controller(s, side)
             return
-        s.reg[f"b_hits{side}"] = 0  # hits beyond the side's capacity are lost
+        b.hits[side] = 0  # hits beyond the side's capacity are lost
         idx += 1
     _go(s, REMOVE)
 
@@ -330,36 +342,40 @@ def _policy_hit(s: GameState, lay: ActionLayout) -> int:
     def rank(a: int) -> tuple[int, int]:
         c = a - lay.thing
         return (0 if cat.THING_KIND[c] == CREATURE else 1, int(cat.THING_COMBAT[c]))
-    return min(_targets_of(s, s.reg["b_side"], lay), key=rank)
+    return min(_targets_of(s, s.frame(Battle).side, lay), key=rank)
 
 
 def legal_assign(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[_targets_of(s, s.reg["b_side"], lay)] = 1
+    mask[_targets_of(s, s.frame(Battle).side, lay)] = 1
 
 
 def apply_assign(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
-    s.reg[f"b_hits{s.reg['b_side']}"] -= 1
-    _hit(s, lay, s.reg["b_side"], action, ASSIGN)
+    b = s.frame(Battle)
+    b.hits[b.side] -= 1
+    _hit(s, lay, b.side, action, ASSIGN)
 
 
 def _hit(s: GameState, lay: ActionLayout, side: int, action: int, back: int) -> None:
     """One hit on one counter; the Swordmaster and the Talisman roll to save it first."""
+    b = s.frame(Battle)
     if I.save_roll_needed(s, lay, side, action):
-        s.reg.update(b_save_side=side, b_save_act=action, b_return=back)
+        b.save_side, b.save_action, b.resume = side, action, back
         dice.roll(s, dice.SAVE, 1)  # roll event (R18.5)
-        _go(s, SAVE, s.reg.get("b_idx", 0))
+        _go(s, SAVE, b.idx)
         return
     _damage(s, lay, action)
-    s.reg["b_stage"] = back
+    b.stage = back
 
 
 def _save(s: GameState) -> None:
     lay = _layout(s)
-    side, action = s.reg.pop("b_save_side"), s.reg.pop("b_save_act")
+    b = s.frame(Battle)
+    side, action = b.save_side, b.save_action
+    b.save_side = b.save_action = -1
     if not I.apply_save(s, lay, side, action):
         _damage(s, lay, action)
-    s.reg["b_stage"] = s.reg.pop("b_return")
+    b.stage, b.resume = b.resume, RETREAT
 
 
 def _damage(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -374,7 +390,8 @@ def _damage(s: GameState, lay: ActionLayout, action: int) -> None:
 def _remove(s: GameState) -> None:
     """End of a step: hit creatures to the cup, hit heroes to the pool, broken items to the cup;
     then the bluff and end checks (R13.6.5)."""
-    hx = s.reg["b_hex"]
+    b = s.frame(Battle)
+    hx = b.hex
     here = (s.thing_place == BOARD) & (s.thing_hex == hx)
     for c in np.flatnonzero(here & _IS_CREATURE[:s.n_things] & (s.thing_damage > 0)):
         powers.eliminate(s, int(c))  # to the cup (R21.4 Brute: Charge creatures to the screen)
@@ -388,8 +405,8 @@ def _remove(s: GameState) -> None:
     remove_revealed_bluffs(s)
     if _ended(s):
         _go(s, END)
-    elif s.reg["b_step"] < B.MELEE_STEP:
-        s.reg["b_step"] += 1
+    elif b.step < B.MELEE_STEP:
+        b.step += 1
         _go(s, STEP)
     else:
         _count_hitless(s)
@@ -398,22 +415,24 @@ def _remove(s: GameState) -> None:
 
 def _count_hitless(s: GameState) -> None:
     """R13.9.6: count the rounds in a row in which nobody scored a hit."""
-    if s.reg["b_hitsround"]:
-        s.reg["b_nohit"] = 0
+    b = s.frame(Battle)
+    if b.hits_this_round:
+        b.rounds_without_hit = 0
     else:
-        s.reg["b_nohit"] += 1
-        if s.reg["b_nohit"] >= NO_HIT_LIMIT:
-            s.reg["b_force"] = 1  # RD7.4: the attackers leave as if they had retreated
+        b.rounds_without_hit += 1
+        if b.rounds_without_hit >= NO_HIT_LIMIT:
+            b.forced = True  # RD7.4: the attackers leave as if they had retreated
 
 
 # ----- retreat (R13.8) -----
 
 def _retreat(s: GameState) -> None:
     """Attackers in battle order, then the defender, may retreat; the battle may end at any time."""
-    sides = B.order(s)
-    hx = s.reg["b_hex"]
-    idx = s.reg["b_idx"]
-    forced = s.reg.get("b_force", 0)
+    b = s.frame(Battle)
+    sides = b.order
+    hx = b.hex
+    idx = b.idx
+    forced = b.forced
     while idx < len(sides):
         if _ended(s):
             _go(s, END)
@@ -423,19 +442,20 @@ def _retreat(s: GameState) -> None:
         is_attacker = side != B.defender(s)
         if army and side != NEUTRAL and (not forced or is_attacker):
             if B.retreat_hexes(s, side).size or powers.can_fly_away(s, side):  # R21.2 Aviator's flyer
-                s.reg.update(b_side=side, b_idx=idx, b_return=RETREAT)
+                b.side, b.idx, b.resume = side, idx, RETREAT
                 s.decision, s.actor = D.RETREAT, side
                 return
             if forced:
                 _eliminate_side(s, side)  # RD7.4: attackers that cannot retreat are eliminated
         idx += 1
-    s.reg.pop("b_force", None)
+    b.forced = False
     _go(s, END if _ended(s) else ROUND)
 
 
 def legal_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.hex + B.retreat_hexes(s, s.reg["b_side"])] = 1
-    if not s.reg.get("b_force", 0) and "b_force_side" not in s.reg:
+    b = s.frame(Battle)
+    mask[lay.hex + B.retreat_hexes(s, b.side)] = 1
+    if not b.forced and b.force_side < 0:
         mask[PASS] = 1
     powers.retreat_options(s, lay, mask)  # R21.2: THING, the Aviator's flyer alone
 
@@ -443,16 +463,18 @@ def legal_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
     if powers.retreat_alone(s, lay, action):  # R21.2 Aviator
         return
-    side = s.reg["b_side"]
+    b = s.frame(Battle)
+    side = b.side
     s.decision = D.NONE
-    back = s.reg.pop("b_return", RETREAT)
-    if s.reg.pop("b_force_side", None) is None:
-        s.reg["b_idx"] += 1
-    s.reg["b_stage"] = back
+    back, b.resume = b.resume, RETREAT
+    if b.force_side < 0:
+        b.idx += 1
+    b.force_side = -1
+    b.stage = back
     if action == PASS:
         return
     dest = action - lay.hex
-    hx = s.reg["b_hex"]
+    hx = b.hex
     ids = B.creatures(s, side, hx)
     s.thing_hex[ids] = dest
     s.thing_face_up[ids] = False  # R13.8.6: face down again (their identities stay known, RI.4)
@@ -463,23 +485,27 @@ def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
         s.thing_hex[B.BOAT] = dest  # so does the Boat (R22.6)
     I.items_home(s, side)
     if s.army_counts(side)[dest] > STACK_LIMIT and s.hex_fort[dest] != 4:
-        s.reg.update(ex_hex=dest, ex_side=side, b_exback=back, stack_overflow_ok=1)
-        s.reg["b_stage"] = EXCESS
+        s.push(Excess(hex=dest, side=side))
+        retreat_overflow(s, True)
+        b.excess_resume, b.stage = back, EXCESS
 
 
 def _excess(s: GameState) -> None:
-    side, dest = s.reg["ex_side"], s.reg["ex_hex"]
+    ex = s.frame(Excess)
+    side, dest = ex.side, ex.hex
     if s.army_counts(side)[dest] <= STACK_LIMIT:
-        for key in ("ex_hex", "ex_side", "stack_overflow_ok"):
-            s.reg.pop(key, None)
-        s.reg["b_stage"] = s.reg.pop("b_exback")
+        s.drop(Excess)
+        retreat_overflow(s, False)
+        b = s.frame(Battle)
+        b.stage, b.excess_resume = b.excess_resume, START
         return
     s.decision, s.actor = D.RETREAT_EXCESS, side
 
 
 def legal_excess(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    """Counters over the limit in hex `ex_hex` (after a retreat, R13.8.4, or a move, RP-5.9)."""
-    side, dest = s.reg["ex_side"], s.reg["ex_hex"]
+    """Counters over the limit in hex `Excess.hex` (after a retreat, R13.8.4, or a move, RP-5.9)."""
+    ex = s.frame(Excess)
+    side, dest = ex.side, ex.hex
     mask[lay.thing + B.creatures(s, side, dest)] = 1
     mask[lay.hero + B.heroes(s, side, dest)] = 1
 
@@ -494,7 +520,7 @@ def apply_excess(s: GameState, lay: ActionLayout, action: int) -> None:
 
 
 def _eliminate_side(s: GameState, side: int) -> None:
-    hx = s.reg["b_hex"]
+    hx = s.frame(Battle).hex
     for c in B.creatures(s, side, hx):
         powers.eliminate(s, int(c))  # R21.4
     for f in B.heroes(s, side, hx):
@@ -510,7 +536,7 @@ def _ended(s: GameState) -> bool:
     attackers = [side for side in live if side != B.defender(s)]
     if not attackers:
         return True
-    if s.reg["b_kind"] == CONTEST:
+    if s.frame(Battle).kind == CONTEST:
         return len(live) <= 1
     return B.defender(s) not in live and len(attackers) == 1
 
@@ -519,7 +545,7 @@ def winner(s: GameState) -> int:
     """The side holding the field: the one attacker left if the defender is down, else -1."""
     live = B.active_sides(s)
     attackers = [side for side in live if side != B.defender(s)]
-    if s.reg["b_kind"] == CONTEST:
+    if s.frame(Battle).kind == CONTEST:
         return live[0] if len(live) == 1 else -1
     if B.defender(s) not in live and len(attackers) == 1:
         return attackers[0]
@@ -528,9 +554,10 @@ def winner(s: GameState) -> int:
 
 def _end(s: GameState) -> None:
     """R13.10 step 1: ownership (and the explorer's loot); the battle items go home."""
-    hx, kind = s.reg["b_hex"], s.reg["b_kind"]
+    b = s.frame(Battle)
+    hx, kind = b.hex, b.kind
     won = winner(s)
-    s.reg["b_winner"] = won
+    b.winner = won
     powers.battle_end(s, won)  # R21.11 the Gambler's stakes
     I.items_home(s)
     if kind in (OWNED, EXPLORATION) and won >= 0 and won != NEUTRAL:
@@ -544,7 +571,7 @@ def _end(s: GameState) -> None:
 
 def _damage_fort(s: GameState) -> None:
     """R13.10 step 2 / RD7.5: a d6 for the fort (1 or 6: down a level; a Citadel never)."""
-    if s.hex_fort[s.reg["b_hex"]] > 0:
+    if s.hex_fort[s.frame(Battle).hex] > 0:
         dice.roll(s, dice.DAMAGE, 1)  # roll event (R18.5)
         _go(s, DAMAGE_FORT_ROLLED)
     else:
@@ -552,7 +579,7 @@ def _damage_fort(s: GameState) -> None:
 
 
 def _damage_fort_rolled(s: GameState) -> None:
-    hx = s.reg["b_hex"]
+    hx = s.frame(Battle).hex
     roll = dice.table(dice.take(s, dice.DAMAGE)[0])
     citadel_safe = not (s.cfg.victory == "unique_b" and s.cfg.unique_b_vulnerable == "combat_and_disaster")
     if powers.damage_destroys(s, roll) and not (s.hex_fort[hx] == 4 and citadel_safe):  # 1 or 6 (R21.15)
@@ -561,7 +588,7 @@ def _damage_fort_rolled(s: GameState) -> None:
 
 
 def _damage_income(s: GameState) -> None:
-    if s.hex_income[s.reg["b_hex"]] >= 0:
+    if s.hex_income[s.frame(Battle).hex] >= 0:
         dice.roll(s, dice.DAMAGE, 1)  # roll event (R18.5)
         _go(s, DAMAGE_INCOME_ROLLED)
     else:
@@ -571,13 +598,14 @@ def _damage_income(s: GameState) -> None:
 def _damage_income_rolled(s: GameState) -> None:
     """On 1 or 6 the income counter, city or village is destroyed (to the cup)."""
     if powers.damage_destroys(s, dice.table(dice.take(s, dice.DAMAGE)[0])):  # 1 or 6 (R21.15 Vandal)
-        to_cup(s, int(s.hex_income[s.reg["b_hex"]]))
+        to_cup(s, int(s.hex_income[s.frame(Battle).hex]))
     _go(s, RESET)
 
 
 def _reset(s: GameState) -> None:
     """R13.10 steps 3-6: damage healed, bluff check, creatures face down, placement."""
-    hx, kind, won = s.reg["b_hex"], s.reg["b_kind"], s.reg["b_winner"]
+    b = s.frame(Battle)
+    hx, kind, won = b.hex, b.kind, b.winner
     s.hex_fort_damage[hx] = 0
     here = (s.thing_place == BOARD) & (s.thing_hex == hx)
     s.thing_damage[here] = 0
@@ -611,7 +639,7 @@ def _place(s: GameState) -> None:
 
 
 def _done(s: GameState) -> None:
-    s.reg["b_done"] = 1
+    s.frame(Battle).done = True
 
 
 STAGES = {

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, VILLAGE
+from ..procedures import BalloonFlight, Battle
 from ..state import GameState
 from . import boat, powers
 
@@ -33,16 +34,16 @@ _STEP_OF_HERO = np.where(cat.HERO_MAGIC, MAGIC_STEP, np.where(cat.HERO_RANGED, R
 
 def order(s: GameState) -> list[int]:
     """Battle order (R12.1.6): attackers from the defender's left in turn order, then the defender."""
-    return [s.reg[f"b_order_{i}"] for i in range(s.reg["b_order_n"])]
+    return s.frame(Battle).order
 
 
 def defender(s: GameState) -> int:
-    return s.reg["b_def"]
+    return s.frame(Battle).defender
 
 
 def controller(s: GameState, side: int) -> int:
     """Who decides for a side: its player, or the neutral controller (R12.2.3, RD1.6)."""
-    return s.reg["b_ctrl"] if side == NEUTRAL else side
+    return s.frame(Battle).controller if side == NEUTRAL else side
 
 
 def creatures(s: GameState, side: int, hx: int) -> np.ndarray:
@@ -59,7 +60,7 @@ def heroes(s: GameState, side: int, hx: int) -> np.ndarray:
 def in_play(s: GameState, side: int, item: int) -> bool:
     if item >= s.n_things:
         return False  # not in this game's catalog (the Boat without house content, R22.6)
-    return bool(s.thing_in_play[item]) and s.thing_owner[item] == side and s.thing_hex[item] == s.reg["b_hex"]
+    return bool(s.thing_in_play[item]) and s.thing_owner[item] == side and s.thing_hex[item] == s.frame(Battle).hex
 
 
 def town(s: GameState, side: int, hx: int) -> int:
@@ -85,7 +86,7 @@ def firewall_value(s: GameState, side: int) -> int:
     """C.5: a magic fort of the rolled value; hits lower it; at 0 it is gone."""
     if not in_play(s, side, FIREWALL):
         return 0
-    return max(0, s.reg.get("b_firewall", 0) - int(s.thing_damage[FIREWALL]))
+    return max(0, s.frame(Battle).firewall - int(s.thing_damage[FIREWALL]))
 
 
 def has_golem(s: GameState, side: int) -> bool:
@@ -99,15 +100,16 @@ def active(s: GameState, side: int, hx: int) -> bool:
 
 
 def active_sides(s: GameState) -> list[int]:
-    hx = s.reg["b_hex"]
-    return [side for side in order(s) if active(s, side, hx)]
+    b = s.frame(Battle)
+    return [side for side in b.order if active(s, side, b.hex)]
 
 
 def balloon_riders(s: GameState, side: int) -> set[int] | None:
     """Passengers of the side's Balloon in this battle (None: no Balloon of the side here)."""
     if not (in_play(s, side, BALLOON) and not s.thing_damage[BALLOON]):
         return None
-    return {s.reg[f"bl_p{i}"] for i in range(s.reg.get("bl_n", 0))}
+    f = s.frame(BalloonFlight)
+    return set(f.passengers) if f is not None else set()
 
 
 def _carried(s: GameState, item: int, side: int) -> int:
@@ -117,9 +119,10 @@ def _carried(s: GameState, item: int, side: int) -> int:
 def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
     """(effective value, dice, tag) of each attacker of `side` in this step (R13.4.1-R13.4.3).
     tag is the Marksman's hero id in his value-2 mode (his hit is placed by his owner), else -1."""
-    hx = s.reg["b_hex"]
+    b = s.frame(Battle)
+    hx = b.hex
     penalty = 1 if s.cloud_hex == hx and s.hex_owner[hx] == side else 0  # B.10 black cloud
-    dispelled = s.reg.get("b_dispelled", 0) >> side & 1 if side != NEUTRAL else 0  # C.8
+    dispelled = b.dispelled >> side & 1 if side != NEUTRAL else 0  # C.8
     dispelled = dispelled or powers.magic_to_melee(s, side)  # R21.9 Magician
     bow, sword = _carried(s, BOW, side), _carried(s, SWORD, side)
     riders = balloon_riders(s, side)
@@ -157,7 +160,7 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
             continue
         value = int(cat.HERO_COMBAT[f])
         tag = -1
-        if f == MARKSMAN and s.reg.get("b_marksman", 5) == 2:  # A.6
+        if f == MARKSMAN and b.marksman == 2:  # A.6
             value, tag = int(cat.HERO_ALT_VALUE[f]), int(f)
         out.append((value - penalty, 2 if cat.HERO_CHARGE[f] and step == MELEE_STEP and f not in sailing_heroes
                     else 1, tag))
@@ -177,8 +180,8 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
 
 def hit_targets(s: GameState, side: int, hex_base: int, thing_base: int, hero_base: int) -> list[int]:
     """Actions naming every counter of `side` that can still take a hit in this step (R13.6.2)."""
-    hx = s.reg["b_hex"]
-    step = s.reg.get("b_step", MELEE_STEP)
+    b = s.frame(Battle)
+    hx, step = b.hex, b.step
     acts = []
     ids = creatures(s, side, hx)
     acts.extend(thing_base + ids[s.thing_damage[ids] == 0])
@@ -201,7 +204,7 @@ def hit_targets(s: GameState, side: int, hex_base: int, thing_base: int, hero_ba
 
 def retreat_hexes(s: GameState, side: int) -> np.ndarray:
     """Adjacent hexes the side owns that hold no enemy counters (R13.8.3)."""
-    hx = s.reg["b_hex"]
+    hx = s.frame(Battle).hex
     if side == NEUTRAL:
         return np.zeros(0, np.int64)  # R13.8.5: neutral defenders never retreat
     around = s.geo.neighbours[hx]

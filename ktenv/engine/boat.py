@@ -17,10 +17,9 @@ one hit eliminates it. A side made only of passengers may retreat by Boat across
 an own hex without enemies next to a Sea hex next to the battle hex. The Boat is removed at the
 end of the round.
 
-Registers: `bt_stage`, `bt_hex` (start), `bt_at` (where the path is), `bt_k` (Sea hexes crossed),
-`bt_last`, `bt_dest`; kept for the round: `bt_owner`, `bt_n`, `bt_p<i>` (a Thing id, or ~face for
-a hero: negative), `bt_used`. The Boat exists in a game's catalog only with house_content (or
-six players, out of play), so everything here checks `on(s)` before touching it.
+The trip is the frame `procedures.BoatTrip` (kept for the round: owner, passengers, used). The Boat
+exists in a game's catalog only with house_content (or six players, out of play), so everything
+here checks `on(s)` before touching it.
 """
 
 from __future__ import annotations
@@ -29,22 +28,35 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, SCREEN, STACK_LIMIT
+from ..procedures import Battle, BoatStage, BoatTrip
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import kadab, reactions
 from .actions import YES, ActionLayout
-from .common import used_up
+from .common import allow_overflow, used_up
 from .house import on
 
 BOAT = cat.MAGIC_ID["Boat"]
 BOAT_VALUE = int(cat.HOUSE_ITEM_VALUE["Boat"])
 MAX_LOAD = 3
 MAX_SEA = 3
-LOAD, PATH, WAIT, FANNED = range(4)
+LOAD, PATH, WAIT, FANNED, SAILED = BoatStage
+
+
+def trip(s: GameState) -> BoatTrip | None:
+    """This round's Boat trip (under way, or sailed: its passengers and owner), or None."""
+    return s.frame(BoatTrip)
+
+
+def sailing(s: GameState) -> bool:
+    """A Boat trip is under way (its choices or reactions pending)."""
+    f = s.frame(BoatTrip)
+    return f is not None and f.stage != SAILED
 
 
 def passengers(s: GameState) -> tuple[list[int], list[int]]:
-    codes = [s.reg[f"bt_p{i}"] for i in range(s.reg.get("bt_n", 0))]
+    f = trip(s)
+    codes = f.passengers if f is not None else []
     return [c for c in codes if c >= 0], [~c for c in codes if c < 0]
 
 
@@ -54,9 +66,9 @@ def _destinations(s: GameState, frm: int, budget: int, n: int, start: bool) -> n
     Sea hexes beginning next to it; start=False: `frm` is the path's current Sea hex and up to
     `budget` more may follow (Sea hexes already crossed are not crossed again)."""
     sea, land, adjacent = kadab.known_sea(s), kadab.known_land(s), s.geo.adjacent
-    path = 0 if start else s.reg.get("bt_path", 0)
+    path = [] if start else trip(s).path
     frontier = [y for y in adjacent[frm] if sea[y]] if start else [frm]
-    seen = set(frontier) | {x for x in range(s.geo.n_hexes) if path >> x & 1}
+    seen = set(frontier) | set(path)
     region = list(frontier)
     for _ in range(budget - 1 if start else budget):
         frontier = list(dict.fromkeys(y for x in frontier for y in adjacent[x] if sea[y] and y not in seen))
@@ -65,7 +77,7 @@ def _destinations(s: GameState, frm: int, budget: int, n: int, start: bool) -> n
     ok = np.zeros(s.geo.n_hexes, bool)
     for x in region:
         ok[[y for y in adjacent[x] if land[y]]] = True
-    ok[frm if start else s.reg["bt_hex"]] = False
+    ok[frm if start else trip(s).hex] = False
     ok &= s.room_for(int(s.actor)) >= n
     return np.flatnonzero(ok)
 
@@ -74,8 +86,9 @@ def _loadable(s: GameState, p: int) -> tuple[np.ndarray, np.ndarray]:
     t = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (s.cat.THING_KIND == CREATURE)
                        & (s.thing_status == UNMOVED) & (s.thing_mp > 0))
     h = np.flatnonzero((s.hero_owner == p) & (s.hero_status == UNMOVED) & (s.hero_mp > 0))
-    if s.reg.get("bt_n", 0):
-        hx = s.reg["bt_hex"]
+    f = trip(s)
+    if f is not None and f.n:
+        hx = f.hex
         pt, ph = passengers(s)
         t = t[(s.thing_hex[t] == hx) & ~np.isin(t, pt)]
         h = h[(s.hero_hex[h] == hx) & ~np.isin(h, ph)]
@@ -87,29 +100,32 @@ def _loadable(s: GameState, p: int) -> tuple[np.ndarray, np.ndarray]:
 
 def can_sail(s: GameState, p: int) -> bool:
     """R22.6: held, not used this round, something to carry somewhere (house_content only)."""
-    if not on(s) or s.thing_place[BOAT] != SCREEN or s.thing_owner[BOAT] != p or "bt_used" in s.reg:
+    f = trip(s)
+    if not on(s) or s.thing_place[BOAT] != SCREEN or s.thing_owner[BOAT] != p or (f is not None and f.used):
         return False
     t, h = _loadable(s, p)
     return bool(t.size + h.size)
 
 
 def begin(s: GameState) -> None:
-    s.reg.update(bt_stage=LOAD, bt_n=0)
+    s.push(BoatTrip(stage=LOAD))
     s.decision = D.BOAT_LOAD
 
 
 def legal_load(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    if s.reg["bt_n"] < MAX_LOAD:
+    f = trip(s)
+    if f.n < MAX_LOAD:
         t, h = _loadable(s, s.actor)
         mask[lay.thing + t] = 1
         mask[lay.hero + h] = 1
-    if s.reg["bt_n"]:
+    if f.n:
         mask[YES] = 1
 
 
 def apply_load(s: GameState, lay: ActionLayout, action: int) -> None:
+    t = trip(s)
     if action == YES:
-        s.reg.update(bt_stage=PATH, bt_at=s.reg["bt_hex"], bt_k=0)
+        t.stage, t.at, t.crossed = PATH, t.hex, 0
         s.decision = D.BOAT_PATH
         return
     if action >= lay.hero:
@@ -118,20 +134,20 @@ def apply_load(s: GameState, lay: ActionLayout, action: int) -> None:
     else:
         c = action - lay.thing
         code, hx = c, int(s.thing_hex[c])
-    s.reg[f"bt_p{s.reg['bt_n']}"] = code
-    s.reg["bt_n"] += 1
-    s.reg["bt_hex"] = hx
+    t.passengers.append(code)
+    t.n += 1
+    t.hex = hx
 
 
 def _path_options(s: GameState) -> tuple[list[int], np.ndarray]:
     """(next Sea hexes that still lead somewhere, destinations next to the current Sea hex)."""
-    at, k, n = s.reg["bt_at"], s.reg["bt_k"], s.reg["bt_n"]
+    f = trip(s)
+    at, k, n = f.at, f.crossed, f.n
     sea = kadab.known_sea(s)
-    path = s.reg.get("bt_path", 0)
     steps = []
     if k < MAX_SEA:
         for y in s.geo.adjacent[at]:
-            if sea[y] and not path >> y & 1 and _destinations(s, y, MAX_SEA - k - 1, n, False).size:
+            if sea[y] and y not in f.path and _destinations(s, y, MAX_SEA - k - 1, n, False).size:
                 steps.append(int(y))
     dests = _destinations(s, at, 0, n, False) if k >= 1 else np.zeros(0, np.int64)
     return steps, dests
@@ -145,12 +161,14 @@ def legal_path(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 def apply_path(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
+    f = trip(s)
     if kadab.known_sea(s)[hx]:
-        s.reg.update(bt_at=hx, bt_k=s.reg["bt_k"] + 1, bt_last=hx, bt_path=s.reg.get("bt_path", 0) | 1 << hx)
+        f.at, f.crossed, f.last = hx, f.crossed + 1, hx
+        f.path.append(hx)
         return
-    s.reg.update(bt_dest=hx, bt_owner=s.actor, bt_used=1, bt_stage=WAIT)
+    f.dest, f.owner, f.used, f.stage = hx, s.actor, True, WAIT
     s.stats["magic_played"] += 1
-    s.thing_place[BOAT], s.thing_hex[BOAT] = BOARD, s.reg["bt_hex"]
+    s.thing_place[BOAT], s.thing_hex[BOAT] = BOARD, f.hex
     s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = s.thing_public[BOAT] = True
     s.decision = D.NONE
     reactions.open_round(s, BOAT, s.actor)  # R18.2: Dispel Magic, the Bellows
@@ -158,12 +176,13 @@ def apply_path(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def run(s: GameState) -> None:
     """Resume after the reactions: cancelled, diverted by the Bellows, or landing."""
-    reactions.resume_flight(s, BOAT, "bt_stage", FANNED, _clear, _land, s.reg["bt_dest"])
+    f = trip(s)
+    reactions.resume_flight(s, BOAT, f, FANNED, _clear, _land, f.dest)
 
 
 def fan_hexes(s: GameState) -> np.ndarray:
     """R22.6: the Bellows player picks a land hex next to the last Sea hex crossed."""
-    return np.asarray([y for y in s.geo.adjacent[s.reg["bt_last"]] if kadab.known_land(s)[y]], np.int64)
+    return np.asarray([y for y in s.geo.adjacent[trip(s).last] if kadab.known_land(s)[y]], np.int64)
 
 
 def legal_fan(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -172,13 +191,13 @@ def legal_fan(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
-    s.actor = s.reg["bt_owner"]
+    s.actor = trip(s).owner
     _land(s, action - lay.hex)
 
 
 def _land(s: GameState, hx: int) -> None:
     """The passengers are put on the hex: done for the round, they entered it (R11.8.1)."""
-    owner = s.reg["bt_owner"]
+    owner = trip(s).owner
     t, h = passengers(s)
     s.thing_hex[t] = hx
     s.thing_status[t] = DONE
@@ -188,16 +207,15 @@ def _land(s: GameState, hx: int) -> None:
     s.hero_moved[h] = True
     s.thing_hex[BOAT] = hx
     if s.army_counts(owner)[hx] > STACK_LIMIT and s.hex_fort[hx] != 4:
-        s.reg[f"overflow{owner}"] = 1  # diverted onto a full hex: the owner trims it (RP-5.9)
+        allow_overflow(s, owner)  # diverted onto a full hex: the owner trims it (RP-5.9)
     _clear(s, keep_flight=True)
 
 
 def _clear(s: GameState, keep_flight: bool) -> None:
-    for key in ("bt_stage", "bt_hex", "bt_at", "bt_k", "bt_last", "bt_dest", "bt_path"):
-        s.reg.pop(key, None)
+    f = trip(s)
+    f.stage, f.hex, f.at, f.crossed, f.last, f.dest, f.path = SAILED, -1, -1, 0, -1, -1, []
     if not keep_flight:
-        for key in [k for k in s.reg if k.startswith("bt_p")] + ["bt_n", "bt_owner"]:
-            s.reg.pop(key, None)
+        f.passengers, f.n, f.owner = [], 0, -1
     s.decision = D.NONE
 
 
@@ -205,15 +223,16 @@ def _clear(s: GameState, keep_flight: bool) -> None:
 
 def in_battle(s: GameState, side: int) -> bool:
     """The side's Boat is in play, unhit, in the battle hex."""
+    b = s.frame(Battle)
     return on(s) and bool(s.thing_in_play[BOAT]) and s.thing_owner[BOAT] == side and not s.thing_damage[BOAT] \
-        and s.thing_hex[BOAT] == s.reg.get("b_hex", -1)
+        and s.thing_hex[BOAT] == (b.hex if b is not None else -1)
 
 
 def riders(s: GameState, side: int) -> tuple[set[int], set[int]]:
     """Passengers (Things, hero faces) that attack as Ranged while the Boat is in play."""
     if not in_battle(s, side):
         return set(), set()
-    hx = s.reg["b_hex"]
+    hx = s.frame(Battle).hex
     t, h = passengers(s)
     return ({c for c in t if s.thing_place[c] == BOARD and s.thing_hex[c] == hx},
             {f for f in h if s.hero_owner[f] == side and s.hero_hex[f] == hx})
@@ -230,8 +249,7 @@ def end_of_round(s: GameState) -> None:
     """R22.6: the Boat is removed at the end of the round."""
     if on(s) and s.thing_in_play[BOAT]:
         used_up(s, BOAT)
-    for key in [k for k in s.reg if k.startswith("bt_")]:
-        del s.reg[key]
+    s.drop(BoatTrip)
 
 
 DECISIONS = {

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
+from ..procedures import Battle, Entries, Exploration
 from ..state import COMBAT, CONSTRUCTION, GameState
 from . import battle, exploration, kadab, movement
 from . import decisions as D
@@ -46,22 +47,23 @@ def pending_items(s: GameState) -> tuple[np.ndarray, np.ndarray]:
 
 
 def run(s: GameState) -> None:
-    if "x_stage" in s.reg:
-        if s.reg.get("x_done"):
+    x = s.frame(Exploration)
+    if x is not None:
+        if x.done:
             _item_done(s)
         else:
             exploration.run(s)
         return
-    if "b_stage" in s.reg:
-        if s.reg.get("b_done"):
+    b = s.frame(Battle)
+    if b is not None:
+        if b.done:
             _battle_done(s)
         else:
             battle.run(s)
         return
     items, here = pending_items(s)
     if items.size == 0:  # R12.1.4
-        for key in [k for k in s.reg if k.startswith("enter")]:
-            del s.reg[key]  # entry orders matter only until the contests are fought
+        s.drop(Entries)  # entry orders matter only until the contests are fought
         s.phase, s.stage, s.turn = CONSTRUCTION, 0, 0
         return
     order = s.turn_order()
@@ -115,9 +117,9 @@ def _contest_defender(s: GameState, attacker: int, present: list[int]) -> int:
 
 
 def _battle_done(s: GameState) -> None:
-    kind, hx, won = s.reg["b_kind"], s.reg["b_hex"], s.reg.get("b_winner", -1)
-    for key in [k for k in s.reg if k.startswith("b_")]:
-        del s.reg[key]
+    b = s.frame(Battle)
+    kind, hx, won = b.kind, b.hex, b.winner
+    s.drop(Battle)
     if kind == battle.CONTEST and won >= 0 and won != NEUTRAL:
         exploration.begin(s, hx, won)  # R12.3.1: the survivor explores in the same segment
         return
@@ -125,8 +127,7 @@ def _battle_done(s: GameState) -> None:
 
 
 def _item_done(s: GameState) -> None:
-    for key in [k for k in s.reg if k.startswith("x_")]:
-        del s.reg[key]
+    s.drop(Exploration)
     s.turn += 1
 
 

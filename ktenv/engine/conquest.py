@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..constants import BOARD, NEUTRAL
 from ..state import GameState
 from . import victory
-from .common import to_cup
+from .common import allow_overflow, to_cup
 from .support import remove_revealed_bluffs
 
 
@@ -41,7 +41,7 @@ def reduce_fort(s: GameState, hx: int) -> None:
     if citadel:
         for p in range(s.n_players):
             if s.room_for(p)[hx] < 0:
-                s.reg[f"overflow{p}"] = 1
+                allow_overflow(s, p)
 
 
 def leftovers_to_cup(s: GameState, hx: int) -> None:

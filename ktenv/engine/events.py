@@ -3,12 +3,13 @@
 In turn order each player may play one playable event (RD1.8) from behind the screen; it is
 shown, resolved as in Appendix B, then goes to the cup (out once the cup ran dry, R17.2).
 
-Every event choice is posed with `pose`: the legal actions are kept in `s.reg["ev_mask"]` (a
-bitmask over the action space) and the answer lands in `s.reg["ev_act"]`, read by the stage the
-question named. Dice are rolled only in runner stages (R18.5 roll events, marked) and read in the
-next stage. Public registers: ev_c the event, ev_p its player, ev_q the other player concerned
-(victim, hex owner, Plague player), ev_hex its hex, ev_roll / ev_roll2 the dice, ev_hero the
-Defection hero, ev_dest an escape hex, ev_n losses to take.
+The phase is the frame `EventsPhase` (who has played or passed), one player's event the frame
+`Event` (ktenv.procedures). Every event choice is posed with `pose`: the legal actions are kept in
+`Event.posed` and the answer lands in `Event.answer`, read by the stage the question named (the
+phase's stages are `s.stage`). Dice are rolled only in runner stages (R18.5 roll events, marked)
+and read in the next stage. Public registers: ev_c the event (`Event.card`), ev_p its player, ev_q
+the other player concerned (victim, hex owner, Plague player), ev_hex its hex, ev_roll / ev_roll2
+the dice, ev_hero the Defection hero, ev_dest an escape hex, ev_n losses to take.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOME, VILLAGE
+from ..procedures import Event, EventsPhase, EventStage
 from ..state import EVENTS, MOVEMENT, GameState
 from . import decisions as D
 from . import dice, kadab, losses
@@ -42,14 +44,12 @@ _IS_EVENT = cat.THING_KIND == EVENT
 _ORIGINAL = cat.THING_ORIGINAL  # an event of the second box (R20.1) acts as its first-box original
 _IS_TOWN = (cat.THING_KIND == CITY) | (cat.THING_KIND == VILLAGE)
 _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2, village 1 (D.2)
-_EV_KEYS = ("ev_c", "ev_p", "ev_q", "ev_hex", "ev_roll", "ev_roll2", "ev_hero", "ev_dest", "ev_n",
-            "ev_tried", "ev_todo", "ev_hexes", "ev_new", "ev_mask", "ev_act")
 
-# Stages of the phase (s.stage).
+# Stages of the phase (s.stage): ktenv.procedures.EventStage (the Portal's are house.py's).
 (BEGIN, CHOOSE, PLAYED, FINISH, WW_HEX, DIS_HEX, DIS_ROLL, DIS_CHECK, DIS_OWNER_ROLL, DIS_LOSS, CASTER,
  TARGET, REACT, JUJU_TERRAIN, JUJU_APPLY, JUJU_ESCAPE, JUJU_ESCAPED, JUJU_MOVE, JUJU_SINK, FAN, PLAGUE_REACT,
  PLAGUE_PLAYER, PLAGUE_NEXT, PLAGUE_HIT, POX_VICTIM, POX_REACT, POX_ROLL, POX_CHECK, POX_HIT, DEF_HERO,
- DEF_ROLL_A, DEF_ROLL_B, DEF_CHECK, DEF_PLACE, DEF_LORD, VAN_VICTIM, VAN_FORT) = range(37)
+ DEF_ROLL_A, DEF_ROLL_B, DEF_CHECK, DEF_PLACE, DEF_LORD, VAN_VICTIM, VAN_FORT, *_PORTAL) = EventStage
 
 
 def _lay(s: GameState) -> ActionLayout:
@@ -62,6 +62,11 @@ def run(s: GameState) -> None:
     STAGES[s.stage](s, _lay(s))
 
 
+def event(s: GameState) -> Event:
+    """The event under way."""
+    return s.frame(Event)  # type: ignore[return-value]
+
+
 # ----- posing a choice -----
 
 def pose(s: GameState, decision: int, actor: int, actions, then: int) -> None:
@@ -70,40 +75,38 @@ def pose(s: GameState, decision: int, actor: int, actions, then: int) -> None:
     bits[np.asarray(actions, np.int64)] = 1
     if not bits.any():
         raise AssertionError(f"decision {D.NAMES[decision]} posed with no legal action")
-    s.reg["ev_mask"] = int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+    event(s).posed = np.flatnonzero(bits).tolist()
     s.stage, s.decision, s.actor = then, decision, actor
 
 
+def posed(s: GameState) -> bool:
+    """Is an event's choice being asked now? (FAN_HEX and ESCAPE_HEX are shared with the balloon.)"""
+    ev = s.frame(Event)
+    return ev is not None and bool(ev.posed)
+
+
 def legal_choice(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    raw = s.reg["ev_mask"].to_bytes((lay.size + 7) // 8, "little")
-    bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")[:lay.size]
-    mask[bits.astype(bool)] = 1
+    mask[event(s).posed] = 1
 
 
 def apply_choice(s: GameState, lay: ActionLayout, action: int) -> None:
-    del s.reg["ev_mask"]
-    s.reg["ev_act"] = action
+    ev = event(s)
+    ev.posed = []
+    ev.answer = action
     s.decision = D.NONE
 
 
 def _answer(s: GameState) -> int:
-    return s.reg.pop("ev_act")
+    ev = event(s)
+    a, ev.answer = ev.answer, -1
+    return a
 
 
-def _bitmask(indices) -> int:
-    m = 0
-    for i in indices:
-        m |= 1 << int(i)
-    return m
-
-
-def _bits(m: int) -> list[int]:
-    out, i = [], 0
-    while m:
-        if m & 1:
-            out.append(i)
-        m >>= 1
-        i += 1
+def _flags(players) -> list[int]:
+    """Per side code: 1 for the players listed."""
+    out = [0] * 7
+    for q in players:
+        out[q] = 1
     return out
 
 
@@ -116,48 +119,47 @@ def order_from(s: GameState, p: int) -> list[int]:
 # ----- the phase: one event per player (R10.1) -----
 
 def _begin(s: GameState, lay: ActionLayout) -> None:
-    s.reg["ev_done"] = 0
+    s.push(EventsPhase())
     s.stage = CHOOSE
 
 
 def _choose(s: GameState, lay: ActionLayout) -> None:
-    done = s.reg["ev_done"]
-    left = [p for p in s.turn_order() if not done >> p & 1]
+    done = s.frame(EventsPhase).done
+    left = [p for p in s.turn_order() if not done[p]]
     if not left:
-        del s.reg["ev_done"]
+        s.drop(EventsPhase)
         s.phase, s.stage, s.turn = MOVEMENT, 0, 0
         return
     p = left[0]
-    s.turn = bin(done).count("1")
+    s.turn = sum(done)
     mine = s.screen(p)
     playable = [int(c) for c in mine[_IS_EVENT[mine]] if event_playable(s, p, int(c))]
     if not playable:
-        s.reg["ev_done"] = done | 1 << p
+        done[p] = 1
         return
-    s.reg["ev_p"] = p
+    s.push(Event(player=p))
     pose(s, D.EVENT_PLAY, p, [PASS, *(lay.thing + c for c in playable)], PLAYED)
 
 
 def _played(s: GameState, lay: ActionLayout) -> None:
-    a, p = _answer(s), s.reg["ev_p"]
+    a, p = _answer(s), event(s).player
     if a == PASS:
-        del s.reg["ev_p"]
-        s.reg["ev_done"] |= 1 << p
+        s.drop(Event)
+        s.frame(EventsPhase).done[p] = 1
         s.stage = CHOOSE
         return
     c = a - lay.thing
-    s.reg["ev_c"] = c
+    event(s).card = c
     s.stats["events_played"] += 1  # R10.2: shown to all
     START[int(_ORIGINAL[c])](s, lay, p)
 
 
 def _finish(s: GameState, lay: ActionLayout) -> None:
     """R10.2: the event goes to the cup (R17.2); support and eliminations are re-checked."""
-    c, p = s.reg["ev_c"], s.reg["ev_p"]
-    used_up(s, c)
-    for key in _EV_KEYS:
-        s.reg.pop(key, None)
-    s.reg["ev_done"] |= 1 << p
+    ev = event(s)
+    used_up(s, ev.card)
+    s.drop(Event)
+    s.frame(EventsPhase).done[ev.player] = 1
     s.stage = CHOOSE
     remove_revealed_bluffs(s)
     check_eliminations(s)
@@ -192,14 +194,16 @@ def _ww_hex(s: GameState, lay: ActionLayout) -> None:
 # ----- B.2 Terrain Disaster -----
 
 def _dis_start(s: GameState, lay: ActionLayout, p: int) -> None:
-    s.reg["ev_tried"] = 0
+    event(s).tried = []
     pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(kadab.known_land(s)), DIS_HEX)  # R20.3: not face down
 
 
 def _dis_hex(s: GameState, lay: ActionLayout) -> None:
     hx = _answer(s) - lay.hex
-    s.reg["ev_hex"] = hx
-    s.reg["ev_tried"] |= 1 << hx
+    ev = event(s)
+    ev.hex = hx
+    if hx not in ev.tried:
+        ev.tried.append(hx)
     s.stage = DIS_ROLL
 
 
@@ -210,20 +214,20 @@ def _dis_roll(s: GameState, lay: ActionLayout) -> None:
 
 def _dis_check(s: GameState, lay: ActionLayout) -> None:
     """B.2: 6-8 strikes; otherwise the next untried hex of the same terrain, until none is left."""
-    hx = s.reg["ev_hex"]
-    s.reg["ev_roll"] = sum(dice.take(s, dice.EVENT))
-    if 6 <= s.reg["ev_roll"] <= 8:
+    ev = event(s)
+    hx = ev.hex
+    ev.roll = sum(dice.take(s, dice.EVENT))
+    if 6 <= ev.roll <= 8:
         owner = int(s.hex_owner[hx])
-        s.reg["ev_q"] = owner
+        ev.other = owner
         s.stage = FINISH if owner == NOBODY else DIS_OWNER_ROLL  # RD10.7: unowned, no effect
         return
-    tried = s.reg["ev_tried"]
     same = (s.hex_terrain == s.hex_terrain[hx]) & ~s.hex_down  # R20.3: face-down hexes are never chosen
-    left = [h for h in np.flatnonzero(same) if not tried >> int(h) & 1]
+    left = [h for h in np.flatnonzero(same) if int(h) not in ev.tried]
     if not left:
         s.stage = FINISH
         return
-    pose(s, D.EVENT_HEX, s.reg["ev_p"], lay.hex + np.asarray(left, np.int64), DIS_HEX)
+    pose(s, D.EVENT_HEX, ev.player, lay.hex + np.asarray(left, np.int64), DIS_HEX)
 
 
 def _dis_owner_roll(s: GameState, lay: ActionLayout) -> None:
@@ -233,10 +237,11 @@ def _dis_owner_roll(s: GameState, lay: ActionLayout) -> None:
 
 def _dis_loss(s: GameState, lay: ActionLayout) -> None:
     """B.2: 1 or 6 nothing; 2-5 that many losses in the struck hex, by its owner."""
-    n = s.reg["ev_roll"] = dice.table(dice.take(s, dice.EVENT)[0])  # R18.5.2
+    ev = event(s)
+    n = ev.roll = dice.table(dice.take(s, dice.EVENT)[0])  # R18.5.2
     s.stage = FINISH
     if 2 <= n <= 5:
-        losses.start(s, s.reg["ev_hex"], s.reg["ev_q"], n, losses.event_flags(s, disaster=True))
+        losses.start(s, ev.hex, ev.other, n, losses.event_flags(s, disaster=True))
 
 
 # ----- B.3 Big Juju and B.10 Weather Control: caster, target, reactions -----
@@ -281,12 +286,12 @@ def caster_actions(s: GameState, p: int, c: int, lay: ActionLayout) -> list[int]
 
 
 def _cast_start(s: GameState, lay: ActionLayout, p: int) -> None:
-    pose(s, D.EVENT_CASTER, p, caster_actions(s, p, s.reg["ev_c"], lay), CASTER)
+    pose(s, D.EVENT_CASTER, p, caster_actions(s, p, event(s).card, lay), CASTER)
 
 
 def _caster(s: GameState, lay: ActionLayout) -> None:
     """R9.6 / RD10.8: the caster is shown; a bluff leaves and the event fails."""
-    a, p = _answer(s), s.reg["ev_p"]
+    a, p = _answer(s), event(s).player
     hx, reach = _caster_hex_reach(s, p, a, lay)
     if a < lay.hero:
         c = a - lay.thing
@@ -294,13 +299,14 @@ def _caster(s: GameState, lay: ActionLayout) -> None:
             s.stage = FINISH
             return
         s.thing_face_up[c] = False  # back face down; its identity stays known (RI.4)
-    targets = _valid_targets(s, s.reg["ev_c"]) & (s.geo.distance[hx] <= reach)
+    targets = _valid_targets(s, event(s).card) & (s.geo.distance[hx] <= reach)
     pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(targets), TARGET)
 
 
 def _target(s: GameState, lay: ActionLayout) -> None:
-    s.reg["ev_hex"] = _answer(s) - lay.hex
-    open_round(s, s.reg["ev_c"], s.reg["ev_p"])  # R18.2: Dispel Magic (RD8.6), Fan (C.3)
+    ev = event(s)
+    ev.hex = _answer(s) - lay.hex
+    open_round(s, ev.card, ev.player)  # R18.2: Dispel Magic (RD8.6), Fan (C.3)
     s.stage = REACT
 
 
@@ -308,7 +314,7 @@ def _react(s: GameState, lay: ActionLayout) -> None:
     cancelled, fan, _ = take_result(s)
     if cancelled:  # C.8: the event fails
         s.stage = FINISH
-    elif _ORIGINAL[s.reg["ev_c"]] == WEATHER:
+    elif _ORIGINAL[event(s).card] == WEATHER:
         _weather(s, lay, fan)
     else:
         _juju_tile(s, lay)
@@ -318,7 +324,7 @@ def _react(s: GameState, lay: ActionLayout) -> None:
 
 def _juju_tile(s: GameState, lay: ActionLayout) -> None:
     """The owner of the target picks a terrain from the hex stack; otherwise draw from the top."""
-    hx, p = s.reg["ev_hex"], s.reg["ev_p"]
+    hx, p = event(s).hex, event(s).player
     if s.hex_down[hx]:
         kadab.turn_up(s, hx)  # RD10.15: Big Juju turns its target up first (nobody stands there now)
     old = int(s.hex_terrain[hx])
@@ -344,8 +350,9 @@ def _juju_terrain(s: GameState, lay: ActionLayout) -> None:
 
 def _swap_tile(s: GameState, i: int) -> None:
     """The new tile leaves the hex stack, the old one joins it; the stack is reshuffled."""
-    hx = s.reg["ev_hex"]
-    s.reg["ev_new"] = s.hex_stack.pop(i)
+    ev = event(s)
+    hx = ev.hex
+    ev.terrain = s.hex_stack.pop(i)
     s.hex_stack.append(int(s.hex_terrain[hx]))
     s.rng.shuffle(s.hex_stack)
     s.stage = JUJU_APPLY
@@ -353,9 +360,10 @@ def _swap_tile(s: GameState, i: int) -> None:
 
 def _juju_apply(s: GameState, lay: ActionLayout) -> None:
     """Land: special income counters go, the owner may place on the hex. Sea: escape, then sink."""
-    hx, new = s.reg["ev_hex"], s.reg["ev_new"]
+    ev = event(s)
+    hx, new = ev.hex, ev.terrain
     if new == SEA:
-        s.reg["ev_todo"] = _bitmask(q for q in range(s.n_players) if s.army_counts(q)[hx])
+        ev.todo = _flags(q for q in range(s.n_players) if s.army_counts(q)[hx])
         s.stage = JUJU_ESCAPE
         return
     s.hex_terrain[hx] = new
@@ -385,29 +393,30 @@ def _eliminate(s: GameState, q: int, hx: int) -> None:
 
 def _juju_escape(s: GameState, lay: ActionLayout) -> None:
     """B.3 / RD10.8: each owner in turn order picks one own adjacent hex, or loses the army."""
-    hx, todo = s.reg["ev_hex"], s.reg["ev_todo"]
-    for q in order_from(s, s.reg["ev_p"]):
-        if not todo >> q & 1:
+    ev = event(s)
+    hx = ev.hex
+    for q in order_from(s, ev.player):
+        if not ev.todo[q]:
             continue
-        s.reg["ev_todo"] = todo & ~(1 << q)
+        ev.todo[q] = 0
         dests = [h for h in s.geo.adjacent[hx] if s.hex_owner[h] == q]
         if not dests:
             _eliminate(s, q, hx)
             return
-        s.reg["ev_q"] = q
+        ev.other = q
         pose(s, D.ESCAPE_HEX, q, [PASS, *(lay.hex + h for h in dests)], JUJU_ESCAPED)
         return
     s.stage = JUJU_SINK
 
 
 def _juju_escaped(s: GameState, lay: ActionLayout) -> None:
-    a, q, hx = _answer(s), s.reg["ev_q"], s.reg["ev_hex"]
+    a, q, hx = _answer(s), event(s).other, event(s).hex
     s.stage = JUJU_ESCAPE
     if a == PASS:
         _eliminate(s, q, hx)
         return
     dest = a - lay.hex
-    s.reg["ev_dest"] = dest
+    event(s).dest = dest
     s.stage = JUJU_MOVE
     excess = int(s.army_counts(q)[hx]) - int(s.room_for(q)[dest])
     if excess > 0:  # stack limit: the owner eliminates the excess
@@ -415,7 +424,9 @@ def _juju_escaped(s: GameState, lay: ActionLayout) -> None:
 
 
 def _juju_move(s: GameState, lay: ActionLayout) -> None:
-    q, hx, dest = s.reg["ev_q"], s.reg["ev_hex"], s.reg.pop("ev_dest")
+    ev = event(s)
+    q, hx, dest = ev.other, ev.hex, ev.dest
+    ev.dest = -1
     things, heroes = _army(s, q, hx)
     s.thing_hex[things] = dest
     s.hero_hex[heroes] = dest
@@ -424,7 +435,7 @@ def _juju_move(s: GameState, lay: ActionLayout) -> None:
 
 def _juju_sink(s: GameState, lay: ActionLayout) -> None:
     """B.3 Sea: forts to the bank; income counters, neutrals and guarded counters to the cup."""
-    hx = s.reg["ev_hex"]
+    hx = event(s).hex
     for c in np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx)):
         to_cup(s, int(c))
     s.hex_fort[hx] = 0
@@ -439,7 +450,7 @@ def _juju_sink(s: GameState, lay: ActionLayout) -> None:
 
 def _weather(s: GameState, lay: ActionLayout, fan: int) -> None:
     """B.10: the black cloud goes to the hex; C.3: a Fan moves it next door or removes it."""
-    hx = s.reg["ev_hex"]
+    hx = event(s).hex
     s.cloud_hex = hx
     s.stage = FINISH
     if fan >= 0:
@@ -462,7 +473,7 @@ def _plague_start(s: GameState, lay: ActionLayout, p: int) -> None:
 
 def _plague_react(s: GameState, lay: ActionLayout) -> None:
     _, _, safe = take_result(s)
-    s.reg["ev_todo"] = _bitmask(q for q in range(s.n_players) if s.alive[q] and not safe >> q & 1)
+    event(s).todo = _flags(q for q in range(s.n_players) if s.alive[q] and not safe >> q & 1)
     s.stage = PLAGUE_PLAYER
 
 
@@ -476,12 +487,12 @@ def plague_values(s: GameState, q: int) -> np.ndarray:
 
 def _plague_player(s: GameState, lay: ActionLayout) -> None:
     """RD10.9: players in turn order from the event player."""
-    todo = s.reg["ev_todo"]
-    for q in order_from(s, s.reg["ev_p"]):
-        if todo >> q & 1:
-            s.reg["ev_todo"] = todo & ~(1 << q)
-            s.reg["ev_q"] = q
-            s.reg["ev_hexes"] = _bitmask(np.flatnonzero(plague_values(s, q)))
+    ev = event(s)
+    for q in order_from(s, ev.player):
+        if ev.todo[q]:
+            ev.todo[q] = 0
+            ev.other = q
+            ev.hexes = np.flatnonzero(plague_values(s, q)).tolist()
             s.stage = PLAGUE_NEXT
             return
     s.stage = FINISH
@@ -489,16 +500,16 @@ def _plague_player(s: GameState, lay: ActionLayout) -> None:
 
 def _plague_next(s: GameState, lay: ActionLayout) -> None:
     """RD10.9: the player picks the order of the hexes."""
-    hexes = _bits(s.reg["ev_hexes"])
-    if not hexes:
+    ev = event(s)
+    if not ev.hexes:
         s.stage = PLAGUE_PLAYER
         return
-    pose(s, D.PLAGUE_HEX, s.reg["ev_q"], [lay.hex + h for h in hexes], PLAGUE_HIT)
+    pose(s, D.PLAGUE_HEX, ev.other, [lay.hex + h for h in ev.hexes], PLAGUE_HIT)
 
 
 def _plague_hit(s: GameState, lay: ActionLayout) -> None:
-    hx, q = _answer(s) - lay.hex, s.reg["ev_q"]
-    s.reg["ev_hexes"] &= ~(1 << hx)
+    hx, q = _answer(s) - lay.hex, event(s).other
+    event(s).hexes.remove(hx)
     s.stage = PLAGUE_NEXT
     losses.start(s, hx, q, int(plague_values(s, q)[hx]), losses.UNTIL_NO_CREATURE)
 
@@ -551,16 +562,16 @@ def _pox_start(s: GameState, lay: ActionLayout, p: int) -> None:
 
 
 def _pox_victim(s: GameState, lay: ActionLayout) -> None:
-    p = s.reg["ev_p"]
+    p = event(s).player
     q = (p + _answer(s) - lay.player) % s.n_players
-    s.reg["ev_q"] = q
+    event(s).other = q
     open_round(s, TEENIE_POX, p, victims=1 << q)  # R18.2: the victim's Elixir
     s.stage = POX_REACT
 
 
 def _pox_react(s: GameState, lay: ActionLayout) -> None:
     _, _, safe = take_result(s)
-    s.stage = FINISH if safe >> s.reg["ev_q"] & 1 else POX_ROLL
+    s.stage = FINISH if safe >> event(s).other & 1 else POX_ROLL
 
 
 def _pox_roll(s: GameState, lay: ActionLayout) -> None:
@@ -576,20 +587,22 @@ def stack_sizes(s: GameState, q: int) -> np.ndarray:
 
 def _pox_check(s: GameState, lay: ActionLayout) -> None:
     """B.7: 1 or 6 nothing; 2-5 losses on the largest stack (ties: the victim chooses)."""
-    n = s.reg["ev_roll"] = dice.table(dice.take(s, dice.EVENT)[0])  # R18.5.2
-    sizes = stack_sizes(s, s.reg["ev_q"])
+    ev = event(s)
+    n = ev.roll = dice.table(dice.take(s, dice.EVENT)[0])  # R18.5.2
+    sizes = stack_sizes(s, ev.other)
     if not 2 <= n <= 5 or sizes.max() == 0:
         s.stage = FINISH
         return
-    s.reg["ev_n"] = n
-    pose(s, D.EVENT_HEX, s.reg["ev_q"], lay.hex + np.flatnonzero(sizes == sizes.max()), POX_HIT)
+    ev.n = n
+    pose(s, D.EVENT_HEX, ev.other, lay.hex + np.flatnonzero(sizes == sizes.max()), POX_HIT)
 
 
 def _pox_hit(s: GameState, lay: ActionLayout) -> None:
     hx = _answer(s) - lay.hex
-    s.reg["ev_hex"] = hx
+    ev = event(s)
+    ev.hex = hx
     s.stage = FINISH
-    losses.start(s, hx, s.reg["ev_q"], s.reg["ev_n"], losses.event_flags(s, disaster=False))
+    losses.start(s, hx, ev.other, ev.n, losses.event_flags(s, disaster=False))
 
 
 # ----- B.8 Defection -----
@@ -611,7 +624,7 @@ def _def_start(s: GameState, lay: ActionLayout, p: int) -> None:
 
 
 def _def_hero(s: GameState, lay: ActionLayout) -> None:
-    s.reg["ev_hero"] = _answer(s) - lay.hero
+    event(s).hero = _answer(s) - lay.hero
     s.stage = DEF_ROLL_A
 
 
@@ -627,29 +640,31 @@ def _def_roll_b(s: GameState, lay: ActionLayout) -> None:
 
 def _def_check(s: GameState, lay: ActionLayout) -> None:
     """B.8: strictly higher wins; the hero is placed on an own land hex with room."""
-    hexes = room_hexes(s, s.reg["ev_p"])
-    s.reg["ev_roll"] = sum(dice.take(s, dice.EVENT))
-    s.reg["ev_roll2"] = sum(dice.take(s, dice.EVENT_B))
-    if s.reg["ev_roll"] <= s.reg["ev_roll2"] or hexes.size == 0:
+    ev = event(s)
+    hexes = room_hexes(s, ev.player)
+    ev.roll = sum(dice.take(s, dice.EVENT))
+    ev.roll2 = sum(dice.take(s, dice.EVENT_B))
+    if ev.roll <= ev.roll2 or hexes.size == 0:
         s.stage = FINISH
         return
-    pose(s, D.EVENT_HEX, s.reg["ev_p"], lay.hex + hexes, DEF_PLACE)
+    pose(s, D.EVENT_HEX, ev.player, lay.hex + hexes, DEF_PLACE)
 
 
 def _def_place(s: GameState, lay: ActionLayout) -> None:
-    f, p = s.reg["ev_hero"], s.reg["ev_p"]
+    f, p = event(s).hero, event(s).player
     s.hero_owner[f], s.hero_hex[f] = p, _answer(s) - lay.hex
     s.hero_mp[f] = s.hero_status[f] = s.hero_damage[f] = 0
     s.hero_pinned[f] = s.hero_moved[f] = False
     s.stage = FINISH
     lords = np.flatnonzero((s.hero_owner == p) & (s.cat.HERO_LORD_TERRAIN >= 0))
     if lords.size > 1:  # R7.10 / RD5.4: the player to the right picks the lord kept
-        s.reg["lord_choice"] = p
+        event(s).lord_player = p
         pose(s, D.LORD_KEEP, s.right_of(p), lay.hero + lords, DEF_LORD)
 
 
 def _def_lord(s: GameState, lay: ActionLayout) -> None:
-    keep, p = _answer(s) - lay.hero, s.reg.pop("lord_choice")
+    keep, p = _answer(s) - lay.hero, event(s).lord_player
+    event(s).lord_player = -1
     for f in np.flatnonzero((s.hero_owner == p) & (s.cat.HERO_LORD_TERRAIN >= 0)):
         if f != keep:  # back to the pool, turned over
             s.hero_owner[f], s.hero_hex[f] = NOBODY, -1
@@ -674,9 +689,9 @@ def _van_start(s: GameState, lay: ActionLayout, p: int) -> None:
 
 def _van_victim(s: GameState, lay: ActionLayout) -> None:
     """B.9: the victim picks the fort (option vandals_chooser=event_player: the player)."""
-    p = s.reg["ev_p"]
+    p = event(s).player
     q = (p + _answer(s) - lay.player) % s.n_players
-    s.reg["ev_q"] = q
+    event(s).other = q
     chooser = q if s.cfg.vandals_chooser == "victim" else p
     forts = np.flatnonzero((s.hex_owner == q) & (s.hex_fort > 0) & (s.hex_fort < 4))
     pose(s, D.EVENT_HEX, chooser, lay.hex + forts, VAN_FORT)

@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, MAGIC, NEUTRAL, SPECIAL_INCOME, TREASURE, VILLAGE
+from ..procedures import Battle, Exploration, ExploreStage
 from ..state import GameState
 from . import battle, dice, powers
 from . import decisions as D
@@ -15,17 +16,22 @@ from .common import draw, to_cup
 from .conquest import conquer
 from .placement_turn import begin_placement
 
-ROLL, ROLLED, TIE, BRIBE, FIGHT, PLACE, DONE, PLACE_START = range(8)
+ROLL, ROLLED, TIE, BRIBE, FIGHT, PLACE, DONE, PLACE_START = ExploreStage
 _KIND = cat.THING_KIND
 
 
 def begin(s: GameState, hx: int, player: int) -> None:
-    s.reg.update(x_hex=hx, x_player=player, x_ctrl=s.right_of(player), x_stage=ROLL)
+    s.push(Exploration(hex=hx, player=player, controller=s.right_of(player), stage=ROLL))
     s.stats["explorations"] += 1
 
 
+def _x(s: GameState) -> Exploration:
+    """The exploration under way."""
+    return s.frame(Exploration)
+
+
 def run(s: GameState) -> None:
-    STAGES[s.reg["x_stage"]](s)
+    STAGES[_x(s).stage](s)
 
 
 def neutral_defenders(s: GameState, hx: int) -> np.ndarray:
@@ -36,19 +42,19 @@ def neutral_defenders(s: GameState, hx: int) -> np.ndarray:
 
 
 def _roll(s: GameState) -> None:
-    hx = s.reg["x_hex"]
+    hx = _x(s).hex
     if neutral_defenders(s, hx).size:  # R12.2.1: defenders left from earlier: no roll, no bribe
         _fight(s)
         return
     dice.roll(s, dice.EXPLORE, 1)  # roll event (R18.5)
-    s.reg["x_stage"] = ROLLED
+    _x(s).stage = ROLLED
 
 
 def _rolled(s: GameState) -> None:
     """R12.2.2: on 1 or 6 the hex is undefended; on 2-5 that many defenders are drawn."""
-    hx = s.reg["x_hex"]
+    hx = _x(s).hex
     roll = dice.table(dice.take(s, dice.EXPLORE)[0])
-    count = powers.defenders(s, s.reg["x_player"], roll)  # R21.6 Explorer: 5-6 none, 1-4 that many
+    count = powers.defenders(s, _x(s).player, roll)  # R21.6 Explorer: 5-6 none, 1-4 that many
     if count == 0:
         _conquered(s)
         return
@@ -82,15 +88,15 @@ def _sort_draw(s: GameState, hx: int) -> None:
         if cat.THING_INCOME[c] != best:
             to_cup(s, c)
     if len(tied) > 1 and s.cfg.neutral_control != "policy":
-        s.reg["x_stage"] = TIE
-        s.reg["x_tie"] = 1
-        s.decision, s.actor = D.INCOME_TIE, s.reg["x_ctrl"]
+        x = _x(s)
+        x.stage, x.tie = TIE, True
+        s.decision, s.actor = D.INCOME_TIE, x.controller
         return
     _keep(s, hx, tied[0], tied[1:])  # RD1.6 policy: the first drawn stays
 
 
 def _keep(s: GameState, hx: int, kept: int, others: list[int]) -> None:
-    s.reg.pop("x_tie", None)
+    _x(s).tie = False
     for c in others:
         to_cup(s, int(c))
     s.hex_income[hx] = kept
@@ -98,14 +104,14 @@ def _keep(s: GameState, hx: int, kept: int, others: list[int]) -> None:
 
 
 def legal_tie(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    hx = s.reg["x_hex"]
+    hx = _x(s).hex
     here = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
                           & np.isin(s.cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
     mask[lay.thing + here] = 1
 
 
 def apply_tie(s: GameState, lay: ActionLayout, action: int) -> None:
-    hx = s.reg["x_hex"]
+    hx = _x(s).hex
     kept = action - lay.thing
     here = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx) & (s.thing_owner == NEUTRAL)
                           & np.isin(s.cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE)))
@@ -115,17 +121,17 @@ def apply_tie(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def _after_sort(s: GameState) -> None:
     """No creature, city or village drawn: the hex is the explorer's at once (R12.2.4)."""
-    if neutral_defenders(s, s.reg["x_hex"]).size == 0:
+    if neutral_defenders(s, _x(s).hex).size == 0:
         _conquered(s)
     else:
-        s.reg["x_stage"] = BRIBE
+        _x(s).stage = BRIBE
 
 
 # ----- bribery (R12.2.5) -----
 
 def price(s: GameState, c: int) -> int:
     """Combat value, doubled when the hex holds a treasure, magic item or income counter."""
-    hx = s.reg["x_hex"]
+    hx = _x(s).hex
     guarded = (s.thing_place == BOARD) & (s.thing_hex == hx) & np.isin(s.cat.THING_KIND, (TREASURE, MAGIC))
     income = int(s.hex_income[hx])
     doubles = guarded.any() or (income >= 0 and (_KIND[income] == SPECIAL_INCOME or s.cfg.bribe_double_on_city))
@@ -133,12 +139,12 @@ def price(s: GameState, c: int) -> int:
 
 
 def _bribe(s: GameState) -> None:
-    s.decision, s.actor = D.BRIBE, s.reg["x_player"]
+    s.decision, s.actor = D.BRIBE, _x(s).player
 
 
 def legal_bribe(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     gold = int(s.gold[s.actor])
-    for c in neutral_defenders(s, s.reg["x_hex"]):
+    for c in neutral_defenders(s, _x(s).hex):
         if price(s, int(c)) <= gold:
             mask[lay.thing + c] = 1
     mask[PASS] = 1
@@ -156,7 +162,7 @@ def apply_bribe(s: GameState, lay: ActionLayout, action: int) -> None:
         to_cup(s, c)  # bribed creatures go back to the cup
     else:
         s.thing_damage[c] = cat.THING_COMBAT[c]  # a bribed city or village is neutralized but stays
-    if neutral_defenders(s, s.reg["x_hex"]).size == 0:
+    if neutral_defenders(s, _x(s).hex).size == 0:
         s.decision = D.NONE
         _conquered(s)  # all bribed: the hex is taken, a neutralized city's damage ends
 
@@ -165,46 +171,47 @@ def apply_bribe(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def _conquered(s: GameState) -> None:
     """Taken without a battle (roll 1 or 6, nothing to fight, all bribed): R12.2.2, R12.2.4, R12.2.5."""
-    hx, player = s.reg["x_hex"], s.reg["x_player"]
+    hx, player = _x(s).hex, _x(s).player
     here = (s.thing_place == BOARD) & (s.thing_hex == hx)
     s.thing_damage[here] = 0
     conquer(s, hx, player)
     battle.loot(s, hx, player)
     if s.game_over:
         return
-    s.reg["x_stage"] = PLACE_START  # a runner stage: loot over the screen limit is discarded first (R17.1.2)
+    _x(s).stage = PLACE_START  # a runner stage: loot over the screen limit is discarded first (R17.1.2)
 
 
 def _place_start(s: GameState) -> None:
-    s.reg["x_stage"] = PLACE
-    begin_placement(s, s.reg["x_player"], only_hex=s.reg["x_hex"])  # R13.11.2
+    x = _x(s)
+    x.stage = PLACE
+    begin_placement(s, x.player, only_hex=x.hex)  # R13.11.2
 
 
 def _fight(s: GameState) -> None:
-    hx, player = s.reg["x_hex"], s.reg["x_player"]
-    s.reg["x_stage"] = FIGHT
-    battle.begin(s, hx, battle.EXPLORATION, player, [player, NEUTRAL], NEUTRAL, s.reg["x_ctrl"])
+    x = _x(s)
+    x.stage = FIGHT
+    battle.begin(s, x.hex, battle.EXPLORATION, x.player, [x.player, NEUTRAL], NEUTRAL, x.controller)
 
 
 def _fighting(s: GameState) -> None:
-    if s.reg.get("b_done"):
-        for key in [k for k in s.reg if k.startswith("b_")]:
-            del s.reg[key]
-        s.reg["x_stage"] = DONE
+    b = s.frame(Battle)
+    if b is not None and b.done:
+        s.drop(Battle)
+        _x(s).stage = DONE
     else:
         battle.run(s)
 
 
 def _placed(s: GameState) -> None:
-    s.reg["x_stage"] = DONE
+    _x(s).stage = DONE
 
 
 def _done(s: GameState) -> None:
-    s.reg["x_done"] = 1
+    _x(s).done = True
 
 
 def _tie(s: GameState) -> None:
-    s.decision, s.actor = D.INCOME_TIE, s.reg["x_ctrl"]
+    s.decision, s.actor = D.INCOME_TIE, _x(s).controller
 
 
 STAGES = {ROLL: _roll, ROLLED: _rolled, TIE: _tie, BRIBE: _bribe, FIGHT: _fighting, PLACE: _placed, DONE: _done,

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import NOBODY
+from ..procedures import HeroRecruit
 from ..state import HEROES, RECRUIT, GameState
 from . import decisions as D
 from . import dice, house, powers
@@ -14,20 +15,26 @@ from .common import treasure_value
 
 
 def run(s: GameState) -> None:
-    if "bonus" in s.reg:  # the recruitment roll was made (and the Lucky Charm offered)
+    turn = s.frame(HeroRecruit)
+    if turn is not None and turn.bonus >= 0:  # the recruitment roll was made (and the Lucky Charm offered)
         _rolled(s)
         return
     order = s.turn_order()
     if s.turn >= len(order):
         s.phase, s.stage, s.turn = RECRUIT, 0, 0
         return
-    s.reg["attempts"] = 0
+    s.drop(HeroRecruit)
+    s.push(HeroRecruit())
     s.decision, s.actor = D.HERO_CHOOSE, order[s.turn]
 
 
+def _turn(s: GameState) -> HeroRecruit:
+    """The player's hero recruiting turn (a bare one outside the phase: nothing tried yet)."""
+    return s.frame(HeroRecruit) or HeroRecruit()
+
+
 def _end_turn(s: GameState) -> None:
-    for key in ("attempts", "hero", "cost"):
-        s.reg.pop(key, None)
+    s.drop(HeroRecruit)
     s.decision = D.NONE
     s.turn += 1
 
@@ -55,7 +62,7 @@ def room_hexes(s: GameState, player: int) -> np.ndarray:
 
 def recruitable(s: GameState, player: int) -> np.ndarray:
     attempts = s.cfg.hero_attempts_per_round
-    if attempts != "unlimited" and s.reg.get("attempts", 0) >= attempts:
+    if attempts != "unlimited" and _turn(s).attempts >= attempts:
         return np.zeros(0, np.int64)
     if room_hexes(s, player).size == 0:  # RD5.3
         return np.zeros(0, np.int64)
@@ -80,8 +87,9 @@ def apply_choose(s: GameState, lay: ActionLayout, action: int) -> None:
     if s.hero_owner[face] == s.actor:
         dismiss(s, face)
         return
-    s.reg["hero"] = face
-    s.reg["attempts"] = s.reg.get("attempts", 0) + 1
+    turn = s.frame(HeroRecruit) or s.push(HeroRecruit())
+    turn.hero = face
+    turn.attempts += 1
     s.decision = D.HERO_BONUS
 
 
@@ -95,7 +103,7 @@ def dismiss(s: GameState, face: int) -> None:
 
 
 def legal_bonus(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    top = min(powers.bonus_cap(s, s.actor, s.reg["hero"]), int(s.gold[s.actor]) // 5)  # R21.2/R21.9/R21.13
+    top = min(powers.bonus_cap(s, s.actor, s.frame(HeroRecruit).hero), int(s.gold[s.actor]) // 5)  # R21.2/R21.9/R21.13
     mask[NUMBER:NUMBER + top + 1] = 1
 
 
@@ -103,16 +111,18 @@ def apply_bonus(s: GameState, lay: ActionLayout, action: int) -> None:
     """R7.4: pay 5 per +1 before the roll; then 2d6 (a roll event, R18.5)."""
     bonus = action - NUMBER
     s.gold[s.actor] -= 5 * bonus
-    s.reg["bonus"] = bonus
+    s.frame(HeroRecruit).bonus = bonus
     dice.roll(s, dice.HERO, 2)
     s.decision = D.NONE
 
 
 def _rolled(s: GameState) -> None:
     """R7.5-R7.6: success at twice the value; short: offer the minimum post-roll payment."""
-    face = s.reg["hero"]
+    turn = s.frame(HeroRecruit)
+    face = turn.hero
     s.actor = s.turn_order()[s.turn]  # a Lucky Charm window may have asked another player meanwhile
-    total = sum(dice.take(s, dice.HERO)) + s.reg.pop("bonus")  # R18.5.2: modified dice as they are
+    total = sum(dice.take(s, dice.HERO)) + turn.bonus  # R18.5.2: modified dice as they are
+    turn.bonus = -1
     total += powers.hero_roll_bonus(s, s.actor, face)  # R21.2 / R21.9
     short = powers.hero_target(s, s.actor, face) - total  # R21.13 Recruiter
     if short <= 0:
@@ -121,7 +131,7 @@ def _rolled(s: GameState) -> None:
     per10 = s.cfg.hero_post_roll_bonus_per_10
     cost = 10 * -(-short // per10)
     if s.gold[s.actor] + treasure_value(s, s.actor) >= cost:
-        s.reg["cost"] = cost
+        turn.cost = cost
         s.decision = D.HERO_PAY
     else:
         _after_attempt(s)  # R7.8: failure, gold paid is spent
@@ -129,16 +139,17 @@ def _rolled(s: GameState) -> None:
 
 def legal_pay(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1
-    if s.gold[s.actor] >= s.reg["cost"]:
+    if s.gold[s.actor] >= s.frame(HeroRecruit).cost:
         mask[YES] = 1
 
 
 def apply_pay(s: GameState, lay: ActionLayout, action: int) -> None:
+    turn = s.frame(HeroRecruit)
+    cost, turn.cost = turn.cost, 0
     if action == YES:
-        s.gold[s.actor] -= s.reg.pop("cost")
+        s.gold[s.actor] -= cost
         s.decision = D.HERO_PLACE
     else:
-        s.reg.pop("cost")
         _after_attempt(s)
 
 
@@ -148,7 +159,7 @@ def legal_place(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 def apply_place(s: GameState, lay: ActionLayout, action: int) -> None:
     """R7.7: the hero is placed at once, face up, on an own land hex with room."""
-    face = s.reg["hero"]
+    face = s.frame(HeroRecruit).hero
     s.hero_owner[face] = s.actor
     s.hero_hex[face] = action - lay.hex
     s.stats["heroes_recruited"] += 1
@@ -156,7 +167,9 @@ def apply_place(s: GameState, lay: ActionLayout, action: int) -> None:
 
 
 def _after_attempt(s: GameState) -> None:
-    s.reg.pop("hero", None)
+    turn = s.frame(HeroRecruit)
+    if turn is not None:
+        turn.hero = -1
     if s.cfg.hero_attempts_per_round == "unlimited":
         s.decision = D.HERO_CHOOSE  # X6 option: more attempts in the same turn
     else:

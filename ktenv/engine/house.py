@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NOBODY, OUT, VILLAGE
+from ..procedures import Battle, EventStage, MovementTurn
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import dice, kadab
@@ -81,7 +82,8 @@ def may_turn(s: GameState, face: int) -> bool:
 
 def lenin_fights(s: GameState, side: int) -> bool:
     """Lenin is on `side` in the battle under way (RD10.17: his side in a battle)."""
-    return on(s) and s.hero_owner[LENIN] == side and s.hero_hex[LENIN] == s.reg.get("b_hex", -1)
+    b = s.frame(Battle)
+    return on(s) and s.hero_owner[LENIN] == side and s.hero_hex[LENIN] == (b.hex if b is not None else -1)
 
 
 # ----- R22.1 Ahasuerus -----
@@ -134,14 +136,15 @@ def apply_ahasuerus(s: GameState, lay: ActionLayout, action: int) -> None:
 def gypsy_turn_begins(s: GameState, p: int) -> None:
     """Remember the hex he starts the movement turn in (his starting hex, R22.3)."""
     if on(s) and s.hero_owner[GYPSY_KING] == p:
-        s.reg["mv_gk"] = int(s.hero_hex[GYPSY_KING])
+        s.frame(MovementTurn).gypsy_start = int(s.hero_hex[GYPSY_KING])
 
 
 def _gypsy_options(s: GameState) -> tuple[int, bool]:
     """(town that may follow him or -1, whether the Tower/Keep may follow)."""
-    src = s.reg.get("mv_gk", -1)
+    turn = s.frame(MovementTurn)
+    src = turn.gypsy_start if turn is not None else -1
     p = int(s.hero_owner[GYPSY_KING])
-    if src < 0 or p < 0 or s.hero_status[GYPSY_KING] != DONE or s.reg.get("mv_gk_done"):
+    if src < 0 or p < 0 or s.hero_status[GYPSY_KING] != DONE or turn.gypsy_done:
         return -1, False
     dest = int(s.hero_hex[GYPSY_KING])
     if dest == src or s.hex_owner[dest] != p or s.hex_owner[src] != p:
@@ -154,7 +157,8 @@ def _gypsy_options(s: GameState) -> tuple[int, bool]:
 
 def gypsy_pending(s: GameState) -> bool:
     """Before the next MOVE_START: the Gypsy King's move has ended; ask what follows him."""
-    if not on(s) or "mv_gk" not in s.reg:
+    turn = s.frame(MovementTurn)
+    if not on(s) or turn is None or turn.gypsy_start < 0:
         return False
     town, fort = _gypsy_options(s)
     if town < 0 and not fort:
@@ -169,16 +173,17 @@ def legal_gypsy(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     if town >= 0:
         mask[lay.thing + town] = 1
     if fort:
-        mask[lay.hex + s.reg["mv_gk"]] = 1
+        mask[lay.hex + s.frame(MovementTurn).gypsy_start] = 1
 
 
 def apply_gypsy(s: GameState, lay: ActionLayout, action: int) -> None:
     from .powers import move_fort, move_town
 
-    src, dest = s.reg["mv_gk"], int(s.hero_hex[GYPSY_KING])
+    turn = s.frame(MovementTurn)
+    src, dest = turn.gypsy_start, int(s.hero_hex[GYPSY_KING])
     s.decision = D.NONE
     if action == PASS:
-        s.reg["mv_gk_done"] = 1
+        turn.gypsy_done = True
     elif action < lay.thing:
         move_fort(s, src, dest)
     else:
@@ -219,7 +224,8 @@ def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
     return t, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
 
 
-P_STACK, P_DEST, P_ROLLED, P_SENT = 100, 101, 102, 103  # stages of the events phase (events.STAGES)
+P_STACK, P_DEST, P_ROLLED, P_SENT = (EventStage.PORTAL_STACK, EventStage.PORTAL_DEST, EventStage.PORTAL_ROLLED,
+                                     EventStage.PORTAL_SENT)  # stages of the events phase (events.STAGES)
 
 
 def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
@@ -232,22 +238,24 @@ def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
 
 
 def _portal_stack(s: GameState, lay: ActionLayout) -> None:
-    from .events import _answer, pose
+    from .events import _answer, event, pose
 
-    hx, p = _answer(s) - lay.hex, s.reg["ev_p"]
+    ev = event(s)
+    hx, p = _answer(s) - lay.hex, ev.player
     order = [q for q in ((p + i) % s.n_players for i in range(s.n_players))]
-    s.reg["ev_hex"] = hx
-    s.reg["ev_q"] = next(q for q in order if sum(a.size for a in _army(s, q, hx)))
+    ev.hex = hx
+    ev.other = next(q for q in order if sum(a.size for a in _army(s, q, hx)))
     pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(_unexplored(s)), P_DEST)
 
 
 def _portal_dest(s: GameState, lay: ActionLayout) -> None:
-    from .events import _answer
+    from .events import _answer, event
 
-    s.reg["ev_dest"] = _answer(s) - lay.hex
-    s.reg["ev_n"] = 0
-    if s.reg["ev_q"] == s.reg["ev_p"]:
-        s.reg["ev_roll"] = 0  # R22.5: played on oneself, no roll, as many as they like
+    ev = event(s)
+    ev.dest = _answer(s) - lay.hex
+    ev.n = 0
+    if ev.other == ev.player:
+        ev.roll = 0  # R22.5: played on oneself, no roll, as many as they like
         _portal_pose(s, lay)
         return
     dice.roll(s, dice.EVENT, 1)  # a roll event (R18.5)
@@ -255,32 +263,35 @@ def _portal_dest(s: GameState, lay: ActionLayout) -> None:
 
 
 def _portal_rolled(s: GameState, lay: ActionLayout) -> None:
-    s.reg["ev_roll"] = max(0, min(7, dice.take(s, dice.EVENT)[0]))
+    from .events import event
+
+    event(s).roll = max(0, min(7, dice.take(s, dice.EVENT)[0]))
     _portal_pose(s, lay)
 
 
 def _portal_pose(s: GameState, lay: ActionLayout) -> None:
-    from .events import FINISH, pose
+    from .events import FINISH, event, pose
 
-    q, hx, dest = s.reg["ev_q"], s.reg["ev_hex"], s.reg["ev_dest"]
+    ev = event(s)
+    q, hx, dest = ev.other, ev.hex, ev.dest
     t, h = _army(s, q, hx)
     room = int(s.room_for(q)[dest])
     if t.size + h.size == 0 or room <= 0:
         s.stage = FINISH
         return
-    must = s.reg["ev_n"] < s.reg["ev_roll"]
+    must = ev.n < ev.roll
     acts = [*(lay.thing + t), *(lay.hero + h)] + ([] if must else [YES])
     pose(s, D.PORTAL_SEND, q, acts, P_SENT)
 
 
 def _portal_sent(s: GameState, lay: ActionLayout) -> None:
-    from .events import FINISH, _answer
+    from .events import FINISH, _answer, event
 
     a = _answer(s)
     if a == YES:
         s.stage = FINISH
         return
-    dest = s.reg["ev_dest"]
+    dest = event(s).dest
     if a >= lay.hero:
         f = np.array([a - lay.hero])
         kadab.record_from(s, _EMPTY, f, dest)
@@ -289,7 +300,7 @@ def _portal_sent(s: GameState, lay: ActionLayout) -> None:
         c = np.array([a - lay.thing])
         kadab.record_from(s, c, _EMPTY, dest)
         s.thing_hex[c] = dest
-    s.reg["ev_n"] += 1
+    event(s).n += 1
     _portal_pose(s, lay)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..constants import SCREEN, SCREEN_LIMIT
+from ..procedures import Discard, HeroTurnOver, RecruitTurn, Setup
 from ..state import GameState
 from . import decisions as D
 from . import dice, powers, reactions
@@ -16,24 +17,27 @@ from .support import clear_hero_turn
 
 def pending(s: GameState) -> bool:
     """Set the decision of the first pending interrupt; False when there is none."""
-    faces = s.reg.get("hero_turns", 0)
-    if faces:
-        face = (faces & -faces).bit_length() - 1  # the lowest pending face
-        s.reg["hero_turn"] = face
-        s.decision, s.actor = D.HERO_TURN, s.reg[f"hero_turn_{face}"]
+    turning = s.frame(HeroTurnOver)
+    if turning is not None and turning.faces:
+        turning.face = turning.faces[0]  # the lowest pending face
+        s.decision, s.actor = D.HERO_TURN, turning.owners[0]
         return True
     if dice.pending(s) or reactions.pending(s) or powers.pending(s):  # R21.4 / R21.5 Encounter powers
         return True
-    if s.reg.get("setup_screens"):
+    setup = s.frame(Setup)
+    if setup is not None and setup.screens_open:
         return False
-    open_player = s.reg.get("screen_open", 0) - 1
+    open_player = s.open_screen()
     sizes = np.bincount(s.thing_owner[s.thing_place == SCREEN], minlength=s.n_players)
     if sizes.max() <= SCREEN_LIMIT:
         return False
     for p in s.turn_order():
         if p != open_player and sizes[p] > SCREEN_LIMIT:
-            s.reg["screen_open"] = p + 1  # over the limit only while discarding
-            s.reg["discarding"] = 1  # others over the limit discard next (invariants allow it)
+            recruiting = s.frame(RecruitTurn)
+            if recruiting is not None:
+                recruiting.open_screen = -1  # the recruiting player's wait ends too (one waiver at a time)
+            s.drop(Discard)
+            s.push(Discard(player=p))  # over the limit only while discarding; the others follow
             s.decision, s.actor = D.DISCARD, p
             return True
     return False
@@ -44,8 +48,7 @@ def legal_hero_turn(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_hero_turn(s: GameState, lay: ActionLayout, action: int) -> None:
-    face = s.reg.pop("hero_turn")
-    s.reg.pop(f"hero_turn_{face}")
+    face = s.frame(HeroTurnOver).face
     clear_hero_turn(s, face)
     if action == YES:
         s.hero_up[face // 2] ^= 1
@@ -64,8 +67,7 @@ def apply_discard(s: GameState, lay: ActionLayout, action: int) -> None:
 
 def discard_done(s: GameState) -> None:
     if s.screen_size(s.actor) <= SCREEN_LIMIT:
-        s.reg.pop("screen_open", None)
-        s.reg.pop("discarding", None)
+        s.drop(Discard)
         s.decision = D.NONE
 
 

@@ -18,8 +18,8 @@ Decisions of RD10.15 built here:
   that blows a Balloon onto a face-down hex turns it up.
 Returning counters may overfill their hex; the owner trims it at their next move (RD10.2, RP-5.9).
 
-Tycho Brahe (R22.4) lets his owner look at face-down hexes: the private knowledge is the bitmask
-``reg["seen{p}"]`` (shown only in player p's observation).
+Tycho Brahe (R22.4) lets his owner look at face-down hexes: the private knowledge is the state array
+``seen[p]`` (per hex; shown only in player p's observation).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def send_back(s: GameState, hx: int) -> None:
     """R20.3: the tile of `hx` turned out Sea: every player's creature and hero there returns at once
     to the hex it came from, which it then no longer needs to remember. (A counter without a recorded
     origin cannot occur in play; it would be eliminated rather than left on Sea.)"""
-    from .common import to_cup  # late: common imports little, but keep this module light
+    from .common import allow_overflow, to_cup  # late: common imports little, but keep this module light
 
     things = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx))
     heroes = np.flatnonzero((s.hero_owner != NOBODY) & (s.hero_hex == hx))
@@ -104,7 +104,7 @@ def send_back(s: GameState, hx: int) -> None:
             dismiss(s, f)
     for p in range(s.n_players):
         if (s.room_for(p) < 0).any():
-            s.reg[f"overflow{p}"] = 1  # RD10.2: trimmed by the owner at their next move (RP-5.9)
+            allow_overflow(s, p)  # RD10.2: trimmed by the owner at their next move (RP-5.9)
     s.thing_from[things] = -1
     s.hero_from[heroes] = -1
     clear_from(s, hx)
@@ -146,18 +146,11 @@ def turn_up_for_combat(s: GameState, hx: int) -> bool:
 
 def look(s: GameState, p: int, hexes) -> None:
     """R22.4 Tycho Brahe: player p now knows the terrain of these face-down hexes (private)."""
-    bits = s.reg.get(f"seen{p}", 0)
     for hx in hexes:
         if hx >= 0 and s.hex_down[hx]:
-            bits |= 1 << int(hx)
-    if bits:
-        s.reg[f"seen{p}"] = bits
+            s.seen[p, hx] = True
 
 
 def seen(s: GameState, p: int) -> np.ndarray:
     """Per hex: face-down hexes whose terrain player p has seen (R22.4)."""
-    bits = s.reg.get(f"seen{p}", 0)
-    out = np.zeros(s.geo.n_hexes, bool)
-    if bits:
-        out[[hx for hx in range(s.geo.n_hexes) if bits >> hx & 1]] = True
-    return out & s.hex_down
+    return s.seen[p] & s.hex_down

@@ -5,7 +5,7 @@ The caller sets its own next stage, then calls `start(s, hx, owner, n, flags)`. 
 up one counter at a time (LOSS: THING creature / city / village, HERO, or HEX = one fort level);
 losses nobody can choose between (everything offered must go) are taken at once. When the losses
 are taken, or nothing that may be lost is left, the decision is NONE again and the caller resumes.
-Registers: ls_hex, ls_owner, ls_n (losses still to take), ls_flags.
+The procedure's state is the `Losses` frame.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, VILLAGE
+from ..procedures import Losses
 from ..state import GameState
 from . import decisions as D
 from .actions import ActionLayout
@@ -35,7 +36,9 @@ _NO_HEROES = np.zeros(0, np.int64)
 
 def start(s: GameState, hx: int, owner: int, n: int, flags: int) -> None:
     """Begin taking `n` losses of `owner` in `hx` (a LOSS decision, or nothing if none is a choice)."""
-    s.reg.update(ls_hex=hx, ls_owner=owner, ls_n=n, ls_flags=flags)
+    s.push(Losses(hex=hx, owner=owner, left=n, heroes=bool(flags & HEROES), creatures_first=bool(flags & FIRST),
+                  until_no_creature=bool(flags & UNTIL_NO_CREATURE), citadel=bool(flags & CITADEL),
+                  army_only=bool(flags & ARMY)))
     _settle(s)
 
 
@@ -50,34 +53,35 @@ def event_flags(s: GameState, disaster: bool) -> int:
 
 def _offer(s: GameState) -> tuple[np.ndarray, np.ndarray, int, int]:
     """(creatures, heroes, town or -1, fort levels) the owner may lose next."""
-    hx, q, flags = s.reg["ls_hex"], s.reg["ls_owner"], s.reg["ls_flags"]
+    ls = s.frame(Losses)
+    hx, q = ls.hex, ls.owner
     cr = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == q) & (s.thing_place == BOARD)
                         & _IS_CREATURE[:s.n_things])
-    he = np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx)) if flags & HEROES else _NO_HEROES
+    he = np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx)) if ls.heroes else _NO_HEROES
     town, fort = -1, 0
-    if not flags & ARMY and s.hex_owner[hx] == q and not (flags & FIRST and (cr.size or he.size)):
+    if not ls.army_only and s.hex_owner[hx] == q and not (ls.creatures_first and (cr.size or he.size)):
         c = int(s.hex_income[hx])
         town = c if c >= 0 and _IS_TOWN[c] else -1
         fort = int(s.hex_fort[hx])
-        if fort == 4 and not flags & CITADEL:
+        if fort == 4 and not ls.citadel:
             fort = 0  # R14.4: a Citadel is never reduced
     return cr, he, town, fort
 
 
 def _settle(s: GameState) -> None:
     """Take forced losses; ask when there is a choice; finish when done."""
+    ls = s.frame(Losses)
     while True:
-        left, flags = s.reg["ls_n"], s.reg["ls_flags"]
+        left = ls.left
         cr, he, town, fort = _offer(s)
         cap = cr.size + he.size + (town >= 0) + fort
-        if left <= 0 or cap == 0 or (flags & UNTIL_NO_CREATURE and cr.size == 0):
-            for key in ("ls_hex", "ls_owner", "ls_n", "ls_flags"):
-                del s.reg[key]
+        if left <= 0 or cap == 0 or (ls.until_no_creature and cr.size == 0):
+            s.drop(Losses)
             s.decision = D.NONE
             return
         only_creatures = he.size == 0 and town < 0 and fort == 0
-        if left < cap or (flags & UNTIL_NO_CREATURE and not only_creatures):
-            s.decision, s.actor = D.LOSS, s.reg["ls_owner"]
+        if left < cap or (ls.until_no_creature and not only_creatures):
+            s.decision, s.actor = D.LOSS, ls.owner
             return
         for c in cr:  # everything offered must go: no choice to make
             eliminate(s, int(c))  # R21.4 Brute
@@ -86,8 +90,8 @@ def _settle(s: GameState) -> None:
         if town >= 0:
             to_cup(s, town)
         for _ in range(fort):
-            reduce_fort(s, s.reg["ls_hex"])
-        s.reg["ls_n"] = left - cap
+            reduce_fort(s, ls.hex)
+        ls.left = left - cap
 
 
 def legal_loss(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -97,7 +101,7 @@ def legal_loss(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     if town >= 0:
         mask[lay.thing + town] = 1
     if fort:
-        mask[lay.hex + s.reg["ls_hex"]] = 1
+        mask[lay.hex + s.frame(Losses).hex] = 1
 
 
 def apply_loss(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -108,7 +112,7 @@ def apply_loss(s: GameState, lay: ActionLayout, action: int) -> None:
         eliminate(s, action - lay.thing)  # to the cup (R21.4 Brute)
     else:
         lose_hero(s, action - lay.hero)
-    s.reg["ls_n"] -= 1
+    s.frame(Losses).left -= 1
     _settle(s)
 
 

@@ -129,6 +129,15 @@ def _advance(s: GameState) -> None:
         _apply(s, int(legal[0]))  # a forced move is no decision
 
 
+def resume(s: GameState) -> GameState:
+    """Run the automatic rules from `s` up to the next decision (one with at least two legal actions),
+    as `step` does after an action: for a state arranged or edited by hand. Drops the cached mask first
+    (`GameState.edited`). Returns the state."""
+    s.edited()
+    _advance(s)
+    return s
+
+
 # ----- human-readable actions -----
 
 def describe_action(s: GameState, action: int) -> str:
@@ -160,5 +169,5 @@ def describe_action(s: GameState, action: int) -> str:
     return f"{context}: direction {('E', 'SE', 'SW', 'W', 'NW', 'NE')[i]}"
 
 
-__all__ = ["new_game", "legal_mask", "legal_actions", "step", "describe_action", "IllegalActionError",
+__all__ = ["new_game", "legal_mask", "legal_actions", "step", "resume", "describe_action", "IllegalActionError",
            "layout", "NUMBER", "PASS", "YES"]

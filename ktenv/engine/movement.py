@@ -11,8 +11,9 @@ have moved each player may remove income counters (R11.9, REMOVE_INCOME).
 
 State: the mover's counters carry `*_mp`, `*_status` (UNMOVED/MOVING/DONE), `*_pinned`, `*_moved`
 during that player's turn only (zeros otherwise). Members of the moving stack are the MOVING
-counters; the stack's position is `reg["mv_hex"]`. Over Sea the members keep their last land hex
-in `thing_hex`/`hero_hex` (nothing may lie on Sea, R11.3.4); `mv_hex` says where they fly.
+counters; the stack's position is the `Move` frame's `hex`. Over Sea the members keep their last land
+hex in `thing_hex`/`hero_hex` (nothing may lie on Sea, R11.3.4); `Move.hex` says where they fly.
+The player's turn is the `MovementTurn` frame (ktenv.procedures), each move of it a `Move`.
 
 Public helpers for other parts: `enemy_presence` (what stops and pins, R11.3.2 / R11.5.1),
 `army_counts_still`, `pin_challengeable` (R11.7.1), `conquer_by_movement` (R11.8.1).
@@ -24,6 +25,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
+from ..procedures import Entries, FlyStage, Move, MovementTurn
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
 from . import balloon, boat, house, kadab, powers, support
 from . import decisions as D
@@ -42,7 +44,23 @@ _COST = cat.MOVE_COST.astype(np.int64)  # R11.1.2, flyers pay 1 (RD4.7)
 _FAR = 1_000  # "no ground member": any terrain cost fits
 
 TURNS, WINDOW = 0, 1  # stages: the players' movement turns, then the R11.9 window
-ENTRY, LEAVE = 1, 2  # R11.6: flyers entering a stopping hex / leaving a pinned one
+ENTRY, LEAVE = FlyStage.ENTRY, FlyStage.LEAVE  # R11.6: flyers entering a stopping hex / leaving a pinned one
+
+
+def turn(s: GameState) -> MovementTurn:
+    """The movement turn under way."""
+    return s.frame(MovementTurn)
+
+
+def move(s: GameState) -> Move:
+    """The move under way."""
+    return s.frame(Move)
+
+
+def _add(members: list[int], x: int) -> None:
+    """Add `x` to a set kept as a list (hero faces, hexes)."""
+    if x not in members:
+        members.append(x)
 
 
 # ----- queries other modules reuse -----
@@ -105,13 +123,14 @@ def conquer_by_movement(s: GameState, player: int) -> list[int]:
 
 def run(s: GameState) -> None:
     order = s.turn_order()
-    if "bl_stage" in s.reg:  # a Balloon flight waiting for its reactions (C.2)
+    if balloon.flying(s):  # a Balloon flight waiting for its reactions (C.2)
         balloon.run(s)
         return
-    if "bt_stage" in s.reg:  # the Boat waiting for its reactions (R22.6)
+    if boat.sailing(s):  # the Boat waiting for its reactions (R22.6)
         boat.run(s)
         return
-    if s.reg.get("mv_ending"):  # RP-5.9 first: nobody ends the turn over the limit
+    current = s.frame(MovementTurn)
+    if current is not None and current.ending:  # RP-5.9 first: nobody ends the turn over the limit
         if not balloon.trim(s, _mover(s)):
             _end_turn(s)
         return
@@ -119,7 +138,7 @@ def run(s: GameState) -> None:
         if s.turn >= len(order):
             s.stage, s.turn = WINDOW, 0
             return
-        if not s.reg.get("mv_on"):
+        if current is None:
             _begin_turn(s, order[s.turn])
         if house.gypsy_pending(s):  # R22.3: what follows the Gypsy King
             return
@@ -146,7 +165,7 @@ def _begin_turn(s: GameState, p: int) -> None:
     h = s.hero_owner == p
     s.hero_mp[h] = MP
     s.hero_pinned[h] = pres[s.hero_hex[h]]
-    s.reg["mv_on"] = 1
+    s.push(MovementTurn(fort_spent=[0] * s.geo.n_hexes, town_spent=[0] * s.n_things))
     house.hold_explorers(s, p)  # R22.5: the Portal's counters wait for their exploration
     house.gypsy_turn_begins(s, p)  # R22.3
 
@@ -156,8 +175,8 @@ def _end_turn(s: GameState) -> None:
     for a in (s.thing_mp, s.thing_status, s.thing_pinned, s.thing_moved,
               s.hero_mp, s.hero_status, s.hero_pinned, s.hero_moved):
         a[:] = 0
-    for key in [k for k in s.reg if k.startswith("mv_")]:
-        del s.reg[key]
+    s.drop(Move)
+    s.drop(MovementTurn)
     s.turn += 1
     s.decision = D.NONE
 
@@ -183,9 +202,7 @@ def _end_move(s: GameState) -> None:
     """Every member is done where it stands (R11.2.3 end, R11.3 stop)."""
     s.thing_status[s.thing_status == MOVING] = DONE
     s.hero_status[s.hero_status == MOVING] = DONE
-    dh.clear(s)
-    for key in ("mv_hex", "mv_sel", "mv_fly", "mv_ih", "mv_decl", "mv_blk", "mv_bi", "mv_stay"):
-        s.reg.pop(key, None)
+    s.drop(Move)  # the Deerhunter's company ends with it (A.3)
     s.decision = D.NONE
 
 
@@ -209,9 +226,9 @@ def _start_hexes(s: GameState, p: int) -> np.ndarray:
     pinned = np.zeros(s.geo.n_hexes, bool)
     pinned[s.thing_hex[t[~free_t]]] = True
     pinned[s.hero_hex[h[~free_h]]] = True
-    offered = s.reg.get("mv_chal", 0)
+    offered = turn(s).challenged
     for hx in (pinned & ~ok).nonzero()[0].tolist():
-        if not offered >> hx & 1 and pin_challengeable(s, p, hx):
+        if hx not in offered and pin_challengeable(s, p, hx):
             ok[hx] = True
     ok[powers.aviator_hexes(s, p)] = True  # R21.2: a creature there may be declared the Aviator's flyer
     return ok.nonzero()[0]
@@ -237,7 +254,7 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
     if powers.nomad_start(s, lay, action) or house.ahasuerus_start(s, lay, action):  # R21.10, R22.1
         return
     if action == PASS:
-        s.reg["mv_ending"] = 1  # R11.2.5, R11.8 (after RP-5.9)
+        turn(s).ending = True  # R11.2.5, R11.8 (after RP-5.9)
         s.decision = D.NONE
         return
     if action >= lay.thing and action - lay.thing == balloon.held(s, s.actor):
@@ -247,7 +264,7 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
         boat.begin(s)
         return
     hx = action - lay.hex
-    s.reg["mv_sel"] = hx
+    s.push(Move(start=hx))
     if powers.aviator_offer(s, hx):  # R21.2: the Aviator's flyer is declared as the move starts
         return
     start_from(s, hx)
@@ -257,9 +274,9 @@ def start_from(s: GameState, hx: int) -> None:
     """The move from `hx` begins: a bluff challenge against the pin (R11.7) or the selection."""
     t, h = _unmoved_at(s, hx)
     pinned = s.thing_pinned[t].any() or s.hero_pinned[h].any()
-    offered = s.reg.get("mv_chal", 0)
-    if pinned and not offered >> hx & 1 and pin_challengeable(s, s.actor, hx):
-        s.reg["mv_chal"] = offered | 1 << hx  # one offer per hex and turn
+    offered = turn(s).challenged
+    if pinned and hx not in offered and pin_challengeable(s, s.actor, hx):
+        offered.append(hx)  # one offer per hex and turn
         s.decision = D.PIN_CHALLENGE
         return
     s.decision = D.MOVE_SELECT
@@ -292,7 +309,7 @@ def _selection_ok(s: GameState) -> bool:
 def legal_select(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """Counters are only added (no cancel, no removal): every chosen hex moves at least one
     counter, so a player's movement turn always ends, whatever the agent does."""
-    t, h = _selectable(s, s.reg["mv_sel"])
+    t, h = _selectable(s, move(s).start)
     mask[lay.thing + t[s.thing_status[t] == UNMOVED]] = 1
     mask[lay.hero + h[s.hero_status[h] == UNMOVED]] = 1
     if _selection_ok(s):
@@ -312,24 +329,20 @@ def apply_select(s: GameState, lay: ActionLayout, action: int) -> None:
 def _go(s: GameState) -> None:
     """R11.2.2: the move starts. Pinned flyers without the Deerhunter first pass R11.6 (leaving);
     the selection is the mover's choice of the flyers that intend to continue (step 1)."""
-    hx = s.reg["mv_sel"]
-    s.reg["mv_hex"] = hx
+    m = move(s)
+    hx = m.hex = m.start
     mt, mh = _members(s)
     dh.start(s, mt, mh)
-    if s.reg.get("mv_dh") or not (s.thing_pinned[mt].any() or s.hero_pinned[mh].any()):
+    if m.deerhunter or not (s.thing_pinned[mt].any() or s.hero_pinned[mh].any()):
         s.decision = D.MOVE_STACK
         return
-    s.reg["mv_fly"] = LEAVE
-    s.reg["mv_ih"] = _bits(mh)
+    m.fly = LEAVE
+    m.intending = sorted(set(mh.tolist()))
     _hide(s, hx)
     for c in mt.tolist():
         if not support.reveal(s, c):
             _gone(s, c)
     _start_blocking(s)
-
-
-def _bits(faces: np.ndarray) -> int:
-    return int(np.bitwise_or.reduce(np.left_shift(1, faces.astype(np.int64)))) if faces.size else 0
 
 
 # ----- MOVE_STACK (RP-5.2) -----
@@ -356,7 +369,7 @@ def _legal_steps(s: GameState, p: int) -> list[int]:
     room = s.room_for(p, army_counts_still(s, p))
     out = []
     terrain, down = s.hex_terrain, s.hex_down
-    for d, t in enumerate(s.geo.neighbours[s.reg["mv_hex"]].tolist()):
+    for d, t in enumerate(s.geo.neighbours[move(s).hex].tolist()):
         if t < 0:
             continue
         if terrain[t] == SEA and not down[t]:
@@ -397,7 +410,7 @@ def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) 
 
 
 def legal_stack(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    p, hx = s.actor, s.reg["mv_hex"]
+    p, hx = s.actor, move(s).hex
     for d in _legal_steps(s, p):
         mask[lay.direction + d] = 1
     if s.hex_terrain[hx] == SEA and not s.hex_down[hx]:
@@ -447,7 +460,8 @@ def _after_drop(s: GameState) -> None:
 def _step(s: GameState, d: int) -> None:
     """The whole stack enters the neighbour; stop rules R11.3 apply on arrival."""
     p = s.actor
-    t = int(s.geo.neighbours[s.reg["mv_hex"], d])
+    m = move(s)
+    t = int(s.geo.neighbours[m.hex, d])
     terrain = int(s.hex_terrain[t])
     down = bool(s.hex_down[t])
     cost = 1 if down else int(_COST[terrain])  # R20.3 / RD10.15: a face-down hex costs 1 MP
@@ -458,7 +472,7 @@ def _step(s: GameState, d: int) -> None:
     s.thing_pinned[mt] = False  # it has left: the pin no longer concerns it
     s.hero_pinned[mh] = False
     dh.entered(s, cost)
-    s.reg["mv_hex"] = t
+    m.hex = t
     if down:
         kadab.record_from(s, mt, mh, t)
         if kadab.turn_up_on_entry(s, t):
@@ -480,7 +494,7 @@ def _step(s: GameState, d: int) -> None:
         fly = (powers.flying(s)[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
         if fly:
             _hide(s, t)
-            s.reg["mv_fly"] = ENTRY  # R11.6.1
+            m.fly = ENTRY  # R11.6.1
             s.decision = D.FLY_INTEND
         else:
             _end_move(s)  # R11.3.2
@@ -488,18 +502,17 @@ def _step(s: GameState, d: int) -> None:
 
 def _record_entry(s: GameState, hx: int, p: int) -> None:
     """The order in which players entered an unexplored hex (R12.3.2 option second_to_enter)."""
-    key = f"enter{hx}"
-    order = entry_order(s, hx)
-    if p not in order:
-        s.reg[key] = s.reg.get(key, 0) * 8 + p + 1
+    if p not in entry_order(s, hx):
+        e = s.frame(Entries) or s.push(Entries())
+        e.hexes.append(hx)
+        e.players.append(p)
 
 
 def entry_order(s: GameState, hx: int) -> list[int]:
-    v, out = s.reg.get(f"enter{hx}", 0), []
-    while v:
-        out.append(v % 8 - 1)
-        v //= 8
-    return out[::-1]
+    e = s.frame(Entries)
+    if e is None:
+        return []
+    return [p for h, p in zip(e.hexes, e.players) if h == hx]
 
 
 # ----- R11.6 flyers passing enemy hexes -----
@@ -509,9 +522,9 @@ def legal_fly_intend(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1
     mt, mh = _members(s)
     mask[lay.thing + mt[powers.flying(s)[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
-    ih = s.reg.get("mv_ih", 0)
+    ih = move(s).intending
     for f in mh[_H_FLY[mh] & (s.hero_mp[mh] > 0)].tolist():
-        if not ih >> f & 1:
+        if f not in ih:
             mask[lay.hero + f] = 1
 
 
@@ -522,7 +535,7 @@ def apply_fly_intend(s: GameState, lay: ActionLayout, action: int) -> None:
         else:
             _start_blocking(s)
     elif action >= lay.hero:
-        s.reg["mv_ih"] = s.reg.get("mv_ih", 0) | 1 << (action - lay.hero)
+        _add(move(s).intending, action - lay.hero)
     else:
         c = action - lay.thing
         if not support.reveal(s, c):  # revealed bluffs are removed (R9.5)
@@ -532,10 +545,10 @@ def apply_fly_intend(s: GameState, lay: ActionLayout, action: int) -> None:
 
 
 def _intending(s: GameState) -> tuple[np.ndarray, np.ndarray]:
-    """Members that declared to continue: revealed creatures, heroes in `mv_ih`."""
+    """Members that declared to continue: revealed creatures, heroes in `Move.intending`."""
     mt, mh = _members(s)
-    ih = s.reg.get("mv_ih", 0)
-    return mt[s.thing_face_up[mt]], mh[[bool(ih >> f & 1) for f in mh.tolist()]] if mh.size else mh
+    ih = move(s).intending
+    return mt[s.thing_face_up[mt]], mh[[f in ih for f in mh.tolist()]] if mh.size else mh
 
 
 def _n_intending(s: GameState) -> int:
@@ -547,9 +560,9 @@ def _blockers(s: GameState, e: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
     """Step 2: face-down flying creatures of enemy `e` in the hex, flying heroes not yet declared."""
     t = np.flatnonzero((s.thing_hex == hx) & (s.thing_owner == e) & (s.thing_place == BOARD)
                        & _T_FLY[:s.n_things] & _CREATURE[:s.n_things] & ~s.thing_face_up)
-    decl = s.reg.get("mv_decl", 0)
+    decl = move(s).blocking
     h = [f for f in np.flatnonzero((s.hero_hex == hx) & (s.hero_owner == e) & s.cat.HERO_FLYING).tolist()
-         if not decl >> f & 1]
+         if f not in decl]
     return t, np.array(h, np.int64)
 
 
@@ -557,7 +570,8 @@ def _start_blocking(s: GameState) -> None:
     if _n_intending(s) == 0:
         _end_move(s)  # every intending flyer was a bluff
         return
-    s.reg["mv_blk"], s.reg["mv_bi"] = 0, 0
+    m = move(s)
+    m.blocks, m.asked = 0, 0
     _next_blocker(s)
 
 
@@ -565,12 +579,13 @@ def _next_blocker(s: GameState) -> None:
     """Enemies in turn order from the mover's left, while blocking can still matter."""
     order = s.turn_order()
     p = _mover(s)
-    i0, hx = order.index(p), s.reg["mv_hex"]
+    m = move(s)
+    i0, hx = order.index(p), m.hex
     n_int = _n_intending(s)
     while True:
-        s.reg["mv_bi"] += 1
-        k = s.reg["mv_bi"]
-        if k >= len(order) or s.reg["mv_blk"] >= n_int:
+        m.asked += 1
+        k = m.asked
+        if k >= len(order) or m.blocks >= n_int:
             _resolve_blocking(s, n_int)
             return
         e = order[(i0 + k) % len(order)]
@@ -582,7 +597,7 @@ def _next_blocker(s: GameState) -> None:
 
 def legal_fly_block(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1
-    t, h = _blockers(s, s.actor, s.reg["mv_hex"])
+    t, h = _blockers(s, s.actor, move(s).hex)
     mask[lay.thing + t] = 1
     mask[lay.hero + h] = 1
 
@@ -591,25 +606,26 @@ def apply_fly_block(s: GameState, lay: ActionLayout, action: int) -> None:
     if action == PASS:
         _next_blocker(s)
         return
+    m = move(s)
     if action >= lay.hero:
-        s.reg["mv_decl"] = s.reg.get("mv_decl", 0) | 1 << (action - lay.hero)  # RD4.6
-        s.reg["mv_blk"] += 1
+        _add(m.blocking, action - lay.hero)  # RD4.6
+        m.blocks += 1
     elif support.reveal(s, action - lay.thing):  # a revealed bluff leaves and does not count
-        s.reg["mv_blk"] += 1
-    if s.reg["mv_blk"] >= _n_intending(s):
+        m.blocks += 1
+    if m.blocks >= _n_intending(s):
         _next_blocker(s)
 
 
 def _resolve_blocking(s: GameState, n_int: int) -> None:
     """Step 3: as many intending flyers stay as there were blockers; the mover chooses which."""
     s.actor = _mover(s)
-    k = min(s.reg["mv_blk"], n_int)
+    k = min(move(s).blocks, n_int)
     if k == n_int:
         _end_move_fly(s, stop_all=True)
     elif k == 0:
         _end_move_fly(s, stop_all=False)
     else:
-        s.reg["mv_stay"] = k
+        move(s).stay = k
         s.decision = D.FLY_LEAVE
 
 
@@ -620,17 +636,19 @@ def legal_fly_leave(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_fly_leave(s: GameState, lay: ActionLayout, action: int) -> None:
+    m = move(s)
     if action >= lay.hero:
         f = action - lay.hero
         s.hero_status[f] = DONE
-        s.reg["mv_ih"] &= ~(1 << f)
+        if f in m.intending:
+            m.intending.remove(f)
         dh.separate(s, f=f)
     else:
         c = action - lay.thing
         s.thing_status[c] = DONE
         dh.separate(s, c=c)
-    s.reg["mv_stay"] -= 1
-    if s.reg["mv_stay"] == 0:
+    m.stay -= 1
+    if m.stay == 0:
         _end_move_fly(s, stop_all=False)
 
 
@@ -645,11 +663,11 @@ def _hide(s: GameState, hx: int) -> None:
 def _end_move_fly(s: GameState, stop_all: bool) -> None:
     """Step 4: the other members stop (entry) or stay (leaving); intending flyers go on.
     Creatures shown in the procedure are turned face down again, still known to all (RI.4)."""
-    mode = s.reg["mv_fly"]
+    m = move(s)
+    mode = m.fly
     go_t, go_h = _intending(s)
-    _hide(s, s.reg["mv_hex"])
-    for key in ("mv_fly", "mv_ih", "mv_decl", "mv_blk", "mv_bi", "mv_stay"):
-        s.reg.pop(key, None)
+    _hide(s, m.hex)
+    m.fly, m.intending, m.blocking, m.blocks, m.asked, m.stay = FlyStage.NONE, [], [], 0, 0, 0
     if stop_all or go_t.size + go_h.size == 0:
         _end_move(s)
         return
@@ -671,7 +689,7 @@ def legal_pin_challenge(s: GameState, lay: ActionLayout, mask: np.ndarray) -> No
 
 def apply_pin_challenge(s: GameState, lay: ActionLayout, action: int) -> None:
     if action == YES:
-        s.reg["mv_ri"] = 0
+        move(s).revealer = 0
         _next_revealer(s)
     else:
         _to_select(s)
@@ -685,11 +703,12 @@ def _revealable(s: GameState, e: int, hx: int) -> np.ndarray:
 
 def _next_revealer(s: GameState) -> None:
     order = s.turn_order()
-    p, hx = _mover(s), s.reg["mv_sel"]
+    m = move(s)
+    p, hx = _mover(s), m.start
     i0 = order.index(p)
     while True:
-        s.reg["mv_ri"] += 1
-        k = s.reg["mv_ri"]
+        m.revealer += 1
+        k = m.revealer
         if k >= len(order):  # nobody showed a supported creature: unpinned (RD4.3)
             t = (s.thing_hex == hx) & (s.thing_owner == p) & (s.thing_place == BOARD)
             s.thing_pinned[t] = False
@@ -704,7 +723,7 @@ def _next_revealer(s: GameState) -> None:
 
 def legal_pin_reveal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1
-    mask[lay.thing + _revealable(s, s.actor, s.reg["mv_sel"])] = 1
+    mask[lay.thing + _revealable(s, s.actor, move(s).start)] = 1
 
 
 def apply_pin_reveal(s: GameState, lay: ActionLayout, action: int) -> None:
@@ -716,13 +735,14 @@ def apply_pin_reveal(s: GameState, lay: ActionLayout, action: int) -> None:
 
 
 def _to_select(s: GameState) -> None:
-    s.reg.pop("mv_ri", None)
+    m = move(s)
+    m.revealer = 0
     s.actor = _mover(s)
-    t, h = _selectable(s, s.reg["mv_sel"])
+    t, h = _selectable(s, m.start)
     if t.size or h.size:
         s.decision = D.MOVE_SELECT
     else:
-        s.reg.pop("mv_sel")
+        s.drop(Move)
         s.decision = D.NONE
 
 

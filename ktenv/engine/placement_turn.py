@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..constants import BOARD
+from ..procedures import Placement
 from ..state import GameState
 from . import decisions as D
 from .actions import PASS, ActionLayout
@@ -18,29 +19,31 @@ from .placement import PlacementTargets
 
 def begin_placement(s: GameState, player: int, only_new: bool = False, only_hex: int = -1,
                     allow_remove: bool = False) -> None:
-    s.reg["place_new"] = int(only_new)
-    s.reg["place_hex"] = only_hex
-    s.reg["place_remove"] = int(allow_remove)
+    s.drop(Placement)
+    s.push(Placement(only_new=only_new, hex=only_hex, may_remove=allow_remove))
     s.decision, s.actor = D.PLACE, player
 
 
+def _placement(s: GameState) -> Placement:
+    return s.frame(Placement)  # type: ignore[return-value]
+
+
 def _end_placement(s: GameState) -> None:
-    for key in ("place_new", "place_hex", "place_remove", "thing"):
-        s.reg.pop(key, None)
+    s.drop(Placement)
     s.decision = D.NONE
 
 
 def _candidates(s: GameState, targets: PlacementTargets) -> np.ndarray:
     mine = s.screen(s.actor)
-    if s.reg["place_new"]:
+    if _placement(s).only_new:
         mine = mine[s.thing_new[mine]]
     return targets.placeable(mine)
 
 
 def legal_place(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    targets = PlacementTargets(s, s.actor, s.reg["place_hex"])
+    targets = PlacementTargets(s, s.actor, _placement(s).hex)
     mask[lay.thing + _candidates(s, targets)] = 1
-    if s.reg["place_remove"]:
+    if _placement(s).may_remove:
         mask[lay.thing + own_income_counters(s, s.actor)] = 1
     mask[PASS] = 1
 
@@ -53,17 +56,19 @@ def apply_place(s: GameState, lay: ActionLayout, action: int) -> None:
     if s.thing_place[c] == BOARD:  # only own income counters are offered from the board
         remove_income_counter(s, c)
         return
-    s.reg["thing"] = c
+    _placement(s).thing = c
     s.decision = D.PLACE_HEX
 
 
 def legal_place_hex(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    targets = PlacementTargets(s, s.actor, s.reg["place_hex"])
-    mask[lay.hex + np.flatnonzero(targets.hexes_for(s.reg["thing"]))] = 1
+    placing = _placement(s)
+    targets = PlacementTargets(s, s.actor, placing.hex)
+    mask[lay.hex + np.flatnonzero(targets.hexes_for(placing.thing))] = 1
 
 
 def apply_place_hex(s: GameState, lay: ActionLayout, action: int) -> None:
-    c = s.reg.pop("thing")
+    placing = _placement(s)
+    c, placing.thing = placing.thing, -1
     put_on_board(s, c, s.actor, action - lay.hex)
     s.decision = D.PLACE
 

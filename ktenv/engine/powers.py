@@ -5,18 +5,19 @@ The other engine modules call in here with one- or two-line hooks that cite the 
 
 Each player's power is `s.power[p]` (code k is rule R21.(k+1); names in
 `config.ENCOUNTER_POWERS`), dealt when the game starts (R21.0 / RD10.16) and public (RI.1). The Tax
-Farmer's marked hex is `s.power_hex[p]` (R21.7). Registers (ints in `s.reg`, so the state stays JSON):
+Farmer's marked hex is `s.power_hex[p]` (R21.7). What a power remembers between decisions is in
+procedure frames (ktenv.procedures):
 
-- `pw_fly`, `pw_fly_round`: the Aviator's creature that flies this round, and that round (R21.2);
-  `pw_ar`: that creature while it retreats alone.
-- `pw_lk`: the Lucky side asked whether to re-roll; `pw_lk_n`, `pw_d<i>`: the dice of its roll;
-  `pw_lk_die`: the die being re-rolled; `b_lucky<side>`: the round it last re-rolled (R21.5).
-- `b_amoeba<side>`: the round in which the Amoeba last ignored a hit (R21.1).
-- `b_pw`: the battle-start powers were applied; `b_stake`: gold each side staked (R21.11).
-- `pw_nm_hex`, `pw_nm`: the hex of the Nomad's moving fort or town, and the town; `mv_nf<hex>` /
-  `mv_nt<id>`: MP left this movement turn of a fort now in that hex / of a town (R21.10; the
-  movement turn's end clears every `mv_` key).
-- `pw_brute`: bitmask of players whose screen may be over 10 until the rules next pause, after a
+- `AviatorFlight`: the Aviator's creature that flies this round, and that round (R21.2); `retreating`:
+  that creature while it retreats alone.
+- `LuckyReroll`: the Lucky side's re-roll (R21.5); `Battle.lucky_round[side]`: the round it last
+  re-rolled.
+- `Battle.amoeba_round[side]`: the round in which the Amoeba last ignored a hit (R21.1).
+- `Battle.powers_applied`: the battle-start powers were applied; `Battle.stake`: gold each side
+  staked (R21.11).
+- `NomadMove`: the hex of the Nomad's moving fort or town, and the town; `MovementTurn.fort_spent` /
+  `town_spent`: MP spent this movement turn by a fort now in that hex / by a town (R21.10).
+- `BruteScreens.over`: players whose screen may be over 10 until the rules next pause, after a
   Charge creature came back to it in the middle of a decision (R21.4, R17.1).
 """
 
@@ -27,6 +28,7 @@ import numpy as np
 from .. import catalog as cat
 from ..config import ENCOUNTER_POWERS, power_code
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, SCREEN, SCREEN_LIMIT, VILLAGE
+from ..procedures import AviatorFlight, Battle, BruteScreens, LuckyReroll, MovementTurn, NomadMove
 from ..state import UNMOVED, GameState
 from . import decisions as D
 from . import dice, house
@@ -86,34 +88,24 @@ def pending(s: GameState) -> bool:
     re-roll question and its result."""
     if not s.cfg.encounter_powers:
         return False
-    reg = s.reg
-    if reg.get("pw_fly_round", s.round) != s.round:
-        del reg["pw_fly"], reg["pw_fly_round"]
-    brute = reg.get("pw_brute", 0)
-    if brute:
-        for p in range(s.n_players):
-            if brute >> p & 1 and s.screen_size(p) <= SCREEN_LIMIT:
-                brute &= ~(1 << p)
-        if brute:
-            reg["pw_brute"] = brute  # the screen check that follows asks the discards (R17.1.2)
-        else:
-            del reg["pw_brute"]
-    if "pw_lk" not in reg:
+    fly = s.frame(AviatorFlight)
+    if fly is not None and fly.round != s.round:
+        s.drop(AviatorFlight)
+    brute = s.frame(BruteScreens)
+    if brute is not None:
+        brute.over = [p for p in brute.over if s.screen_size(p) > SCREEN_LIMIT]
+        if not brute.over:  # else the screen check that follows asks the discards (R17.1.2)
+            s.drop(BruteScreens)
+    lucky = s.frame(LuckyReroll)
+    if lucky is None:
         return False
-    side = reg["pw_lk"]
-    code = dice.BATTLE + side
-    if "pw_lk_die" in reg:  # the re-roll was made (and offered to the Lucky Charm): use it
-        new, i = dice.take(s, REROLL)[0], reg.pop("pw_lk_die")
-        key = f"dice{code}"
-        bits = 4 * i
-        reg[key] = (reg[key] & ~(15 << bits)) | (new << bits)
-        _close_lucky(s)
+    code = dice.BATTLE + lucky.side
+    if lucky.die >= 0:  # the re-roll was made (and offered to the Lucky Charm): use it
+        dice.set_die(s, code, lucky.die, dice.take(s, REROLL)[0])
+        s.drop(LuckyReroll)
         return False
-    rolled = dice.peek(s, code)
-    reg["pw_lk_n"] = min(len(rolled), 16)
-    for i, value in enumerate(rolled[:16]):
-        reg[f"pw_d{i}"] = value
-    s.decision, s.actor = D.LUCKY_REROLL, side
+    lucky.shown = dice.peek(s, code)[:dice.SHOWN]
+    s.decision, s.actor = D.LUCKY_REROLL, lucky.side
     return True
 
 
@@ -123,33 +115,40 @@ def amoeba(s: GameState, received: dict[int, int]) -> None:
     """R21.1 / RD10.16: the first hit scored against the Amoeba's side in a round is ignored (a hit
     the Marksman's owner would place goes first, else one of the side's own to assign)."""
     p = holder(s, AMOEBA)
-    reg = s.reg
-    if p < 0 or reg.get(f"b_amoeba{p}") == reg["b_round"]:
+    b = s.frame(Battle)
+    if p < 0 or b.amoeba_round[p] == b.round:
         return
-    if reg.get("b_mhits", 0) > 0 and reg.get("b_mtarget") == p:
-        reg["b_mhits"] -= 1
+    if b.marksman_hits > 0 and b.marksman_target == p:
+        b.marksman_hits -= 1
     elif received.get(p, 0) > 0:
         received[p] -= 1
     else:
         return
-    reg[f"b_amoeba{p}"] = reg["b_round"]
-    reg["b_hitsround"] = 1  # the hit was scored (RD7.4 counts it)
+    b.amoeba_round[p] = b.round
+    b.hits_this_round = True  # the hit was scored (RD7.4 counts it)
 
 
 # ----- R21.2 Aviator -----
 
+def _flight(s: GameState) -> AviatorFlight | None:
+    """The Aviator's flight of this round (a past round's is dropped at the next pause), or None."""
+    fly = s.frame(AviatorFlight)
+    return fly if fly is not None and fly.round == s.round else None
+
+
 def flying(s: GameState) -> np.ndarray:
     """Per Thing: moves as a flyer (printed flag; R21.2 plus the Aviator's creature this round)."""
-    if not s.cfg.encounter_powers or s.reg.get("pw_fly_round") != s.round:
+    fly = _flight(s)
+    if not s.cfg.encounter_powers or fly is None:
         return _T_FLY[:s.n_things]
     out = _T_FLY[:s.n_things].copy()
-    out[s.reg["pw_fly"]] = True
+    out[fly.flyer] = True
     return out
 
 
 def _aviator_creatures(s: GameState, p: int) -> np.ndarray:
     """The mover's unmoved non-flying creatures that may be declared, if the power is unused."""
-    if not has(s, p, AVIATOR) or s.reg.get("pw_fly_round") == s.round:
+    if not has(s, p, AVIATOR) or _flight(s) is not None:
         return _EMPTY
     n = s.n_things
     return np.flatnonzero((s.thing_owner == p) & (s.thing_place == BOARD) & _IS_CREATURE[:n] & ~_T_FLY[:n]
@@ -177,11 +176,13 @@ def _aviator_pass_ok(s: GameState, hx: int) -> bool:
     t, h = M._selectable(s, hx)
     if t.size or h.size:
         return True
-    return not s.reg.get("mv_chal", 0) >> hx & 1 and M.pin_challengeable(s, s.actor, hx)
+    return hx not in s.frame(MovementTurn).challenged and M.pin_challengeable(s, s.actor, hx)
 
 
 def legal_aviator(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    hx = s.reg["mv_sel"]
+    from . import movement as M
+
+    hx = M.move(s).start
     t = _aviator_creatures(s, s.actor)
     mask[lay.thing + t[s.thing_hex[t] == hx]] = 1
     if _aviator_pass_ok(s, hx):
@@ -192,25 +193,28 @@ def apply_aviator(s: GameState, lay: ActionLayout, action: int) -> None:
     from . import movement as M
 
     if action != PASS:
-        s.reg["pw_fly"], s.reg["pw_fly_round"] = action - lay.thing, s.round
-    M.start_from(s, s.reg["mv_sel"])
+        s.drop(AviatorFlight)  # a past round's flyer (R21.2)
+        s.push(AviatorFlight(flyer=action - lay.thing, round=s.round))
+    M.start_from(s, M.move(s).start)
 
 
 def _flyer_in_battle(s: GameState, side: int) -> int:
     """The Aviator's flyer of this round if it fights in this battle for `side`, else -1."""
-    if not has(s, side, AVIATOR) or s.reg.get("pw_fly_round") != s.round:
+    fly = _flight(s)
+    if not has(s, side, AVIATOR) or fly is None:
         return -1
-    c = s.reg["pw_fly"]
-    ok = s.thing_place[c] == BOARD and s.thing_owner[c] == side and s.thing_hex[c] == s.reg["b_hex"]
+    c = fly.flyer
+    ok = s.thing_place[c] == BOARD and s.thing_owner[c] == side and s.thing_hex[c] == s.frame(Battle).hex
     return c if ok else -1
 
 
 def flyer_retreat_hexes(s: GameState, side: int) -> np.ndarray:
     """RD10.16: own hexes without enemy counters within 4 hexes (a flyer's path), room permitting."""
     c = _flyer_in_battle(s, side)
-    if c < 0 or s.reg.get("b_force") or "b_force_side" in s.reg:
+    b = s.frame(Battle)
+    if c < 0 or b.forced or b.force_side >= 0:
         return _EMPTY  # a forced retreat moves the whole side (RD7.4, C.1)
-    hx = s.reg["b_hex"]
+    hx = b.hex
     ok = (s.geo.distance[hx] <= FLY_RETREAT) & (s.hex_owner == side) & (s.room_for(side) > 0)
     ok[hx] = False
     enemy = (s.thing_place == BOARD) & _IS_CREATURE[:s.n_things] & (s.thing_owner != side)
@@ -225,7 +229,7 @@ def can_fly_away(s: GameState, side: int) -> bool:
 
 def retreat_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """RETREAT: THING (the Aviator's flyer) retreats alone."""
-    side = s.reg["b_side"]
+    side = s.frame(Battle).side
     if can_fly_away(s, side):
         mask[lay.thing + _flyer_in_battle(s, side)] = 1
 
@@ -234,17 +238,18 @@ def retreat_alone(s: GameState, lay: ActionLayout, action: int) -> bool:
     """RETREAT answered with the flyer: ask where it goes (the side is asked again afterwards)."""
     if not lay.thing <= action < lay.hero:
         return False
-    s.reg["pw_ar"] = action - lay.thing
+    _flight(s).retreating = action - lay.thing
     s.decision = D.AVIATOR_RETREAT
     return True
 
 
 def legal_fly_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.hex + flyer_retreat_hexes(s, s.reg["b_side"])] = 1
+    mask[lay.hex + flyer_retreat_hexes(s, s.frame(Battle).side)] = 1
 
 
 def apply_fly_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
-    c = s.reg.pop("pw_ar")
+    fly = _flight(s)
+    c, fly.retreating = fly.retreating, -1
     s.thing_hex[c] = action - lay.hex
     s.thing_face_up[c] = False  # R13.8.6: face down again, still known to all (RI.4)
     s.decision = D.NONE  # the battle asks the rest of the side again (R13.8)
@@ -290,34 +295,34 @@ def eliminate(s: GameState, c: int) -> None:
     if has(s, owner, BRUTE) and _IS_CREATURE[c] and cat.THING_CHARGE[c]:
         s.thing_place[c], s.thing_owner[c] = SCREEN, owner
         if s.screen_size(owner) > SCREEN_LIMIT:
-            s.reg["pw_brute"] = s.reg.get("pw_brute", 0) | 1 << owner
+            brute = s.frame(BruteScreens) or s.push(BruteScreens())
+            if owner not in brute.over:
+                brute.over = sorted(brute.over + [owner])
 
 
 # ----- R21.5 Lucky -----
 
 def after_battle_roll(s: GameState, side: int, n: int) -> None:
     """After a side's battle roll: the Lucky player may re-roll one own die, once per round."""
-    if n and has(s, side, LUCKY) and s.reg.get(f"b_lucky{side}") != s.reg["b_round"]:
-        s.reg["pw_lk"] = side
-
-
-def _close_lucky(s: GameState) -> None:
-    for key in [k for k in s.reg if k.startswith(("pw_lk", "pw_d"))]:
-        del s.reg[key]
+    b = s.frame(Battle)
+    if n and has(s, side, LUCKY) and b.lucky_round[side] != b.round:
+        s.push(LuckyReroll(side=side))
 
 
 def legal_reroll(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[NUMBER:NUMBER + s.reg["pw_lk_n"]] = 1
+    mask[NUMBER:NUMBER + len(s.frame(LuckyReroll).shown)] = 1
     mask[PASS] = 1
 
 
 def apply_reroll(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
+    lucky = s.frame(LuckyReroll)
     if action == PASS:
-        _close_lucky(s)
+        s.drop(LuckyReroll)
         return
-    s.reg[f"b_lucky{s.reg['pw_lk']}"] = s.reg["b_round"]
-    s.reg["pw_lk_die"] = action - NUMBER
+    b = s.frame(Battle)
+    b.lucky_round[lucky.side] = b.round
+    lucky.die = action - NUMBER
     dice.roll(s, REROLL, 1)  # roll event (R18.5): read by `pending` once any Lucky Charm window closed
 
 
@@ -375,10 +380,22 @@ def magic_to_melee(s: GameState, side: int) -> bool:
     m = holder(s, MAGICIAN)
     if m < 0 or m == side:
         return False
-    return any(s.reg.get(f"b_order_{i}") == m for i in range(s.reg.get("b_order_n", 0)))
+    b = s.frame(Battle)
+    return b is not None and m in b.order
 
 
 # ----- R21.10 Nomad -----
+
+def _spent(spent: list[int], i: int) -> int:
+    """MP spent this turn by fort / town `i` (a list per hex / per Thing, grown as needed)."""
+    return spent[i] if i < len(spent) else 0
+
+
+def _spend(spent: list[int], i: int, value: int) -> None:
+    if i >= len(spent):
+        spent.extend([0] * (i + 1 - len(spent)))
+    spent[i] = value
+
 
 def _nomad_dests(s: GameState, p: int, hx: int, left: int, fort: bool) -> np.ndarray:
     """RD10.16: adjacent own hexes without enemies, MP permitting, with no fort (for a fort) or
@@ -399,7 +416,8 @@ def _nomad_forts(s: GameState, p: int) -> np.ndarray:
     """Own Towers and Keeps (not Castles, not Citadels) that can still move this turn."""
     hexes = np.flatnonzero((s.hex_owner == p) & (s.hex_fort >= 1) & (s.hex_fort <= 2))
     return np.array([h for h in hexes.tolist()
-                     if _nomad_dests(s, p, h, s.reg.get(f"mv_nf{h}", MP), True).size], np.int64)
+                     if _nomad_dests(s, p, h, MP - _spent(s.frame(MovementTurn).fort_spent, h), True).size],
+                    np.int64)
 
 
 def _nomad_towns(s: GameState, p: int) -> np.ndarray:
@@ -408,7 +426,8 @@ def _nomad_towns(s: GameState, p: int) -> np.ndarray:
     counters = counters[counters >= 0]
     counters = counters[_IS_TOWN[counters]]
     return np.array([c for c in counters.tolist()
-                     if _nomad_dests(s, p, int(s.thing_hex[c]), s.reg.get(f"mv_nt{c}", MP), False).size],
+                     if _nomad_dests(s, p, int(s.thing_hex[c]), MP - _spent(s.frame(MovementTurn).town_spent, c),
+                                     False).size],
                     np.int64)
 
 
@@ -430,7 +449,7 @@ def nomad_start(s: GameState, lay: ActionLayout, action: int) -> bool:
         return True
     c = action - lay.thing
     if lay.thing <= action < lay.hero and _IS_TOWN[c]:
-        s.reg["pw_nm"], s.reg["pw_nm_hex"] = c, int(s.thing_hex[c])
+        s.push(NomadMove(hex=int(s.thing_hex[c]), town=c))
         s.decision = D.NOMAD_DEST
         return True
     return False
@@ -441,13 +460,14 @@ def legal_nomad_fort(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_nomad_fort(s: GameState, lay: ActionLayout, action: int) -> None:
-    s.reg["pw_nm_hex"] = action - lay.hex
+    s.push(NomadMove(hex=action - lay.hex))
     s.decision = D.NOMAD_DEST
 
 
 def _nomad_move_dests(s: GameState) -> np.ndarray:
-    hx, c = s.reg["pw_nm_hex"], s.reg.get("pw_nm", -1)
-    left = s.reg.get(f"mv_nt{c}", MP) if c >= 0 else s.reg.get(f"mv_nf{hx}", MP)
+    nomad, turn = s.frame(NomadMove), s.frame(MovementTurn)
+    hx, c = nomad.hex, nomad.town
+    left = MP - (_spent(turn.town_spent, c) if c >= 0 else _spent(turn.fort_spent, hx))
     return _nomad_dests(s, s.actor, hx, left, c < 0)
 
 
@@ -458,13 +478,17 @@ def legal_nomad_dest(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_nomad_dest(s: GameState, lay: ActionLayout, action: int) -> None:
     """The fort or town enters the hex and pays its terrain cost (R11.1.2)."""
     dest = action - lay.hex
-    src, c = s.reg.pop("pw_nm_hex"), s.reg.pop("pw_nm", -1)
+    nomad, turn = s.frame(NomadMove), s.frame(MovementTurn)
+    src, c = nomad.hex, nomad.town
+    s.drop(NomadMove)
     cost = int(_COST[s.hex_terrain[dest]])
     if c >= 0:
-        s.reg[f"mv_nt{c}"] = s.reg.get(f"mv_nt{c}", MP) - cost
+        _spend(turn.town_spent, c, _spent(turn.town_spent, c) + cost)
         move_town(s, c, src, dest)
     else:
-        s.reg[f"mv_nf{dest}"] = s.reg.pop(f"mv_nf{src}", MP) - cost
+        spent = _spent(turn.fort_spent, src)
+        _spend(turn.fort_spent, src, 0)  # the fort's points go with it
+        _spend(turn.fort_spent, dest, spent + cost)
         move_fort(s, src, dest)
     s.decision = D.NONE
 
@@ -485,9 +509,10 @@ def move_fort(s: GameState, src: int, dest: int) -> None:
 
 def battle_start(s: GameState) -> bool:
     """First thing in a battle: R21.11 the Gambler may stake (two-sided battles against a player)."""
-    if not s.cfg.encounter_powers or s.reg.get("b_pw"):
+    b = s.frame(Battle)
+    if not s.cfg.encounter_powers or b.powers_applied:
         return False
-    s.reg["b_pw"] = 1
+    b.powers_applied = True
     g = holder(s, GAMBLER)
     sides = _sides(s)
     if g < 0 or g not in sides or len(sides) != 2 or NEUTRAL in sides or _stake_cap(s, sides) < 1:
@@ -502,7 +527,7 @@ def _stake_cap(s: GameState, sides: list[int]) -> int:
 
 
 def _sides(s: GameState) -> list[int]:
-    return [s.reg[f"b_order_{i}"] for i in range(s.reg["b_order_n"])]
+    return s.frame(Battle).order
 
 
 def legal_stake(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -514,16 +539,17 @@ def apply_stake(s: GameState, lay: ActionLayout, action: int) -> None:
     if k:
         for p in _sides(s):
             s.gold[p] -= k
-        s.reg["b_stake"] = k
+        s.frame(Battle).stake = k
     s.decision = D.NONE
 
 
 def battle_end(s: GameState, won: int) -> None:
     """R21.11 / RD10.16: the side holding the hex takes both stakes (the defender unless the
     attacker won)."""
-    k = s.reg.pop("b_stake", 0)
+    b = s.frame(Battle)
+    k, b.stake = b.stake, 0
     if k:
-        s.gold[won if won >= 0 else s.reg["b_def"]] += 2 * k
+        s.gold[won if won >= 0 else b.defender] += 2 * k
 
 
 # ----- R21.12 Populous -----
@@ -556,8 +582,9 @@ def damage_destroys(s: GameState, roll: int) -> bool:
     """R13.10 step 2: a damage roll of 1 or 6 destroys or reduces. R21.15: only a 1 after the Vandal
     conquered the hex in this battle; 1, 2 or 3 after the Vandal lost the hex."""
     if s.cfg.encounter_powers:
-        won, loser = s.reg.get("b_winner", -1), s.reg["b_def"]
-        if won >= 0 and won != NEUTRAL and won != loser and s.hex_owner[s.reg["b_hex"]] == won:
+        b = s.frame(Battle)
+        won, loser = b.winner, b.defender
+        if won >= 0 and won != NEUTRAL and won != loser and s.hex_owner[b.hex] == won:
             if has(s, won, VANDAL):
                 return roll == 1
             if has(s, loser, VANDAL):

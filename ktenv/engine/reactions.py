@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import SCREEN
+from ..procedures import Battle, Reactions
 from ..state import GameState
 from . import decisions as D
 from .actions import PASS, ActionLayout
@@ -38,27 +39,39 @@ def _original(c: int) -> int:
 def open_round(s: GameState, trigger: int, player: int, victims: int = 0) -> None:
     """Push a reaction round for `trigger` (a Thing id or MAGIC_STEP) played by `player`;
     `victims` is a bitmask of the players an Elixir may protect (Teenie Pox)."""
-    d = s.reg.get("rx_n", 0)
-    s.reg.update({f"rx{d}_c": trigger, f"rx{d}_p": player, f"rx{d}_ask": 0, f"rx{d}_cancel": 0,
-                  f"rx{d}_fan": -1, f"rx{d}_elixir": 0, f"rx{d}_victims": victims, "rx_n": d + 1})
+    rx = s.frame(Reactions) or s.push(Reactions())
+    rx.trigger.append(trigger)
+    rx.player.append(player)
+    rx.asked.append(0)
+    rx.cancelled.append(0)
+    rx.fan.append(-1)
+    rx.elixir.append(0)
+    rx.victims.append(victims)
 
 
 def take_result(s: GameState) -> tuple[bool, int, int]:
     """(cancelled, player whose Fan took effect or -1, bitmask of players saved by an Elixir)."""
-    out = (bool(s.reg.pop("rx_cancel", 0)), s.reg.pop("rx_fan", -1), s.reg.pop("rx_elixir", 0))
+    rx = s.frame(Reactions)
+    if rx is None:
+        return False, -1, 0
+    out = (rx.result_cancelled, rx.result_fan, rx.result_elixir)
+    if rx.trigger:  # rounds still open (never the case when a procedure resumes): keep them
+        rx.result_cancelled, rx.result_fan, rx.result_elixir = False, -1, 0
+    else:
+        s.drop(Reactions)
     return out
 
 
-def resume_flight(s: GameState, item: int, stage: str, fanned: int, clear, land, dest: int) -> None:
+def resume_flight(s: GameState, item: int, flight, fanned: int, clear, land, dest: int) -> None:
     """A Balloon (C.2) or Boat (R22.6) move after its reactions: Dispel Magic cancels it (C.8: no
     effect, the passengers have not moved: `clear`), a Fan/Bellows player picks where it lands
-    (FAN_HEX; `s.reg[stage]` = `fanned`), else it lands on `dest` (`land`)."""
+    (FAN_HEX; the `flight` frame's stage = `fanned`), else it lands on `dest` (`land`)."""
     cancelled, fan, _ = take_result(s)
     if cancelled:
         used_up(s, item)
         clear(s, keep_flight=False)
     elif fan >= 0:
-        s.reg[stage] = fanned
+        flight.stage = fanned
         s.decision, s.actor = D.FAN_HEX, fan
     else:
         land(s, dest)
@@ -66,18 +79,20 @@ def resume_flight(s: GameState, item: int, stage: str, fanned: int, clear, land,
 
 def _ask_order(s: GameState, d: int) -> list[int]:
     """Every other player from the acting player's left; against Plague the player is asked last."""
-    p = s.reg[f"rx{d}_p"]
+    rx = s.frame(Reactions)
+    p = rx.player[d]
     order = s.turn_order()
     i = order.index(p) if p in order else 0
     out = [order[(i + k) % len(order)] for k in range(1, len(order))]
-    if _original(s.reg[f"rx{d}_c"]) == _PLAGUES[0]:
+    if _original(rx.trigger[d]) == _PLAGUES[0]:
         out.append(p)
     return out
 
 
 def eligible(s: GameState, q: int, d: int) -> list[int]:
     """Reaction items on q's screen that may answer round d's trigger."""
-    c, p = _original(s.reg[f"rx{d}_c"]), s.reg[f"rx{d}_p"]
+    rx = s.frame(Reactions)
+    c, p = _original(rx.trigger[d]), rx.player[d]
     out = []
     copies = _REACTION_COPIES[_REACTION_COPIES < s.n_things]
     for r in copies[(s.thing_place[copies] == SCREEN) & (s.thing_owner[copies] == q)].tolist():
@@ -87,57 +102,62 @@ def eligible(s: GameState, q: int, d: int) -> list[int]:
             out.append(r)
         elif o == FAN and q != p and c in _FANNED:
             out.append(r)
-        elif o == ELIXIR and c in _PLAGUES and (c == _PLAGUES[0] or s.reg[f"rx{d}_victims"] >> q & 1):
+        elif o == ELIXIR and c in _PLAGUES and (c == _PLAGUES[0] or rx.victims[d] >> q & 1):
             out.append(r)
     return out
 
 
 def _in_battle(s: GameState, q: int) -> bool:
-    return any(s.reg.get(f"b_order_{i}") == q for i in range(s.reg.get("b_order_n", 0)))
+    b = s.frame(Battle)
+    return b is not None and q in b.order
 
 
 def pending(s: GameState) -> bool:
     """Ask the next holder of an eligible reaction; close rounds whose players have all answered."""
-    while s.reg.get("rx_n", 0):
-        d = s.reg["rx_n"] - 1
+    rx = s.frame(Reactions)
+    while rx is not None and rx.trigger:
+        d = len(rx.trigger) - 1
         order = _ask_order(s, d)
-        while s.reg[f"rx{d}_ask"] < len(order) and not s.reg[f"rx{d}_cancel"]:
-            q = order[s.reg[f"rx{d}_ask"]]
+        while rx.asked[d] < len(order) and not rx.cancelled[d]:
+            q = order[rx.asked[d]]
             if eligible(s, q, d):
                 s.decision, s.actor = D.REACT, q
                 return True
-            s.reg[f"rx{d}_ask"] += 1
-        _close(s, d)
+            rx.asked[d] += 1
+        _close(rx)
     return False
 
 
-def _close(s: GameState, d: int) -> None:
-    frame = {k: s.reg.pop(f"rx{d}_{k}") for k in ("c", "p", "ask", "cancel", "fan", "elixir", "victims")}
-    s.reg["rx_n"] = d
-    if d == 0:
-        del s.reg["rx_n"]
-        s.reg.update(rx_cancel=frame["cancel"], rx_fan=frame["fan"], rx_elixir=frame["elixir"])
+def _close(rx: Reactions) -> None:
+    """The innermost round closes: its item resolves against the round below, or, the last round
+    closed, its outcome waits for the procedure that opened it."""
+    trigger, player, cancelled = rx.trigger.pop(), rx.player.pop(), rx.cancelled.pop()
+    fan, elixir = rx.fan.pop(), rx.elixir.pop()
+    rx.asked.pop()
+    rx.victims.pop()
+    if not rx.trigger:
+        rx.result_cancelled, rx.result_fan, rx.result_elixir = bool(cancelled), fan, elixir
         return
-    if frame["cancel"]:
+    if cancelled:
         return  # a dispelled reaction has no effect
-    parent = d - 1
-    r, q = _original(frame["c"]), frame["p"]
+    r = _original(trigger)
     if r == DISPEL:
-        s.reg[f"rx{parent}_cancel"] = 1  # the battle applies C.8's lasting effect itself
+        rx.cancelled[-1] = 1  # the battle applies C.8's lasting effect itself
     elif r == FAN:
-        s.reg[f"rx{parent}_fan"] = q
+        rx.fan[-1] = player
     elif r == ELIXIR:
-        s.reg[f"rx{parent}_elixir"] |= 1 << q
+        rx.elixir[-1] |= 1 << player
 
 
 def legal_react(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    mask[lay.thing + np.asarray(eligible(s, s.actor, s.reg["rx_n"] - 1), np.int64)] = 1
+    rx = s.frame(Reactions)
+    mask[lay.thing + np.asarray(eligible(s, s.actor, len(rx.trigger) - 1), np.int64)] = 1
     mask[PASS] = 1
 
 
 def apply_react(s: GameState, lay: ActionLayout, action: int) -> None:
-    d = s.reg["rx_n"] - 1
-    s.reg[f"rx{d}_ask"] += 1
+    rx = s.frame(Reactions)
+    rx.asked[-1] += 1
     s.decision = D.NONE
     if action == PASS:
         return

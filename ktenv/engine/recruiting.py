@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..constants import SCREEN
+from ..procedures import RecruitStep, RecruitTurn
 from ..state import EVENTS, RECRUIT, GameState
 from . import decisions as D
 from .actions import N_NUMBERS, NUMBER, PASS, ActionLayout
@@ -17,7 +18,7 @@ MAX_PAID = 5  # R8.1.1: at most 25 gold, 5 each
 MAX_TRADED = 5  # R8.1.1: at most five Things by trade (ten counters)
 
 # Steps of one player's recruiting turn.
-PAID, TRADE, DRAW, PLACE, LIMIT, DONE = range(6)  # LIMIT: the screen limit applies again
+PAID, TRADE, DRAW, PLACE, LIMIT, DONE = RecruitStep  # LIMIT: the screen limit applies again
 
 
 def free_count(s: GameState, player: int) -> int:
@@ -31,51 +32,57 @@ def run(s: GameState) -> None:
         s.phase, s.stage, s.turn = EVENTS, 0, 0
         return
     player = order[s.turn]
-    sub = s.reg.setdefault("sub", PAID)
+    turn = _turn(s)
     s.actor = player
-    if sub == PAID:
-        s.reg["screen_open"] = player + 1  # R17.1.1: the limit waits until placement is finished
+    if turn.step == PAID:
+        turn.open_screen = player  # R17.1.1: the limit waits until placement is finished
         s.drawn[player] = 0
         s.decision = D.RECRUIT_PAID
-    elif sub == TRADE:
+    elif turn.step == TRADE:
         s.decision = D.RECRUIT_TRADE
-    elif sub == DRAW:
+    elif turn.step == DRAW:
         _draw_all(s, player)
-    elif sub == PLACE:
-        s.reg["sub"] = LIMIT
+    elif turn.step == PLACE:
+        turn.step = LIMIT
         begin_placement(s, player, allow_remove=True)
-    elif sub == LIMIT:
-        s.reg.pop("screen_open", None)  # placement done: over 10 now means discarding (interrupts)
-        s.reg["sub"] = DONE
+    elif turn.step == LIMIT:
+        turn.open_screen = -1  # placement done: over 10 now means discarding (interrupts)
+        turn.step = DONE
     else:
-        for key in ("sub", "screen_open", "paid", "skip_free"):
-            s.reg.pop(key, None)
+        s.drop(RecruitTurn)
         s.turn += 1
+
+
+def _turn(s: GameState) -> RecruitTurn:
+    """The player's Recruit Things turn under way (started on first use)."""
+    return s.frame(RecruitTurn) or s.push(RecruitTurn())
 
 
 # ----- declarations -----
 
 def legal_paid(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """R8.1.1: 0-5 paid Things at 5 gold. R20.2 lifts the cap: NUMBER 15 then asks for more."""
-    affordable = int(s.gold[s.actor]) // 5 - s.reg.get("paid", 0)
+    paid = (s.frame(RecruitTurn) or RecruitTurn()).paid
+    affordable = int(s.gold[s.actor]) // 5 - paid
     top = min(N_NUMBERS - 1 if s.cfg.where_will_they_stop else MAX_PAID, affordable)
     mask[NUMBER:NUMBER + top + 1] = 1
-    if not s.cfg.free_draws_mandatory and "paid" not in s.reg:
+    if not s.cfg.free_draws_mandatory and paid == 0:  # asked again only after 15 or more (R20.2)
         mask[PASS] = 1  # X7 option: the whole draw may be declined
 
 
 def apply_paid(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
+    turn = _turn(s)
     if action == PASS:
-        s.reg["sub"] = PLACE  # no draws and no trade this round
+        turn.step = PLACE  # no draws and no trade this round
         return
     count = action - NUMBER
-    s.reg["paid"] = s.reg.get("paid", 0) + count
-    more = int(s.gold[s.actor]) // 5 - s.reg["paid"]
+    turn.paid += count
+    more = int(s.gold[s.actor]) // 5 - turn.paid
     if s.cfg.where_will_they_stop and count == N_NUMBERS - 1 and more > 0:
         s.decision = D.RECRUIT_PAID  # the largest amount: the player may declare more
         return
-    s.reg["sub"] = TRADE
+    turn.step = TRADE
 
 
 def _trade_set(s: GameState, player: int) -> np.ndarray:
@@ -98,7 +105,7 @@ def legal_trade(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 def apply_trade(s: GameState, lay: ActionLayout, action: int) -> None:
     if action == PASS:
-        s.reg["sub"] = DRAW
+        _turn(s).step = DRAW
         s.decision = D.NONE
     else:
         c = action - lay.thing
@@ -111,7 +118,7 @@ def _draw_all(s: GameState, player: int) -> None:
     """Draws one at a time: free, then paid, then traded; stops when the cup is empty."""
     trades = _trade_set(s, player)
     k = trade_ratio(s, player)  # R21.14 Trafficker: one counter a Thing
-    wanted = (free_count(s, player), s.reg.get("paid", 0), trades.size // k)
+    wanted = (free_count(s, player), _turn(s).paid, trades.size // k)
     got = [0, 0, 0]
     for kind, count in enumerate(wanted):
         for _ in range(count):
@@ -127,7 +134,7 @@ def _draw_all(s: GameState, player: int) -> None:
         if k * missing >= trades.size:  # every trade counter stays: nothing to choose
             s.thing_selected[trades] = False
         else:
-            s.reg["keep"] = k * missing
+            _turn(s).keep = k * missing
             s.decision = D.TRADE_KEEP
             return
     _return_trades(s, player)
@@ -136,14 +143,15 @@ def _draw_all(s: GameState, player: int) -> None:
 def _return_trades(s: GameState, player: int) -> None:
     for c in _trade_set(s, player):
         to_cup(s, int(c))
-    s.reg.pop("keep", None)
-    s.reg["sub"] = PLACE
+    turn = _turn(s)
+    turn.keep = 0
+    turn.step = PLACE
     s.decision = D.NONE
 
 
 def legal_keep(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     trades = _trade_set(s, s.actor)
-    if trades.size > s.reg["keep"]:
+    if trades.size > (s.frame(RecruitTurn) or RecruitTurn()).keep:
         mask[lay.thing + trades] = 1
     else:  # a trade treasure was cashed meanwhile (RD8.1): what is left all stays (PASS)
         mask[PASS] = 1
@@ -156,8 +164,9 @@ def apply_keep(s: GameState, lay: ActionLayout, action: int) -> None:
         _return_trades(s, s.actor)
         return
     s.thing_selected[action - lay.thing] = False
-    s.reg["keep"] -= 1
-    if s.reg["keep"] == 0:
+    turn = _turn(s)
+    turn.keep -= 1
+    if turn.keep == 0:
         _return_trades(s, s.actor)
 
 

@@ -13,6 +13,7 @@ from ..board import (
     start_position_choices,
 )
 from ..constants import NOBODY, SEA
+from ..procedures import Claims, Setup
 from ..state import INCOME, SETUP, GameState
 from . import decisions as D
 from . import house, kadab
@@ -36,7 +37,14 @@ def run(s: GameState) -> None:
 
 def _next_stage(s: GameState, stage: int) -> None:
     s.stage, s.turn = stage, 0
-    s.reg.pop("sub", None)
+    setup = s.frame(Setup)
+    if setup is not None:
+        setup.placed = False
+
+
+def _setup(s: GameState) -> Setup:
+    """The draw and placements under way (started on first use)."""
+    return s.frame(Setup) or s.push(Setup())
 
 
 def _current(s: GameState) -> int:
@@ -93,7 +101,7 @@ def _sea_check(s: GameState) -> None:
     if player < 0:
         for player in s.turn_order():  # R4.5.1: control markers on the start hexes
             s.hex_owner[s.start_hex[player]] = player
-        s.reg["claim_round"] = 0
+        s.push(Claims())
         _next_stage(s, CLAIM)
         return
     start = int(s.start_hex[player])
@@ -154,11 +162,12 @@ def claimable(s: GameState, player: int) -> np.ndarray:
 def _claim(s: GameState) -> None:
     player = _current(s)
     if player < 0:
-        if s.reg["claim_round"] == 0:
-            s.reg["claim_round"] = 1
+        claims = s.frame(Claims)
+        if claims.round == 0:
+            claims.round = 1
             s.turn = 0
         else:
-            s.reg.pop("claim_round")
+            s.drop(Claims)
             for p in s.turn_order():
                 s.gold[p] += START_GOLD  # R4.6
             _next_stage(s, TOWER)
@@ -214,7 +223,7 @@ def initial_draw(s: GameState) -> int:
 
 
 def _draw(s: GameState) -> None:
-    s.reg["setup_screens"] = 1  # R17.1.1: no screen limit during setup before placement
+    _setup(s).screens_open = True  # R17.1.1: no screen limit during setup before placement
     for player in s.turn_order():
         for _ in range(initial_draw(s)):
             if draw(s, player) >= 0:
@@ -226,14 +235,15 @@ def _draw(s: GameState) -> None:
 def _place(s: GameState) -> None:
     player = _current(s)
     if player < 0:
-        s.reg.pop("setup_screens", None)  # placement done: the screen limit applies (interrupts)
+        _setup(s).screens_open = False  # placement done: the screen limit applies (interrupts)
         _next_stage(s, FINISH if s.cfg.setup_exchange_timing == "before_placement" else EXCHANGE)
         return
-    if s.reg.get("sub", 0) == 0:
-        s.reg["sub"] = 1
+    setup = _setup(s)
+    if not setup.placed:
+        setup.placed = True
         begin_placement(s, player)
     else:
-        s.reg.pop("sub")
+        setup.placed = False
         s.turn += 1
 
 
@@ -281,13 +291,14 @@ def _place_again(s: GameState) -> None:
     if player < 0:
         _next_stage(s, FINISH)
         return
-    if s.reg.get("sub", 0) == 0:
-        s.reg["sub"] = 1
+    setup = _setup(s)
+    if not setup.placed:
+        setup.placed = True
         drew = bool((s.thing_new & (s.thing_owner == player)).any())
         if drew:
             begin_placement(s, player, only_new=s.cfg.setup_second_placement == "replacements_only")
     else:
-        s.reg.pop("sub")
+        setup.placed = False
         s.turn += 1
 
 
@@ -296,6 +307,7 @@ def _finish(s: GameState) -> None:
     s.hex_stack = form_hex_stack(s.hex_stack, s.hex_aside, [], s.rng)
     s.hex_aside = []
     s.thing_new[:] = False
+    s.drop(Setup)
     s.round, s.phase, s.stage, s.turn = 1, INCOME, 0, 0
 
 

@@ -165,7 +165,6 @@ def _caught(s: GameState) -> None:
     """RD5.5: caught in the act, the hero returns to the pool turned over."""
     face = _use(s).hero
     lose_hero(s, face)
-    s.reg.pop(f"hero_turn_{face}", None)
     clear_hero_turn(s, face)
     s.hero_up[face // 2] ^= 1
     _use_done(s)

@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NEUTRAL, NOBODY
+from ..procedures import HeroTurnOver
 from ..state import GameState
 from . import house
 from .common import to_cup
@@ -75,14 +76,24 @@ def lose_hero(s: GameState, face: int) -> None:
     s.hero_pinned[face] = False
     s.hero_moved[face] = False
     if owner != NOBODY and house.may_turn(s, face):  # R22.4: not Tycho Brahe's counter without Kadab
-        s.reg[f"hero_turn_{face}"] = owner
-        s.reg["hero_turns"] = s.reg.get("hero_turns", 0) | 1 << face  # quick test for the interrupt
+        turning = s.frame(HeroTurnOver) or s.push(HeroTurnOver())
+        if face in turning.faces:
+            turning.owners[turning.faces.index(face)] = owner
+        else:
+            i = sum(f < face for f in turning.faces)  # kept lowest first
+            turning.faces.insert(i, face)
+            turning.owners.insert(i, owner)
 
 
 def clear_hero_turn(s: GameState, face: int) -> None:
     """The turning-over question for `face` is settled (asked, or decided by a rule)."""
-    left = s.reg.get("hero_turns", 0) & ~(1 << face)
-    if left:
-        s.reg["hero_turns"] = left
-    else:
-        s.reg.pop("hero_turns", None)
+    turning = s.frame(HeroTurnOver)
+    if turning is None:
+        return
+    if face in turning.faces:
+        i = turning.faces.index(face)
+        del turning.faces[i], turning.owners[i]
+    if turning.face == face:
+        turning.face = -1
+    if not turning.faces and turning.face < 0:
+        s.drop(HeroTurnOver)

@@ -2,6 +2,7 @@
 
     import ktenv
     env = ktenv.env(n_players=3, max_rounds=50)      # wrapped: AssertOutOfBounds + OrderEnforcing
+                                                     # (num_players=3 is the same: PettingZoo's keyword)
     env.reset(seed=42)                               # seed 42 plays the same game as new_game(cfg, 42)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
@@ -21,6 +22,8 @@ Spaces (docs/actions.md, docs/observation.md):
   not know (rules RI); the mask is all zeros for agents that are not to act.
   ``env.unwrapped.observation_layout()`` names its slices.
 
+Actions outside the space (out of range, a float, a wrong type) raise ValueError or TypeError naming
+the action and the space, and change nothing, in every mode.
 Illegal actions: the raw env raises ``ktenv.engine.IllegalActionError`` (a ValueError) and changes
 nothing (state, rewards, agent selection), so a buggy agent is found at once. With
 ``env(illegal_action="terminate")`` PettingZoo's standard ``TerminateIllegalWrapper`` is applied
@@ -43,9 +46,13 @@ takes about 6 000 decisions). ``infos[agent]``: ``round``, ``phase``,
 ``alive``; at the end also ``winner`` (agent name, None if shared), ``winners`` and ``reason``.
 
 Snapshots: ``snapshot()`` is the game state as JSON (incl. the generator); ``restore(json)``
-continues from it. The env pickles and deep-copies (through the same JSON).
+continues from it. The env pickles and deep-copies (through the same JSON), and so does a GameState.
 
-Version history: v0 (ktenv 0.1) first release.
+Render modes: ``"human"`` prints the text board to stdout (``render()`` returns None), ``"ansi"``
+returns it, ``"rgb_array"`` returns the picture (ktenv/render.py).
+
+Version history: v0 (ktenv 0.1) first release; ktenv 0.2: the observation drops the `reg_b_dest`
+column, which no rule wrote (the environment keeps its name while ktenv is below 1.0).
 """
 
 from __future__ import annotations
@@ -71,7 +78,7 @@ from .observation import ObservationEncoder
 from .stats import ALIVE, CITADELS, FORTS, GOLD, HEROES, HEXES, INCOME, player_stats
 
 ENV_NAME = "kings_and_things_v0"
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("human", "ansi", "rgb_array")  # human: the text board printed to stdout
 REWARD_MODES = ("win", "shaped")
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 SHAPING_SCALE = 0.01
@@ -85,6 +92,22 @@ def game_config(config: dict[str, Any]) -> GameConfig:
         return GameConfig.from_dict(dict(config))
     except TypeError as exc:  # a wrong type that the dataclass itself rejects
         raise ConfigError(f"config: {exc}") from None
+
+
+def checked_action(action: Any, n: int, agent: str = "the agent") -> int:
+    """`action` as an int of ``Discrete(n)``; anything outside the space raises (TypeError for a wrong
+    type or a float, ValueError out of range) before anything changes. An int in range that the mask
+    forbids is the engine's IllegalActionError, not this."""
+    if action is None:
+        raise ValueError(f"{agent} must act: None is only for agents whose episode ended")
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]  # a 0-d array, as a policy's predict() returns for one observation
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"action {action!r} ({type(action).__name__}) is not in the action space Discrete({n}): "
+                        "expected a whole number")
+    if not 0 <= action < n:
+        raise ValueError(f"action {action!r} is outside the action space Discrete({n}) (0 to {n - 1})")
+    return int(action)
 
 
 def win_rewards(n: int, winners: list[int]) -> list[float]:
@@ -208,8 +231,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ValueError(f"{agent} must act: None is only for agents whose episode ended")
+        action = checked_action(action, self.action_layout.size, agent)
         s = self._state
         _engine_step(s, action)  # an illegal action raises here and changes nothing
         self._version += 1
@@ -339,6 +361,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             return None
         from .. import render as _render
 
+        if self.render_mode == "human":
+            print(_render.ansi(self._state), flush=True)
+            return None
         if self.render_mode == "ansi":
             return _render.ansi(self._state)
         return _render.rgb_array(self._state)
@@ -364,10 +389,22 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self._infos_version = -1
 
 
+class ActionSpaceCheck(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's AssertOutOfBoundsWrapper raising `checked_action`'s TypeError/ValueError (naming the
+    action and the space) instead of a bare assertion, which ``python -O`` would drop."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if action is not None or not (self.terminations[agent] or self.truncations[agent]):
+            action = checked_action(action, self.action_space(agent).n, agent)
+        wrappers.BaseWrapper.step(self, action)
+
+
 def env(**config: Any) -> AECEnv:
     """The AEC environment with PettingZoo's usual wrappers (AssertOutOfBounds, OrderEnforcing).
 
-    Keyword arguments: every GameConfig key, plus ``render_mode`` (None, "ansi", "rgb_array"),
+    Keyword arguments: every GameConfig key (``num_players`` is read as ``n_players``), plus
+    ``render_mode`` (None, "human", "ansi", "rgb_array"),
     ``reward`` ("win" or "shaped"), ``max_steps`` (decisions per episode before truncation,
     default 100 000) and ``illegal_action`` ("raise", default, or "terminate": the standard
     TerminateIllegalWrapper with reward -1).
@@ -378,5 +415,5 @@ def env(**config: Any) -> AECEnv:
     e: AECEnv = raw_env(**config)
     if illegal == "terminate":
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = ActionSpaceCheck(e)
     return wrappers.OrderEnforcingWrapper(e)

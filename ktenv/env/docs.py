@@ -48,10 +48,11 @@ def observation_tables() -> str:
              f"boxes and the house block) {six.N_THINGS} and {six.N_HERO_FACES} on a 61-hex board with 6 `rel*` "
              "columns. Mysterious Kadab (R20.3) adds the `face_down` column of `hexes`. A default game's "
              "layout is therefore the same with or without these options in the code.\n\n")
-    regs = ["| register (`s.reg` key) | kind | who sees it | meaning |", "|---|---|---|---|"]
+    regs = ["| register (columns `reg_<key>`) | reads (`ktenv.procedures`) | kind | who sees it | meaning |",
+            "|---|---|---|---|---|"]
     for r in REGISTERS:
         only = " (only with house_content)" if r.house else ""
-        regs.append(f"| `{r.key}` | {r.kind} | {r.visible} | {r.doc}{only} |")
+        regs.append(f"| `{r.key}` | `{r.source}` | {r.kind} | {r.visible} | {r.doc}{only} |")
     return intro + layout.markdown() + "\n#### Registers carried\n\n" + "\n".join(regs) + "\n"
 
 

@@ -44,7 +44,7 @@ from .stats import HEXES, STAT_COLUMNS, player_stats
 GOLD_CAP = 2**31  # the state stores gold as int32, so this bound is never exceeded
 ROUND_CAP = 10_000  # GameConfig.max_rounds' upper limit
 
-# ----- registers of the pending decision (s.reg) that an observer may see -----
+# ----- registers of the pending decision (procedure frame fields) that an observer may see -----
 
 SCALAR, HEX, THING, HERO, SIDE, PER_SIDE, OWN_SIDE = "scalar", "hex", "thing", "hero", "side", "per_side", "own_side"
 PUBLIC, ACTOR, OWNER = "public", "actor", "owner"
@@ -53,24 +53,41 @@ _WHO = {PUBLIC: "", ACTOR: " [actor only]", OWNER: " [owner only]"}
 PRIVATE_DECISIONS = frozenset((D.LUCKY_DIE, D.LUCKY_SIGN))
 
 
-def frame_field(source: str) -> tuple[type, str]:
-    """("Battle", "hex") from "Battle.hex", checked against the frame's fields."""
-    cls_name, _, name = source.partition(".")
+LENGTH = -1  # frame_source's index of "len(Frame.list)": the list's length
+
+
+def frame_source(source: str) -> tuple[type, str, int | None]:
+    """What a register reads: "Battle.hex" -> (Battle, "hex", None); an element of a list field,
+    "LuckyCharm.shown[3]" -> (LuckyCharm, "shown", 3) (absent past the list's end); its length,
+    "len(LuckyCharm.shown)" -> (LuckyCharm, "shown", LENGTH)."""
+    path, index = source, None
+    if path.startswith("len(") and path.endswith(")"):
+        path, index = path[4:-1], LENGTH
+    elif path.endswith("]") and "[" in path:
+        path, _, i = path[:-1].partition("[")
+        index = int(i) if i.isdigit() else None
+        if index is None:
+            raise TypeError(f"observation register source {source!r}: the index must be a number")
+    cls_name, _, name = path.partition(".")
     cls = next((c for c in FRAMES.values() if c.__name__ == cls_name), None)
-    if cls is None or name not in {f.name for f in dataclasses.fields(cls)}:
+    fields = {f.name: f for f in dataclasses.fields(cls)} if cls is not None else {}
+    if name not in fields or (index is not None and not fields[name].metadata.get("series")):
         raise TypeError(f"observation register source {source!r}: no such procedure frame field")
-    return cls, name
+    return cls, name, index
 
 
 @dataclass(frozen=True)
 class Register:
-    """One `s.reg` entry the observation carries.
+    """One procedure frame field the observation carries, in columns named ``reg_<key>`` (the names of
+    the version-2 registers, which trained models and agents read).
 
+    source: the frame field, "Battle.hex"; "LuckyCharm.shown[3]" one element of a list field,
+    "len(LuckyCharm.shown)" its length (`frame_source`). A source that does not exist fails at import.
     kind: SCALAR (a number, column in `registers`); HEX / THING / HERO (an index, a 0/1 column
     ``reg_<key>`` in that table); SIDE (a player code or NEUTRAL, one-hot over relative sides in
-    `registers`); PER_SIDE (key ``<key>{side}`` for every side, a number per relative side);
-    OWN_SIDE (key ``<key>{observer}`` only, e.g. the secret battle target, RI.6; its value is a
-    side, one-hot over relative sides).
+    `registers`); PER_SIDE (a per-side list field, a number per relative side); OWN_SIDE (a per-side
+    list field of which the observer sees only its own entry, e.g. the secret battle target, RI.6;
+    the value is a side, one-hot over relative sides).
     house: the register exists only with house_content, so default layouts stay as they were.
     visible: PUBLIC (everybody), OWNER (a THING register: only the owner of that Thing, e.g. the
     Aviator's flyer, R21.2) or ACTOR (only the player who decides now, e.g. the Thing they
@@ -83,98 +100,114 @@ class Register:
     high: float = 1.0
     doc: str = ""
     house: bool = False  # exists only in games with house_content (R22)
-    # The frame field it reads (`ktenv.procedures`): "Battle.hex". Empty: the `s.reg` key `key`
-    # (registers not yet moved to a frame).
-    source: str = ""
+    source: str = ""  # the frame field it reads (`ktenv.procedures`)
 
     def __post_init__(self) -> None:
-        if self.source:
-            frame_field(self.source)  # a register naming a field that does not exist fails at import
+        frame_source(self.source)  # a register naming a field that does not exist fails at import
 
 
 REGISTERS: tuple[Register, ...] = (
     # recruiting and placement (Engine I)
-    Register("paid", SCALAR, high=5, doc="paid Things declared this recruiting turn (R8.1.1)"),
-    Register("keep", SCALAR, high=10, doc="trade counters still to keep after the cup ran out (R8.1.5)"),
-    Register("cost", SCALAR, high=200, doc="gold asked after a short hero roll (R7.6)"),
-    Register("attempts", SCALAR, high=100, doc="hero recruiting attempts this turn"),
-    Register("place_new", SCALAR, doc="placement limited to Things drawn in the exchange (R4.10)"),
-    Register("place_remove", SCALAR, doc="own income counters may be removed in this placement (R8.2.2)"),
-    Register("place_hex", HEX, doc="placement limited to this hex (conquest, R13.11.2)"),
-    Register("thing", THING, ACTOR, doc="the Thing chosen for placement, hex still to choose (actor only)"),
-    Register("hero", HERO, doc="the pool hero being recruited (R7.3)"),
-    Register("hero_turn", HERO, doc="the lost hero whose counter may be turned over (R7.11)"),
+    Register("paid", SCALAR, high=5, doc="paid Things declared this recruiting turn (R8.1.1)",
+             source="RecruitTurn.paid"),
+    Register("keep", SCALAR, high=10, doc="trade counters still to keep after the cup ran out (R8.1.5)",
+             source="RecruitTurn.keep"),
+    Register("cost", SCALAR, high=200, doc="gold asked after a short hero roll (R7.6)", source="HeroRecruit.cost"),
+    Register("attempts", SCALAR, high=100, doc="hero recruiting attempts this turn", source="HeroRecruit.attempts"),
+    Register("place_new", SCALAR, doc="placement limited to Things drawn in the exchange (R4.10)",
+             source="Placement.only_new"),
+    Register("place_remove", SCALAR, doc="own income counters may be removed in this placement (R8.2.2)",
+             source="Placement.may_remove"),
+    Register("place_hex", HEX, doc="placement limited to this hex (conquest, R13.11.2)", source="Placement.hex"),
+    Register("thing", THING, ACTOR, doc="the Thing chosen for placement, hex still to choose (actor only)",
+             source="Placement.thing"),
+    Register("hero", HERO, doc="the pool hero being recruited (R7.3)", source="HeroRecruit.hero"),
+    Register("hero_turn", HERO, doc="the lost hero whose counter may be turned over (R7.11)",
+             source="HeroTurnOver.face"),
     # exploration (Engine II, R12.2)
-    Register("x_hex", HEX, doc="hex being explored"),
-    Register("x_player", SIDE, doc="exploring player"),
-    Register("x_ctrl", SIDE, doc="player running the neutral defenders (RD1.6)"),
+    Register("x_hex", HEX, doc="hex being explored", source="Exploration.hex"),
+    Register("x_player", SIDE, doc="exploring player", source="Exploration.player"),
+    Register("x_ctrl", SIDE, doc="player running the neutral defenders (RD1.6)",
+             source="Exploration.controller"),
     # battles (Engine II, R13); every die and hit is public (RD1.1)
-    Register("b_hex", HEX, doc="hex of the battle under way"),
-    Register("b_kind", SCALAR, high=2, doc="battle kind: 0 owned hex, 1 exploration, 2 contest"),
-    Register("b_round", SCALAR, high=1000, doc="combat round"),
-    Register("b_step", SCALAR, high=2, doc="step: 0 magic, 1 ranged, 2 melee"),
-    Register("b_multi", SCALAR, doc="multi-sided battle (R13.12)"),
-    Register("b_nohit", SCALAR, high=50, doc="rounds in a row without a hit (RD7.4)"),
-    Register("b_def", SIDE, doc="defending side"),
-    Register("b_att", SIDE, doc="attacking player who started the battle"),
-    Register("b_ctrl", SIDE, doc="player running the neutral side"),
-    Register("b_side", SIDE, doc="side whose choice it is (targets, hits, retreat)"),
-    Register("b_winner", SIDE, doc="winning side of the finished battle"),
-    Register("b_dest", HEX, doc="retreat destination (excess eliminated there)"),
-    Register("b_hits", PER_SIDE, high=200, doc="hits the side still has to assign this step"),
-    Register("b_target", OWN_SIDE, doc="the observer's own target side this round (secret, RI.6)"),
-    Register("b_firewall", SCALAR, high=7, doc="value of the Firewall in play (C.5)"),
-    Register("b_marksman", SCALAR, high=5, doc="the Marksman's value this ranged step (A.6)"),
-    Register("b_mhits", SCALAR, high=10, doc="Marksman hits his owner still places (A.6)"),
-    Register("b_mtarget", SIDE, doc="side the Marksman's hits fall on"),
-    Register("b_dust", SIDE, doc="attacking side sent away by Dust of Defense (C.1)"),
-    Register("b_item", THING, doc="magic item just played, awaiting reactions (R18.2)"),
-    Register("b_bear", THING, doc="Bow or Sword whose bearer is chosen: new, or moved as a round starts (C.10, C.11)"),
-    Register("ex_hex", HEX, doc="hex where counters over the stack limit are eliminated (R13.8.4, RP-5.9)"),
-    Register("ex_side", SIDE, doc="player who eliminates them"),
+    Register("b_hex", HEX, doc="hex of the battle under way", source="Battle.hex"),
+    Register("b_kind", SCALAR, high=2, doc="battle kind: 0 owned hex, 1 exploration, 2 contest", source="Battle.kind"),
+    Register("b_round", SCALAR, high=1000, doc="combat round", source="Battle.round"),
+    Register("b_step", SCALAR, high=2, doc="step: 0 magic, 1 ranged, 2 melee", source="Battle.step"),
+    Register("b_multi", SCALAR, doc="multi-sided battle (R13.12)", source="Battle.multi"),
+    Register("b_nohit", SCALAR, high=50, doc="rounds in a row without a hit (RD7.4)",
+             source="Battle.rounds_without_hit"),
+    Register("b_def", SIDE, doc="defending side", source="Battle.defender"),
+    Register("b_att", SIDE, doc="attacking player who started the battle", source="Battle.attacker"),
+    Register("b_ctrl", SIDE, doc="player running the neutral side", source="Battle.controller"),
+    Register("b_side", SIDE, doc="side whose choice it is (targets, hits, retreat)", source="Battle.side"),
+    Register("b_winner", SIDE, doc="winning side of the finished battle", source="Battle.winner"),
+    Register("b_hits", PER_SIDE, high=200, doc="hits the side still has to assign this step", source="Battle.hits"),
+    Register("b_target", OWN_SIDE, doc="the observer's own target side this round (secret, RI.6)",
+             source="Battle.targets"),
+    Register("b_firewall", SCALAR, high=7, doc="value of the Firewall in play (C.5)", source="Battle.firewall"),
+    Register("b_marksman", SCALAR, high=5, doc="the Marksman's value this ranged step (A.6)", source="Battle.marksman"),
+    Register("b_mhits", SCALAR, high=10, doc="Marksman hits his owner still places (A.6)",
+             source="Battle.marksman_hits"),
+    Register("b_mtarget", SIDE, doc="side the Marksman's hits fall on", source="Battle.marksman_target"),
+    Register("b_dust", SIDE, doc="attacking side sent away by Dust of Defense (C.1)", source="Battle.dust"),
+    Register("b_item", THING, doc="magic item just played, awaiting reactions (R18.2)", source="Battle.item"),
+    Register("b_bear", THING, doc="Bow or Sword whose bearer is chosen: new, or moved as a round starts (C.10, C.11)",
+             source="Battle.bearer_item"),
+    Register("ex_hex", HEX, doc="hex where counters over the stack limit are eliminated (R13.8.4, RP-5.9)",
+             source="Excess.hex"),
+    Register("ex_side", SIDE, doc="player who eliminates them", source="Excess.side"),
     # movement (R11)
-    Register("mv_hex", HEX, doc="where the moving stack is (also over Sea)"),
-    Register("mv_sel", HEX, doc="hex whose counters are being chosen for a move"),
-    Register("bl_hex", HEX, doc="hex the Balloon lifts off from (C.2)"),
-    Register("bl_dest", HEX, doc="hex the Balloon is flying to"),
-    Register("bl_owner", SIDE, doc="owner of the Balloon in play this round"),
-    Register("bl_n", SCALAR, high=3, doc="Balloon passengers"),
+    Register("mv_hex", HEX, doc="where the moving stack is (also over Sea)", source="Move.hex"),
+    Register("mv_sel", HEX, doc="hex whose counters are being chosen for a move", source="Move.start"),
+    Register("bl_hex", HEX, doc="hex the Balloon lifts off from (C.2)", source="BalloonFlight.hex"),
+    Register("bl_dest", HEX, doc="hex the Balloon is flying to", source="BalloonFlight.dest"),
+    Register("bl_owner", SIDE, doc="owner of the Balloon in play this round", source="BalloonFlight.owner"),
+    Register("bl_n", SCALAR, high=3, doc="Balloon passengers", source="BalloonFlight.n"),
     # events (R10, Appendix B), losses, special powers (R15)
-    Register("ev_c", THING, doc="event being resolved"),
-    Register("ev_p", SIDE, doc="player who played it"),
-    Register("ev_q", SIDE, doc="its victim or the other side concerned"),
-    Register("ev_hex", HEX, doc="the event's target hex"),
-    Register("ev_dest", HEX, doc="destination hex in the event (escape, placement)"),
-    Register("ev_hero", HERO, doc="hero concerned (Defection)"),
-    Register("ev_roll", SCALAR, high=14, doc="the event's roll"),
-    Register("ev_roll2", SCALAR, high=14, doc="the event's second roll"),
-    Register("ev_n", SCALAR, high=20, doc="losses or counters still to take"),
-    Register("ls_hex", HEX, doc="hex where losses are taken (B.2, B.4, B.7)"),
-    Register("ls_owner", SIDE, doc="player taking the losses"),
-    Register("ls_n", SCALAR, high=20, doc="losses still to take"),
+    Register("ev_c", THING, doc="event being resolved", source="Event.card"),
+    Register("ev_p", SIDE, doc="player who played it", source="Event.player"),
+    Register("ev_q", SIDE, doc="its victim or the other side concerned", source="Event.other"),
+    Register("ev_hex", HEX, doc="the event's target hex", source="Event.hex"),
+    Register("ev_dest", HEX, doc="destination hex in the event (escape, placement)", source="Event.dest"),
+    Register("ev_hero", HERO, doc="hero concerned (Defection)", source="Event.hero"),
+    Register("ev_roll", SCALAR, high=14, doc="the event's roll", source="Event.roll"),
+    Register("ev_roll2", SCALAR, high=14, doc="the event's second roll", source="Event.roll2"),
+    Register("ev_n", SCALAR, high=20, doc="losses or counters still to take", source="Event.n"),
+    Register("ls_hex", HEX, doc="hex where losses are taken (B.2, B.4, B.7)", source="Losses.hex"),
+    Register("ls_owner", SIDE, doc="player taking the losses", source="Losses.owner"),
+    Register("ls_n", SCALAR, high=20, doc="losses still to take", source="Losses.left"),
     Register("sp_hero", HERO, doc="special-power hero in use (A.5, A.7)", source="SpecialPower.hero"),
     Register("sp_victim", SIDE, doc="the power's victim", source="SpecialPower.victim"),
     Register("sp_hex", HEX, doc="the Assassin Primus's hex", source="SpecialPower.hex"),
-    Register("lucky_n", SCALAR, ACTOR, high=16, doc="dice of the roll the Lucky Charm may change (holder only)"),
-    *(Register(f"lucky_d{i}", SCALAR, ACTOR, high=7, doc=f"die {i} of that roll (holder only)") for i in range(16)),
-    Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change"),
+    Register("lucky_n", SCALAR, ACTOR, high=16, doc="dice of the roll the Lucky Charm may change (holder only)",
+             source="len(LuckyCharm.shown)"),
+    *(Register(f"lucky_d{i}", SCALAR, ACTOR, high=7, doc=f"die {i} of that roll (holder only)",
+               source=f"LuckyCharm.shown[{i}]") for i in range(16)),
+    Register("lucky_die", SCALAR, ACTOR, high=15, doc="the die the holder chose to change", source="LuckyCharm.die"),
     # Encounter powers (R21, only with encounter_powers)
-    Register("pw_fly", THING, OWNER, doc="the Aviator's creature that flies this round (R21.2)"),
-    Register("pw_ar", THING, doc="the Aviator's flyer retreating alone (R21.2)"),
-    Register("pw_lk", SIDE, doc="the Lucky side that may re-roll one die of its roll (R21.5)"),
-    Register("pw_lk_n", SCALAR, high=16, doc="dice of that roll (R21.5)"),
-    *(Register(f"pw_d{i}", SCALAR, high=7, doc=f"die {i} of that roll (R21.5)") for i in range(16)),
-    Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)"),
-    Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)"),
-    Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)"),
+    Register("pw_fly", THING, OWNER, doc="the Aviator's creature that flies this round (R21.2)",
+             source="AviatorFlight.flyer"),
+    Register("pw_ar", THING, doc="the Aviator's flyer retreating alone (R21.2)", source="AviatorFlight.retreating"),
+    Register("pw_lk", SIDE, doc="the Lucky side that may re-roll one die of its roll (R21.5)",
+             source="LuckyReroll.side"),
+    Register("pw_lk_n", SCALAR, high=16, doc="dice of that roll (R21.5)", source="len(LuckyReroll.shown)"),
+    *(Register(f"pw_d{i}", SCALAR, high=7, doc=f"die {i} of that roll (R21.5)", source=f"LuckyReroll.shown[{i}]")
+      for i in range(16)),
+    Register("b_stake", SCALAR, high=3, doc="gold each side staked on this battle (R21.11 Gambler)",
+             source="Battle.stake"),
+    Register("pw_nm", THING, doc="the Nomad's city or village being moved (R21.10)", source="NomadMove.town"),
+    Register("pw_nm_hex", HEX, doc="hex of the Nomad's fort or town being moved (R21.10)", source="NomadMove.hex"),
     # house content (R22, only with house_content)
-    Register("mv_gk", HEX, doc="hex the Gypsy King started this movement turn in (R22.3)", house=True),
-    Register("bt_hex", HEX, doc="hex the Boat sails from (R22.6)", house=True),
-    Register("bt_at", HEX, doc="where the Boat's path is now (the start hex or its last Sea hex)", house=True),
-    Register("bt_dest", HEX, doc="hex the Boat is sailing to, awaiting reactions", house=True),
-    Register("bt_owner", SIDE, doc="owner of the Boat in play this round", house=True),
-    Register("bt_n", SCALAR, high=3, doc="Boat passengers", house=True),
-    Register("bt_k", SCALAR, high=3, doc="Sea hexes the Boat has crossed (1-3)", house=True),
+    Register("mv_gk", HEX, doc="hex the Gypsy King started this movement turn in (R22.3)", house=True,
+             source="MovementTurn.gypsy_start"),
+    Register("bt_hex", HEX, doc="hex the Boat sails from (R22.6)", house=True, source="BoatTrip.hex"),
+    Register("bt_at", HEX, doc="where the Boat's path is now (the start hex or its last Sea hex)", house=True,
+             source="BoatTrip.at"),
+    Register("bt_dest", HEX, doc="hex the Boat is sailing to, awaiting reactions", house=True, source="BoatTrip.dest"),
+    Register("bt_owner", SIDE, doc="owner of the Boat in play this round", house=True, source="BoatTrip.owner"),
+    Register("bt_n", SCALAR, high=3, doc="Boat passengers", house=True, source="BoatTrip.n"),
+    Register("bt_k", SCALAR, high=3, doc="Sea hexes the Boat has crossed (1-3)", house=True, source="BoatTrip.crossed"),
 )
 
 PLAYER_COLUMN_DOCS = {
@@ -455,27 +488,14 @@ class ObservationEncoder:
         self._hex_cache: list = [None] * n
         self._hex_stack_key: tuple = ()
         self._hex_stack_counts = np.zeros(8, np.float32)
-        # s.reg key -> [(register, offset)]; PER_SIDE / OWN_SIDE keys are spelled out per side
-        self.reg_plan: dict[str, list[tuple[Register, int, int]]] = {}
-        # frame class -> [(field, register, offset)]: registers read from procedure frames
-        self.frame_plan: dict[type, list[tuple[str, Register, int]]] = {}
+        # frame class -> [(field, register, offset, index)]: registers read from procedure frames
+        # (index: None the field, i its element i, LENGTH its length; see frame_source)
+        self.frame_plan: dict[type, list[tuple[str, Register, int, int | None]]] = {}
         for r in registers(house):
-            if r.source:
-                cls, name = frame_field(r.source)
-                table = {HEX: "hexes", THING: "things", HERO: "heroes"}.get(r.kind, "registers")
-                column = f"{table}.reg_{r.key}" + ("_rel0" if r.kind in (SIDE, PER_SIDE, OWN_SIDE) else "")
-                self.frame_plan.setdefault(cls, []).append((name, r, off[column]))
-            elif r.kind == SCALAR:
-                self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}"], -1))
-            elif r.kind in (PER_SIDE, OWN_SIDE):
-                for side in (*range(n), NEUTRAL):
-                    self.reg_plan.setdefault(f"{r.key}{side}", []).append(
-                        (r, off[f"registers.reg_{r.key}_rel0"], side))
-            elif r.kind == SIDE:
-                self.reg_plan.setdefault(r.key, []).append((r, off[f"registers.reg_{r.key}_rel0"], -1))
-            else:
-                table = {HEX: "hexes", THING: "things", HERO: "heroes"}[r.kind]
-                self.reg_plan.setdefault(r.key, []).append((r, off[f"{table}.reg_{r.key}"], -1))
+            cls, name, index = frame_source(r.source)
+            table = {HEX: "hexes", THING: "things", HERO: "heroes"}.get(r.kind, "registers")
+            column = f"{table}.reg_{r.key}" + ("_rel0" if r.kind in (SIDE, PER_SIDE, OWN_SIDE) else "")
+            self.frame_plan.setdefault(cls, []).append((name, r, off[column], index))
 
     # ------------------------------------------------------------------ encode
 
@@ -548,7 +568,7 @@ class ObservationEncoder:
             out[a:a + n] = -1
 
         # ---- hexes: the hex facts change seldom, so they are reused while their inputs are equal
-        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.reg.get(f"seen{p}", 0),
+        key = (s.round, s.cloud_hex, s.hex_terrain.tobytes(), s.hex_down.tobytes(), s.seen[p].tobytes(),
                s.hex_owner.tobytes(), s.hex_fort.tobytes(),
                s.hex_fort_round.tobytes(), s.hex_citadel_round.tobytes(), s.hex_income.tobytes(),
                s.hex_fort_damage.tobytes(), s.thing_damage.tobytes())
@@ -651,8 +671,6 @@ class ObservationEncoder:
         out[a:a + len(HERO_ARRAYS) * nf] = np.concatenate([getattr(s, name) for name in HERO_ARRAYS])
 
         # ---- registers of the pending decision
-        if s.reg:
-            self._registers(s, p, out)
         if s.frames:
             self._frame_registers(s, p, out)
 
@@ -709,8 +727,15 @@ class ObservationEncoder:
     def _frame_registers(self, s: GameState, p: int, out: np.ndarray) -> None:
         side_of = self.side_of[p]
         for frame in s.frames:
-            for name, r, a in self.frame_plan.get(type(frame), ()):
+            for name, r, a, index in self.frame_plan.get(type(frame), ()):
                 v = getattr(frame, name)
+                if index is not None:
+                    if index == LENGTH:
+                        v = len(v)
+                    elif index < len(v):
+                        v = v[index]
+                    else:
+                        continue  # past the list's end: absent
                 if r.kind == PER_SIDE:
                     for side in (*range(self.n), NEUTRAL):
                         if v[side]:
@@ -741,14 +766,6 @@ class ObservationEncoder:
         elif 0 <= v < self.n_faces:  # HERO
             out[a + v] = 1
 
-    def _registers(self, s: GameState, p: int, out: np.ndarray) -> None:
-        side_of = self.side_of[p]
-        for key, v in s.reg.items():
-            for r, a, side in self.reg_plan.get(key, ()):  # unknown keys: bookkeeping not observed
-                if r.kind == PER_SIDE:
-                    out[a + side_of[side + 1]] = min(max(v, 0), r.high)
-                elif r.kind != OWN_SIDE or side == p:
-                    self._put(s, p, r, a, v, out, side_of)
 
 def _supported(s: GameState, p: int, own_creature: np.ndarray) -> np.ndarray:
     """R9.1 for the observer's creatures on the board (same as engine.support.supported_mask,

@@ -26,7 +26,13 @@ env's generator (seeded by ``reset(seed=...)``).
 
 Illegal actions: ``illegal_action="terminate"`` (default; the env checkers and unmasked
 algorithms send random actions): the episode ends with reward -1 and ``info["illegal_action"]``,
-the game state unchanged. ``"raise"``: ``IllegalActionError``.
+the game state unchanged. ``"raise"``: ``IllegalActionError``. An action outside the action space
+(``step(10**6)``, ``step(24.7)``, ``step("3")``) is no move at all: it raises ValueError or TypeError
+naming the action and the space, in both modes, and changes nothing.
+
+Keyword arguments: ``seat``, ``opponents``, ``render_mode`` (None, "human", "ansi", "rgb_array"),
+``reward``, ``illegal_action``, ``max_steps`` and every GameConfig key (``num_players`` is read
+as ``n_players``). The env pickles and deep-copies (Ray, multiprocessing).
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from ..config import ConfigError
 from ..engine import IllegalActionError
 from ..engine.machine import legal_mask
 from ..state import GameState
-from .aec import ILLEGAL_ACTION_MODES, ILLEGAL_REWARD, RENDER_MODES, raw_env
+from .aec import ILLEGAL_ACTION_MODES, ILLEGAL_REWARD, RENDER_MODES, checked_action, raw_env
 
 
 def _make_opponents(opponents: Any, count: int) -> list:
@@ -134,10 +140,11 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._done:
             raise RuntimeError("the episode is over: call reset() before step()")
+        # outside the space: raises whatever illegal_action says (no move was made, nothing to score)
+        a = checked_action(action, self.action_space.n, "the learner")
         s = self.aec.game_state
-        a = int(action)
         mask = legal_mask(s)
-        if not (0 <= a < mask.size and mask[a]):
+        if not mask[a]:
             if self.illegal_action == "raise":
                 self.aec.step(a)  # raises IllegalActionError with the engine's explanation
                 raise IllegalActionError(f"action {a} is not legal now")  # unreachable guard

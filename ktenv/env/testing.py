@@ -52,14 +52,21 @@ def swap_identities(s: GameState, a: int, b: int) -> GameState:
     for name in THING_FIELDS:
         arr = getattr(t, name)
         arr[a], arr[b] = arr[b].copy(), arr[a].copy()
-    t._mask = None
+    t.edited()
     return t
 
 
 def _referenced(s: GameState) -> np.ndarray:
-    """Counters named by the engine's registers or bearer links: left alone by the variants."""
+    """Counters named by the procedures under way (frames) or bearer links: left alone by the variants."""
     out = np.zeros(s.n_things, bool)
-    for v in s.reg.values():
+    values: list[int] = []
+    for frame in s.frames:  # the procedures' fields (ktenv.procedures), lists included
+        for v in frame.to_dict().values():
+            if isinstance(v, int):
+                values.append(v)
+            elif isinstance(v, list):
+                values.extend(v)
+    for v in values:
         if 0 <= v < s.n_things:
             out[v] = True
     bearer = getattr(s, "thing_bearer", None)
@@ -109,7 +116,7 @@ def hidden_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
             b = int(others[rng.integers(others.size)])
             t = s.copy()
             t.hex_terrain[a], t.hex_terrain[b] = s.hex_terrain[b], s.hex_terrain[a]
-            t._mask = None
+            t.edited()
             out.append(("two face-down tiles swapped", t))
     t = s.copy()
     t.rng.state ^= 0x5DEECE66D
