@@ -162,3 +162,10 @@ def test_native_arrays_are_numpy_views_with_the_python_names_and_types():
     assert state.to_dict()["hex_owner"][0] == 2
     del state
     assert owners[0] == 2  # the view keeps its game alive
+
+
+def test_native_frames_start_with_the_python_defaults():
+    """Every procedure frame (ktenv.procedures) has the same fields and defaults in both engines."""
+    from ktenv.procedures import FRAMES
+
+    assert native.core().default_frames() == [cls().to_dict() for cls in FRAMES.values()]

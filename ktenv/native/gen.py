@@ -36,23 +36,20 @@ _CTYPES = {np.dtype(np.int8): "std::int8_t", np.dtype(np.int16): "std::int16_t",
 
 
 def _array_sizes() -> list[tuple[str, str, str]]:
-    """(name, C++ element type, size symbol) of every state array, the size read off a real state."""
+    """(name, C++ element type, size or "rows, columns") of every state array, read off a real state."""
     s = GameState(GameConfig(n_players=4))
     sizes = {s.n_things: "Things", s.geo.n_hexes: "Hexes", len(s.hero_owner): "Faces",
              len(s.hero_up): "Counters", s.n_players: "Players"}
     if len(sizes) != 5:
         raise RuntimeError("state sizes are ambiguous: the array sizes of a 4-player game must all differ")
-    out = []
-    for name in _ARRAYS:
-        array = getattr(s, name)
-        out.append((name, _CTYPES[array.dtype], sizes[len(array)]))
-    return out
+    return [(name, _CTYPES[getattr(s, name).dtype], ", ".join(sizes[n] for n in getattr(s, name).shape))
+            for name in _ARRAYS]
 
 
 def _field_type(frame: type, f: dataclasses.Field) -> tuple[str, str]:
     """(C++ type, default) of a frame field."""
     if f.metadata.get("per_side"):
-        return "PerSide", "{}"
+        return "PerSide", f"per_side({f.metadata.get('default', 0)})"
     if f.metadata.get("series"):
         return "Series", "{}"
     default = f.default
@@ -125,7 +122,11 @@ def header() -> str:
     lines += _catalog_tables()
     lines.append("// X(name, element type, size): the state's arrays")
     lines.append("#define KTENV_STATE_ARRAYS(X) \\")
-    lines += [f"  X({n}, {t}, {z}) \\" for n, t, z in _array_sizes()]
+    arrays = _array_sizes()
+    lines += [f"  X({n}, {t}, {z}) \\" for n, t, z in arrays if "," not in z]
+    lines += ["", "// X(name, element type, rows, columns): the state's two-dimensional arrays",
+              "#define KTENV_STATE_GRIDS(X) \\"]
+    lines += [f"  X({n}, {t}, {z}) \\" for n, t, z in arrays if "," in z]
     lines += ["", "// X(name): the state's integer scalars", "#define KTENV_STATE_SCALARS(X) \\"]
     lines += [f"  X({n}) \\" for n in _SCALARS]
     lines += ["", "// X(name): the statistics, in their saved order", "#define KTENV_STATS(X) \\"]

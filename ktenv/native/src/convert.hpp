@@ -23,6 +23,21 @@ void read_array(nb::handle gs, const char* name, std::array<T, N>& out, int size
   for (nb::handle v : as_list) out[i++] = static_cast<T>(nb::cast<long long>(v));
 }
 
+template <class T, std::size_t R, std::size_t C>
+void read_grid(nb::handle gs, const char* name, std::array<std::array<T, C>, R>& out, int rows, int cols) {
+  nb::object as_list = gs.attr(name).attr("tolist")();
+  if (static_cast<int>(nb::len(as_list)) != rows || rows > static_cast<int>(R) || cols > static_cast<int>(C))
+    throw std::invalid_argument(std::string("state array ") + name + " has the wrong size");
+  int r = 0;
+  for (nb::handle row : as_list) {
+    if (static_cast<int>(nb::len(row)) != cols)
+      throw std::invalid_argument(std::string("state array ") + name + " has the wrong size");
+    int c = 0;
+    for (nb::handle v : row) out[r][c++] = static_cast<T>(nb::cast<long long>(v));
+    ++r;
+  }
+}
+
 template <class T, std::size_t N>
 nb::list write_array(const std::array<T, N>& a, int size) {
   nb::list out;
@@ -109,6 +124,9 @@ inline State from_python(nb::handle gs) {
 #define KTENV_READ_ARRAY(name, type, size) read_array(gs, #name, s.name, s.n.size);
   KTENV_STATE_ARRAYS(KTENV_READ_ARRAY)
 #undef KTENV_READ_ARRAY
+#define KTENV_READ_GRID(name, type, rows, cols) read_grid(gs, #name, s.name, s.n.rows, s.n.cols);
+  KTENV_STATE_GRIDS(KTENV_READ_GRID)
+#undef KTENV_READ_GRID
 #define KTENV_READ_SCALAR(name) s.name = nb::cast<long long>(gs.attr(#name));
   KTENV_STATE_SCALARS(KTENV_READ_SCALAR)
 #undef KTENV_READ_SCALAR
@@ -132,6 +150,14 @@ inline nb::dict to_python(const State& s) {
 #define KTENV_WRITE_ARRAY(name, type, size) d[#name] = write_array(s.name, s.n.size);
   KTENV_STATE_ARRAYS(KTENV_WRITE_ARRAY)
 #undef KTENV_WRITE_ARRAY
+#define KTENV_WRITE_GRID(name, type, rows, cols)                                  \
+  {                                                                               \
+    nb::list grid;                                                                \
+    for (int r = 0; r < s.n.rows; ++r) grid.append(write_array(s.name[r], s.n.cols)); \
+    d[#name] = grid;                                                              \
+  }
+  KTENV_STATE_GRIDS(KTENV_WRITE_GRID)
+#undef KTENV_WRITE_GRID
 #define KTENV_WRITE_SCALAR(name) d[#name] = nb::int_(s.name);
   KTENV_STATE_SCALARS(KTENV_WRITE_SCALAR)
 #undef KTENV_WRITE_SCALAR

@@ -299,6 +299,10 @@ constexpr int mysterious_flip_on_entry = 1;
   X(power, std::int8_t, Players) \
   X(power_hex, std::int8_t, Players) \
 
+// X(name, element type, rows, columns): the state's two-dimensional arrays
+#define KTENV_STATE_GRIDS(X) \
+  X(seen, bool, Players, Hexes) \
+
 // X(name): the state's integer scalars
 #define KTENV_STATE_SCALARS(X) \
   X(round) \
@@ -342,11 +346,117 @@ enum class SpecialStage : std::int32_t {
   STRIKE_EVAL = 8,
 };
 
+enum class RecruitStep : std::int32_t {
+  PAID = 0,
+  TRADE = 1,
+  DRAW = 2,
+  PLACE = 3,
+  LIMIT = 4,
+  DONE = 5,
+};
+
+enum class FlyStage : std::int32_t {
+  NONE = 0,
+  ENTRY = 1,
+  LEAVE = 2,
+};
+
+enum class BalloonStage : std::int32_t {
+  LOAD = 0,
+  DEST = 1,
+  WAIT = 2,
+  FANNED = 3,
+  ESCAPE = 4,
+  FLOWN = 5,
+};
+
+enum class BoatStage : std::int32_t {
+  LOAD = 0,
+  PATH = 1,
+  WAIT = 2,
+  FANNED = 3,
+  SAILED = 4,
+};
+
+enum class ExploreStage : std::int32_t {
+  ROLL = 0,
+  ROLLED = 1,
+  TIE = 2,
+  BRIBE = 3,
+  FIGHT = 4,
+  PLACE = 5,
+  DONE = 6,
+  PLACE_START = 7,
+};
+
+enum class BattleStage : std::int32_t {
+  START = 0,
+  WINDOW = 1,
+  FIREWALL = 2,
+  PREHERO = 3,
+  WARLORD = 4,
+  WARLORD_ROLL = 5,
+  ROUND = 6,
+  BEARERS = 7,
+  TARGETS = 8,
+  STEP = 9,
+  STEP_PRE = 10,
+  DISPEL_WAIT = 11,
+  ROLL = 12,
+  HITS = 13,
+  MARKSMAN_PLACE = 14,
+  ASSIGN = 15,
+  SAVE = 16,
+  REMOVE = 17,
+  RETREAT = 18,
+  EXCESS = 19,
+  END = 20,
+  DAMAGE_FORT = 21,
+  DAMAGE_FORT_ROLLED = 22,
+  DAMAGE_INCOME = 23,
+  DAMAGE_INCOME_ROLLED = 24,
+  RESET = 25,
+  PLACE = 26,
+  DONE = 27,
+};
+
+enum class BattleKind : std::int32_t {
+  OWNED = 0,
+  EXPLORATION = 1,
+  CONTEST = 2,
+};
+
 }  // namespace ktenv
 
 // F(class, saved name): the procedure frames, outermost first
 #define KTENV_FRAMES(F) \
   F(SpecialPower, "special_power") \
+  F(Setup, "setup") \
+  F(HeroRecruit, "hero_recruit") \
+  F(RecruitTurn, "recruit_turn") \
+  F(EventsPhase, "events_phase") \
+  F(Event, "event") \
+  F(Placement, "placement") \
+  F(Discard, "discard") \
+  F(HeroTurnOver, "hero_turn_over") \
+  F(Claims, "claims") \
+  F(StackOverflow, "stack_overflow") \
+  F(Entries, "entries") \
+  F(MovementTurn, "movement_turn") \
+  F(Move, "move") \
+  F(NomadMove, "nomad_move") \
+  F(BalloonFlight, "balloon_flight") \
+  F(BoatTrip, "boat_trip") \
+  F(Exploration, "exploration") \
+  F(AviatorFlight, "aviator_flight") \
+  F(BruteScreens, "brute_screens") \
+  F(Battle, "battle") \
+  F(Excess, "excess") \
+  F(Losses, "losses") \
+  F(Reactions, "reactions") \
+  F(LuckyReroll, "lucky_reroll") \
+  F(Rolls, "rolls") \
+  F(LuckyCharm, "lucky_charm") \
 
 // X(name, type, default): the fields of SpecialPower
 #define KTENV_FIELDS_SpecialPower(X) \
@@ -359,3 +469,253 @@ enum class SpecialStage : std::int32_t {
   X(tie, bool, false) \
   X(used_thief, bool, false) \
   X(used_assassin, bool, false) \
+
+// X(name, type, default): the fields of Setup
+#define KTENV_FIELDS_Setup(X) \
+  X(screens_open, bool, false) \
+  X(placed, bool, false) \
+
+// X(name, type, default): the fields of HeroRecruit
+#define KTENV_FIELDS_HeroRecruit(X) \
+  X(hero, std::int32_t, -1) \
+  X(attempts, std::int32_t, 0) \
+  X(bonus, std::int32_t, -1) \
+  X(cost, std::int32_t, 0) \
+
+// X(name, type, default): the fields of RecruitTurn
+#define KTENV_FIELDS_RecruitTurn(X) \
+  X(step, RecruitStep, RecruitStep::PAID) \
+  X(paid, std::int32_t, 0) \
+  X(keep, std::int32_t, 0) \
+  X(open_screen, std::int32_t, -1) \
+
+// X(name, type, default): the fields of EventsPhase
+#define KTENV_FIELDS_EventsPhase(X) \
+  X(done, PerSide, per_side(0)) \
+
+// X(name, type, default): the fields of Event
+#define KTENV_FIELDS_Event(X) \
+  X(player, std::int32_t, -1) \
+  X(card, std::int32_t, -1) \
+  X(other, std::int32_t, -1) \
+  X(hex, std::int32_t, -1) \
+  X(dest, std::int32_t, -1) \
+  X(hero, std::int32_t, -1) \
+  X(roll, std::int32_t, 0) \
+  X(roll2, std::int32_t, 0) \
+  X(n, std::int32_t, 0) \
+  X(terrain, std::int32_t, -1) \
+  X(tried, Series, {}) \
+  X(todo, PerSide, per_side(0)) \
+  X(hexes, Series, {}) \
+  X(posed, Series, {}) \
+  X(answer, std::int32_t, -1) \
+  X(lord_player, std::int32_t, -1) \
+
+// X(name, type, default): the fields of Placement
+#define KTENV_FIELDS_Placement(X) \
+  X(only_new, bool, false) \
+  X(hex, std::int32_t, -1) \
+  X(may_remove, bool, false) \
+  X(thing, std::int32_t, -1) \
+
+// X(name, type, default): the fields of Discard
+#define KTENV_FIELDS_Discard(X) \
+  X(player, std::int32_t, -1) \
+
+// X(name, type, default): the fields of HeroTurnOver
+#define KTENV_FIELDS_HeroTurnOver(X) \
+  X(face, std::int32_t, -1) \
+  X(faces, Series, {}) \
+  X(owners, Series, {}) \
+
+// X(name, type, default): the fields of Claims
+#define KTENV_FIELDS_Claims(X) \
+  X(round, std::int32_t, 0) \
+
+// X(name, type, default): the fields of StackOverflow
+#define KTENV_FIELDS_StackOverflow(X) \
+  X(owners, PerSide, per_side(0)) \
+  X(retreat, bool, false) \
+
+// X(name, type, default): the fields of Entries
+#define KTENV_FIELDS_Entries(X) \
+  X(hexes, Series, {}) \
+  X(players, Series, {}) \
+
+// X(name, type, default): the fields of MovementTurn
+#define KTENV_FIELDS_MovementTurn(X) \
+  X(ending, bool, false) \
+  X(challenged, Series, {}) \
+  X(gypsy_start, std::int32_t, -1) \
+  X(gypsy_done, bool, false) \
+  X(fort_spent, Series, {}) \
+  X(town_spent, Series, {}) \
+
+// X(name, type, default): the fields of Move
+#define KTENV_FIELDS_Move(X) \
+  X(start, std::int32_t, -1) \
+  X(hex, std::int32_t, -1) \
+  X(revealer, std::int32_t, 0) \
+  X(fly, FlyStage, FlyStage::NONE) \
+  X(intending, Series, {}) \
+  X(blocks, std::int32_t, 0) \
+  X(asked, std::int32_t, 0) \
+  X(blocking, Series, {}) \
+  X(stay, std::int32_t, 0) \
+  X(deerhunter, bool, false) \
+  X(steps, std::int32_t, 0) \
+  X(ground_cost, std::int32_t, 0) \
+  X(qualifying, Series, {}) \
+
+// X(name, type, default): the fields of NomadMove
+#define KTENV_FIELDS_NomadMove(X) \
+  X(hex, std::int32_t, -1) \
+  X(town, std::int32_t, -1) \
+
+// X(name, type, default): the fields of BalloonFlight
+#define KTENV_FIELDS_BalloonFlight(X) \
+  X(stage, BalloonStage, BalloonStage::FLOWN) \
+  X(n, std::int32_t, 0) \
+  X(passengers, Series, {}) \
+  X(hex, std::int32_t, -1) \
+  X(dest, std::int32_t, -1) \
+  X(sea, std::int32_t, -1) \
+  X(owner, std::int32_t, -1) \
+  X(landed, std::int32_t, -1) \
+  X(used, bool, false) \
+
+// X(name, type, default): the fields of BoatTrip
+#define KTENV_FIELDS_BoatTrip(X) \
+  X(stage, BoatStage, BoatStage::SAILED) \
+  X(n, std::int32_t, 0) \
+  X(passengers, Series, {}) \
+  X(hex, std::int32_t, -1) \
+  X(at, std::int32_t, -1) \
+  X(crossed, std::int32_t, 0) \
+  X(last, std::int32_t, -1) \
+  X(path, Series, {}) \
+  X(dest, std::int32_t, -1) \
+  X(owner, std::int32_t, -1) \
+  X(used, bool, false) \
+
+// X(name, type, default): the fields of Exploration
+#define KTENV_FIELDS_Exploration(X) \
+  X(stage, ExploreStage, ExploreStage::ROLL) \
+  X(hex, std::int32_t, -1) \
+  X(player, std::int32_t, -1) \
+  X(controller, std::int32_t, -1) \
+  X(tie, bool, false) \
+  X(done, bool, false) \
+
+// X(name, type, default): the fields of AviatorFlight
+#define KTENV_FIELDS_AviatorFlight(X) \
+  X(flyer, std::int32_t, -1) \
+  X(round, std::int32_t, -1) \
+  X(retreating, std::int32_t, -1) \
+
+// X(name, type, default): the fields of BruteScreens
+#define KTENV_FIELDS_BruteScreens(X) \
+  X(over, Series, {}) \
+
+// X(name, type, default): the fields of Battle
+#define KTENV_FIELDS_Battle(X) \
+  X(stage, BattleStage, BattleStage::START) \
+  X(idx, std::int32_t, 0) \
+  X(done, bool, false) \
+  X(hex, std::int32_t, -1) \
+  X(kind, BattleKind, BattleKind::OWNED) \
+  X(attacker, std::int32_t, -1) \
+  X(defender, std::int32_t, -1) \
+  X(controller, std::int32_t, -1) \
+  X(order, Series, {}) \
+  X(started, bool, false) \
+  X(round, std::int32_t, 0) \
+  X(step, std::int32_t, 0) \
+  X(multi, bool, false) \
+  X(targets, PerSide, per_side(-1)) \
+  X(side, std::int32_t, -1) \
+  X(resume, BattleStage, BattleStage::RETREAT) \
+  X(window, std::int32_t, 0) \
+  X(window_idx, std::int32_t, 0) \
+  X(after_window, BattleStage, BattleStage::START) \
+  X(item, std::int32_t, -1) \
+  X(firewall, std::int32_t, 0) \
+  X(bearer_item, std::int32_t, -1) \
+  X(bow_bearer_asked, bool, false) \
+  X(sword_bearer_asked, bool, false) \
+  X(dust, std::int32_t, -1) \
+  X(force_side, std::int32_t, -1) \
+  X(dispelled, std::int32_t, 0) \
+  X(dispel_asked, std::int32_t, 0) \
+  X(dispel_side, std::int32_t, -1) \
+  X(warlord_asked, bool, false) \
+  X(turncoat, std::int32_t, -1) \
+  X(marksman, std::int32_t, 0) \
+  X(marksman_asked, bool, false) \
+  X(marksman_hits, std::int32_t, 0) \
+  X(marksman_target, std::int32_t, -1) \
+  X(marksman_side, std::int32_t, -1) \
+  X(hits, PerSide, per_side(0)) \
+  X(hits_this_round, bool, false) \
+  X(rounds_without_hit, std::int32_t, 0) \
+  X(forced, bool, false) \
+  X(save_side, std::int32_t, -1) \
+  X(save_action, std::int32_t, -1) \
+  X(parried, bool, false) \
+  X(talisman_things, Series, {}) \
+  X(talisman_heroes, Series, {}) \
+  X(excess_resume, BattleStage, BattleStage::START) \
+  X(powers_applied, bool, false) \
+  X(stake, std::int32_t, 0) \
+  X(lucky_round, PerSide, per_side(0)) \
+  X(amoeba_round, PerSide, per_side(0)) \
+  X(winner, std::int32_t, -1) \
+
+// X(name, type, default): the fields of Excess
+#define KTENV_FIELDS_Excess(X) \
+  X(hex, std::int32_t, -1) \
+  X(side, std::int32_t, -1) \
+
+// X(name, type, default): the fields of Losses
+#define KTENV_FIELDS_Losses(X) \
+  X(hex, std::int32_t, -1) \
+  X(owner, std::int32_t, -1) \
+  X(left, std::int32_t, 0) \
+  X(heroes, bool, false) \
+  X(creatures_first, bool, false) \
+  X(until_no_creature, bool, false) \
+  X(citadel, bool, false) \
+  X(army_only, bool, false) \
+
+// X(name, type, default): the fields of Reactions
+#define KTENV_FIELDS_Reactions(X) \
+  X(trigger, Series, {}) \
+  X(player, Series, {}) \
+  X(asked, Series, {}) \
+  X(cancelled, Series, {}) \
+  X(fan, Series, {}) \
+  X(elixir, Series, {}) \
+  X(victims, Series, {}) \
+  X(result_cancelled, bool, false) \
+  X(result_fan, std::int32_t, -1) \
+  X(result_elixir, std::int32_t, 0) \
+
+// X(name, type, default): the fields of LuckyReroll
+#define KTENV_FIELDS_LuckyReroll(X) \
+  X(side, std::int32_t, -1) \
+  X(shown, Series, {}) \
+  X(die, std::int32_t, -1) \
+
+// X(name, type, default): the fields of Rolls
+#define KTENV_FIELDS_Rolls(X) \
+  X(code, Series, {}) \
+  X(count, Series, {}) \
+  X(dice, Series, {}) \
+
+// X(name, type, default): the fields of LuckyCharm
+#define KTENV_FIELDS_LuckyCharm(X) \
+  X(code, std::int32_t, -1) \
+  X(shown, Series, {}) \
+  X(die, std::int32_t, -1) \
+  X(asked, std::int32_t, 0) \

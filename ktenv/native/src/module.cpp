@@ -94,6 +94,15 @@ NB_MODULE(_core, m) {
         throw nb::key_error(("no native table named " + name).c_str());
       }, nb::arg("name"));
 
+  m.def("default_frames", []() {
+    // every procedure frame as the native engine starts it (its fields' defaults), for the tests
+    nb::list out;
+#define KTENV_DEFAULT_FRAME(cls, saved) out.append(ktenv::convert::frame_to_py(ktenv::Frame{ktenv::cls{}}));
+    KTENV_FRAMES(KTENV_DEFAULT_FRAME)
+#undef KTENV_DEFAULT_FRAME
+    return out;
+  });
+
   nb::class_<State>(m, "State", "A whole game in native memory (the twin of ktenv.state.GameState).")
       .def_static("from_python", &ktenv::convert::from_python, nb::arg("game_state"),
                   "copy a Python GameState into native memory")
@@ -109,6 +118,15 @@ NB_MODULE(_core, m) {
       }, nb::rv_policy::reference_internal, "a numpy view of the native array (writes go to the game)")
       KTENV_STATE_ARRAYS(KTENV_ARRAY_VIEW)
 #undef KTENV_ARRAY_VIEW
+#define KTENV_GRID_VIEW(name, type, rows, cols)                                                       \
+      .def_prop_ro(#name, [](nb::handle self) {                                                     \
+        State& s = nb::cast<State&>(self);                                                          \
+        std::size_t shape[2] = {static_cast<std::size_t>(s.n.rows), static_cast<std::size_t>(s.n.cols)}; \
+        std::int64_t strides[2] = {ktenv::kMax##cols, 1};                                           \
+        return nb::ndarray<nb::numpy, type, nb::ndim<2>>(s.name.data()->data(), 2, shape, self, strides); \
+      }, nb::rv_policy::reference_internal, "a numpy view of the native array (writes go to the game)")
+      KTENV_STATE_GRIDS(KTENV_GRID_VIEW)
+#undef KTENV_GRID_VIEW
       .def("time_copies", [](const State& s, int count) {
         // for bench/: seconds per copy of this state, measured inside native code
         auto start = std::chrono::steady_clock::now();

@@ -29,6 +29,13 @@ struct Sizes {
 using PerSide = std::array<std::int32_t, kSides>;  // a number per side code
 using Series = std::vector<std::int32_t>;          // a path, a queue
 
+// A per-side field's default: `fill` for every side (-1 where the number is a side or a hex).
+constexpr PerSide per_side(std::int32_t fill) {
+  PerSide out{};
+  for (auto& v : out) v = fill;
+  return out;
+}
+
 // ----- procedure frames (ktenv/procedures.py), one struct each
 #define KTENV_DECLARE_FIELD(name, type, def) type name = def;
 #define KTENV_DECLARE_FRAME(cls, saved)            \
@@ -55,6 +62,9 @@ struct State {
 #define KTENV_DECLARE_ARRAY(name, type, size) std::array<type, kMax##size> name{};
   KTENV_STATE_ARRAYS(KTENV_DECLARE_ARRAY)
 #undef KTENV_DECLARE_ARRAY
+#define KTENV_DECLARE_GRID(name, type, rows, cols) std::array<std::array<type, kMax##cols>, kMax##rows> name{};
+  KTENV_STATE_GRIDS(KTENV_DECLARE_GRID)
+#undef KTENV_DECLARE_GRID
 #define KTENV_DECLARE_SCALAR(name) std::int64_t name = 0;
   KTENV_STATE_SCALARS(KTENV_DECLARE_SCALAR)
 #undef KTENV_DECLARE_SCALAR
