@@ -1,0 +1,34 @@
+"""The native core (C++20, nanobind): built by `pip install -e .` (scikit-build-core, CMakeLists.txt).
+
+`available()` says whether the compiled module loaded; `core()` returns it or raises `NativeUnavailableError`
+with the reason and the command that builds it. The Python engine (ktenv.engine) is the reference
+and the oracle: everything here is bit-exact with it (tests/test_native.py).
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+BUILD_HINT = 'pip install -e .  (builds the native core with the machine\'s C++20 compiler and CMake)'
+
+
+class NativeUnavailableError(ImportError):
+    """The compiled core is not built in this checkout or install."""
+
+
+try:
+    from . import _core  # type: ignore[attr-defined]
+    _REASON = ""
+except ImportError as exc:  # a source checkout that was never built, or a build for another Python
+    _core = None
+    _REASON = str(exc)
+
+
+def available() -> bool:
+    return _core is not None
+
+
+def core() -> ModuleType:
+    if _core is None:
+        raise NativeUnavailableError(f"the native core is not built ({_REASON}); build it with: {BUILD_HINT}")
+    return _core

@@ -1,0 +1,141 @@
+// Python bindings of the native core (ktenv.native._core).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+#include <vector>
+
+#include <chrono>
+
+#include "convert.hpp"
+#include "dice.hpp"
+#include "game.hpp"
+#include "state.hpp"
+
+namespace nb = nanobind;
+using ktenv::Dice;
+using ktenv::State;
+
+NB_MODULE(_core, m) {
+  m.doc() = "ktenv's native core (C++20): bit-exact with the Python engine";
+
+  nb::class_<Dice>(m, "Dice", "The game's generator (SplitMix64), bit for bit ktenv.rng.Dice.")
+      .def_static("seeded", &Dice::seeded, nb::arg("seed"))
+      .def(nb::init<>())
+      .def_prop_rw(
+          "state", [](const Dice& d) { return std::to_string(d.state); },
+          [](Dice& d, const std::string& v) { d.state = std::stoull(v); },
+          "the 64-bit state, as a decimal string (JSON keeps it exact)")
+      .def_prop_rw(
+          "script", [](const Dice& d) { return std::vector<int>(d.script.begin(), d.script.end()); },
+          [](Dice& d, const std::vector<int>& v) { d.script.assign(v.begin(), v.end()); })
+      .def("next64", &Dice::next64)
+      .def("d6", &Dice::d6)
+      .def("two_d6", &Dice::two_d6)
+      .def("below", &Dice::below, nb::arg("n"))
+      .def("shuffle", [](Dice& d, std::vector<std::int64_t> items) {
+        d.shuffle(items);
+        return items;
+      }, nb::arg("items"), "a shuffled copy of `items` (Fisher-Yates, as ktenv.rng)")
+      .def("draws", [](Dice& d, std::int64_t count, std::int64_t bound) {
+        std::vector<std::int64_t> out(static_cast<std::size_t>(count));
+        for (auto& v : out) v = bound ? d.below(bound) : d.d6();
+        return out;
+      }, nb::arg("count"), nb::arg("bound") = 0, "`count` draws below `bound` (0: d6 rolls), in one call");
+
+  nb::class_<ktenv::Config>(m, "Config", "A game's options as integers (ktenv.native.bridge.config_numbers).")
+      .def_static("from_numbers", &ktenv::convert::config_from_python, nb::arg("numbers"))
+      .def("to_numbers", &ktenv::convert::config_to_python);
+
+  nb::class_<ktenv::ActionLayout>(m, "ActionLayout", "First action of each block (ktenv.engine.actions).")
+      .def_ro("n_hexes", &ktenv::ActionLayout::n_hexes)
+      .def_ro("n_things", &ktenv::ActionLayout::n_things)
+      .def_ro("n_hero_faces", &ktenv::ActionLayout::n_hero_faces)
+      .def_ro("n_treasures", &ktenv::ActionLayout::n_treasures)
+      .def_ro("n_seats", &ktenv::ActionLayout::n_seats)
+      .def_ro("hex", &ktenv::ActionLayout::hex)
+      .def_ro("thing", &ktenv::ActionLayout::thing)
+      .def_ro("hero", &ktenv::ActionLayout::hero)
+      .def_ro("cash", &ktenv::ActionLayout::cash)
+      .def_ro("player", &ktenv::ActionLayout::player)
+      .def_ro("direction", &ktenv::ActionLayout::direction)
+      .def_ro("size", &ktenv::ActionLayout::size);
+
+  nb::class_<ktenv::Tables>(m, "Tables", "A game's catalog, board and action layout in native memory.")
+      .def_static("from_python", &ktenv::convert::tables_from_python, nb::arg("catalog"), nb::arg("geometry"),
+                  nb::arg("n_players"), nb::arg("seats"))
+      .def_ro("layout", &ktenv::Tables::layout)
+      .def("table", [](const ktenv::Tables& t, const std::string& name) {
+        // one catalog or board table as a list, for the tests that compare it with Python's
+        nb::list out;
+#define KTENV_TABLE_CASE(tname, type, size) \
+        if (name == #tname) {               \
+          for (int i = 0; i < t.n.size; ++i) out.append(nb::int_(static_cast<int>(t.tname[i]))); \
+          return out;                       \
+        }
+        KTENV_CATALOG_TABLES(KTENV_TABLE_CASE)
+#undef KTENV_TABLE_CASE
+        if (name == "ring") {
+          for (int i = 0; i < t.n.Hexes; ++i) out.append(nb::int_(static_cast<int>(t.ring[i])));
+          return out;
+        }
+        if (name == "neighbours" || name == "distance") {
+          for (int i = 0; i < t.n.Hexes; ++i) {
+            nb::list row;
+            int width = name == "neighbours" ? 6 : t.n.Hexes;
+            for (int j = 0; j < width; ++j)
+              row.append(nb::int_(static_cast<int>(name == "neighbours" ? t.neighbours[i][j] : t.distance[i][j])));
+            out.append(row);
+          }
+          return out;
+        }
+        throw nb::key_error(("no native table named " + name).c_str());
+      }, nb::arg("name"));
+
+  m.def("default_frames", []() {
+    // every procedure frame as the native engine starts it (its fields' defaults), for the tests
+    nb::list out;
+#define KTENV_DEFAULT_FRAME(cls, saved) out.append(ktenv::convert::frame_to_py(ktenv::Frame{ktenv::cls{}}));
+    KTENV_FRAMES(KTENV_DEFAULT_FRAME)
+#undef KTENV_DEFAULT_FRAME
+    return out;
+  });
+
+  nb::class_<State>(m, "State", "A whole game in native memory (the twin of ktenv.state.GameState).")
+      .def_static("from_python", &ktenv::convert::from_python, nb::arg("game_state"),
+                  "copy a Python GameState into native memory")
+      .def("to_dict", &ktenv::convert::to_python,
+           "the state as GameState.to_dict() writes it, less config, schema and version")
+      .def("copy", [](const State& s) { return State(s); })
+      .def_prop_ro("n_frames", [](const State& s) { return s.frames.size(); })
+#define KTENV_ARRAY_VIEW(name, type, size)                                                          \
+      .def_prop_ro(#name, [](nb::handle self) {                                                     \
+        State& s = nb::cast<State&>(self);                                                          \
+        return nb::ndarray<nb::numpy, type, nb::ndim<1>>(s.name.data(), {static_cast<std::size_t>(s.n.size)}, \
+                                                         self);                                     \
+      }, nb::rv_policy::reference_internal, "a numpy view of the native array (writes go to the game)")
+      KTENV_STATE_ARRAYS(KTENV_ARRAY_VIEW)
+#undef KTENV_ARRAY_VIEW
+#define KTENV_GRID_VIEW(name, type, rows, cols)                                                       \
+      .def_prop_ro(#name, [](nb::handle self) {                                                     \
+        State& s = nb::cast<State&>(self);                                                          \
+        std::size_t shape[2] = {static_cast<std::size_t>(s.n.rows), static_cast<std::size_t>(s.n.cols)}; \
+        std::int64_t strides[2] = {ktenv::kMax##cols, 1};                                           \
+        return nb::ndarray<nb::numpy, type, nb::ndim<2>>(s.name.data()->data(), 2, shape, self, strides); \
+      }, nb::rv_policy::reference_internal, "a numpy view of the native array (writes go to the game)")
+      KTENV_STATE_GRIDS(KTENV_GRID_VIEW)
+#undef KTENV_GRID_VIEW
+      .def("time_copies", [](const State& s, int count) {
+        // for bench/: seconds per copy of this state, measured inside native code
+        auto start = std::chrono::steady_clock::now();
+        State sink;
+        for (int i = 0; i < count; ++i) {
+          sink = s;
+          asm volatile("" : : "g"(&sink) : "memory");
+        }
+        std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        return took.count() / count;
+      }, nb::arg("count"));
+}
