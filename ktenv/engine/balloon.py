@@ -17,10 +17,9 @@ from ..constants import BOARD, CREATURE, SCREEN, SEA, STACK_LIMIT
 from ..procedures import BalloonFlight, BalloonStage, BoatTrip, Excess
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
-from . import reactions
+from . import hooks, reactions
 from .actions import PASS, YES, ActionLayout
 from .common import allow_overflow, as_original, overflow_trimmed, used_up
-from .powers import eliminate
 
 BALLOON = cat.MAGIC_ID["Balloon"]
 _BALLOONS = np.flatnonzero(cat.THING_ORIGINAL == BALLOON)  # R20.1: one per box
@@ -151,7 +150,7 @@ def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
         s.decision = D.ESCAPE_HEX
         return
     for c in passengers(s):
-        eliminate(s, c)  # to the cup (R21.4 Brute)
+        hooks.eliminate(s, c)  # to the cup (R21.4 Brute)
     _clear(s, keep_flight=True)
 
 
@@ -172,7 +171,7 @@ def apply_escape(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
     if action == PASS:
         for c in passengers(s):
-            eliminate(s, c)  # R21.4
+            hooks.eliminate(s, c)  # R21.4
     else:
         _put(s, action - lay.hex)
     _clear(s, keep_flight=True)

@@ -9,7 +9,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, VILLAGE
 from ..procedures import BalloonFlight, Battle
 from ..state import GameState
-from . import boat, powers
+from . import boat, hooks
 
 MAGIC_STEP, RANGED_STEP, MELEE_STEP = range(3)
 FORT_STEP = (None, MELEE_STEP, MELEE_STEP, RANGED_STEP, MAGIC_STEP)  # R13.4.1, by fort level
@@ -123,7 +123,7 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
     hx = b.hex
     penalty = 1 if s.cloud_hex == hx and s.hex_owner[hx] == side else 0  # B.10 black cloud
     dispelled = b.dispelled >> side & 1 if side != NEUTRAL else 0  # C.8
-    dispelled = dispelled or powers.magic_to_melee(s, side)  # R21.9 Magician
+    dispelled = dispelled or hooks.magic_to_melee(s, side)  # R21.9 Magician
     bow, sword = _carried(s, BOW, side), _carried(s, SWORD, side)
     riders = balloon_riders(s, side)
     sailors, sailing_heroes = boat.riders(s, side)  # R22.6: the Boat's passengers fire as Ranged
@@ -175,7 +175,21 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
         out.append((level - penalty, 1, -1))
     if step == MAGIC_STEP and firewall_value(s, side):
         out.append((firewall_value(s, side) - penalty, 1, -1))
-    return powers.populous(s, side, out, ones, penalty)  # R21.12
+    if ones and hooks.fights_as_populous(s, side):  # R21.12 Populous, R22.2 Lenin
+        return populous_dice(out, ones, penalty)
+    return out
+
+
+def populous_dice(out: list[tuple[int, int, int]], ones: int, penalty: int) -> list[tuple[int, int, int]]:
+    """R21.12: n value-1 creatures attacking in a step roll 3n - 1 dice instead of n."""
+    single, kept, dropped = (1 - penalty, 1, -1), [], 0
+    for entry in out:  # equal entries are interchangeable: drop n of the one-die value-1 attacks
+        if dropped < ones and entry == single:
+            dropped += 1
+        else:
+            kept.append(entry)
+    kept.append((1 - penalty, 3 * ones - 1, -1))
+    return kept
 
 
 def hit_targets(s: GameState, side: int, hex_base: int, thing_base: int, hero_base: int) -> list[int]:

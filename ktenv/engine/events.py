@@ -21,14 +21,13 @@ from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOM
 from ..procedures import Event, EventsPhase, EventStage
 from ..state import EVENTS, MOVEMENT, GameState
 from . import decisions as D
-from . import dice, kadab, losses
+from . import dice, hooks, kadab, losses
 from .actions import NUMBER, PASS, ActionLayout
 from .common import to_cup, used_up
 from .conquest import reduce_fort
 from .construction import raise_fort, supply_left
 from .heroes import pool_faces, room_hexes
 from .placement_turn import begin_placement
-from .powers import eliminate
 from .reactions import open_round, take_result
 from .support import lose_hero, remove_revealed_bluffs, reveal
 from .victory import check_eliminations
@@ -386,7 +385,7 @@ def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
 def _eliminate(s: GameState, q: int, hx: int) -> None:
     things, heroes = _army(s, q, hx)
     for c in things:
-        eliminate(s, int(c))  # to the cup (R21.4 Brute)
+        hooks.eliminate(s, int(c))  # to the cup (R21.4 Brute)
     for f in heroes:
         lose_hero(s, int(f))
 

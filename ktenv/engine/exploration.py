@@ -9,7 +9,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, MAGIC, NEUTRAL, SPECIAL_INCOME, TREASURE, VILLAGE
 from ..procedures import Battle, Exploration, ExploreStage
 from ..state import GameState
-from . import battle, dice, powers
+from . import battle, dice, hooks
 from . import decisions as D
 from .actions import PASS, ActionLayout
 from .common import draw, to_cup
@@ -54,7 +54,7 @@ def _rolled(s: GameState) -> None:
     """R12.2.2: on 1 or 6 the hex is undefended; on 2-5 that many defenders are drawn."""
     hx = _x(s).hex
     roll = dice.table(dice.take(s, dice.EXPLORE)[0])
-    count = powers.defenders(s, _x(s).player, roll)  # R21.6 Explorer: 5-6 none, 1-4 that many
+    count = hooks.defenders(s, _x(s).player, roll)  # R21.6 Explorer: 5-6 none, 1-4 that many
     if count == 0:
         _conquered(s)
         return

@@ -14,7 +14,7 @@ Decisions (RD10.17 and the engine's own, documented here):
 - Ahasuerus (R22.1): at MOVE_START his owner may pick him (HERO) while he is unmoved; AHASUERUS_DEST
   (HEX) is any own hex or any hex with own creatures, with room under the stack limit; he ignores
   terrain, pins and stopping and is done for the turn.
-- Lenin (R22.2): his side in a battle rolls 3n - 1 dice for its n value-1 creatures (powers.populous).
+- Lenin (R22.2): his side in a battle rolls 3n - 1 dice for its n value-1 creatures (as R21.12).
 - Gypsy King (R22.3): after his move ends in another own hex, GYPSY_TAKE asks his owner which city
   or village (THING) and which Tower or Keep (HEX of the start hex) of the hex he started from go
   with him (PASS: no more); one fort and one income counter per hex. Only own hexes.
@@ -37,7 +37,7 @@ from ..constants import BOARD, CITY, CREATURE, NOBODY, OUT, VILLAGE
 from ..procedures import Battle, EventStage, MovementTurn
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
-from . import dice, kadab
+from . import dice, hooks, kadab
 from .actions import PASS, YES, ActionLayout
 
 AHASUERUS, LENIN = cat.hero_id("Ahasuerus"), cat.hero_id("Lenin")
@@ -80,6 +80,7 @@ def may_turn(s: GameState, face: int) -> bool:
 
 # ----- R22.2 Lenin -----
 
+@hooks.fights_as_populous.implement("house_content")
 def lenin_fights(s: GameState, side: int) -> bool:
     """Lenin is on `side` in the battle under way (RD10.17: his side in a battle)."""
     b = s.frame(Battle)
@@ -98,6 +99,7 @@ def ahasuerus_dests(s: GameState, p: int) -> np.ndarray:
     return np.flatnonzero(ok)
 
 
+@hooks.move_options.implement("house_content")
 def ahasuerus_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     p = s.actor
     if on(s) and s.hero_owner[AHASUERUS] == p and s.hero_status[AHASUERUS] == UNMOVED \
@@ -105,6 +107,7 @@ def ahasuerus_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None
         mask[lay.hero + AHASUERUS] = 1
 
 
+@hooks.move_start.implement("house_content")
 def ahasuerus_start(s: GameState, lay: ActionLayout, action: int) -> bool:
     if action != lay.hero + AHASUERUS or not on(s):
         return False

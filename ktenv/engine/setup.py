@@ -16,11 +16,10 @@ from ..constants import NOBODY, SEA
 from ..procedures import Claims, Setup
 from ..state import INCOME, SETUP, GameState
 from . import decisions as D
-from . import house, kadab
+from . import hooks, house, kadab
 from .actions import PASS, YES, ActionLayout
 from .common import draw, to_cup
 from .placement_turn import begin_placement
-from .powers import deal
 
 # Stages of setup, in order (R4.4-R4.11).
 (ROLL, START, SEA_CHECK, CLAIM, TOWER, DRAW, EXCHANGE_EARLY, PLACE, EXCHANGE, PLACE_AGAIN, FINISH) = range(11)
@@ -324,7 +323,7 @@ def start_game(s: GameState) -> None:
     kadab.lay_face_down(s)  # R20.3
     s.hex_stack, s.hex_aside = list(provisional), list(aside)
     s.phase, s.stage, s.turn = 0, ROLL, 0
-    deal(s)  # R21.0 / RD10.16: Encounter powers, when enabled
+    hooks.game_setup(s)  # R21.0 / RD10.16: Encounter powers, when enabled
 
 
 STAGES = {
