@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, SCREEN, SEA, STACK_LIMIT
-from ..procedures import BalloonFlight, BalloonStage, BoatTrip, Excess
+from ..procedures import BalloonFlight, BalloonStage, Excess
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import hooks, reactions
@@ -240,30 +240,8 @@ def trim(s: GameState, p: int) -> bool:
     return True
 
 
-def _shared(own_legal, own_apply):
-    """FAN_HEX and ESCAPE_HEX are also asked by events (Weather Control, Big Juju), which keep
-    their own posed choice (`Event.posed`): route each decision to the part that asked it."""
-    def pick(s: GameState, own):
-        from . import boat, events
-
-        if events.posed(s):
-            return events.legal_choice if own is own_legal else events.apply_choice
-        trip = s.frame(BoatTrip)
-        if trip is not None and trip.stage == boat.FANNED:  # R22.6: the Bellows diverts the Boat
-            return boat.legal_fan if own is own_legal else boat.apply_fan
-        return own
-
-    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-        pick(s, own_legal)(s, lay, mask)
-
-    def apply(s: GameState, lay: ActionLayout, action: int) -> None:
-        pick(s, own_apply)(s, lay, action)
-    return legal, apply
-
-
 DECISIONS = {
     D.BALLOON_LOAD: (legal_load, apply_load),
     D.BALLOON_DEST: (legal_dest, apply_dest),
-    D.FAN_HEX: _shared(legal_fan, apply_fan),
-    D.ESCAPE_HEX: _shared(legal_escape, apply_escape),
+    # D.FAN_HEX and D.ESCAPE_HEX: events.DECISIONS (shared with the events that ask them)
 }

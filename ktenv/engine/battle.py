@@ -18,7 +18,7 @@ from . import battle_items as I
 from . import battle_sides as B
 from . import decisions as D
 from . import dice, hooks, reactions
-from .actions import PASS, ActionLayout
+from .actions import PASS, ActionLayout, layout
 from .common import retreat_overflow, to_cup, used_up
 from .conquest import conquer, leftovers_to_cup, reduce_fort
 from .placement_turn import begin_placement
@@ -34,8 +34,6 @@ _IS_CREATURE = cat.THING_KIND == CREATURE
 
 
 def _layout(s: GameState) -> ActionLayout:
-    from .machine import layout
-
     return layout(s)
 
 

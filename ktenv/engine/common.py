@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import catalog as cat
-from ..constants import BOARD, CITY, CUP, NOBODY, OUT, SCREEN, SPECIAL_INCOME, VILLAGE
+from ..constants import BOARD, CITY, CUP, NOBODY, OUT, SCREEN, SEA, SPECIAL_INCOME, VILLAGE
 from ..procedures import StackOverflow
 from ..state import GameState
 
@@ -148,3 +148,34 @@ def retreat_overflow(s: GameState, on: bool) -> None:
 def _overflow_drop(s: GameState, f: StackOverflow) -> None:
     if not f.retreat and not any(f.owners):
         s.drop(StackOverflow)
+
+
+# ----- face-down tiles (R20.3: laid only with Mysterious Kadab; `s.hex_down` is all False without) -----
+
+def known_sea(s: GameState) -> np.ndarray:
+    """Per hex: a Sea that everybody can see (a face-down Sea looks like any face-down tile)."""
+    return (s.hex_terrain == SEA) & ~s.hex_down
+
+
+def known_land(s: GameState) -> np.ndarray:
+    return (s.hex_terrain != SEA) & ~s.hex_down
+
+
+def turn_up(s: GameState, hx: int) -> bool:
+    """Turn the tile up; True when it is Sea."""
+    s.hex_down[hx] = False
+    return bool(s.hex_terrain[hx] == SEA)
+
+
+# ----- forts and towns that change hex (R21.10 Nomad, R22.3 Gypsy King) -----
+
+def move_town(s: GameState, c: int, src: int, dest: int) -> None:
+    """A city or village changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
+    s.thing_hex[c] = dest
+    s.hex_income[src], s.hex_income[dest] = -1, c
+
+
+def move_fort(s: GameState, src: int, dest: int) -> None:
+    """A Tower or Keep changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
+    s.hex_fort[dest], s.hex_fort[src] = s.hex_fort[src], 0
+    s.hex_fort_round[dest], s.hex_fort_round[src] = s.hex_fort_round[src], -1

@@ -9,7 +9,7 @@ from ..constants import NOBODY
 from ..procedures import HeroRecruit
 from ..state import HEROES, RECRUIT, GameState
 from . import decisions as D
-from . import dice, hooks, house
+from . import dice, hooks
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import treasure_value
 
@@ -57,7 +57,7 @@ def _gold_cap(s: GameState, player: int, face: int) -> int:
 def pool_faces(s: GameState) -> np.ndarray:
     """Heroes available in the pool: the face-up side of every unowned counter (R7.3)."""
     faces = np.arange(len(s.hero_up)) * 2 + s.hero_up
-    return faces[(s.hero_owner[faces] == NOBODY) & house.counters_in_play(s)]  # R22: house heroes
+    return faces[(s.hero_owner[faces] == NOBODY) & hooks.hero_counters_in_play(s)]  # R22: house heroes
 
 
 def room_hexes(s: GameState, player: int) -> np.ndarray:
@@ -102,7 +102,7 @@ def dismiss(s: GameState, face: int) -> None:
     """R7.2: off the board, counter turned over (mandatory), the other side available at once."""
     s.hero_owner[face] = NOBODY
     s.hero_hex[face] = -1
-    if house.may_turn(s, face):  # R22.4: Tycho Brahe's counter is not turned without Kadab
+    if hooks.hero_may_turn(s, face):  # R22.4: Tycho Brahe's counter is not turned without Kadab
         s.hero_up[face // 2] ^= 1
     s.stats["heroes_dismissed"] += 1
 

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import catalog as cat
 from ..config import GameConfig
+from ..constants import OUT
 from ..state import GameState
 from .actions import ActionLayout
 from .common import to_cup
@@ -42,6 +43,7 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _T_FLY = cat.THING_FLYING.astype(bool)
+_HOUSE_HERO_COUNTERS = cat.HERO_COUNTER[cat.HOUSE_HERO_FACES]
 
 
 class Hook(Generic[P, R]):
@@ -148,6 +150,31 @@ def game_setup(s: GameState) -> None:
     R22 house counters in or out of play, R20.3 tiles face down."""
 
 
+@point()
+def counters_setup(s: GameState) -> None:
+    """R4.1 before the board is laid: the house Things of a catalog that has them (six players) are out
+    of play (R22 house content: in play; Tycho Brahe's counter shows the Gypsy King without Kadab)."""
+    s.thing_place[s.cat.HOUSE_THING_IDS] = OUT
+
+
+@point()
+def hero_counters_in_play(s: GameState) -> np.ndarray:
+    """Per hero counter of the game: may it be in the pool (R7.3)? Not the house heroes (R22: they may)."""
+    return ~np.isin(np.arange(len(s.hero_up)), _HOUSE_HERO_COUNTERS)
+
+
+@point()
+def hero_may_turn(s: GameState, face: int) -> bool:
+    """R7.2 / R7.11 a dismissed or killed hero's counter is turned over (R22.4 not Tycho Brahe's
+    without Mysterious Kadab)."""
+    return True
+
+
+@point("each")
+def start_hexes_chosen(s: GameState) -> None:
+    """RD2.1 the start positions are taken (R20.3: they and their neighbours are turned up)."""
+
+
 @point("any")
 def interrupt(s: GameState) -> bool:
     """Before any phase runner resumes: an optional rule's pending question (R21.4 / R21.5); True when
@@ -159,6 +186,11 @@ def interrupt(s: GameState) -> bool:
 def phase_end_question(s: GameState) -> bool:
     """End of the Income phase: R21.7 the Tax Farmer marks a hex; True when a decision was set."""
     return False
+
+
+@point("each")
+def round_ends(s: GameState) -> None:
+    """Phase 9, before the turn order changes (R22.6 the Boat is removed)."""
 
 
 # ----- economy -----
@@ -214,9 +246,15 @@ def move_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """Start of a move: further moves (R21.10 the Nomad's fort or town; R22.1 Ahasuerus teleports)."""
 
 
+@point("each")
+def vehicle_moves(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """Start of a move, where PASS is offered: a vehicle's move of its own (R22.6 THING the Boat)."""
+
+
 @point("any")
 def move_start(s: GameState, lay: ActionLayout, action: int) -> bool:
-    """A move begins with `action`: True when an optional rule took it (R21.10, R22.1)."""
+    """A move begins with `action`: True when an optional rule took it (R21.10, R22.1, R22.6). The
+    implementations answer disjoint actions."""
     return False
 
 
@@ -224,6 +262,43 @@ def move_start(s: GameState, lay: ActionLayout, action: int) -> bool:
 def move_begins_in(s: GameState, hx: int) -> bool:
     """A move starts in `hx`: True when an optional rule asks a question first (R21.2 Aviator)."""
     return False
+
+
+@point("any")
+def movement_resume(s: GameState) -> bool:
+    """The movement phase resumes: True when an optional rule's move was under way and went on
+    (R22.6 the Boat waiting for its reactions)."""
+    return False
+
+
+@point("each")
+def movement_turn_begins(s: GameState, p: int) -> None:
+    """`p`'s movement turn begins, after MP and pins are set (R22.5 the Portal's counters wait for their
+    exploration; R22.3 the Gypsy King's starting hex)."""
+
+
+@point("any")
+def before_move_start(s: GameState) -> bool:
+    """Before each MOVE_START: True when an optional rule asks something first (R22.3 Gypsy King)."""
+    return False
+
+
+@point("each")
+def hero_picked(s: GameState, face: int) -> None:
+    """A hero joins the moving stack (R22.4 Tycho Brahe looks at the face-down hexes next to him)."""
+
+
+@point("any")
+def entered_face_down(s: GameState, things: np.ndarray, heroes: np.ndarray, hx: int) -> bool:
+    """A stack entered face-down `hx` (R20.3): True when the tile turned out Sea and sent it back."""
+    return False
+
+
+@point()
+def fan_handlers(s: GameState) -> tuple[Callable, Callable] | None:
+    """FAN_HEX asked by an optional rule's move: its (legal, apply) pair (R22.6 the Bellows diverts
+    the Boat), else None (the Balloon's)."""
+    return None
 
 
 @point()
@@ -238,6 +313,32 @@ def extra_start_hexes(s: GameState, p: int) -> np.ndarray:
 def battle_start(s: GameState) -> bool:
     """A battle begins: True when an optional rule asks first (R21.11 the Gambler's stakes)."""
     return False
+
+
+@point("any")
+def combat_hex_chosen(s: GameState, hx: int) -> bool:
+    """R12.1 the hex of the next exploration or contest is chosen: True when the segment is over
+    before it starts (R20.3 a face-down tile turned up Sea sends everybody back)."""
+    return False
+
+
+@point()
+def battle_riders(s: GameState, side: int) -> tuple[set[int], set[int]]:
+    """Things and hero faces of `side` that attack as Ranged from a vehicle other than the Balloon
+    (R22.6 the Boat's passengers)."""
+    return set(), set()
+
+
+@point()
+def extra_ranged_attacks(s: GameState, side: int) -> list[tuple[int, int, int]]:
+    """(value, dice, tag) attacks of `side` in the ranged step beyond its counters (R22.6 the Boat)."""
+    return []
+
+
+@point()
+def rider_retreat_hexes(s: GameState, side: int, hx: int) -> np.ndarray:
+    """R13.8 further retreat hexes of a side made only of vehicle riders (R22.6 by Boat across a Sea)."""
+    return np.zeros(0, np.int64)
 
 
 @point("each")

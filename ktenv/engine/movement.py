@@ -27,7 +27,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..procedures import Entries, FlyStage, Move, MovementTurn
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, boat, hooks, house, kadab, support
+from . import balloon, hooks, support
 from . import decisions as D
 from . import deerhunter as dh
 from .actions import PASS, YES, ActionLayout
@@ -126,8 +126,7 @@ def run(s: GameState) -> None:
     if balloon.flying(s):  # a Balloon flight waiting for its reactions (C.2)
         balloon.run(s)
         return
-    if boat.sailing(s):  # the Boat waiting for its reactions (R22.6)
-        boat.run(s)
+    if hooks.movement_resume(s):  # R22.6: the Boat waiting for its reactions
         return
     current = s.frame(MovementTurn)
     if current is not None and current.ending:  # RP-5.9 first: nobody ends the turn over the limit
@@ -140,7 +139,7 @@ def run(s: GameState) -> None:
             return
         if current is None:
             _begin_turn(s, order[s.turn])
-        if house.gypsy_pending(s):  # R22.3: what follows the Gypsy King
+        if hooks.before_move_start(s):  # R22.3: what follows the Gypsy King
             return
         s.decision, s.actor = D.MOVE_START, order[s.turn]
         return
@@ -166,8 +165,7 @@ def _begin_turn(s: GameState, p: int) -> None:
     s.hero_mp[h] = MP
     s.hero_pinned[h] = pres[s.hero_hex[h]]
     s.push(MovementTurn(fort_spent=[0] * s.geo.n_hexes, town_spent=[0] * s.n_things))
-    house.hold_explorers(s, p)  # R22.5: the Portal's counters wait for their exploration
-    house.gypsy_turn_begins(s, p)  # R22.3
+    hooks.movement_turn_begins(s, p)  # R22.5: the Portal's counters wait for their exploration; R22.3
 
 
 def _end_turn(s: GameState) -> None:
@@ -245,12 +243,11 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1  # anything still over the limit is trimmed by its owner (RP-5.9)
     if balloon.can_fly(s, s.actor):
         mask[lay.thing + balloon.held(s, s.actor)] = 1  # C.2: the Balloon is a move of its own
-    if boat.can_sail(s, s.actor):
-        mask[lay.thing + boat.BOAT] = 1  # R22.6: so is the Boat
+    hooks.vehicle_moves(s, lay, mask)  # R22.6: THING Boat, a move of its own
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
-    if hooks.move_start(s, lay, action):  # R21.10, R22.1
+    if hooks.move_start(s, lay, action):  # R21.10, R22.1, R22.6
         return
     if action == PASS:
         turn(s).ending = True  # R11.2.5, R11.8 (after RP-5.9)
@@ -258,9 +255,6 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
         return
     if action >= lay.thing and action - lay.thing == balloon.held(s, s.actor):
         balloon.begin(s, action - lay.thing)
-        return
-    if action == lay.thing + boat.BOAT:
-        boat.begin(s)
         return
     hx = action - lay.hex
     s.push(Move(start=hx))
@@ -322,7 +316,7 @@ def apply_select(s: GameState, lay: ActionLayout, action: int) -> None:
         s.thing_status[action - lay.thing] = MOVING
     else:
         s.hero_status[action - lay.hero] = MOVING
-        house.tycho_looks(s, action - lay.hero)  # R22.4
+        hooks.hero_picked(s, action - lay.hero)  # R22.4
 
 
 def _go(s: GameState) -> None:
@@ -440,7 +434,7 @@ def apply_stack(s: GameState, lay: ActionLayout, action: int) -> None:
             _after_drop(s)
         else:
             s.hero_status[f] = MOVING
-            house.tycho_looks(s, f)  # R22.4
+            hooks.hero_picked(s, f)  # R22.4
     else:
         c = action - lay.thing
         if s.thing_status[c] == MOVING:
@@ -473,8 +467,7 @@ def _step(s: GameState, d: int) -> None:
     dh.entered(s, cost)
     m.hex = t
     if down:
-        kadab.record_from(s, mt, mh, t)
-        if kadab.turn_up_on_entry(s, t):
+        if hooks.entered_face_down(s, mt, mh, t):
             _end_move(s)  # [ER]: a Sea tile sends the stack back to the (land) hex it came from
             return
         if not s.hex_down[t]:

@@ -34,7 +34,7 @@ from ..state import UNMOVED, GameState
 from . import decisions as D
 from . import dice, hooks
 from .actions import NUMBER, PASS, YES, ActionLayout
-from .common import to_cup
+from .common import move_fort, move_town, to_cup
 
 (AMOEBA, AVIATOR, BUILDER, BRUTE, LUCKY, EXPLORER, TAX_FARMER, KING_OF_THINGS, MAGICIAN, NOMAD, GAMBLER,
  POPULOUS, RECRUITER, TRAFFICKER, VANDAL) = range(len(ENCOUNTER_POWERS))
@@ -512,18 +512,6 @@ def apply_nomad_dest(s: GameState, lay: ActionLayout, action: int) -> None:
         _spend(turn.fort_spent, dest, spent + cost)
         move_fort(s, src, dest)
     s.decision = D.NONE
-
-
-def move_town(s: GameState, c: int, src: int, dest: int) -> None:
-    """A city or village changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
-    s.thing_hex[c] = dest
-    s.hex_income[src], s.hex_income[dest] = -1, c
-
-
-def move_fort(s: GameState, src: int, dest: int) -> None:
-    """A Tower or Keep changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
-    s.hex_fort[dest], s.hex_fort[src] = s.hex_fort[src], 0
-    s.hex_fort_round[dest], s.hex_fort_round[src] = s.hex_fort_round[src], -1
 
 
 # ----- R21.9 / R21.11 at the start and end of a battle -----
