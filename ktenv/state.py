@@ -25,6 +25,7 @@ from .constants import (
     NEUTRAL,
     NOBODY,
     OUT,
+    PHASE_CODES,
     SCREEN,
     SCREEN_LIMIT,
     SEA,
@@ -56,7 +57,7 @@ SCHEMA_VERSION = 3  # 3: typed procedure frames (`frames`); 2: neutral owner cod
 UNMOVED, MOVING, DONE = range(3)
 
 # Phases of a round (R5.1), plus setup and the end.
-SETUP, INCOME, HEROES, RECRUIT, EVENTS, MOVEMENT, COMBAT, CONSTRUCTION, SPECIAL, CHANGE_ORDER, GAME_OVER = range(11)
+SETUP, INCOME, HEROES, RECRUIT, EVENTS, MOVEMENT, COMBAT, CONSTRUCTION, SPECIAL, CHANGE_ORDER, GAME_OVER = PHASE_CODES
 PHASE_NAMES = (
     "setup", "collect gold", "recruit heroes", "recruit things", "play events", "movement",
     "exploration and battles", "construction", "special powers", "change turn order", "game over",

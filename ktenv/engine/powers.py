@@ -33,6 +33,7 @@ from ..procedures import AviatorFlight, Battle, BruteScreens, LuckyReroll, Movem
 from ..state import UNMOVED, GameState
 from . import decisions as D
 from . import dice, hooks
+from . import movement as M
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import move_fort, move_town, to_cup
 
@@ -178,8 +179,6 @@ def aviator_offer(s: GameState, hx: int) -> bool:
 
 def _aviator_pass_ok(s: GameState, hx: int) -> bool:
     """Declining leads somewhere: a counter may join the move, or a pin may be challenged."""
-    from . import movement as M
-
     t, h = M._selectable(s, hx)
     if t.size or h.size:
         return True
@@ -187,8 +186,6 @@ def _aviator_pass_ok(s: GameState, hx: int) -> bool:
 
 
 def legal_aviator(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    from . import movement as M
-
     hx = M.move(s).start
     t = _aviator_creatures(s, s.actor)
     mask[lay.thing + t[s.thing_hex[t] == hx]] = 1
@@ -197,8 +194,6 @@ def legal_aviator(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_aviator(s: GameState, lay: ActionLayout, action: int) -> None:
-    from . import movement as M
-
     if action != PASS:
         s.drop(AviatorFlight)  # a past round's flyer (R21.2)
         s.push(AviatorFlight(flyer=action - lay.thing, round=s.round))
@@ -419,9 +414,7 @@ def _spend(spent: list[int], i: int, value: int) -> None:
 def _nomad_dests(s: GameState, p: int, hx: int, left: int, fort: bool) -> np.ndarray:
     """RD10.16: adjacent own hexes without enemies, MP permitting, with no fort (for a fort) or
     no income counter (for a town) there; nothing leaves a hex where enemies stand (R11.5)."""
-    from .movement import enemy_presence
-
-    presence = enemy_presence(s, p)
+    presence = M.enemy_presence(s, p)
     if presence[hx]:
         return _EMPTY
     around = s.geo.neighbours[hx]

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..board import (
     form_hex_stack,
+    lay_board,
     replace_sea_at_start,
     start_hex_needs_replacement,
     start_hex_settled,
@@ -312,8 +313,6 @@ def _finish(s: GameState) -> None:
 
 def start_game(s: GameState) -> None:
     """R4.1-R4.3: heroes' sides at random, the board laid; setup continues through the decisions."""
-    from ..board import lay_board
-
     for k in np.flatnonzero(hooks.hero_counters_in_play(s)).tolist():  # box counters first: same draws as ever
         s.hero_up[k] = s.rng.below(2)  # R4.2
     hooks.counters_setup(s)  # R22: house counters in or out of play
