@@ -12,8 +12,8 @@ import pytest
 
 from ktenv.config import ConfigError, GameConfig
 from ktenv.constants import FOREST, MOUNTAIN, NOBODY, PLAINS, SEA, SWAMP
+from ktenv.engine import common
 from ktenv.engine import decisions as D
-from ktenv.engine import common, kadab
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.testing import check_no_leak, random_states

@@ -14,12 +14,13 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, SCREEN, SEA, STACK_LIMIT
-from ..procedures import BalloonFlight, BalloonStage, Excess
+from ..procedures import BalloonFlight, BalloonStage
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import hooks, reactions
 from .actions import PASS, YES, ActionLayout
-from .common import allow_overflow, as_original, overflow_trimmed, used_up
+from .common import as_original, used_up
+from .stacks import allow_overflow
 
 BALLOON = cat.MAGIC_ID["Balloon"]
 _BALLOONS = np.flatnonzero(cat.THING_ORIGINAL == BALLOON)  # R20.1: one per box
@@ -216,28 +217,6 @@ def end_of_round(s: GameState) -> None:
     if s.thing_in_play[BALLOON]:
         used_up(s, BALLOON)
     s.drop(BalloonFlight)
-
-
-# ----- RP-5.9: back to 10 at the end of the owner's movement turn -----
-
-def over_limit(s: GameState, p: int) -> int:
-    """A hex where `p` has more than 10 creatures and heroes (no Citadel), or -1."""
-    room = s.room_for(p)
-    over = np.flatnonzero(room < 0)
-    return int(over[0]) if over.size else -1
-
-
-def trim(s: GameState, p: int) -> bool:
-    """Ask `p` to eliminate counters over the limit; False when nothing is over any more."""
-    hx = over_limit(s, p)
-    if hx < 0:
-        overflow_trimmed(s, p)
-        s.drop(Excess)
-        return False
-    ex = s.frame(Excess) or s.push(Excess())
-    ex.hex, ex.side = hx, p
-    s.decision, s.actor = D.RETREAT_EXCESS, p
-    return True
 
 
 DECISIONS = {

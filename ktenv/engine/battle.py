@@ -19,9 +19,10 @@ from . import battle_sides as B
 from . import decisions as D
 from . import dice, hooks, reactions
 from .actions import PASS, ActionLayout, layout
-from .common import retreat_overflow, to_cup, used_up
+from .common import to_cup, used_up
 from .conquest import conquer, leftovers_to_cup, reduce_fort
 from .placement_turn import begin_placement
+from .stacks import retreat_overflow
 from .support import lose_hero, remove_revealed_bluffs
 from .victory import check_eliminations
 

@@ -15,7 +15,8 @@ from . import battle_sides as B
 from . import decisions as D
 from . import dice, hooks, reactions
 from .actions import NUMBER, PASS, ActionLayout
-from .common import allow_overflow, as_original, playable_copy, used_up
+from .common import as_original, playable_copy, used_up
+from .stacks import allow_overflow
 from .support import remove_revealed_bluffs
 
 DUST = cat.MAGIC_ID["Dust of Defense"]

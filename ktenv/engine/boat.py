@@ -33,7 +33,8 @@ from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
 from . import hooks, reactions
 from .actions import YES, ActionLayout
-from .common import allow_overflow, known_land, known_sea, used_up
+from .common import known_land, known_sea, used_up
+from .stacks import allow_overflow
 
 BOAT = cat.MAGIC_ID["Boat"]
 BOAT_VALUE = int(cat.HOUSE_ITEM_VALUE["Boat"])

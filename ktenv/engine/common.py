@@ -6,7 +6,6 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CITY, CUP, NOBODY, OUT, SCREEN, SEA, SPECIAL_INCOME, VILLAGE
-from ..procedures import StackOverflow
 from ..state import GameState
 
 
@@ -115,39 +114,6 @@ def remove_income_counter(s: GameState, c: int) -> None:
     """R8.2.2 / R18.4: an own income counter goes from the board to the cup (never to the screen)."""
     to_cup(s, c)
     s.stats["income_counters_removed"] += 1
-
-
-# ----- RP-5.9 / RD10.2: stacks allowed over the limit of 10 for now -----
-
-def allow_overflow(s: GameState, p: int) -> None:
-    """RD10.2: `p`'s stacks may be over 10 until the end of p's next movement turn (RP-5.9)."""
-    f = s.frame(StackOverflow) or s.push(StackOverflow())
-    f.owners[p] = 1
-
-
-def overflow_allowed(s: GameState, p: int) -> bool:
-    f = s.frame(StackOverflow)
-    return f is not None and (bool(f.owners[p]) or f.retreat)
-
-
-def overflow_trimmed(s: GameState, p: int) -> None:
-    """`p` has no stack over 10 any more (RP-5.9)."""
-    f = s.frame(StackOverflow)
-    if f is not None:
-        f.owners[p] = 0
-        _overflow_drop(s, f)
-
-
-def retreat_overflow(s: GameState, on: bool) -> None:
-    """R13.8.4: a retreat overfilled a hex (on), or its excess is eliminated (off)."""
-    f = s.frame(StackOverflow) or s.push(StackOverflow())
-    f.retreat = on
-    _overflow_drop(s, f)
-
-
-def _overflow_drop(s: GameState, f: StackOverflow) -> None:
-    if not f.retreat and not any(f.owners):
-        s.drop(StackOverflow)
 
 
 # ----- face-down tiles (R20.3: laid only with Mysterious Kadab; `s.hex_down` is all False without) -----

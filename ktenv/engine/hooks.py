@@ -42,7 +42,6 @@ from .common import to_cup
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_T_FLY = cat.THING_FLYING.astype(bool)
 _HOUSE_HERO_COUNTERS = cat.HERO_COUNTER[cat.HOUSE_HERO_FACES]
 
 
@@ -236,9 +235,10 @@ def eliminate(s: GameState, c: int) -> None:
 # ----- movement -----
 
 @point()
-def flying(s: GameState) -> np.ndarray:
-    """Per Thing: moves as a flyer (the printed flag; R21.2 the Aviator's creature this round)."""
-    return _T_FLY[:s.n_things]
+def flyers(s: GameState, printed: np.ndarray) -> np.ndarray:
+    """Per Thing: moves as a flyer (`creatures.flying`: `printed` is the printed flag; R21.2 adds the
+    Aviator's creature of this round). Never changes `printed` in place."""
+    return printed
 
 
 @point("each")

@@ -34,8 +34,9 @@ from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NOBODY, SEA
 from ..state import GameState
 from . import hooks
-from .common import allow_overflow, to_cup, turn_up
+from .common import to_cup, turn_up
 from .heroes import dismiss
+from .stacks import allow_overflow
 
 _CREATURE = cat.THING_KIND == CREATURE
 

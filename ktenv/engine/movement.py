@@ -27,7 +27,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..procedures import Entries, FlyStage, Move, MovementTurn
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, hooks, support
+from . import balloon, creatures, hooks, stacks, support
 from . import decisions as D
 from . import deerhunter as dh
 from .actions import PASS, YES, ActionLayout
@@ -38,7 +38,7 @@ MP = dh.MP
 DEERHUNTER = dh.DEERHUNTER
 _CREATURE = cat.THING_KIND == CREATURE
 _COMBAT_THING = np.isin(cat.THING_KIND, (CREATURE, CITY, VILLAGE))  # R0.4.10 (forts: per hex)
-_T_FLY = cat.THING_FLYING.astype(bool)  # the mover's flyers: hooks.flying(s) (R21.2 Aviator)
+_T_FLY = cat.THING_FLYING.astype(bool)  # the mover's flyers: creatures.flying(s) (R21.2 Aviator)
 _H_FLY = cat.HERO_FLYING.astype(bool)
 _COST = cat.MOVE_COST.astype(np.int64)  # R11.1.2, flyers pay 1 (RD4.7)
 _FAR = 1_000  # "no ground member": any terrain cost fits
@@ -130,7 +130,7 @@ def run(s: GameState) -> None:
         return
     current = s.frame(MovementTurn)
     if current is not None and current.ending:  # RP-5.9 first: nobody ends the turn over the limit
-        if not balloon.trim(s, _mover(s)):
+        if not stacks.trim(s, _mover(s)):
             _end_turn(s)
         return
     if s.stage == TURNS:
@@ -216,7 +216,7 @@ def _gone(s: GameState, c: int) -> None:
 def _start_hexes(s: GameState, p: int) -> np.ndarray:
     """Hexes with an unmoved counter that may leave (R11.5.2), or a pin to challenge (R11.7)."""
     t, h = _unmoved(s)
-    free_t = ~s.thing_pinned[t] | hooks.flying(s)[t]
+    free_t = ~s.thing_pinned[t] | creatures.flying(s)[t]
     free_h = ~s.hero_pinned[h] | _H_FLY[h] | (h == DEERHUNTER)
     ok = np.zeros(s.geo.n_hexes, bool)
     ok[s.thing_hex[t[free_t]]] = True
@@ -285,7 +285,7 @@ def _selectable(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
     t, h = np.concatenate((t, mt)), np.concatenate((h, mh))
     if (h == DEERHUNTER).any():
         return t, h
-    return t[~s.thing_pinned[t] | hooks.flying(s)[t]], h[~s.hero_pinned[h] | _H_FLY[h]]
+    return t[~s.thing_pinned[t] | creatures.flying(s)[t]], h[~s.hero_pinned[h] | _H_FLY[h]]
 
 
 def _selection_ok(s: GameState) -> bool:
@@ -295,7 +295,7 @@ def _selection_ok(s: GameState) -> bool:
         return False
     if s.hero_status[DEERHUNTER] == MOVING:
         return True
-    fly = hooks.flying(s)
+    fly = creatures.flying(s)
     return not (s.thing_pinned[mt] & ~fly[mt]).any() and not (s.hero_pinned[mh] & ~_H_FLY[mh]).any()
 
 
@@ -355,7 +355,7 @@ def _legal_steps(s: GameState, p: int) -> list[int]:
     low = int(mps.min())
     if low < 1:
         return []
-    fly = hooks.flying(s)
+    fly = creatures.flying(s)
     ground = np.concatenate((~fly[mt] & ~qt, ~_H_FLY[mh] & ~qh & (mh != DEERHUNTER)))
     low_ground = int(mps[ground].min()) if ground.any() else _FAR
     all_fly = bool(fly[mt].all() and _H_FLY[mh].all())
@@ -379,7 +379,7 @@ def _limit_waits(s: GameState, room: int, mt: np.ndarray, mh: np.ndarray) -> boo
     enter a hex that already holds 10 of their owner's counters (R11.4.3)."""
     if s.cfg.stack_limit_check != "end_of_movement":
         return False
-    return room > 0 or not (hooks.flying(s)[mt].any() or _H_FLY[mh].any())
+    return room > 0 or not (creatures.flying(s)[mt].any() or _H_FLY[mh].any())
 
 
 def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) -> bool:
@@ -460,7 +460,7 @@ def _step(s: GameState, d: int) -> None:
     cost = 1 if down else int(_COST[terrain])  # R20.3 / RD10.15: a face-down hex costs 1 MP
     mt, mh = _members(s)
     qt, qh = dh.qualifying(s, mt, mh)
-    s.thing_mp[mt] -= np.where(hooks.flying(s)[mt] | qt, 1, cost).astype(np.int8)
+    s.thing_mp[mt] -= np.where(creatures.flying(s)[mt] | qt, 1, cost).astype(np.int8)
     s.hero_mp[mh] -= np.where(_H_FLY[mh] | qh | (mh == DEERHUNTER), 1, cost).astype(np.int8)
     s.thing_pinned[mt] = False  # it has left: the pin no longer concerns it
     s.hero_pinned[mh] = False
@@ -483,7 +483,7 @@ def _step(s: GameState, d: int) -> None:
         _record_entry(s, t, p)
         _end_move(s)  # R11.3.1, R11.6.3: an unexplored hex stops flyers too
     elif enemy_presence(s, p)[t]:
-        fly = (hooks.flying(s)[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
+        fly = (creatures.flying(s)[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
         if fly:
             _hide(s, t)
             m.fly = ENTRY  # R11.6.1
@@ -513,7 +513,7 @@ def legal_fly_intend(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """Step 1: flyers with MP left that have not yet declared; PASS when done."""
     mask[PASS] = 1
     mt, mh = _members(s)
-    mask[lay.thing + mt[hooks.flying(s)[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
+    mask[lay.thing + mt[creatures.flying(s)[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
     ih = move(s).intending
     for f in mh[_H_FLY[mh] & (s.hero_mp[mh] > 0)].tolist():
         if f not in ih:

@@ -141,13 +141,13 @@ def _flight(s: GameState) -> AviatorFlight | None:
     return fly if fly is not None and fly.round == s.round else None
 
 
-@hooks.flying.implement("encounter_powers")
-def flying(s: GameState) -> np.ndarray:
-    """Per Thing: moves as a flyer (printed flag; R21.2 plus the Aviator's creature this round)."""
+@hooks.flyers.implement("encounter_powers")
+def flyers(s: GameState, printed: np.ndarray) -> np.ndarray:
+    """R21.2: the Aviator's creature of this round flies too (`creatures.flying`)."""
     fly = _flight(s)
-    if not s.cfg.encounter_powers or fly is None:
-        return _T_FLY[:s.n_things]
-    out = _T_FLY[:s.n_things].copy()
+    if fly is None:
+        return printed
+    out = printed.copy()
     out[fly.flyer] = True
     return out
 
