@@ -34,6 +34,7 @@ from .constants import (
     TREASURE,
     VILLAGE,
 )
+from .decisions import N_DECISIONS
 from .procedures import (
     BruteScreens,
     Discard,
@@ -452,8 +453,6 @@ def _load_v2_registers(state: GameState, registers: dict) -> None:
 
 def _scalar_range(s: GameState, name: str) -> tuple[int, int]:
     """Allowed values of a saved scalar (a file with a phase or decision the engine lacks is corrupt)."""
-    from .engine.decisions import N_DECISIONS  # late import: the engine imports this module
-
     big = 1 << 62
     return {
         "phase": (SETUP, GAME_OVER), "decision": (0, N_DECISIONS - 1), "first_player": (0, s.n_players - 1),

@@ -135,3 +135,16 @@ def test_the_graph_sees_imports_inside_functions():
     edges = graph()
     assert "ktenv.engine.machine" in edges["ktenv.engine"]
     assert edges["ktenv.engine.movement"], "movement imports other modules"
+
+
+OPTIONAL = ("ktenv.engine.powers", "ktenv.engine.house", "ktenv.engine.boat", "ktenv.engine.kadab")
+
+
+def test_core_engine_never_imports_the_optional_rules():
+    """R20.3, R21, R22 hook into the core (`ktenv.engine.hooks`); only the machine, which assembles the
+    parts of the turn, and the optional modules themselves import them."""
+    edges = graph()
+    allowed = {"ktenv.engine.machine", *OPTIONAL}
+    bad = sorted(f"{m} imports {t}" for m, ts in edges.items() if m.startswith("ktenv.engine.") and m not in allowed
+                 for t in ts if t in OPTIONAL)
+    assert not bad, "\n".join(bad)

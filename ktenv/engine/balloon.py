@@ -1,11 +1,12 @@
-"""C.2 the Balloon (and the Fan against it, C.3), and RP-5.9: getting a stack back to 10 at the
-end of the owner's movement turn (after a Warlord's defector or a Balloon blown off course).
+"""C.2 the Balloon (and the Fan against it, C.3). A Balloon blown onto a full hex leaves a stack over
+10 that its owner trims at the end of their next movement turn (RP-5.9: stacks.py).
 
 The Balloon is a move of its own in the owner's movement turn: load 1-3 unmoved creatures of
 printed value 3 or less from one hex (pinned ones too, RD10.12), pick a land hex 1-3 hexes away,
 then the reactions (Dispel Magic cancels it; a Fan moves the landing hex to a neighbour, Sea
 sinks the Balloon and the passengers escape to an adjacent own hex or are lost). The passengers
-are done for the round; the Balloon stays in play with them until the end of the round.
+are done for the round; the Balloon stays in play with them until the end of the round. FAN_HEX and
+ESCAPE_HEX are routed by events.py (events ask them too).
 """
 
 from __future__ import annotations
