@@ -38,3 +38,18 @@ def test_a_declaration_checks_the_implementations():
     with pytest.raises(ValueError, match="not a GameConfig option"):
         point.implement("no_such_option")
     assert len(point.impls) == 1
+
+
+def test_nobody_imports_a_dispatcher_by_name():
+    """`from .hooks import build_cost` would keep the dispatcher of import time, before the optional
+    modules registered: the points are called as ``hooks.<point>(...)``."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    bad = []
+    for path in [*(root / "ktenv").rglob("*.py"), *(root / "agents").rglob("*.py"), *(root / "tests").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("hooks"):
+                bad += [f"{path.relative_to(root)}: {a.name}" for a in node.names if a.name in hooks.POINTS]
+    assert not bad, bad

@@ -20,7 +20,7 @@ How the implementations of one point combine (``combine=``):
 - ``"any"``: the implementations whose option is on are asked in order of registration until one
   answers truthy, which is the answer; none: the standard answer (falsy).
 - ``"each"``: every implementation whose option is on runs (a mask to widen, a turn to prepare);
-  the standard body runs too, first.
+  the standard body runs too, first (a declaration with a docstring only is not called at all).
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _HOUSE_HERO_COUNTERS = cat.HERO_COUNTER[cat.HOUSE_HERO_FACES]
+
+
+def _nothing(s: GameState) -> None:
+    """A declaration without a body (its code is compared, not run)."""
 
 
 class Hook(Generic[P, R]):
@@ -109,6 +113,12 @@ class Hook(Generic[P, R]):
                         if out:
                             return out
                 return standard(s, *args)
+        elif self.standard.__code__.co_code == _nothing.__code__.co_code:  # the usual "each": no standard body
+            def call(s: GameState, *args: Any) -> Any:
+                cfg = s.cfg
+                for active, impl in impls:
+                    if active(cfg):
+                        impl(s, *args)
         else:
             def call(s: GameState, *args: Any) -> Any:
                 standard(s, *args)
