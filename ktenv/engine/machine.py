@@ -42,10 +42,11 @@ from . import decisions as D
 from .actions import NUMBER, PASS, YES, ActionLayout, layout
 from .common import IllegalActionError, cash
 
-# Each part of the turn registers its phase runner(s) and decision rules.
+# Each part of the turn registers its phase runner(s) and decision rules. The optional rules (kadab: R20.3,
+# powers: R21, house and boat: R22) register their hook implementations (`hooks`) when imported here; the
+# core modules never import them.
 PARTS = (setup, income, heroes, recruiting, placement_turn, events, movement, balloon, combat, construction,
-         special_powers, victory, interrupts, powers, house, boat, kadab)  # the optional rules (R20.3, R21, R22)
-# register their hooks (`hooks`) as they are imported here: the core modules never import them
+         special_powers, victory, interrupts, powers, house, boat, kadab)
 RUNNERS: dict = {}
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:
