@@ -54,7 +54,7 @@ class Hook(Generic[P, R]):
 
     The module attribute of the point's name is its dispatcher: a plain function, rebuilt at each
     registration, that calls the implementations whose options are on (so a call costs one function
-    call, the option reads, and the answering function). Call it as ``hooks.<point>(...)``, never
+    call, one option read per implementation, and the answering function). Call it as ``hooks.<point>(...)``, never
     through ``from .hooks import <point>`` (that would keep the dispatcher of import time)."""
 
     def __init__(self, standard: Callable[P, R], combine: str) -> None:
@@ -92,41 +92,35 @@ class Hook(Generic[P, R]):
         return register
 
     def dispatcher(self) -> Callable[P, R]:
-        """The calling function for the implementations registered so far."""
-        standard, impls = self.standard, tuple((a, f) for a, f, _ in self.impls)
-        if not impls:
-            def call(*args: Any) -> Any:
-                return standard(*args)
-        elif self.combine == "first":
-            def call(s: GameState, *args: Any) -> Any:
-                cfg = s.cfg
-                for active, impl in impls:
-                    if active(cfg):
-                        return impl(s, *args)
-                return standard(s, *args)
-        elif self.combine == "any":
-            def call(s: GameState, *args: Any) -> Any:
-                cfg = s.cfg
-                for active, impl in impls:
-                    if active(cfg):
-                        out = impl(s, *args)
-                        if out:
-                            return out
-                return standard(s, *args)
-        elif self.standard.__code__.co_code == _nothing.__code__.co_code:  # the usual "each": no standard body
-            def call(s: GameState, *args: Any) -> Any:
-                cfg = s.cfg
-                for active, impl in impls:
-                    if active(cfg):
-                        impl(s, *args)
-        else:
-            def call(s: GameState, *args: Any) -> Any:
-                standard(s, *args)
-                cfg = s.cfg
-                for active, impl in impls:
-                    if active(cfg):
-                        impl(s, *args)
-        call.__name__ = call.__qualname__ = self.name
+        """The calling function for the implementations registered so far. It is written out with the
+        declaration's own parameters and one test per implementation (no loop, no ``*args``: these
+        points sit on the hot paths of movement and battles), as `dataclasses` writes its methods.
+        Its own names start with ``_hook_`` (no declaration's parameter does)."""
+        names = list(inspect.signature(self.standard).parameters)
+        assert not any(n.startswith("_hook_") for n in names), self.name
+        params = ", ".join(names)
+        env: dict[str, Any] = {"_hook_standard": self.standard}
+        body = []
+        if self.combine == "each" and self.standard.__code__.co_code != _nothing.__code__.co_code:
+            body.append(f"    _hook_standard({params})")
+        if self.impls:
+            body.append(f"    _hook_cfg = {names[0]}.cfg")
+        for i, (active, impl, _) in enumerate(self.impls):
+            env[f"_hook_on{i}"], env[f"_hook_impl{i}"] = active, impl
+            body.append(f"    if _hook_on{i}(_hook_cfg):")
+            if self.combine == "first":
+                body.append(f"        return _hook_impl{i}({params})")
+            elif self.combine == "any":
+                body += [f"        _hook_out = _hook_impl{i}({params})", "        if _hook_out:",
+                         "            return _hook_out"]
+            else:
+                body.append(f"        _hook_impl{i}({params})")
+        if self.combine != "each":
+            body.append(f"    return _hook_standard({params})")
+        source = f"def {self.name}({params}):\n" + ("\n".join(body) or "    pass") + "\n"
+        exec(compile(source, f"<hook {self.name}>", "exec"), env)  # generated from the declaration
+        call = env[self.name]
+        call.__qualname__ = self.name
         call.__doc__ = self.__doc__
         call.hook = self  # type: ignore[attr-defined]
         call.implement = self.implement  # type: ignore[attr-defined]
