@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .. import agent_names
 from .base import Agent
 from .expert import ExpertAgent
 from .greedy import GreedyAgent
@@ -129,6 +130,7 @@ def _from_file(name: str, **kwargs) -> Agent:
 
 
 def make(name: str, **kwargs) -> Agent:
+    """The agent called `name` (also what the environments resolve opponent names with: `ktenv.agent_names`)."""
     if name in _REGISTRY:
         return _REGISTRY[name](**kwargs)
     prefix, sep, arg = name.partition(":")
@@ -139,6 +141,8 @@ def make(name: str, **kwargs) -> Agent:
     raise ValueError(f"unknown agent '{name}' (known: {', '.join(names())}, "
                      f"{', '.join(p + ':PATH' for p in sorted(_PREFIXES))}, or FILE.py:CLASS)")
 
+
+agent_names.register_resolver(make)  # SingleAgentEnv(opponents="greedy") and the like
 
 __all__ = ["Agent", "ExpertAgent", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "known", "make", "names",
            "register", "register_prefix", "split_names"]

@@ -52,7 +52,11 @@ import time
 import numpy as np
 
 from ktenv.engine.machine import legal_mask, step
+from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+
+from .greedy import GreedyAgent
+from .view import View
 
 W_INCOME, W_HEX, W_FORT, W_CITADEL, W_HERO, W_GOLD = 3.0, 1.5, 4.0, 20.0, 2.0, 0.1
 
@@ -238,8 +242,6 @@ class ISMCTSAgent:
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
         """The legal actions in the order greedy prefers them for the player to act (its score of each)."""
-        from .view import View
-
         p = int(w.actor)
         greedy = self._greedy_for(w)[p]
         scores = greedy.scores(View(self._encoder.encode(w, p), w.n_players), np.asarray(legal))
@@ -248,11 +250,7 @@ class ISMCTSAgent:
 
     def _greedy_for(self, w) -> list:
         if self._greedy is None or self._encoder is None or self._encoder.cfg != w.cfg:
-            from ktenv.arena.game import encoder_for
-
-            from .greedy import GreedyAgent
-
-            self._encoder = encoder_for(w.cfg)
+            self._encoder = ObservationEncoder(w.cfg, w.geo.n_hexes)
             self._greedy = [GreedyAgent(seed=int(self.rng.integers(2**31)), n_players=w.n_players)
                             for _ in range(w.n_players)]
         return self._greedy

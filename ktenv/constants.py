@@ -23,3 +23,7 @@ NOBODY = -1  # no owner (unowned hex, counter in the cup, hero in the pool)
 NEUTRAL = MAX_PLAYERS  # owner code of neutral defenders on the board (R12.2.3); never a seat
 SCREEN_LIMIT = 10  # R17.1
 STACK_LIMIT = 10  # R11.4
+
+# Phases of a round (R5.1), plus setup and the end (state.py names them too; the procedures read them).
+PHASE_CODES = tuple(range(11))
+SETUP, INCOME, HEROES, RECRUIT, EVENTS, MOVEMENT, COMBAT, CONSTRUCTION, SPECIAL, CHANGE_ORDER, GAME_OVER = PHASE_CODES

@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from . import catalog as cat
+from .board import board_radius, geometry
 from .config import GameConfig
 from .engine import decisions as D
 from .engine import describe_action, legal_mask, new_game, step
@@ -209,8 +210,6 @@ def _legal_text(s, action: int, context: str) -> str:
 
 def play_lines(options: dict, seed: int) -> list[str]:
     """The playthrough of one game: random agents seeded from `seed`, every decision a block."""
-    from .board import board_radius, geometry
-
     cfg = GameConfig.from_dict(options)
     encoder = ObservationEncoder(cfg, geometry(board_radius(cfg.n_players)).n_hexes)
     text = ObservationText(cfg, encoder)

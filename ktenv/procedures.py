@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
 
+from .constants import RECRUIT, SETUP
+
 F = TypeVar("F", bound="Frame")
 
 
@@ -247,9 +249,7 @@ class Setup(Frame):
 
     @classmethod
     def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        from .state import SETUP  # version 2's "sub" served setup and recruiting (RecruitTurn.step)
-
-        if phase == SETUP and "sub" in reg:
+        if phase == SETUP and "sub" in reg:  # version 2's "sub" served setup and recruiting (RecruitTurn.step)
             values["placed"] = bool(reg["sub"])
             return {"sub"}
         return set()
@@ -280,8 +280,6 @@ class RecruitTurn(Frame):
 
     @classmethod
     def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        from .state import RECRUIT
-
         if phase != RECRUIT or "sub" not in reg:
             return set()
         values["step"] = RecruitStep(reg["sub"])

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from . import catalog as cat
+from . import decisions as D
 from .board import hex_label
 from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, TERRAIN_NAMES, VILLAGE
 from .procedures import Battle, Exploration
@@ -85,8 +86,6 @@ def _battle_hexes(s: GameState, stacks: dict) -> set[int]:
 
 
 def _status_line(s: GameState) -> str:
-    from .engine import decisions as D
-
     if s.game_over:
         who = " and ".join(f"player {p}" for p in s.winners) or "nobody"
         return f"round {s.round}: game over, won by {who} ({s.reason})"

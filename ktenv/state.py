@@ -25,6 +25,7 @@ from .constants import (
     NEUTRAL,
     NOBODY,
     OUT,
+    PHASE_CODES,
     SCREEN,
     SCREEN_LIMIT,
     SEA,
@@ -33,6 +34,7 @@ from .constants import (
     TREASURE,
     VILLAGE,
 )
+from .decisions import N_DECISIONS
 from .procedures import (
     BruteScreens,
     Discard,
@@ -56,7 +58,7 @@ SCHEMA_VERSION = 3  # 3: typed procedure frames (`frames`); 2: neutral owner cod
 UNMOVED, MOVING, DONE = range(3)
 
 # Phases of a round (R5.1), plus setup and the end.
-SETUP, INCOME, HEROES, RECRUIT, EVENTS, MOVEMENT, COMBAT, CONSTRUCTION, SPECIAL, CHANGE_ORDER, GAME_OVER = range(11)
+SETUP, INCOME, HEROES, RECRUIT, EVENTS, MOVEMENT, COMBAT, CONSTRUCTION, SPECIAL, CHANGE_ORDER, GAME_OVER = PHASE_CODES
 PHASE_NAMES = (
     "setup", "collect gold", "recruit heroes", "recruit things", "play events", "movement",
     "exploration and battles", "construction", "special powers", "change turn order", "game over",
@@ -451,8 +453,6 @@ def _load_v2_registers(state: GameState, registers: dict) -> None:
 
 def _scalar_range(s: GameState, name: str) -> tuple[int, int]:
     """Allowed values of a saved scalar (a file with a phase or decision the engine lacks is corrupt)."""
-    from .engine.decisions import N_DECISIONS  # late import: the engine imports this module
-
     big = 1 << 62
     return {
         "phase": (SETUP, GAME_OVER), "decision": (0, N_DECISIONS - 1), "first_player": (0, s.n_players - 1),

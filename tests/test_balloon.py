@@ -8,7 +8,7 @@ from ktenv.engine import decisions as D
 from ktenv.engine import legal_actions
 from ktenv.engine.actions import PASS, YES
 from ktenv.engine.balloon import BALLOON
-from ktenv.engine.common import allow_overflow
+from ktenv.engine.stacks import allow_overflow
 from ktenv.procedures import StackOverflow
 from ktenv.state import COMBAT, DONE, MOVEMENT
 

@@ -194,8 +194,8 @@ def test_docs_are_generated_from_the_code():
     text, wanted = docs.expected("actions.md")
     blocks = wanted.split("| code | decision |")[0]
     assert blocks in text, "docs/actions.md block table is stale: run python -m ktenv.env.docs"
-    if text != wanted:  # the decision list follows the engine's decisions.py: only a warning
-        warnings.warn("docs/actions.md decision table is behind ktenv/engine/decisions.py: "
+    if text != wanted:  # the decision list follows ktenv/decisions.py: only a warning
+        warnings.warn("docs/actions.md decision table is behind ktenv/decisions.py: "
                       "run python -m ktenv.env.docs", stacklevel=1)
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from ktenv.config import ConfigError, GameConfig
 from ktenv.constants import FOREST, MOUNTAIN, NOBODY, PLAINS, SEA, SWAMP
+from ktenv.engine import common
 from ktenv.engine import decisions as D
-from ktenv.engine import kadab
 from ktenv.engine.machine import legal_mask, new_game, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.testing import check_no_leak, random_states
@@ -243,7 +243,7 @@ def test_terrain_disaster_and_weather_cannot_choose_face_down_hexes():
     from ktenv.engine import events as E
     s = kadab_board()
     s.hex_down[[C, W1]] = False
-    assert set(np.flatnonzero(kadab.known_land(s))) == {C, W1}
+    assert set(np.flatnonzero(common.known_land(s))) == {C, W1}
     assert not E._valid_targets(s, E.WEATHER)[E1]
 
 

@@ -27,6 +27,7 @@ from functools import cache
 
 from .. import catalog as cat
 from ..board import board_radius, geometry
+from ..state import GameState
 
 N_NUMBERS = 16
 PASS = 0
@@ -85,3 +86,8 @@ def action_layout(n_players: int, house: bool = False) -> ActionLayout:
     house_content (R22: the house Things and hero faces join the THING and HERO blocks)."""
     return ActionLayout(geometry(board_radius(n_players)).n_hexes, cat.catalog_for(n_players, house),
                         max(SEATS, n_players))
+
+
+def layout(s: GameState) -> ActionLayout:
+    """The action layout of the game `s`."""
+    return action_layout(s.n_players, s.cfg.house_content)

@@ -1,11 +1,12 @@
-"""C.2 the Balloon (and the Fan against it, C.3), and RP-5.9: getting a stack back to 10 at the
-end of the owner's movement turn (after a Warlord's defector or a Balloon blown off course).
+"""C.2 the Balloon (and the Fan against it, C.3). A Balloon blown onto a full hex leaves a stack over
+10 that its owner trims at the end of their next movement turn (RP-5.9: stacks.py).
 
 The Balloon is a move of its own in the owner's movement turn: load 1-3 unmoved creatures of
 printed value 3 or less from one hex (pinned ones too, RD10.12), pick a land hex 1-3 hexes away,
 then the reactions (Dispel Magic cancels it; a Fan moves the landing hex to a neighbour, Sea
 sinks the Balloon and the passengers escape to an adjacent own hex or are lost). The passengers
-are done for the round; the Balloon stays in play with them until the end of the round.
+are done for the round; the Balloon stays in play with them until the end of the round. FAN_HEX and
+ESCAPE_HEX are routed by events.py (events ask them too).
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import numpy as np
 
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, SCREEN, SEA, STACK_LIMIT
-from ..procedures import BalloonFlight, BalloonStage, BoatTrip, Excess
+from ..procedures import BalloonFlight, BalloonStage
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
-from . import reactions
+from . import hooks, reactions
 from .actions import PASS, YES, ActionLayout
-from .common import allow_overflow, as_original, overflow_trimmed, used_up
-from .powers import eliminate
+from .common import as_original, used_up
+from .stacks import allow_overflow
 
 BALLOON = cat.MAGIC_ID["Balloon"]
 _BALLOONS = np.flatnonzero(cat.THING_ORIGINAL == BALLOON)  # R20.1: one per box
@@ -151,7 +152,7 @@ def apply_fan(s: GameState, lay: ActionLayout, action: int) -> None:
         s.decision = D.ESCAPE_HEX
         return
     for c in passengers(s):
-        eliminate(s, c)  # to the cup (R21.4 Brute)
+        hooks.eliminate(s, c)  # to the cup (R21.4 Brute)
     _clear(s, keep_flight=True)
 
 
@@ -172,7 +173,7 @@ def apply_escape(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
     if action == PASS:
         for c in passengers(s):
-            eliminate(s, c)  # R21.4
+            hooks.eliminate(s, c)  # R21.4
     else:
         _put(s, action - lay.hex)
     _clear(s, keep_flight=True)
@@ -219,52 +220,8 @@ def end_of_round(s: GameState) -> None:
     s.drop(BalloonFlight)
 
 
-# ----- RP-5.9: back to 10 at the end of the owner's movement turn -----
-
-def over_limit(s: GameState, p: int) -> int:
-    """A hex where `p` has more than 10 creatures and heroes (no Citadel), or -1."""
-    room = s.room_for(p)
-    over = np.flatnonzero(room < 0)
-    return int(over[0]) if over.size else -1
-
-
-def trim(s: GameState, p: int) -> bool:
-    """Ask `p` to eliminate counters over the limit; False when nothing is over any more."""
-    hx = over_limit(s, p)
-    if hx < 0:
-        overflow_trimmed(s, p)
-        s.drop(Excess)
-        return False
-    ex = s.frame(Excess) or s.push(Excess())
-    ex.hex, ex.side = hx, p
-    s.decision, s.actor = D.RETREAT_EXCESS, p
-    return True
-
-
-def _shared(own_legal, own_apply):
-    """FAN_HEX and ESCAPE_HEX are also asked by events (Weather Control, Big Juju), which keep
-    their own posed choice (`Event.posed`): route each decision to the part that asked it."""
-    def pick(s: GameState, own):
-        from . import boat, events
-
-        if events.posed(s):
-            return events.legal_choice if own is own_legal else events.apply_choice
-        trip = s.frame(BoatTrip)
-        if trip is not None and trip.stage == boat.FANNED:  # R22.6: the Bellows diverts the Boat
-            return boat.legal_fan if own is own_legal else boat.apply_fan
-        return own
-
-    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-        pick(s, own_legal)(s, lay, mask)
-
-    def apply(s: GameState, lay: ActionLayout, action: int) -> None:
-        pick(s, own_apply)(s, lay, action)
-    return legal, apply
-
-
 DECISIONS = {
     D.BALLOON_LOAD: (legal_load, apply_load),
     D.BALLOON_DEST: (legal_dest, apply_dest),
-    D.FAN_HEX: _shared(legal_fan, apply_fan),
-    D.ESCAPE_HEX: _shared(legal_escape, apply_escape),
+    # D.FAN_HEX and D.ESCAPE_HEX: events.DECISIONS (shared with the events that ask them)
 }

@@ -17,11 +17,12 @@ from ..state import GameState
 from . import battle_items as I
 from . import battle_sides as B
 from . import decisions as D
-from . import dice, powers, reactions
-from .actions import PASS, ActionLayout
-from .common import retreat_overflow, to_cup, used_up
+from . import dice, hooks, reactions
+from .actions import PASS, ActionLayout, layout
+from .common import to_cup, used_up
 from .conquest import conquer, leftovers_to_cup, reduce_fort
 from .placement_turn import begin_placement
+from .stacks import retreat_overflow
 from .support import lose_hero, remove_revealed_bluffs
 from .victory import check_eliminations
 
@@ -34,8 +35,6 @@ _IS_CREATURE = cat.THING_KIND == CREATURE
 
 
 def _layout(s: GameState) -> ActionLayout:
-    from .machine import layout
-
     return layout(s)
 
 
@@ -72,7 +71,7 @@ def _open_window(s: GameState, kind: int, after: int) -> None:
 
 def _start(s: GameState) -> None:
     """Reveal every creature of the player sides; bluff check; the opening window."""
-    if powers.battle_start(s):  # R21.11 Gambler's stake first
+    if hooks.battle_start(s):  # R21.11 Gambler's stake first
         return
     b = s.frame(Battle)
     for side in b.order:
@@ -253,7 +252,7 @@ def _roll(s: GameState) -> None:
     side = live[idx]
     n = sum(d for _, d, _ in B.attackers(s, side, b.step))
     dice.roll(s, dice.BATTLE + side, n)
-    powers.after_battle_roll(s, side, n)  # R21.5 Lucky: may re-roll one own die
+    hooks.after_battle_roll(s, side, n)  # R21.5 Lucky: may re-roll one own die
     b.idx = idx + 1
 
 
@@ -280,7 +279,7 @@ def _hits(s: GameState) -> None:
         for side in list(received):
             if B.has_golem(s, side):  # C.7 / RT.18: one ranged hit fewer against the Golem's side
                 received[side] -= 1
-    powers.amoeba(s, received)  # R21.1 Amoeba: the first hit of a round is ignored
+    hooks.hits_received(s, received)  # R21.1 Amoeba: the first hit of a round is ignored
     for side in b.order:
         b.hits[side] = max(0, received.get(side, 0))
     if sum(received.values()) or b.marksman_hits:
@@ -394,7 +393,7 @@ def _remove(s: GameState) -> None:
     hx = b.hex
     here = (s.thing_place == BOARD) & (s.thing_hex == hx)
     for c in np.flatnonzero(here & _IS_CREATURE[:s.n_things] & (s.thing_damage > 0)):
-        powers.eliminate(s, int(c))  # to the cup (R21.4 Brute: Charge creatures to the screen)
+        hooks.eliminate(s, int(c))  # to the cup (R21.4 Brute: Charge creatures to the screen)
     for f in np.flatnonzero(s.hero_damage > 0):
         s.hero_damage[f] = 0
         lose_hero(s, int(f))
@@ -441,7 +440,7 @@ def _retreat(s: GameState) -> None:
         army = B.creatures(s, side, hx).size + B.heroes(s, side, hx).size
         is_attacker = side != B.defender(s)
         if army and side != NEUTRAL and (not forced or is_attacker):
-            if B.retreat_hexes(s, side).size or powers.can_fly_away(s, side):  # R21.2 Aviator's flyer
+            if B.retreat_hexes(s, side).size or hooks.can_fly_away(s, side):  # R21.2 Aviator's flyer
                 b.side, b.idx, b.resume = side, idx, RETREAT
                 s.decision, s.actor = D.RETREAT, side
                 return
@@ -457,11 +456,11 @@ def legal_retreat(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[lay.hex + B.retreat_hexes(s, b.side)] = 1
     if not b.forced and b.force_side < 0:
         mask[PASS] = 1
-    powers.retreat_options(s, lay, mask)  # R21.2: THING, the Aviator's flyer alone
+    hooks.retreat_options(s, lay, mask)  # R21.2: THING, the Aviator's flyer alone
 
 
 def apply_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
-    if powers.retreat_alone(s, lay, action):  # R21.2 Aviator
+    if hooks.retreat_alone(s, lay, action):  # R21.2 Aviator
         return
     b = s.frame(Battle)
     side = b.side
@@ -515,14 +514,14 @@ def apply_excess(s: GameState, lay: ActionLayout, action: int) -> None:
     if action >= lay.hero:
         lose_hero(s, action - lay.hero)
     else:
-        powers.eliminate(s, action - lay.thing)  # R21.4
+        hooks.eliminate(s, action - lay.thing)  # R21.4
     s.decision = D.NONE
 
 
 def _eliminate_side(s: GameState, side: int) -> None:
     hx = s.frame(Battle).hex
     for c in B.creatures(s, side, hx):
-        powers.eliminate(s, int(c))  # R21.4
+        hooks.eliminate(s, int(c))  # R21.4
     for f in B.heroes(s, side, hx):
         lose_hero(s, int(f))
     I.items_home(s, side)
@@ -558,7 +557,7 @@ def _end(s: GameState) -> None:
     hx, kind = b.hex, b.kind
     won = winner(s)
     b.winner = won
-    powers.battle_end(s, won)  # R21.11 the Gambler's stakes
+    hooks.battle_end(s, won)  # R21.11 the Gambler's stakes
     I.items_home(s)
     if kind in (OWNED, EXPLORATION) and won >= 0 and won != NEUTRAL:
         conquer(s, hx, won)
@@ -582,7 +581,7 @@ def _damage_fort_rolled(s: GameState) -> None:
     hx = s.frame(Battle).hex
     roll = dice.table(dice.take(s, dice.DAMAGE)[0])
     citadel_safe = not (s.cfg.victory == "unique_b" and s.cfg.unique_b_vulnerable == "combat_and_disaster")
-    if powers.damage_destroys(s, roll) and not (s.hex_fort[hx] == 4 and citadel_safe):  # 1 or 6 (R21.15)
+    if hooks.damage_destroys(s, roll) and not (s.hex_fort[hx] == 4 and citadel_safe):  # 1 or 6 (R21.15)
         reduce_fort(s, hx)
     _go(s, DAMAGE_INCOME)
 
@@ -597,7 +596,7 @@ def _damage_income(s: GameState) -> None:
 
 def _damage_income_rolled(s: GameState) -> None:
     """On 1 or 6 the income counter, city or village is destroyed (to the cup)."""
-    if powers.damage_destroys(s, dice.table(dice.take(s, dice.DAMAGE)[0])):  # 1 or 6 (R21.15 Vandal)
+    if hooks.damage_destroys(s, dice.table(dice.take(s, dice.DAMAGE)[0])):  # 1 or 6 (R21.15 Vandal)
         to_cup(s, int(s.hex_income[s.frame(Battle).hex]))
     _go(s, RESET)
 

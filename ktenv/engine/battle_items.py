@@ -13,9 +13,10 @@ from ..procedures import Battle
 from ..state import GameState
 from . import battle_sides as B
 from . import decisions as D
-from . import dice, powers, reactions
+from . import dice, hooks, reactions
 from .actions import NUMBER, PASS, ActionLayout
-from .common import allow_overflow, as_original, playable_copy, used_up
+from .common import as_original, playable_copy, used_up
+from .stacks import allow_overflow
 from .support import remove_revealed_bluffs
 
 DUST = cat.MAGIC_ID["Dust of Defense"]
@@ -279,7 +280,7 @@ def warlord_roll(s: GameState) -> None:
 def magic_attackers(s: GameState, side: int) -> bool:
     b = s.frame(Battle)
     hx = b.hex
-    if b.dispelled >> side & 1 or powers.magic_to_melee(s, side):  # C.8, R21.9
+    if b.dispelled >> side & 1 or hooks.magic_to_melee(s, side):  # C.8, R21.9
         return False
     ids = B.creatures(s, side, hx)
     hs = B.heroes(s, side, hx)

@@ -9,7 +9,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, VILLAGE
 from ..procedures import BalloonFlight, Battle
 from ..state import GameState
-from . import boat, powers
+from . import hooks
 
 MAGIC_STEP, RANGED_STEP, MELEE_STEP = range(3)
 FORT_STEP = (None, MELEE_STEP, MELEE_STEP, RANGED_STEP, MAGIC_STEP)  # R13.4.1, by fort level
@@ -20,7 +20,7 @@ BOW = cat.MAGIC_ID["Magic Bow"]
 SWORD = cat.MAGIC_ID["Magic Sword"]
 TALISMAN = cat.MAGIC_ID["Talisman"]
 BALLOON = cat.MAGIC_ID["Balloon"]
-BOAT = boat.BOAT  # R22.6 (house content)
+BOAT = cat.MAGIC_ID["Boat"]  # R22.6 (house content)
 MARKSMAN = cat.hero_id("Marksman")
 SWORDMASTER = cat.hero_id("Swordmaster")
 GOLEM_VALUE = 6  # C.7
@@ -123,18 +123,18 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
     hx = b.hex
     penalty = 1 if s.cloud_hex == hx and s.hex_owner[hx] == side else 0  # B.10 black cloud
     dispelled = b.dispelled >> side & 1 if side != NEUTRAL else 0  # C.8
-    dispelled = dispelled or powers.magic_to_melee(s, side)  # R21.9 Magician
+    dispelled = dispelled or hooks.magic_to_melee(s, side)  # R21.9 Magician
     bow, sword = _carried(s, BOW, side), _carried(s, SWORD, side)
     riders = balloon_riders(s, side)
-    sailors, sailing_heroes = boat.riders(s, side)  # R22.6: the Boat's passengers fire as Ranged
+    sailors, sailing_heroes = hooks.battle_riders(s, side)  # R22.6: the Boat's passengers fire as Ranged
     if sailors:
         riders = (riders or set()) | sailors
     out = []
     ones = 0  # R21.12 Populous: value-1 creatures attacking with one die
     if step == RANGED_STEP and balloon_riders(s, side) is not None:
         out.append((BALLOON_VALUE, 1, -1))  # C.2 / RD7.1: the Balloon fires in the ranged step
-    if step == RANGED_STEP and boat.in_battle(s, side):
-        out.append((boat.BOAT_VALUE, 1, -1))  # R22.6 / RD7.1: the Boat too (value ASSUMED, M7)
+    if step == RANGED_STEP:
+        out += hooks.extra_ranged_attacks(s, side)  # R22.6 / RD7.1: the Boat too
     for c in creatures(s, side, hx):
         value, charge = int(cat.THING_COMBAT[c]), bool(cat.THING_CHARGE[c])
         if riders and c in riders:  # C.2: passengers fire as ranged attackers, one die each
@@ -175,7 +175,21 @@ def attackers(s: GameState, side: int, step: int) -> list[tuple[int, int, int]]:
         out.append((level - penalty, 1, -1))
     if step == MAGIC_STEP and firewall_value(s, side):
         out.append((firewall_value(s, side) - penalty, 1, -1))
-    return powers.populous(s, side, out, ones, penalty)  # R21.12
+    if ones and hooks.fights_as_populous(s, side):  # R21.12 Populous, R22.2 Lenin
+        return populous_dice(out, ones, penalty)
+    return out
+
+
+def populous_dice(out: list[tuple[int, int, int]], ones: int, penalty: int) -> list[tuple[int, int, int]]:
+    """R21.12: n value-1 creatures attacking in a step roll 3n - 1 dice instead of n."""
+    single, kept, dropped = (1 - penalty, 1, -1), [], 0
+    for entry in out:  # equal entries are interchangeable: drop n of the one-die value-1 attacks
+        if dropped < ones and entry == single:
+            dropped += 1
+        else:
+            kept.append(entry)
+    kept.append((1 - penalty, 3 * ones - 1, -1))
+    return kept
 
 
 def hit_targets(s: GameState, side: int, hex_base: int, thing_base: int, hero_base: int) -> list[int]:
@@ -213,12 +227,12 @@ def retreat_hexes(s: GameState, side: int) -> np.ndarray:
     if riders and set(creatures(s, side, hx).tolist()) <= riders and not heroes(s, side, hx).size:
         reach = s.geo.distance[hx] <= (3 if s.cfg.balloon_retreat == "within_3" else 99)
         around = np.flatnonzero(reach & (np.arange(s.geo.n_hexes) != hx))  # C.2: with the Balloon
-    sailors, sailing_heroes = boat.riders(s, side)
+    sailors, sailing_heroes = hooks.battle_riders(s, side)
     if sailors or sailing_heroes:
         aboard = set(creatures(s, side, hx).tolist()) <= sailors
         aboard &= set(heroes(s, side, hx).tolist()) <= sailing_heroes
         if aboard:  # R22.6: by Boat across one Sea hex
-            around = np.union1d(around, boat.retreat_hexes(s, side, hx))
+            around = np.union1d(around, hooks.rider_retreat_hexes(s, side, hx))
     around = around[s.hex_owner[around] == side]
     if around.size == 0:
         return around.astype(np.int64)

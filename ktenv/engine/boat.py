@@ -31,10 +31,10 @@ from ..constants import BOARD, CREATURE, SCREEN, STACK_LIMIT
 from ..procedures import Battle, BoatStage, BoatTrip
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
-from . import kadab, reactions
+from . import hooks, reactions
 from .actions import YES, ActionLayout
-from .common import allow_overflow, used_up
-from .house import on
+from .common import known_land, known_sea, used_up
+from .stacks import allow_overflow
 
 BOAT = cat.MAGIC_ID["Boat"]
 BOAT_VALUE = int(cat.HOUSE_ITEM_VALUE["Boat"])
@@ -46,6 +46,10 @@ LOAD, PATH, WAIT, FANNED, SAILED = BoatStage
 def trip(s: GameState) -> BoatTrip | None:
     """This round's Boat trip (under way, or sailed: its passengers and owner), or None."""
     return s.frame(BoatTrip)
+
+
+def on(s: GameState) -> bool:
+    return bool(s.cfg.house_content)
 
 
 def sailing(s: GameState) -> bool:
@@ -65,7 +69,7 @@ def _destinations(s: GameState, frm: int, budget: int, n: int, start: bool) -> n
     the path can still reach: start=True: `frm` is the (land) start hex and the path has 1..budget
     Sea hexes beginning next to it; start=False: `frm` is the path's current Sea hex and up to
     `budget` more may follow (Sea hexes already crossed are not crossed again)."""
-    sea, land, adjacent = kadab.known_sea(s), kadab.known_land(s), s.geo.adjacent
+    sea, land, adjacent = known_sea(s), known_land(s), s.geo.adjacent
     path = [] if start else trip(s).path
     frontier = [y for y in adjacent[frm] if sea[y]] if start else [frm]
     seen = set(frontier) | set(path)
@@ -143,7 +147,7 @@ def _path_options(s: GameState) -> tuple[list[int], np.ndarray]:
     """(next Sea hexes that still lead somewhere, destinations next to the current Sea hex)."""
     f = trip(s)
     at, k, n = f.at, f.crossed, f.n
-    sea = kadab.known_sea(s)
+    sea = known_sea(s)
     steps = []
     if k < MAX_SEA:
         for y in s.geo.adjacent[at]:
@@ -162,7 +166,7 @@ def legal_path(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_path(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
     f = trip(s)
-    if kadab.known_sea(s)[hx]:
+    if known_sea(s)[hx]:
         f.at, f.crossed, f.last = hx, f.crossed + 1, hx
         f.path.append(hx)
         return
@@ -182,7 +186,7 @@ def run(s: GameState) -> None:
 
 def fan_hexes(s: GameState) -> np.ndarray:
     """R22.6: the Bellows player picks a land hex next to the last Sea hex crossed."""
-    return np.asarray([y for y in s.geo.adjacent[trip(s).last] if kadab.known_land(s)[y]], np.int64)
+    return np.asarray([y for y in s.geo.adjacent[trip(s).last] if known_land(s)[y]], np.int64)
 
 
 def legal_fan(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
@@ -221,6 +225,36 @@ def _clear(s: GameState, keep_flight: bool) -> None:
 
 # ----- battles (battle_sides) -----
 
+@hooks.movement_resume.implement("house_content")
+def resume(s: GameState) -> bool:
+    """The movement phase resumes while the Boat waits for its reactions: they go on."""
+    if not sailing(s):
+        return False
+    run(s)
+    return True
+
+
+@hooks.vehicle_moves.implement("house_content")
+def sail_option(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    if can_sail(s, s.actor):
+        mask[lay.thing + BOAT] = 1  # a move of its own
+
+
+@hooks.move_start.implement("house_content")
+def sail_start(s: GameState, lay: ActionLayout, action: int) -> bool:
+    if action != lay.thing + BOAT:
+        return False
+    begin(s)
+    return True
+
+
+@hooks.fan_handlers.implement("house_content")
+def fan_handlers(s: GameState):
+    """FAN_HEX while the Bellows diverts the Boat: this module's (legal, apply)."""
+    f = s.frame(BoatTrip)
+    return (legal_fan, apply_fan) if f is not None and f.stage == FANNED else None
+
+
 def in_battle(s: GameState, side: int) -> bool:
     """The side's Boat is in play, unhit, in the battle hex."""
     b = s.frame(Battle)
@@ -228,6 +262,13 @@ def in_battle(s: GameState, side: int) -> bool:
         and s.thing_hex[BOAT] == (b.hex if b is not None else -1)
 
 
+@hooks.extra_ranged_attacks.implement("house_content")
+def boat_attack(s: GameState, side: int) -> list[tuple[int, int, int]]:
+    """RD7.1: the Boat fights in the ranged step (value ASSUMED, M7)."""
+    return [(BOAT_VALUE, 1, -1)] if in_battle(s, side) else []
+
+
+@hooks.battle_riders.implement("house_content")
 def riders(s: GameState, side: int) -> tuple[set[int], set[int]]:
     """Passengers (Things, hero faces) that attack as Ranged while the Boat is in play."""
     if not in_battle(s, side):
@@ -238,13 +279,15 @@ def riders(s: GameState, side: int) -> tuple[set[int], set[int]]:
             {f for f in h if s.hero_owner[f] == side and s.hero_hex[f] == hx})
 
 
+@hooks.rider_retreat_hexes.implement("house_content")
 def retreat_hexes(s: GameState, side: int, hx: int) -> np.ndarray:
     """Hexes reachable by Boat across one Sea hex next to the battle hex (owner filters later)."""
-    sea, land = kadab.known_sea(s), kadab.known_land(s)
+    sea, land = known_sea(s), known_land(s)
     out = {y for x in s.geo.adjacent[hx] if sea[x] for y in s.geo.adjacent[x] if land[y] and y != hx}
     return np.asarray(sorted(out), np.int64)
 
 
+@hooks.round_ends.implement("house_content")
 def end_of_round(s: GameState) -> None:
     """R22.6: the Boat is removed at the end of the round."""
     if on(s) and s.thing_in_play[BOAT]:

@@ -12,7 +12,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..procedures import Battle, Entries, Exploration
 from ..state import COMBAT, CONSTRUCTION, GameState
-from . import battle, exploration, kadab, movement
+from . import battle, exploration, hooks, movement
 from . import decisions as D
 from .actions import ActionLayout
 
@@ -85,7 +85,7 @@ def apply_segment(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
     _, here = pending_items(s)
     present = [p for p in s.turn_order() if here[p, hx]]
-    if kadab.turn_up_for_combat(s, hx):  # R20.3 / RD10.15: Sea: everybody there goes back
+    if hooks.combat_hex_chosen(s, hx):  # R20.3 / RD10.15: Sea: everybody there goes back
         s.turn += 1
         return
     if s.hex_owner[hx] != NOBODY:  # R12.1.5: the owner defends, every other player attacks

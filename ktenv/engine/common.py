@@ -1,12 +1,13 @@
-"""Small moves every part of the turn uses: drawing from the cup, returning, cashing, paying."""
+"""Small moves every part of the turn uses: drawing from the cup, returning, cashing, paying; what a
+face-down tile hides (R20.3: `known_sea`, `known_land`, `turn_up`; without Mysterious Kadab no tile is
+face down); forts and towns that change hex (`move_town`, `move_fort`: R21.10, R22.3)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .. import catalog as cat
-from ..constants import BOARD, CITY, CUP, NOBODY, OUT, SCREEN, SPECIAL_INCOME, VILLAGE
-from ..procedures import StackOverflow
+from ..constants import BOARD, CITY, CUP, NOBODY, OUT, SCREEN, SEA, SPECIAL_INCOME, VILLAGE
 from ..state import GameState
 
 
@@ -117,34 +118,32 @@ def remove_income_counter(s: GameState, c: int) -> None:
     s.stats["income_counters_removed"] += 1
 
 
-# ----- RP-5.9 / RD10.2: stacks allowed over the limit of 10 for now -----
+# ----- face-down tiles (R20.3: laid only with Mysterious Kadab; `s.hex_down` is all False without) -----
 
-def allow_overflow(s: GameState, p: int) -> None:
-    """RD10.2: `p`'s stacks may be over 10 until the end of p's next movement turn (RP-5.9)."""
-    f = s.frame(StackOverflow) or s.push(StackOverflow())
-    f.owners[p] = 1
-
-
-def overflow_allowed(s: GameState, p: int) -> bool:
-    f = s.frame(StackOverflow)
-    return f is not None and (bool(f.owners[p]) or f.retreat)
+def known_sea(s: GameState) -> np.ndarray:
+    """Per hex: a Sea that everybody can see (a face-down Sea looks like any face-down tile)."""
+    return (s.hex_terrain == SEA) & ~s.hex_down
 
 
-def overflow_trimmed(s: GameState, p: int) -> None:
-    """`p` has no stack over 10 any more (RP-5.9)."""
-    f = s.frame(StackOverflow)
-    if f is not None:
-        f.owners[p] = 0
-        _overflow_drop(s, f)
+def known_land(s: GameState) -> np.ndarray:
+    return (s.hex_terrain != SEA) & ~s.hex_down
 
 
-def retreat_overflow(s: GameState, on: bool) -> None:
-    """R13.8.4: a retreat overfilled a hex (on), or its excess is eliminated (off)."""
-    f = s.frame(StackOverflow) or s.push(StackOverflow())
-    f.retreat = on
-    _overflow_drop(s, f)
+def turn_up(s: GameState, hx: int) -> bool:
+    """Turn the tile up; True when it is Sea."""
+    s.hex_down[hx] = False
+    return bool(s.hex_terrain[hx] == SEA)
 
 
-def _overflow_drop(s: GameState, f: StackOverflow) -> None:
-    if not f.retreat and not any(f.owners):
-        s.drop(StackOverflow)
+# ----- forts and towns that change hex (R21.10 Nomad, R22.3 Gypsy King) -----
+
+def move_town(s: GameState, c: int, src: int, dest: int) -> None:
+    """A city or village changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
+    s.thing_hex[c] = dest
+    s.hex_income[src], s.hex_income[dest] = -1, c
+
+
+def move_fort(s: GameState, src: int, dest: int) -> None:
+    """A Tower or Keep changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
+    s.hex_fort[dest], s.hex_fort[src] = s.hex_fort[src], 0
+    s.hex_fort_round[dest], s.hex_fort_round[src] = s.hex_fort_round[src], -1

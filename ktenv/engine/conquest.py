@@ -5,7 +5,8 @@ from __future__ import annotations
 from ..constants import BOARD, NEUTRAL
 from ..state import GameState
 from . import victory
-from .common import allow_overflow, to_cup
+from .common import to_cup
+from .stacks import allow_overflow
 from .support import remove_revealed_bluffs
 
 

@@ -6,9 +6,9 @@ import numpy as np
 
 from ..state import CONSTRUCTION, SPECIAL, GameState
 from . import decisions as D
+from . import hooks
 from .actions import PASS, ActionLayout
 from .common import own_income_counters, remove_income_counter
-from .powers import build_cost
 from .victory import after_citadel_change, check_sole_citadel
 
 BUILD_COST = 5  # R14.1
@@ -40,7 +40,7 @@ def may_build_citadel(s: GameState, player: int) -> bool:
 
 def buildable(s: GameState, player: int) -> np.ndarray:
     """Hexes where `player` may build now (boolean per hex)."""
-    if s.gold[player] < build_cost(s, player, BUILD_COST) or (s.cfg.no_construction_round_1 and s.round == 1):
+    if s.gold[player] < hooks.build_cost(s, player, BUILD_COST) or (s.cfg.no_construction_round_1 and s.round == 1):
         return np.zeros(s.geo.n_hexes, bool)
     ok = (s.hex_owner == player) & (s.hex_fort < 4) & (s.hex_fort_round != s.round)  # R14.2
     for level in range(1, 5):  # the level a build would reach: fort + 1
@@ -73,7 +73,7 @@ def apply_build(s: GameState, lay: ActionLayout, action: int) -> None:
 def raise_fort(s: GameState, hx: int, paid: bool) -> None:
     """One level up (a Tower on an empty hex); the fort counter below returns to the bank."""
     if paid:
-        s.gold[s.hex_owner[hx]] -= build_cost(s, int(s.hex_owner[hx]), BUILD_COST)  # R21.3 Builder
+        s.gold[s.hex_owner[hx]] -= hooks.build_cost(s, int(s.hex_owner[hx]), BUILD_COST)  # R21.3 Builder
     s.hex_fort[hx] += 1
     s.hex_fort_round[hx] = s.round
     s.stats["forts_built"] += 1

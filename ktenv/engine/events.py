@@ -20,15 +20,14 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, EVENT, NOBODY, SEA, SPECIAL_INCOME, VILLAGE
 from ..procedures import Event, EventsPhase, EventStage
 from ..state import EVENTS, MOVEMENT, GameState
+from . import balloon, dice, hooks, losses
 from . import decisions as D
-from . import dice, kadab, losses
-from .actions import NUMBER, PASS, ActionLayout
-from .common import to_cup, used_up
+from .actions import NUMBER, PASS, ActionLayout, layout
+from .common import known_land, to_cup, turn_up, used_up
 from .conquest import reduce_fort
 from .construction import raise_fort, supply_left
 from .heroes import pool_faces, room_hexes
 from .placement_turn import begin_placement
-from .powers import eliminate
 from .reactions import open_round, take_result
 from .support import lose_hero, remove_revealed_bluffs, reveal
 from .victory import check_eliminations
@@ -53,8 +52,6 @@ _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2
 
 
 def _lay(s: GameState) -> ActionLayout:
-    from .machine import layout  # late import: the machine imports this module
-
     return layout(s)
 
 
@@ -195,7 +192,7 @@ def _ww_hex(s: GameState, lay: ActionLayout) -> None:
 
 def _dis_start(s: GameState, lay: ActionLayout, p: int) -> None:
     event(s).tried = []
-    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(kadab.known_land(s)), DIS_HEX)  # R20.3: not face down
+    pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(known_land(s)), DIS_HEX)  # R20.3: not face down
 
 
 def _dis_hex(s: GameState, lay: ActionLayout) -> None:
@@ -262,7 +259,7 @@ def _caster_hex_reach(s: GameState, p: int, caster: int, lay: ActionLayout) -> t
 def _valid_targets(s: GameState, c: int) -> np.ndarray:
     """B.3: any hex but a Citadel's, if the hex stack has a tile of another terrain; B.10: land."""
     if _ORIGINAL[c] == WEATHER:
-        return kadab.known_land(s)  # RD10.11; R20.3: not a face-down hex (its terrain is unknown)
+        return known_land(s)  # RD10.11; R20.3: not a face-down hex (its terrain is unknown)
     tiles = set(s.hex_stack)
     if not tiles:
         return np.zeros(s.geo.n_hexes, bool)
@@ -326,7 +323,7 @@ def _juju_tile(s: GameState, lay: ActionLayout) -> None:
     """The owner of the target picks a terrain from the hex stack; otherwise draw from the top."""
     hx, p = event(s).hex, event(s).player
     if s.hex_down[hx]:
-        kadab.turn_up(s, hx)  # RD10.15: Big Juju turns its target up first (nobody stands there now)
+        turn_up(s, hx)  # RD10.15: Big Juju turns its target up first (nobody stands there now)
     old = int(s.hex_terrain[hx])
     if s.hex_owner[hx] == p:
         terrains = sorted(set(s.hex_stack) - {old})
@@ -386,7 +383,7 @@ def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
 def _eliminate(s: GameState, q: int, hx: int) -> None:
     things, heroes = _army(s, q, hx)
     for c in things:
-        eliminate(s, int(c))  # to the cup (R21.4 Brute)
+        hooks.eliminate(s, int(c))  # to the cup (R21.4 Brute)
     for f in heroes:
         lose_hero(s, int(f))
 
@@ -754,6 +751,38 @@ STAGES = {
 
 _CHOICES = (D.EVENT_PLAY, D.EVENT_HEX, D.EVENT_PLAYER, D.EVENT_CASTER, D.EVENT_TERRAIN, D.PLAGUE_HEX,
             D.ESCAPE_HEX, D.DEFECT_HERO, D.LORD_KEEP, D.FAN_HEX)
-DECISIONS = {**{code: (legal_choice, apply_choice) for code in _CHOICES}, **losses.DECISIONS}
+
+
+def add_event(card: int, playable, start, stages: dict) -> None:
+    """An optional rule's event joins the phase (R22.5 the Portal, house.py): `playable(s, p)` as in
+    PLAYABLE, `start(s, lay, p)` as in START, and its own stages (their codes in EventStage)."""
+    PLAYABLE[card] = playable
+    START[card] = start
+    STAGES.update(stages)
+
+
+def _shared(own_legal, own_apply):
+    """FAN_HEX and ESCAPE_HEX are asked by events (Weather Control, Big Juju), which keep their own posed
+    choice (`Event.posed`), by the Balloon (C.2) and by an optional rule's move (`hooks.fan_handlers`,
+    R22.6 the Bellows diverts the Boat): route each decision to the part that asked it."""
+    def pick(s: GameState, own):
+        if posed(s):
+            return legal_choice if own is own_legal else apply_choice
+        other = hooks.fan_handlers(s)
+        if other is not None:
+            return other[0] if own is own_legal else other[1]
+        return own
+
+    def legal(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+        pick(s, own_legal)(s, lay, mask)
+
+    def apply(s: GameState, lay: ActionLayout, action: int) -> None:
+        pick(s, own_apply)(s, lay, action)
+    return legal, apply
+
+
+DECISIONS = {**{code: (legal_choice, apply_choice) for code in _CHOICES}, **losses.DECISIONS,
+             D.FAN_HEX: _shared(balloon.legal_fan, balloon.apply_fan),
+             D.ESCAPE_HEX: _shared(balloon.legal_escape, balloon.apply_escape)}
 
 RUNNERS = {EVENTS: run}

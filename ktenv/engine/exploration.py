@@ -1,15 +1,16 @@
 """R12.2 exploration: the roll, the defenders drawn by the player to the right, what the drawn
-counters do, bribery, and the battle against the defenders (R12.2.6)."""
+counters do, bribery (its decision; the rules of R12.2.5 are in bribery.py), and the battle against
+the defenders (R12.2.6)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .. import catalog as cat
-from ..constants import BOARD, CITY, CREATURE, EVENT, MAGIC, NEUTRAL, SPECIAL_INCOME, TREASURE, VILLAGE
+from ..constants import BOARD, CITY, CREATURE, EVENT, NEUTRAL, SPECIAL_INCOME, VILLAGE
 from ..procedures import Battle, Exploration, ExploreStage
 from ..state import GameState
-from . import battle, dice, powers
+from . import battle, bribery, dice, hooks
 from . import decisions as D
 from .actions import PASS, ActionLayout
 from .common import draw, to_cup
@@ -54,7 +55,7 @@ def _rolled(s: GameState) -> None:
     """R12.2.2: on 1 or 6 the hex is undefended; on 2-5 that many defenders are drawn."""
     hx = _x(s).hex
     roll = dice.table(dice.take(s, dice.EXPLORE)[0])
-    count = powers.defenders(s, _x(s).player, roll)  # R21.6 Explorer: 5-6 none, 1-4 that many
+    count = hooks.defenders(s, _x(s).player, roll)  # R21.6 Explorer: 5-6 none, 1-4 that many
     if count == 0:
         _conquered(s)
         return
@@ -127,26 +128,15 @@ def _after_sort(s: GameState) -> None:
         _x(s).stage = BRIBE
 
 
-# ----- bribery (R12.2.5) -----
-
-def price(s: GameState, c: int) -> int:
-    """Combat value, doubled when the hex holds a treasure, magic item or income counter."""
-    hx = _x(s).hex
-    guarded = (s.thing_place == BOARD) & (s.thing_hex == hx) & np.isin(s.cat.THING_KIND, (TREASURE, MAGIC))
-    income = int(s.hex_income[hx])
-    doubles = guarded.any() or (income >= 0 and (_KIND[income] == SPECIAL_INCOME or s.cfg.bribe_double_on_city))
-    return int(cat.THING_COMBAT[c]) * (2 if doubles else 1)
-
+# ----- bribery (R12.2.5: the rules in bribery.py) -----
 
 def _bribe(s: GameState) -> None:
     s.decision, s.actor = D.BRIBE, _x(s).player
 
 
 def legal_bribe(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    gold = int(s.gold[s.actor])
-    for c in neutral_defenders(s, _x(s).hex):
-        if price(s, int(c)) <= gold:
-            mask[lay.thing + c] = 1
+    hx = _x(s).hex
+    mask[lay.thing + bribery.bribable(s, s.actor, hx, neutral_defenders(s, hx))] = 1
     mask[PASS] = 1
 
 
@@ -155,13 +145,7 @@ def apply_bribe(s: GameState, lay: ActionLayout, action: int) -> None:
         s.decision = D.NONE
         _fight(s)
         return
-    c = action - lay.thing
-    s.gold[s.actor] -= price(s, c)
-    s.stats["bribes"] += 1
-    if _KIND[c] == CREATURE:
-        to_cup(s, c)  # bribed creatures go back to the cup
-    else:
-        s.thing_damage[c] = cat.THING_COMBAT[c]  # a bribed city or village is neutralized but stays
+    bribery.bribe(s, s.actor, _x(s).hex, action - lay.thing)
     if neutral_defenders(s, _x(s).hex).size == 0:
         s.decision = D.NONE
         _conquered(s)  # all bribed: the hex is taken, a neutralized city's damage ends

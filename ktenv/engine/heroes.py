@@ -9,7 +9,7 @@ from ..constants import NOBODY
 from ..procedures import HeroRecruit
 from ..state import HEROES, RECRUIT, GameState
 from . import decisions as D
-from . import dice, house, powers
+from . import dice, hooks
 from .actions import NUMBER, PASS, YES, ActionLayout
 from .common import treasure_value
 
@@ -49,10 +49,15 @@ def bonus_cap(face: int) -> int:
     return max(0, target(face) - 2)
 
 
+def _gold_cap(s: GameState, player: int, face: int) -> int:
+    """RD5.2 as `bonus_cap`, with the optional rules' target and roll bonus (R21.2 / R21.9 / R21.13)."""
+    return max(0, hooks.hero_target(s, player, face) - 2 - hooks.hero_roll_bonus(s, player, face))
+
+
 def pool_faces(s: GameState) -> np.ndarray:
     """Heroes available in the pool: the face-up side of every unowned counter (R7.3)."""
     faces = np.arange(len(s.hero_up)) * 2 + s.hero_up
-    return faces[(s.hero_owner[faces] == NOBODY) & house.counters_in_play(s)]  # R22: house heroes
+    return faces[(s.hero_owner[faces] == NOBODY) & hooks.hero_counters_in_play(s)]  # R22: house heroes
 
 
 def room_hexes(s: GameState, player: int) -> np.ndarray:
@@ -97,13 +102,13 @@ def dismiss(s: GameState, face: int) -> None:
     """R7.2: off the board, counter turned over (mandatory), the other side available at once."""
     s.hero_owner[face] = NOBODY
     s.hero_hex[face] = -1
-    if house.may_turn(s, face):  # R22.4: Tycho Brahe's counter is not turned without Kadab
+    if hooks.hero_may_turn(s, face):  # R22.4: Tycho Brahe's counter is not turned without Kadab
         s.hero_up[face // 2] ^= 1
     s.stats["heroes_dismissed"] += 1
 
 
 def legal_bonus(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    top = min(powers.bonus_cap(s, s.actor, s.frame(HeroRecruit).hero), int(s.gold[s.actor]) // 5)  # R21.2/R21.9/R21.13
+    top = min(_gold_cap(s, s.actor, s.frame(HeroRecruit).hero), int(s.gold[s.actor]) // 5)  # R21.2/R21.9/R21.13
     mask[NUMBER:NUMBER + top + 1] = 1
 
 
@@ -123,8 +128,8 @@ def _rolled(s: GameState) -> None:
     s.actor = s.turn_order()[s.turn]  # a Lucky Charm window may have asked another player meanwhile
     total = sum(dice.take(s, dice.HERO)) + turn.bonus  # R18.5.2: modified dice as they are
     turn.bonus = -1
-    total += powers.hero_roll_bonus(s, s.actor, face)  # R21.2 / R21.9
-    short = powers.hero_target(s, s.actor, face) - total  # R21.13 Recruiter
+    total += hooks.hero_roll_bonus(s, s.actor, face)  # R21.2 / R21.9
+    short = hooks.hero_target(s, s.actor, face) - total  # R21.13 Recruiter
     if short <= 0:
         s.decision = D.HERO_PLACE
         return

@@ -14,7 +14,7 @@ Decisions (RD10.17 and the engine's own, documented here):
 - Ahasuerus (R22.1): at MOVE_START his owner may pick him (HERO) while he is unmoved; AHASUERUS_DEST
   (HEX) is any own hex or any hex with own creatures, with room under the stack limit; he ignores
   terrain, pins and stopping and is done for the turn.
-- Lenin (R22.2): his side in a battle rolls 3n - 1 dice for its n value-1 creatures (powers.populous).
+- Lenin (R22.2): his side in a battle rolls 3n - 1 dice for its n value-1 creatures (as R21.12).
 - Gypsy King (R22.3): after his move ends in another own hex, GYPSY_TAKE asks his owner which city
   or village (THING) and which Tower or Keep (HEX of the start hex) of the hex he started from go
   with him (PASS: no more); one fort and one income counter per hex. Only own hexes.
@@ -33,12 +33,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import catalog as cat
-from ..constants import BOARD, CITY, CREATURE, NOBODY, OUT, VILLAGE
+from ..constants import BOARD, CITY, CREATURE, NOBODY, VILLAGE
 from ..procedures import Battle, EventStage, MovementTurn
 from ..state import DONE, UNMOVED, GameState
 from . import decisions as D
-from . import dice, kadab
+from . import dice, events, hooks, kadab
 from .actions import PASS, YES, ActionLayout
+from .common import known_sea, move_fort, move_town
+from .events import FINISH, _answer, apply_choice, event, legal_choice, pose
 
 AHASUERUS, LENIN = cat.hero_id("Ahasuerus"), cat.hero_id("Lenin")
 GYPSY_KING, TYCHO = cat.hero_id("Gypsy King"), cat.hero_id("Tycho Brahe")
@@ -58,21 +60,23 @@ def _creatures(s: GameState) -> np.ndarray:
 
 # ----- setup and the hero pool -----
 
+@hooks.counters_setup.implement("house_content")
 def setup(s: GameState) -> None:
-    """At the start: house Things of a catalog that has them without house_content (six players)
-    leave the game; without Mysterious Kadab Tycho Brahe's counter shows the Gypsy King (R22.4)."""
-    if not on(s):
-        s.thing_place[s.cat.HOUSE_THING_IDS] = OUT
-    elif not s.cfg.mysterious_kadab:
+    """At the start: the house counters are in play (without house_content a catalog that has them, six
+    players, puts the house Things out: `hooks.counters_setup`); without Mysterious Kadab Tycho Brahe's
+    counter shows the Gypsy King (R22.4)."""
+    if not s.cfg.mysterious_kadab:
         s.hero_up[TYCHO // 2] = GYPSY_KING % 2
 
 
+@hooks.hero_counters_in_play.implement("house_content")
 def counters_in_play(s: GameState) -> np.ndarray:
     """Per hero counter of the game: may it be in the pool (the house counters only with house_content)?"""
     counters = np.arange(len(s.hero_up))
     return np.ones(counters.size, bool) if on(s) else ~np.isin(counters, _HOUSE_COUNTERS)
 
 
+@hooks.hero_may_turn.implement("house_content")
 def may_turn(s: GameState, face: int) -> bool:
     """Can this hero's counter be turned over (R7.2, R7.11)? Not Tycho's without Mysterious Kadab."""
     return not (face // 2 == TYCHO // 2 and not s.cfg.mysterious_kadab)
@@ -80,6 +84,7 @@ def may_turn(s: GameState, face: int) -> bool:
 
 # ----- R22.2 Lenin -----
 
+@hooks.fights_as_populous.implement("house_content")
 def lenin_fights(s: GameState, side: int) -> bool:
     """Lenin is on `side` in the battle under way (RD10.17: his side in a battle)."""
     b = s.frame(Battle)
@@ -98,6 +103,7 @@ def ahasuerus_dests(s: GameState, p: int) -> np.ndarray:
     return np.flatnonzero(ok)
 
 
+@hooks.move_options.implement("house_content")
 def ahasuerus_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     p = s.actor
     if on(s) and s.hero_owner[AHASUERUS] == p and s.hero_status[AHASUERUS] == UNMOVED \
@@ -105,6 +111,7 @@ def ahasuerus_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None
         mask[lay.hero + AHASUERUS] = 1
 
 
+@hooks.move_start.implement("house_content")
 def ahasuerus_start(s: GameState, lay: ActionLayout, action: int) -> bool:
     if action != lay.hero + AHASUERUS or not on(s):
         return False
@@ -133,6 +140,13 @@ def apply_ahasuerus(s: GameState, lay: ActionLayout, action: int) -> None:
 
 # ----- R22.3 the Gypsy King -----
 
+@hooks.movement_turn_begins.implement("house_content")
+def turn_begins(s: GameState, p: int) -> None:
+    """R22.5 the Portal's counters wait for their exploration; R22.3 the Gypsy King's starting hex."""
+    hold_explorers(s, p)
+    gypsy_turn_begins(s, p)
+
+
 def gypsy_turn_begins(s: GameState, p: int) -> None:
     """Remember the hex he starts the movement turn in (his starting hex, R22.3)."""
     if on(s) and s.hero_owner[GYPSY_KING] == p:
@@ -155,6 +169,7 @@ def _gypsy_options(s: GameState) -> tuple[int, bool]:
     return town, bool(fort)
 
 
+@hooks.before_move_start.implement("house_content")
 def gypsy_pending(s: GameState) -> bool:
     """Before the next MOVE_START: the Gypsy King's move has ended; ask what follows him."""
     turn = s.frame(MovementTurn)
@@ -177,8 +192,6 @@ def legal_gypsy(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_gypsy(s: GameState, lay: ActionLayout, action: int) -> None:
-    from .powers import move_fort, move_town
-
     turn = s.frame(MovementTurn)
     src, dest = turn.gypsy_start, int(s.hero_hex[GYPSY_KING])
     s.decision = D.NONE
@@ -192,6 +205,7 @@ def apply_gypsy(s: GameState, lay: ActionLayout, action: int) -> None:
 
 # ----- R22.4 Tycho Brahe -----
 
+@hooks.hero_picked.implement("house_content")
 def tycho_looks(s: GameState, face: int) -> None:
     """Picked for a move: his owner sees the face-down hexes next to him (private)."""
     if face == TYCHO and on(s) and s.cfg.mysterious_kadab and s.hero_owner[TYCHO] >= 0:
@@ -212,7 +226,7 @@ def _armies(s: GameState) -> np.ndarray:
 
 def _unexplored(s: GameState) -> np.ndarray:
     """Unowned hexes that are no known Sea and hold no player's army (R22.5 destinations)."""
-    return (s.hex_owner == NOBODY) & ~kadab.known_sea(s) & ~_armies(s)
+    return (s.hex_owner == NOBODY) & ~known_sea(s) & ~_armies(s)
 
 
 def portal_playable(s: GameState, p: int) -> bool:
@@ -229,8 +243,6 @@ P_STACK, P_DEST, P_ROLLED, P_SENT = (EventStage.PORTAL_STACK, EventStage.PORTAL_
 
 
 def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
-    from .events import FINISH, pose
-
     if not portal_playable(s, p):  # events_without_effect: no stack or no unexplored hex, no effect
         s.stage = FINISH
         return
@@ -238,8 +250,6 @@ def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
 
 
 def _portal_stack(s: GameState, lay: ActionLayout) -> None:
-    from .events import _answer, event, pose
-
     ev = event(s)
     hx, p = _answer(s) - lay.hex, ev.player
     order = [q for q in ((p + i) % s.n_players for i in range(s.n_players))]
@@ -249,8 +259,6 @@ def _portal_stack(s: GameState, lay: ActionLayout) -> None:
 
 
 def _portal_dest(s: GameState, lay: ActionLayout) -> None:
-    from .events import _answer, event
-
     ev = event(s)
     ev.dest = _answer(s) - lay.hex
     ev.n = 0
@@ -263,15 +271,11 @@ def _portal_dest(s: GameState, lay: ActionLayout) -> None:
 
 
 def _portal_rolled(s: GameState, lay: ActionLayout) -> None:
-    from .events import event
-
     event(s).roll = max(0, min(7, dice.take(s, dice.EVENT)[0]))
     _portal_pose(s, lay)
 
 
 def _portal_pose(s: GameState, lay: ActionLayout) -> None:
-    from .events import FINISH, event, pose
-
     ev = event(s)
     q, hx, dest = ev.other, ev.hex, ev.dest
     t, h = _army(s, q, hx)
@@ -285,8 +289,6 @@ def _portal_pose(s: GameState, lay: ActionLayout) -> None:
 
 
 def _portal_sent(s: GameState, lay: ActionLayout) -> None:
-    from .events import FINISH, _answer, event
-
     a = _answer(s)
     if a == YES:
         s.stage = FINISH
@@ -315,25 +317,16 @@ def hold_explorers(s: GameState, p: int) -> None:
     s.hero_mp[h] = 0
 
 
-def register_events() -> None:
-    """Hook the Portal into the events phase (events.PLAYABLE / START / STAGES)."""
-    from . import events
-
-    events.PLAYABLE[PORTAL] = portal_playable
-    events.START[PORTAL] = _portal_start
-    events.STAGES.update({P_STACK: _portal_stack, P_DEST: _portal_dest, P_ROLLED: _portal_rolled,
-                          P_SENT: _portal_sent})
+# R22.5: the Portal joins the events phase
+events.add_event(PORTAL, portal_playable, _portal_start, {P_STACK: _portal_stack, P_DEST: _portal_dest,
+                                                          P_ROLLED: _portal_rolled, P_SENT: _portal_sent})
 
 
 def _legal_posed(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    from .events import legal_choice
-
     legal_choice(s, lay, mask)
 
 
 def _apply_posed(s: GameState, lay: ActionLayout, action: int) -> None:
-    from .events import apply_choice
-
     apply_choice(s, lay, action)
 
 

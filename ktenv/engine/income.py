@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..state import HEROES, INCOME, GameState
-from . import powers
+from . import hooks
 
 
 def run(s: GameState) -> None:
@@ -11,7 +11,7 @@ def run(s: GameState) -> None:
         for player in s.turn_order():
             s.gold[player] += s.income(player)
         s.stage = 1
-        if powers.tax_farmer_ask(s):  # R21.7: the Tax Farmer marks a hex at the end of the phase
+        if hooks.phase_end_question(s):  # R21.7: the Tax Farmer marks a hex at the end of the phase
             return
     s.phase, s.stage, s.turn = HEROES, 0, 0
 

@@ -9,7 +9,7 @@ from ..constants import SCREEN, SCREEN_LIMIT
 from ..procedures import Discard, HeroTurnOver, RecruitTurn, Setup
 from ..state import GameState
 from . import decisions as D
-from . import dice, powers, reactions
+from . import dice, hooks, reactions
 from .actions import PASS, YES, ActionLayout
 from .common import to_cup
 from .support import clear_hero_turn
@@ -22,7 +22,7 @@ def pending(s: GameState) -> bool:
         turning.face = turning.faces[0]  # the lowest pending face
         s.decision, s.actor = D.HERO_TURN, turning.owners[0]
         return True
-    if dice.pending(s) or reactions.pending(s) or powers.pending(s):  # R21.4 / R21.5 Encounter powers
+    if dice.pending(s) or reactions.pending(s) or hooks.interrupt(s):  # R21.4 / R21.5 Encounter powers
         return True
     setup = s.frame(Setup)
     if setup is not None and setup.screens_open:

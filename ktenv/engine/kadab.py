@@ -18,6 +18,10 @@ Decisions of RD10.15 built here:
   that blows a Balloon onto a face-down hex turns it up.
 Returning counters may overfill their hex; the owner trims it at their next move (RD10.2, RP-5.9).
 
+The hooks (`hooks`): game_setup (lay face down), start_hexes_chosen, combat_hex_chosen,
+entered_face_down. What a face-down tile hides for everybody (`known_sea`, `known_land`, `turn_up`)
+is in common.py, since every part of the turn asks it (without the option no tile is face down).
+
 Tycho Brahe (R22.4) lets his owner look at face-down hexes: the private knowledge is the state array
 ``seen[p]`` (per hex; shown only in player p's observation).
 """
@@ -29,6 +33,10 @@ import numpy as np
 from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NOBODY, SEA
 from ..state import GameState
+from . import hooks
+from .common import to_cup, turn_up
+from .heroes import dismiss
+from .stacks import allow_overflow
 
 _CREATURE = cat.THING_KIND == CREATURE
 
@@ -37,27 +45,14 @@ def on(s: GameState) -> bool:
     return bool(s.cfg.mysterious_kadab)
 
 
-def known_sea(s: GameState) -> np.ndarray:
-    """Per hex: a Sea that everybody can see (a face-down Sea looks like any face-down tile)."""
-    return (s.hex_terrain == SEA) & ~s.hex_down
-
-
-def known_land(s: GameState) -> np.ndarray:
-    return (s.hex_terrain != SEA) & ~s.hex_down
-
-
+@hooks.game_setup.implement("mysterious_kadab")
 def lay_face_down(s: GameState) -> None:
     """R20.3: every tile goes on the board face down."""
     if on(s):
         s.hex_down[:] = True
 
 
-def turn_up(s: GameState, hx: int) -> bool:
-    """Turn the tile up; True when it is Sea."""
-    s.hex_down[hx] = False
-    return bool(s.hex_terrain[hx] == SEA)
-
-
+@hooks.start_hexes_chosen.implement("mysterious_kadab")
 def turn_up_starts(s: GameState) -> None:
     """RD10.15: start hexes and their neighbours are turned up before R3.4 applies."""
     if not on(s):
@@ -85,8 +80,6 @@ def send_back(s: GameState, hx: int) -> None:
     """R20.3: the tile of `hx` turned out Sea: every player's creature and hero there returns at once
     to the hex it came from, which it then no longer needs to remember. (A counter without a recorded
     origin cannot occur in play; it would be eliminated rather than left on Sea.)"""
-    from .common import allow_overflow, to_cup  # late: common imports little, but keep this module light
-
     things = np.flatnonzero((s.thing_place == BOARD) & (s.thing_hex == hx))
     heroes = np.flatnonzero((s.hero_owner != NOBODY) & (s.hero_hex == hx))
     for c in things.tolist():
@@ -100,7 +93,6 @@ def send_back(s: GameState, hx: int) -> None:
         if back >= 0 and s.hex_terrain[back] != SEA:
             s.hero_hex[f] = back
         else:
-            from .heroes import dismiss
             dismiss(s, f)
     for p in range(s.n_players):
         if (s.room_for(p) < 0).any():
@@ -122,6 +114,14 @@ def turn_up_on_entry(s: GameState, hx: int) -> bool:
     return False
 
 
+@hooks.entered_face_down.implement("mysterious_kadab")
+def entered(s: GameState, things: np.ndarray, heroes: np.ndarray, hx: int) -> bool:
+    """A moving stack entered face-down `hx`: it remembers where it came from; [ER] the tile may turn
+    up (a Sea sends it back: the caller ends the move)."""
+    record_from(s, things, heroes, hx)
+    return turn_up_on_entry(s, hx)
+
+
 def clear_from(s: GameState, hx: int | None = None) -> None:
     if hx is None:
         s.thing_from[:] = -1
@@ -131,6 +131,7 @@ def clear_from(s: GameState, hx: int | None = None) -> None:
         s.hero_from[(s.hero_hex == hx) | (s.hero_from == hx)] = -1
 
 
+@hooks.combat_hex_chosen.implement("mysterious_kadab")
 def turn_up_for_combat(s: GameState, hx: int) -> bool:
     """RD10.15: an exploration or contest hex is turned up before the roll / the contest battle.
     True when it was Sea (the counters went back and the segment is over)."""

@@ -17,10 +17,10 @@ from ..constants import BOARD, CITY, CREATURE, VILLAGE
 from ..procedures import Losses
 from ..state import GameState
 from . import decisions as D
+from . import hooks
 from .actions import ActionLayout
 from .common import to_cup
 from .conquest import reduce_fort
-from .powers import eliminate
 from .support import lose_hero
 
 HEROES = 1  # heroes can be lost (B.2, B.7; never by Plague, B.4)
@@ -84,7 +84,7 @@ def _settle(s: GameState) -> None:
             s.decision, s.actor = D.LOSS, ls.owner
             return
         for c in cr:  # everything offered must go: no choice to make
-            eliminate(s, int(c))  # R21.4 Brute
+            hooks.eliminate(s, int(c))  # R21.4 Brute
         for f in he:
             lose_hero(s, int(f))
         if town >= 0:
@@ -109,7 +109,7 @@ def apply_loss(s: GameState, lay: ActionLayout, action: int) -> None:
     if action < lay.thing:
         reduce_fort(s, action - lay.hex)  # a Tower goes back to the bank
     elif action < lay.hero:
-        eliminate(s, action - lay.thing)  # to the cup (R21.4 Brute)
+        hooks.eliminate(s, action - lay.thing)  # to the cup (R21.4 Brute)
     else:
         lose_hero(s, action - lay.hero)
     s.frame(Losses).left -= 1

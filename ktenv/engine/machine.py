@@ -29,6 +29,7 @@ from . import (
     house,
     income,
     interrupts,
+    kadab,
     movement,
     placement_turn,
     powers,
@@ -38,23 +39,19 @@ from . import (
     victory,
 )
 from . import decisions as D
-from .actions import NUMBER, PASS, YES, ActionLayout, action_layout
+from .actions import NUMBER, PASS, YES, ActionLayout, layout
 from .common import IllegalActionError, cash
 
-
-def layout(s: GameState) -> ActionLayout:
-    return action_layout(s.n_players, s.cfg.house_content)
-
-
-# Each part of the turn registers its phase runner(s) and decision rules.
+# Each part of the turn registers its phase runner(s) and decision rules. The optional rules (kadab: R20.3,
+# powers: R21, house and boat: R22) register their hook implementations (`hooks`) when imported here; the
+# core modules never import them.
 PARTS = (setup, income, heroes, recruiting, placement_turn, events, movement, balloon, combat, construction,
-         special_powers, victory, interrupts, powers, house, boat)  # powers: R21 Encounter; house: R22
+         special_powers, victory, interrupts, powers, house, boat, kadab)
 RUNNERS: dict = {}
 DECISIONS: dict[int, tuple] = {}
 for _part in PARTS:
     RUNNERS.update(getattr(_part, "RUNNERS", {}))
     DECISIONS.update(getattr(_part, "DECISIONS", {}))
-house.register_events()  # R22.5 the Portal joins the events phase
 
 
 def new_game(config: GameConfig | None = None, seed: int = 0) -> GameState:

@@ -27,7 +27,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CITY, CREATURE, NEUTRAL, NOBODY, SEA, VILLAGE
 from ..procedures import Entries, FlyStage, Move, MovementTurn
 from ..state import COMBAT, DONE, MOVEMENT, MOVING, UNMOVED, GameState
-from . import balloon, boat, house, kadab, powers, support
+from . import balloon, creatures, hooks, stacks, support
 from . import decisions as D
 from . import deerhunter as dh
 from .actions import PASS, YES, ActionLayout
@@ -38,7 +38,7 @@ MP = dh.MP
 DEERHUNTER = dh.DEERHUNTER
 _CREATURE = cat.THING_KIND == CREATURE
 _COMBAT_THING = np.isin(cat.THING_KIND, (CREATURE, CITY, VILLAGE))  # R0.4.10 (forts: per hex)
-_T_FLY = cat.THING_FLYING.astype(bool)  # the mover's flyers: powers.flying(s) (R21.2 Aviator)
+_T_FLY = cat.THING_FLYING.astype(bool)  # the mover's flyers: creatures.flying(s) (R21.2 Aviator)
 _H_FLY = cat.HERO_FLYING.astype(bool)
 _COST = cat.MOVE_COST.astype(np.int64)  # R11.1.2, flyers pay 1 (RD4.7)
 _FAR = 1_000  # "no ground member": any terrain cost fits
@@ -126,12 +126,11 @@ def run(s: GameState) -> None:
     if balloon.flying(s):  # a Balloon flight waiting for its reactions (C.2)
         balloon.run(s)
         return
-    if boat.sailing(s):  # the Boat waiting for its reactions (R22.6)
-        boat.run(s)
+    if hooks.movement_resume(s):  # R22.6: the Boat waiting for its reactions
         return
     current = s.frame(MovementTurn)
     if current is not None and current.ending:  # RP-5.9 first: nobody ends the turn over the limit
-        if not balloon.trim(s, _mover(s)):
+        if not stacks.trim(s, _mover(s)):
             _end_turn(s)
         return
     if s.stage == TURNS:
@@ -140,7 +139,7 @@ def run(s: GameState) -> None:
             return
         if current is None:
             _begin_turn(s, order[s.turn])
-        if house.gypsy_pending(s):  # R22.3: what follows the Gypsy King
+        if hooks.before_move_start(s):  # R22.3: what follows the Gypsy King
             return
         s.decision, s.actor = D.MOVE_START, order[s.turn]
         return
@@ -166,8 +165,7 @@ def _begin_turn(s: GameState, p: int) -> None:
     s.hero_mp[h] = MP
     s.hero_pinned[h] = pres[s.hero_hex[h]]
     s.push(MovementTurn(fort_spent=[0] * s.geo.n_hexes, town_spent=[0] * s.n_things))
-    house.hold_explorers(s, p)  # R22.5: the Portal's counters wait for their exploration
-    house.gypsy_turn_begins(s, p)  # R22.3
+    hooks.movement_turn_begins(s, p)  # R22.5: the Portal's counters wait for their exploration; R22.3
 
 
 def _end_turn(s: GameState) -> None:
@@ -218,7 +216,7 @@ def _gone(s: GameState, c: int) -> None:
 def _start_hexes(s: GameState, p: int) -> np.ndarray:
     """Hexes with an unmoved counter that may leave (R11.5.2), or a pin to challenge (R11.7)."""
     t, h = _unmoved(s)
-    free_t = ~s.thing_pinned[t] | powers.flying(s)[t]
+    free_t = ~s.thing_pinned[t] | creatures.flying(s)[t]
     free_h = ~s.hero_pinned[h] | _H_FLY[h] | (h == DEERHUNTER)
     ok = np.zeros(s.geo.n_hexes, bool)
     ok[s.thing_hex[t[free_t]]] = True
@@ -230,15 +228,14 @@ def _start_hexes(s: GameState, p: int) -> np.ndarray:
     for hx in (pinned & ~ok).nonzero()[0].tolist():
         if hx not in offered and pin_challengeable(s, p, hx):
             ok[hx] = True
-    ok[powers.aviator_hexes(s, p)] = True  # R21.2: a creature there may be declared the Aviator's flyer
+    ok[hooks.extra_start_hexes(s, p)] = True  # R21.2: a creature there may be declared the Aviator's flyer
     return ok.nonzero()[0]
 
 
 def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     starts = _start_hexes(s, s.actor)
     mask[lay.hex + starts] = 1
-    powers.nomad_options(s, lay, mask)  # R21.10: THING town / YES fort moves
-    house.ahasuerus_options(s, lay, mask)  # R22.1: HERO Ahasuerus teleports
+    hooks.move_options(s, lay, mask)  # R21.10: THING town / YES fort moves; R22.1: HERO Ahasuerus teleports
     if s.cfg.stack_limit_check == "end_of_movement":  # R11.4.4: no end while a move can fix it
         over = np.flatnonzero(s.room_for(s.actor) < 0)
         if np.isin(over, starts).any():
@@ -246,12 +243,11 @@ def legal_start(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     mask[PASS] = 1  # anything still over the limit is trimmed by its owner (RP-5.9)
     if balloon.can_fly(s, s.actor):
         mask[lay.thing + balloon.held(s, s.actor)] = 1  # C.2: the Balloon is a move of its own
-    if boat.can_sail(s, s.actor):
-        mask[lay.thing + boat.BOAT] = 1  # R22.6: so is the Boat
+    hooks.vehicle_moves(s, lay, mask)  # R22.6: THING Boat, a move of its own
 
 
 def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
-    if powers.nomad_start(s, lay, action) or house.ahasuerus_start(s, lay, action):  # R21.10, R22.1
+    if hooks.move_start(s, lay, action):  # R21.10, R22.1, R22.6
         return
     if action == PASS:
         turn(s).ending = True  # R11.2.5, R11.8 (after RP-5.9)
@@ -260,12 +256,9 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
     if action >= lay.thing and action - lay.thing == balloon.held(s, s.actor):
         balloon.begin(s, action - lay.thing)
         return
-    if action == lay.thing + boat.BOAT:
-        boat.begin(s)
-        return
     hx = action - lay.hex
     s.push(Move(start=hx))
-    if powers.aviator_offer(s, hx):  # R21.2: the Aviator's flyer is declared as the move starts
+    if hooks.move_begins_in(s, hx):  # R21.2: the Aviator's flyer is declared as the move starts
         return
     start_from(s, hx)
 
@@ -292,7 +285,7 @@ def _selectable(s: GameState, hx: int) -> tuple[np.ndarray, np.ndarray]:
     t, h = np.concatenate((t, mt)), np.concatenate((h, mh))
     if (h == DEERHUNTER).any():
         return t, h
-    return t[~s.thing_pinned[t] | powers.flying(s)[t]], h[~s.hero_pinned[h] | _H_FLY[h]]
+    return t[~s.thing_pinned[t] | creatures.flying(s)[t]], h[~s.hero_pinned[h] | _H_FLY[h]]
 
 
 def _selection_ok(s: GameState) -> bool:
@@ -302,7 +295,7 @@ def _selection_ok(s: GameState) -> bool:
         return False
     if s.hero_status[DEERHUNTER] == MOVING:
         return True
-    fly = powers.flying(s)
+    fly = creatures.flying(s)
     return not (s.thing_pinned[mt] & ~fly[mt]).any() and not (s.hero_pinned[mh] & ~_H_FLY[mh]).any()
 
 
@@ -323,7 +316,7 @@ def apply_select(s: GameState, lay: ActionLayout, action: int) -> None:
         s.thing_status[action - lay.thing] = MOVING
     else:
         s.hero_status[action - lay.hero] = MOVING
-        house.tycho_looks(s, action - lay.hero)  # R22.4
+        hooks.hero_picked(s, action - lay.hero)  # R22.4
 
 
 def _go(s: GameState) -> None:
@@ -362,7 +355,7 @@ def _legal_steps(s: GameState, p: int) -> list[int]:
     low = int(mps.min())
     if low < 1:
         return []
-    fly = powers.flying(s)
+    fly = creatures.flying(s)
     ground = np.concatenate((~fly[mt] & ~qt, ~_H_FLY[mh] & ~qh & (mh != DEERHUNTER)))
     low_ground = int(mps[ground].min()) if ground.any() else _FAR
     all_fly = bool(fly[mt].all() and _H_FLY[mh].all())
@@ -386,7 +379,7 @@ def _limit_waits(s: GameState, room: int, mt: np.ndarray, mh: np.ndarray) -> boo
     enter a hex that already holds 10 of their owner's counters (R11.4.3)."""
     if s.cfg.stack_limit_check != "end_of_movement":
         return False
-    return room > 0 or not (powers.flying(s)[mt].any() or _H_FLY[mh].any())
+    return room > 0 or not (creatures.flying(s)[mt].any() or _H_FLY[mh].any())
 
 
 def _land_within(s: GameState, sea: int, budget: int, room: np.ndarray, n: int) -> bool:
@@ -441,7 +434,7 @@ def apply_stack(s: GameState, lay: ActionLayout, action: int) -> None:
             _after_drop(s)
         else:
             s.hero_status[f] = MOVING
-            house.tycho_looks(s, f)  # R22.4
+            hooks.hero_picked(s, f)  # R22.4
     else:
         c = action - lay.thing
         if s.thing_status[c] == MOVING:
@@ -467,15 +460,14 @@ def _step(s: GameState, d: int) -> None:
     cost = 1 if down else int(_COST[terrain])  # R20.3 / RD10.15: a face-down hex costs 1 MP
     mt, mh = _members(s)
     qt, qh = dh.qualifying(s, mt, mh)
-    s.thing_mp[mt] -= np.where(powers.flying(s)[mt] | qt, 1, cost).astype(np.int8)
+    s.thing_mp[mt] -= np.where(creatures.flying(s)[mt] | qt, 1, cost).astype(np.int8)
     s.hero_mp[mh] -= np.where(_H_FLY[mh] | qh | (mh == DEERHUNTER), 1, cost).astype(np.int8)
     s.thing_pinned[mt] = False  # it has left: the pin no longer concerns it
     s.hero_pinned[mh] = False
     dh.entered(s, cost)
     m.hex = t
     if down:
-        kadab.record_from(s, mt, mh, t)
-        if kadab.turn_up_on_entry(s, t):
+        if hooks.entered_face_down(s, mt, mh, t):
             _end_move(s)  # [ER]: a Sea tile sends the stack back to the (land) hex it came from
             return
         if not s.hex_down[t]:
@@ -491,7 +483,7 @@ def _step(s: GameState, d: int) -> None:
         _record_entry(s, t, p)
         _end_move(s)  # R11.3.1, R11.6.3: an unexplored hex stops flyers too
     elif enemy_presence(s, p)[t]:
-        fly = (powers.flying(s)[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
+        fly = (creatures.flying(s)[mt] & (s.thing_mp[mt] > 0)).any() or (_H_FLY[mh] & (s.hero_mp[mh] > 0)).any()
         if fly:
             _hide(s, t)
             m.fly = ENTRY  # R11.6.1
@@ -521,7 +513,7 @@ def legal_fly_intend(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """Step 1: flyers with MP left that have not yet declared; PASS when done."""
     mask[PASS] = 1
     mt, mh = _members(s)
-    mask[lay.thing + mt[powers.flying(s)[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
+    mask[lay.thing + mt[creatures.flying(s)[mt] & ~s.thing_face_up[mt] & (s.thing_mp[mt] > 0)]] = 1
     ih = move(s).intending
     for f in mh[_H_FLY[mh] & (s.hero_mp[mh] > 0)].tolist():
         if f not in ih:

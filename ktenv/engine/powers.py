@@ -1,7 +1,8 @@
 """R21 "Kings & Things Encounter": the fifteen player powers (only with `encounter_powers`).
 
-The other engine modules call in here with one- or two-line hooks that cite the rule; with
-`encounter_powers` off every hook gives the standard rules' answer, so nothing changes.
+The powers change the standard rules through the hook points of `hooks` (each implementation here
+is registered for games with `encounter_powers`; without it every point gives the standard rules'
+answer). The core never imports this module.
 
 Each player's power is `s.power[p]` (code k is rule R21.(k+1); names in
 `config.ENCOUNTER_POWERS`), dealt when the game starts (R21.0 / RD10.16) and public (RI.1). The Tax
@@ -31,9 +32,10 @@ from ..constants import BOARD, CITY, CREATURE, NEUTRAL, SCREEN, SCREEN_LIMIT, VI
 from ..procedures import AviatorFlight, Battle, BruteScreens, LuckyReroll, MovementTurn, NomadMove
 from ..state import UNMOVED, GameState
 from . import decisions as D
-from . import dice, house
+from . import dice, hooks
+from . import movement as M
 from .actions import NUMBER, PASS, YES, ActionLayout
-from .common import to_cup
+from .common import move_fort, move_town, to_cup
 
 (AMOEBA, AVIATOR, BUILDER, BRUTE, LUCKY, EXPLORER, TAX_FARMER, KING_OF_THINGS, MAGICIAN, NOMAD, GAMBLER,
  POPULOUS, RECRUITER, TRAFFICKER, VANDAL) = range(len(ENCOUNTER_POWERS))
@@ -69,6 +71,7 @@ def holder(s: GameState, power: int) -> int:
 
 # ----- R21.0 dealing -----
 
+@hooks.game_setup.implement("encounter_powers")
 def deal(s: GameState) -> None:
     """R21.0 / RD10.16: as configured, else distinct powers uniformly at random from the game's dice."""
     if not s.cfg.encounter_powers:
@@ -83,6 +86,7 @@ def deal(s: GameState) -> None:
 
 # ----- interrupts (machine: asked before any phase runner resumes) -----
 
+@hooks.interrupt.implement("encounter_powers")
 def pending(s: GameState) -> bool:
     """R21.4 screen flag housekeeping; R21.2 the flyer of a past round is forgotten; R21.5 the Lucky
     re-roll question and its result."""
@@ -111,6 +115,7 @@ def pending(s: GameState) -> bool:
 
 # ----- R21.1 Amoeba -----
 
+@hooks.hits_received.implement("encounter_powers")
 def amoeba(s: GameState, received: dict[int, int]) -> None:
     """R21.1 / RD10.16: the first hit scored against the Amoeba's side in a round is ignored (a hit
     the Marksman's owner would place goes first, else one of the side's own to assign)."""
@@ -136,12 +141,13 @@ def _flight(s: GameState) -> AviatorFlight | None:
     return fly if fly is not None and fly.round == s.round else None
 
 
-def flying(s: GameState) -> np.ndarray:
-    """Per Thing: moves as a flyer (printed flag; R21.2 plus the Aviator's creature this round)."""
+@hooks.flyers.implement("encounter_powers")
+def flyers(s: GameState, printed: np.ndarray) -> np.ndarray:
+    """R21.2: the Aviator's creature of this round flies too (`creatures.flying`)."""
     fly = _flight(s)
-    if not s.cfg.encounter_powers or fly is None:
-        return _T_FLY[:s.n_things]
-    out = _T_FLY[:s.n_things].copy()
+    if fly is None:
+        return printed
+    out = printed.copy()
     out[fly.flyer] = True
     return out
 
@@ -155,11 +161,13 @@ def _aviator_creatures(s: GameState, p: int) -> np.ndarray:
                           & (s.thing_status == UNMOVED) & (s.thing_mp > 0))
 
 
+@hooks.extra_start_hexes.implement("encounter_powers")
 def aviator_hexes(s: GameState, p: int) -> np.ndarray:
     """Hexes where a move may start by declaring the Aviator's flyer (it may be pinned there)."""
     return np.unique(s.thing_hex[_aviator_creatures(s, p)]).astype(np.int64)
 
 
+@hooks.move_begins_in.implement("encounter_powers")
 def aviator_offer(s: GameState, hx: int) -> bool:
     """R21.2: when a move starts in `hx`, the Aviator may declare one creature there a flyer."""
     t = _aviator_creatures(s, s.actor)
@@ -171,8 +179,6 @@ def aviator_offer(s: GameState, hx: int) -> bool:
 
 def _aviator_pass_ok(s: GameState, hx: int) -> bool:
     """Declining leads somewhere: a counter may join the move, or a pin may be challenged."""
-    from . import movement as M
-
     t, h = M._selectable(s, hx)
     if t.size or h.size:
         return True
@@ -180,8 +186,6 @@ def _aviator_pass_ok(s: GameState, hx: int) -> bool:
 
 
 def legal_aviator(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    from . import movement as M
-
     hx = M.move(s).start
     t = _aviator_creatures(s, s.actor)
     mask[lay.thing + t[s.thing_hex[t] == hx]] = 1
@@ -190,8 +194,6 @@ def legal_aviator(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 
 
 def apply_aviator(s: GameState, lay: ActionLayout, action: int) -> None:
-    from . import movement as M
-
     if action != PASS:
         s.drop(AviatorFlight)  # a past round's flyer (R21.2)
         s.push(AviatorFlight(flyer=action - lay.thing, round=s.round))
@@ -223,10 +225,12 @@ def flyer_retreat_hexes(s: GameState, side: int) -> np.ndarray:
     return np.flatnonzero(ok)
 
 
+@hooks.can_fly_away.implement("encounter_powers")
 def can_fly_away(s: GameState, side: int) -> bool:
     return flyer_retreat_hexes(s, side).size > 0
 
 
+@hooks.retreat_options.implement("encounter_powers")
 def retreat_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """RETREAT: THING (the Aviator's flyer) retreats alone."""
     side = s.frame(Battle).side
@@ -234,6 +238,7 @@ def retreat_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
         mask[lay.thing + _flyer_in_battle(s, side)] = 1
 
 
+@hooks.retreat_alone.implement("encounter_powers")
 def retreat_alone(s: GameState, lay: ActionLayout, action: int) -> bool:
     """RETREAT answered with the flyer: ask where it goes (the side is asked again afterwards)."""
     if not lay.thing <= action < lay.hero:
@@ -257,6 +262,7 @@ def apply_fly_retreat(s: GameState, lay: ActionLayout, action: int) -> None:
 
 # ----- R21.2 / R21.9 / R21.13 hero recruitment -----
 
+@hooks.hero_roll_bonus.implement("encounter_powers")
 def hero_roll_bonus(s: GameState, player: int, face: int) -> int:
     """R21.2 (Ghaog II, Lord of the Eagles) and R21.9 (Arch Cleric, Arch Mage): +1 to the roll."""
     for power, faces in _PLUS_ONE.items():
@@ -265,6 +271,7 @@ def hero_roll_bonus(s: GameState, player: int, face: int) -> int:
     return 0
 
 
+@hooks.hero_target.implement("encounter_powers")
 def hero_target(s: GameState, player: int, face: int) -> int:
     """R7.5: twice the combat value; R21.13 Recruiter: 4 -> 7, 5 -> 8, 6 -> 9."""
     value = int(cat.HERO_COMBAT[face])
@@ -280,6 +287,7 @@ def bonus_cap(s: GameState, player: int, face: int) -> int:
 
 # ----- R21.3 Builder -----
 
+@hooks.build_cost.implement("encounter_powers")
 def build_cost(s: GameState, player: int, standard: int) -> int:
     """R14.1: 5 gold a level; R21.3 Builder: 4."""
     return 4 if has(s, player, BUILDER) else standard
@@ -287,6 +295,7 @@ def build_cost(s: GameState, player: int, standard: int) -> int:
 
 # ----- R21.4 Brute -----
 
+@hooks.eliminate.implement("encounter_powers")
 def eliminate(s: GameState, c: int) -> None:
     """An eliminated Thing goes to the cup; R21.4: a Brute's own Charge creature goes behind his
     screen instead (R17.1 applies: over 10, he discards at the next pause)."""
@@ -302,6 +311,7 @@ def eliminate(s: GameState, c: int) -> None:
 
 # ----- R21.5 Lucky -----
 
+@hooks.after_battle_roll.implement("encounter_powers")
 def after_battle_roll(s: GameState, side: int, n: int) -> None:
     """After a side's battle roll: the Lucky player may re-roll one own die, once per round."""
     b = s.frame(Battle)
@@ -328,6 +338,7 @@ def apply_reroll(s: GameState, lay: ActionLayout, action: int) -> None:
 
 # ----- R21.6 Explorer -----
 
+@hooks.defenders.implement("encounter_powers")
 def defenders(s: GameState, player: int, roll: int) -> int:
     """R12.2.2: 1 or 6 none, 2-5 that many; R21.6 Explorer: 5 or 6 none, 1-4 that many."""
     if has(s, player, EXPLORER):
@@ -345,6 +356,7 @@ def _tax_hexes(s: GameState, p: int) -> np.ndarray:
     return np.flatnonzero(ok)
 
 
+@hooks.phase_end_question.implement("encounter_powers")
 def tax_farmer_ask(s: GameState) -> bool:
     """End of the Income phase: the Tax Farmer marks a hex (mandatory when there is one)."""
     p = holder(s, TAX_FARMER)
@@ -368,12 +380,14 @@ def apply_tax(s: GameState, lay: ActionLayout, action: int) -> None:
 
 # ----- R21.8 King of Things -----
 
+@hooks.extra_free_things.implement("encounter_powers")
 def extra_free_things(s: GameState, player: int) -> int:
     return int(has(s, player, KING_OF_THINGS))
 
 
 # ----- R21.9 Magician -----
 
+@hooks.magic_to_melee.implement("encounter_powers")
 def magic_to_melee(s: GameState, side: int) -> bool:
     """R21.9 / RD10.16: in a battle with the Magician as a side, every other side's magic
     creatures and heroes attack in the melee step (the neutral side's too)."""
@@ -400,9 +414,7 @@ def _spend(spent: list[int], i: int, value: int) -> None:
 def _nomad_dests(s: GameState, p: int, hx: int, left: int, fort: bool) -> np.ndarray:
     """RD10.16: adjacent own hexes without enemies, MP permitting, with no fort (for a fort) or
     no income counter (for a town) there; nothing leaves a hex where enemies stand (R11.5)."""
-    from .movement import enemy_presence
-
-    presence = enemy_presence(s, p)
+    presence = M.enemy_presence(s, p)
     if presence[hx]:
         return _EMPTY
     around = s.geo.neighbours[hx]
@@ -431,6 +443,7 @@ def _nomad_towns(s: GameState, p: int) -> np.ndarray:
                     np.int64)
 
 
+@hooks.move_options.implement("encounter_powers")
 def nomad_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """MOVE_START for the Nomad: THING (own city or village) moves it; YES moves a Tower or Keep."""
     if not has(s, s.actor, NOMAD):
@@ -440,6 +453,7 @@ def nomad_options(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
         mask[YES] = 1
 
 
+@hooks.move_start.implement("encounter_powers")
 def nomad_start(s: GameState, lay: ActionLayout, action: int) -> bool:
     """MOVE_START answered with a Nomad move (else False: a normal move or the Balloon)."""
     if not has(s, s.actor, NOMAD):
@@ -493,20 +507,9 @@ def apply_nomad_dest(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
 
 
-def move_town(s: GameState, c: int, src: int, dest: int) -> None:
-    """A city or village changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
-    s.thing_hex[c] = dest
-    s.hex_income[src], s.hex_income[dest] = -1, c
-
-
-def move_fort(s: GameState, src: int, dest: int) -> None:
-    """A Tower or Keep changes hex (R21.10 Nomad, R22.3 Gypsy King)."""
-    s.hex_fort[dest], s.hex_fort[src] = s.hex_fort[src], 0
-    s.hex_fort_round[dest], s.hex_fort_round[src] = s.hex_fort_round[src], -1
-
-
 # ----- R21.9 / R21.11 at the start and end of a battle -----
 
+@hooks.battle_start.implement("encounter_powers")
 def battle_start(s: GameState) -> bool:
     """First thing in a battle: R21.11 the Gambler may stake (two-sided battles against a player)."""
     b = s.frame(Battle)
@@ -543,6 +546,7 @@ def apply_stake(s: GameState, lay: ActionLayout, action: int) -> None:
     s.decision = D.NONE
 
 
+@hooks.battle_end.implement("encounter_powers")
 def battle_end(s: GameState, won: int) -> None:
     """R21.11 / RD10.16: the side holding the hex takes both stakes (the defender unless the
     attacker won)."""
@@ -554,23 +558,16 @@ def battle_end(s: GameState, won: int) -> None:
 
 # ----- R21.12 Populous -----
 
-def populous(s: GameState, side: int, out: list[tuple[int, int, int]], ones: int,
-             penalty: int) -> list[tuple[int, int, int]]:
-    """R21.12: n value-1 creatures attacking in a step roll 3n - 1 dice instead of n."""
-    if not ones or not (has(s, side, POPULOUS) or house.lenin_fights(s, side)):  # R22.2 Lenin: as R21.12
-        return out
-    single, kept, dropped = (1 - penalty, 1, -1), [], 0
-    for entry in out:  # equal entries are interchangeable: drop n of the one-die value-1 attacks
-        if dropped < ones and entry == single:
-            dropped += 1
-        else:
-            kept.append(entry)
-    kept.append((1 - penalty, 3 * ones - 1, -1))
-    return kept
+@hooks.fights_as_populous.implement("encounter_powers")
+def populous(s: GameState, side: int) -> bool:
+    """R21.12: n value-1 creatures attacking in a step roll 3n - 1 dice instead of n (the dice:
+    `battle_sides.populous_dice`)."""
+    return has(s, side, POPULOUS)
 
 
 # ----- R21.14 Trafficker -----
 
+@hooks.trade_ratio.implement("encounter_powers")
 def trade_ratio(s: GameState, player: int) -> int:
     """R8.1.1: two counters a Thing; R21.14 Trafficker: one (still at most five Things)."""
     return 1 if has(s, player, TRAFFICKER) else 2
@@ -578,6 +575,7 @@ def trade_ratio(s: GameState, player: int) -> int:
 
 # ----- R21.15 Vandal -----
 
+@hooks.damage_destroys.implement("encounter_powers")
 def damage_destroys(s: GameState, roll: int) -> bool:
     """R13.10 step 2: a damage roll of 1 or 6 destroys or reduces. R21.15: only a 1 after the Vandal
     conquered the hex in this battle; 1, 2 or 3 after the Vandal lost the hex."""

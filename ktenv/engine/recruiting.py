@@ -9,10 +9,10 @@ from ..constants import SCREEN
 from ..procedures import RecruitStep, RecruitTurn
 from ..state import EVENTS, RECRUIT, GameState
 from . import decisions as D
+from . import hooks
 from .actions import N_NUMBERS, NUMBER, PASS, ActionLayout
 from .common import draw, to_cup
 from .placement_turn import begin_placement
-from .powers import extra_free_things, trade_ratio
 
 MAX_PAID = 5  # R8.1.1: at most 25 gold, 5 each
 MAX_TRADED = 5  # R8.1.1: at most five Things by trade (ten counters)
@@ -23,7 +23,7 @@ PAID, TRADE, DRAW, PLACE, LIMIT, DONE = RecruitStep  # LIMIT: the screen limit a
 
 def free_count(s: GameState, player: int) -> int:
     """R8.1.1: one free Thing per two land hexes, rounded up (RT.20)."""
-    return -(-s.land_hex_count(player) // 2) + extra_free_things(s, player)  # R21.8 King of Things
+    return -(-s.land_hex_count(player) // 2) + hooks.extra_free_things(s, player)  # R21.8 King of Things
 
 
 def run(s: GameState) -> None:
@@ -91,7 +91,7 @@ def _trade_set(s: GameState, player: int) -> np.ndarray:
 
 def legal_trade(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
     """An even set of at most ten; a first counter of a pair only when a partner is left."""
-    k = trade_ratio(s, s.actor)  # R21.14 Trafficker: 1-for-1, at most five
+    k = hooks.trade_ratio(s, s.actor)  # R21.14 Trafficker: 1-for-1, at most five
     mine = s.screen(s.actor)
     chosen = int(s.thing_selected[mine].sum())
     free = mine[~s.thing_selected[mine]]
@@ -117,7 +117,7 @@ def apply_trade(s: GameState, lay: ActionLayout, action: int) -> None:
 def _draw_all(s: GameState, player: int) -> None:
     """Draws one at a time: free, then paid, then traded; stops when the cup is empty."""
     trades = _trade_set(s, player)
-    k = trade_ratio(s, player)  # R21.14 Trafficker: one counter a Thing
+    k = hooks.trade_ratio(s, player)  # R21.14 Trafficker: one counter a Thing
     wanted = (free_count(s, player), _turn(s).paid, trades.size // k)
     got = [0, 0, 0]
     for kind, count in enumerate(wanted):

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..board import (
     form_hex_stack,
+    lay_board,
     replace_sea_at_start,
     start_hex_needs_replacement,
     start_hex_settled,
@@ -16,11 +17,10 @@ from ..constants import NOBODY, SEA
 from ..procedures import Claims, Setup
 from ..state import INCOME, SETUP, GameState
 from . import decisions as D
-from . import house, kadab
+from . import hooks
 from .actions import PASS, YES, ActionLayout
-from .common import draw, to_cup
+from .common import draw, known_sea, to_cup, turn_up
 from .placement_turn import begin_placement
-from .powers import deal
 
 # Stages of setup, in order (R4.4-R4.11).
 (ROLL, START, SEA_CHECK, CLAIM, TOWER, DRAW, EXCHANGE_EARLY, PLACE, EXCHANGE, PLACE_AGAIN, FINISH) = range(11)
@@ -89,7 +89,7 @@ def apply_start(s: GameState, lay: ActionLayout, action: int) -> None:
     option = next(o for o in _choices(s.n_players) if lay.hex + o[0] == action)
     for player, hx in zip(s.turn_order(), option, strict=True):
         s.start_hex[player] = hx
-    kadab.turn_up_starts(s)  # R20.3 / RD10.15: before R3.4
+    hooks.start_hexes_chosen(s)  # R20.3 / RD10.15: before R3.4
     s.decision = D.NONE
     _next_stage(s, SEA_CHECK)
 
@@ -150,7 +150,7 @@ def claimable(s: GameState, player: int) -> np.ndarray:
     """R4.5.3 with RD2.4: free land adjacent to own hexes and not adjacent to other players' hexes."""
     nb = s.geo.neighbours
     owner = s.hex_owner
-    free_land = (owner == NOBODY) & ~kadab.known_sea(s)  # R20.3: a face-down tile may be claimed
+    free_land = (owner == NOBODY) & ~known_sea(s)  # R20.3: a face-down tile may be claimed
     padded = np.append(owner, NOBODY)  # index -1 (off board) reads as unowned
     around = padded[nb]
     next_to_own = (around == player).any(axis=1)
@@ -185,7 +185,7 @@ def legal_claim(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
 def apply_claim(s: GameState, lay: ActionLayout, action: int) -> None:
     hx = action - lay.hex
     s.decision = D.NONE
-    if s.hex_down[hx] and kadab.turn_up(s, hx):
+    if s.hex_down[hx] and turn_up(s, hx):
         return  # RD10.15: turned up when claimed; a Sea is not claimed, the claim is made again
     s.hex_owner[hx] = s.actor
     s.turn += 1
@@ -313,18 +313,15 @@ def _finish(s: GameState) -> None:
 
 def start_game(s: GameState) -> None:
     """R4.1-R4.3: heroes' sides at random, the board laid; setup continues through the decisions."""
-    from ..board import lay_board
-
-    for k in np.flatnonzero(house.counters_in_play(s)).tolist():  # box counters first: same draws as ever
+    for k in np.flatnonzero(hooks.hero_counters_in_play(s)).tolist():  # box counters first: same draws as ever
         s.hero_up[k] = s.rng.below(2)  # R4.2
-    house.setup(s)  # R22: house counters in or out of play
+    hooks.counters_setup(s)  # R22: house counters in or out of play
     tiles = s.cat.TERRAIN_HEX_COUNT.tolist()  # R3.2; R20.1: the 79 tiles of both boxes
     terrain, provisional, aside = lay_board(s.n_players, tiles, s.rng)
     s.hex_terrain[:] = terrain
-    kadab.lay_face_down(s)  # R20.3
     s.hex_stack, s.hex_aside = list(provisional), list(aside)
     s.phase, s.stage, s.turn = 0, ROLL, 0
-    deal(s)  # R21.0 / RD10.16: Encounter powers, when enabled
+    hooks.game_setup(s)  # R20.3 tiles face down; R21.0 / RD10.16: Encounter powers, when enabled
 
 
 STAGES = {

@@ -10,9 +10,8 @@ from ..constants import BOARD, CREATURE, NOBODY
 from ..procedures import SpecialPower, SpecialStage
 from ..state import CHANGE_ORDER, SPECIAL, GameState
 from . import decisions as D
-from . import dice
+from . import dice, hooks
 from .actions import NUMBER, PASS, ActionLayout
-from .powers import eliminate
 from .support import clear_hero_turn, lose_hero
 
 THIEF = cat.hero_id("Master Thief")
@@ -243,7 +242,7 @@ def _eliminate(s: GameState, target: int) -> None:
     """RD10.5: the victim is shown to all, then a creature goes to the cup, a hero to the pool."""
     if target >= 0:
         s.thing_public[target] = True
-        eliminate(s, target)  # to the cup (R21.4 Brute)
+        hooks.eliminate(s, target)  # to the cup (R21.4 Brute)
     else:
         lose_hero(s, -1 - target)
     s.decision = D.NONE

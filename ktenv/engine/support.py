@@ -13,7 +13,7 @@ from .. import catalog as cat
 from ..constants import BOARD, CREATURE, NEUTRAL, NOBODY
 from ..procedures import HeroTurnOver
 from ..state import GameState
-from . import house
+from . import hooks
 from .common import to_cup
 
 _IS_CREATURE = cat.THING_KIND == CREATURE
@@ -75,7 +75,7 @@ def lose_hero(s: GameState, face: int) -> None:
     s.hero_status[face] = 0
     s.hero_pinned[face] = False
     s.hero_moved[face] = False
-    if owner != NOBODY and house.may_turn(s, face):  # R22.4: not Tycho Brahe's counter without Kadab
+    if owner != NOBODY and hooks.hero_may_turn(s, face):  # R22.4: not Tycho Brahe's counter without Kadab
         turning = s.frame(HeroTurnOver) or s.push(HeroTurnOver())
         if face in turning.faces:
             turning.owners[turning.faces.index(face)] = owner

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..constants import NOBODY, SCREEN
 from ..state import CHANGE_ORDER, GAME_OVER, INCOME, GameState
-from . import balloon, boat
+from . import balloon, hooks
 from . import decisions as D
 from .common import to_cup
 
@@ -116,7 +116,7 @@ def run_change_order(s: GameState) -> None:
     """Phase 9 (R15.2): the marker passes left (never with two players, R5.3); then R15.3 checks.
     A Balloon used this round returns to the cup (C.2)."""
     balloon.end_of_round(s)
-    boat.end_of_round(s)  # R22.6
+    hooks.round_ends(s)  # R22.6
     if s.n_players > 2:
         order = s.turn_order()
         s.first_player = order[1 % len(order)]

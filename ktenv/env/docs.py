@@ -5,7 +5,7 @@
 
 The tables come from the code itself: the observation layout (`build_layout`), the action
 blocks (`ActionLayout`) and the comments next to the decision codes in
-`ktenv/engine/decisions.py`, so the documents cannot drift from what the env does.
+`ktenv/decisions.py`, so the documents cannot drift from what the env does.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from .. import catalog as cat
-from ..engine import decisions as D
+from .. import decisions as D
 from ..engine.actions import action_layout
 from .observation import REGISTERS, build_layout
 
@@ -89,7 +89,7 @@ def action_tables() -> str:
             continue
         text = comments.get(code, "").replace("|", "/")
         lines.append(f"| {code} | `{constants[code]}` | {D.NAMES.get(code, '')} | {text} |")
-    return "Generated from `ktenv.engine.actions.action_layout` and `ktenv/engine/decisions.py`.\n\n" + \
+    return "Generated from `ktenv.engine.actions.action_layout` and `ktenv/decisions.py`.\n\n" + \
         "\n".join(lines) + "\n"
 
 

@@ -16,9 +16,10 @@ turn again or the game ends; the reward is the learner's reward summed over thos
 at the round limit or after ``max_steps`` decisions (all seats; default 100 000).
 
 Opponents: any objects with ``act(observation, action_mask) -> int`` (the ``agents`` protocol),
-or registered agent names; default one RandomAgent per other seat. Opponent ``k`` plays the
+or registered agent names (resolved by `ktenv.agent_names`, which ``ktenv.agents`` fills); default one
+RandomAgent per other seat. Opponent ``k`` plays the
 ``k``-th seat after the learner's, in seat order. They receive the flat observation of their
-own seat, except agents with ``needs_observation = False`` (RandomAgent counts as such), which get
+own seat, except agents with ``needs_observation = False`` (RandomAgent, `ktenv.random_agent`), which get
 None and cost nothing to feed; the flag is read at every reset, after the opponents' own
 ``reset`` (a training-league seat changes who it is between games), and ``info["opponents"]``
 names them. ``seat="random"`` draws the learner's seat at every reset from the
@@ -44,17 +45,17 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .. import agent_names
 from ..config import ConfigError
 from ..engine import IllegalActionError
 from ..engine.machine import legal_mask
+from ..random_agent import RandomAgent
 from ..state import GameState
 from .aec import ILLEGAL_ACTION_MODES, ILLEGAL_REWARD, RENDER_MODES, checked_action, raw_env
 
 
 def _make_opponents(opponents: Any, count: int) -> list:
     if opponents is None:
-        from ktenv.agents import RandomAgent
-
         return [RandomAgent() for _ in range(count)]
     if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
         opponents = [opponents]
@@ -66,9 +67,7 @@ def _make_opponents(opponents: Any, count: int) -> list:
     out = []
     for o in opponents:
         if isinstance(o, str):
-            from ktenv import agents
-
-            o = agents.make(o)
+            o = agent_names.make(o)  # the names ktenv.agents registers (ktenv/agent_names.py)
         if not callable(getattr(o, "act", None)):
             raise ConfigError(f"opponents: {o!r} has no act(observation, action_mask) method")
         out.append(o)
@@ -76,12 +75,7 @@ def _make_opponents(opponents: Any, count: int) -> list:
 
 
 def _needs_observation(agent: Any) -> bool:
-    flag = getattr(agent, "needs_observation", None)
-    if flag is not None:
-        return bool(flag)
-    from ktenv.agents import RandomAgent
-
-    return not isinstance(agent, RandomAgent)
+    return bool(getattr(agent, "needs_observation", True))
 
 
 class SingleAgentEnv(gymnasium.Env):
