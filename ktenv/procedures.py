@@ -591,6 +591,8 @@ class BalloonFlight(Frame):
     stays until the end of the round (one flight a round; the passengers attack as ranged in battles
     while the Balloon is in play with them)."""
 
+    V2_MARKERS = ("bl_landed",)  # version 2 also kept where it landed, which no rule read
+
     stage: BalloonStage = slot(BalloonStage.FLOWN, v2="bl_stage")
     n: int = slot(0, v2="bl_n")  # passengers
     passengers: list[int] = series(v2="bl_p{}")  # their Thing ids (n of them)
@@ -598,7 +600,6 @@ class BalloonFlight(Frame):
     dest: int = slot(-1, v2="bl_dest")  # the hex it flies to (before reactions)
     sea: int = slot(-1, v2="bl_sea")  # the Sea hex the Fan blew it to
     owner: int = slot(-1, v2="bl_owner")  # who flew it (kept for the round's battles)
-    landed: int = slot(-1, v2="bl_landed")  # where it landed (recorded, read by nothing)
     used: bool = slot(False, v2="bl_used")  # flown this round (even if cancelled)
 
 
@@ -725,6 +726,8 @@ class Battle(Frame):
     Encounter powers that act in battles (R21.1, R21.5, R21.11). `begin` in engine.battle pushes it;
     the Combat phase (R12) or the exploration that drew the defenders drops it."""
 
+    V2_MARKERS = ("b_started",)  # version 2 also flagged the reveal, which no rule read
+
     stage: BattleStage = slot(BattleStage.START, v2="b_stage")
     idx: int = slot(0, v2="b_idx")  # where the stage's walk over the sides (in its order) has come to
     done: bool = slot(False, v2="b_done")  # the battle is over: its caller takes over
@@ -734,7 +737,6 @@ class Battle(Frame):
     defender: int = slot(-1, v2="b_def")  # the defending side (a player or NEUTRAL)
     controller: int = slot(-1, v2="b_ctrl")  # the player deciding for the neutral side (R12.2.3, RD1.6)
     order: list[int] = series(v2="b_order_{}", count="b_order_n")  # battle order (R12.1.6): attackers, defender
-    started: bool = slot(False, v2="b_started")  # the counters were revealed (set, never read by the rules)
     round: int = slot(0, v2="b_round")  # combat round, from 1 (R13.3)
     step: int = slot(0, v2="b_step")  # battle_sides.MAGIC_STEP, RANGED_STEP or MELEE_STEP (R13.4.1)
     multi: bool = slot(False, v2="b_multi")  # three sides or more are active this round (R13.12)

@@ -148,7 +148,7 @@ def test_version_2_battle_registers_load_into_the_battle_frames():
     back = GameState.from_json(json.dumps(data))
     assert [f for f in back.frames if isinstance(f, (Battle, Excess))] == [
         Battle(stage=BattleStage.RETREAT, idx=1, hex=12, kind=BattleKind.CONTEST, attacker=0, defender=1,
-               controller=-1, order=[2, 0, 1], started=True, round=3, step=2, multi=True,
+               controller=-1, order=[2, 0, 1], round=3, step=2, multi=True,
                targets=[2, -1, 0, -1, -1, -1, -1], side=0, resume=BattleStage.ROUND, hits=[0, 2, 0, 0, 0, 0, 1],
                rounds_without_hit=1, dispelled=4, talisman_things=[0] * 40 + [1], talisman_heroes=[0, 0, 0, 1],
                sword_bearer_asked=True, lucky_round=[0, 0, 3, 0, 0, 0, 0], stake=2,

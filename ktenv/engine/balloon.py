@@ -182,7 +182,6 @@ def apply_escape(s: GameState, lay: ActionLayout, action: int) -> None:
 def _land(s: GameState, hx: int) -> None:
     _put(s, hx)
     s.thing_hex[BALLOON] = hx
-    flight(s).landed = hx
     _clear(s, keep_flight=True)
 
 
@@ -202,7 +201,7 @@ def _clear(s: GameState, keep_flight: bool) -> None:
     f = flight(s)
     f.stage, f.hex, f.dest, f.sea = FLOWN, -1, -1, -1
     if not keep_flight:
-        f.passengers, f.n, f.owner, f.landed = [], 0, -1, -1
+        f.passengers, f.n, f.owner = [], 0, -1
     s.decision = D.NONE
 
 

@@ -79,7 +79,6 @@ def _start(s: GameState) -> None:
         s.thing_face_up[ids] = True
         s.thing_public[ids] = True
     remove_revealed_bluffs(s)
-    b.started = True
     if _ended(s):
         _go(s, END)
     else:

@@ -582,7 +582,6 @@ enum class BattleKind : std::int32_t {
   X(dest, std::int32_t, -1) \
   X(sea, std::int32_t, -1) \
   X(owner, std::int32_t, -1) \
-  X(landed, std::int32_t, -1) \
   X(used, bool, false) \
 
 // X(name, type, default): the fields of BoatTrip
@@ -629,7 +628,6 @@ enum class BattleKind : std::int32_t {
   X(defender, std::int32_t, -1) \
   X(controller, std::int32_t, -1) \
   X(order, Series, {}) \
-  X(started, bool, false) \
   X(round, std::int32_t, 0) \
   X(step, std::int32_t, 0) \
   X(multi, bool, false) \
