@@ -130,7 +130,11 @@ inline State from_python(nb::handle gs) {
 #define KTENV_READ_SCALAR(name) s.name = nb::cast<long long>(gs.attr(#name));
   KTENV_STATE_SCALARS(KTENV_READ_SCALAR)
 #undef KTENV_READ_SCALAR
-  for (nb::handle f : gs.attr("frames")) s.frames.push_back(frame_from_py(f.attr("to_dict")()));
+  {
+    std::vector<Frame> frames;
+    for (nb::handle f : gs.attr("frames")) frames.push_back(frame_from_py(f.attr("to_dict")()));
+    s.frames.assign(frames);
+  }
   for (nb::handle v : gs.attr("hex_stack")) s.hex_stack.push_back(nb::cast<std::int32_t>(v));
   for (nb::handle v : gs.attr("hex_aside")) s.hex_aside.push_back(nb::cast<std::int32_t>(v));
   nb::handle rng = gs.attr("rng");
@@ -162,7 +166,7 @@ inline nb::dict to_python(const State& s) {
   KTENV_STATE_SCALARS(KTENV_WRITE_SCALAR)
 #undef KTENV_WRITE_SCALAR
   nb::list frames;
-  for (const auto& f : s.frames) frames.append(frame_to_py(f));
+  for (const auto& f : s.frames.list()) frames.append(frame_to_py(f));
   d["frames"] = frames;
   nb::list stack, aside, winners;
   for (auto v : s.hex_stack) stack.append(nb::int_(v));

@@ -66,4 +66,16 @@ struct Tables {
   ActionLayout layout;
 };
 
+// A kind of game: its options and its tables, shared read-only by every game of that kind.
+struct Rules {
+  Config cfg;
+  Tables t;
+};
+
+inline void bind_rules(State& s, std::shared_ptr<const Rules> rules) {
+  s.cfg = &rules->cfg;
+  s.t = &rules->t;
+  s.rules = std::move(rules);
+}
+
 }  // namespace ktenv

@@ -124,6 +124,64 @@ constexpr int BOAT_PATH = 72;
 constexpr int N_DECISIONS = 73;
 }  // namespace decision
 
+namespace hero {
+constexpr int BARON_MUNCHAUSEN = 0;  // Baron Munchausen
+constexpr int DESERT_MASTER = 1;  // Desert Master
+constexpr int ELF_LORD = 2;  // Elf Lord
+constexpr int ICE_LORD = 3;  // Ice Lord
+constexpr int ARCH_CLERIC = 4;  // Arch Cleric
+constexpr int JUNGLE_LORD = 5;  // Jungle Lord
+constexpr int ARCH_MAGE = 6;  // Arch Mage
+constexpr int GHAOG_II = 7;  // Ghaog II
+constexpr int GRAND_DUKE = 8;  // Grand Duke
+constexpr int DEERHUNTER = 9;  // Deerhunter
+constexpr int MASTER_THIEF = 10;  // Master Thief
+constexpr int LORD_OF_THE_EAGLES = 11;  // Lord of the Eagles
+constexpr int MARKSMAN = 12;  // Marksman
+constexpr int FOREST_KING = 13;  // Forest King
+constexpr int ASSASSIN_PRIMUS = 14;  // Assassin Primus
+constexpr int PLAINS_LORD = 15;  // Plains Lord
+constexpr int SWORDMASTER = 16;  // Swordmaster
+constexpr int MOUNTAIN_KING = 17;  // Mountain King
+constexpr int SIR_LANCE_A_LOT = 18;  // Sir Lance-a-lot
+constexpr int SWAMP_KING = 19;  // Swamp King
+constexpr int DWARF_KING = 20;  // Dwarf King
+constexpr int WARLORD = 21;  // Warlord
+constexpr int AHASUERUS = 22;  // Ahasuerus
+constexpr int LENIN = 23;  // Lenin
+constexpr int GYPSY_KING = 24;  // Gypsy King
+constexpr int TYCHO_BRAHE = 25;  // Tycho Brahe
+}  // namespace hero
+
+namespace magic {
+constexpr int BALLOON = 175;  // Balloon
+constexpr int MAGIC_BOW = 176;  // Magic Bow
+constexpr int MAGIC_SWORD = 177;  // Magic Sword
+constexpr int DISPEL_MAGIC = 178;  // Dispel Magic
+constexpr int DUST_OF_DEFENSE = 179;  // Dust of Defense
+constexpr int ELIXIR = 180;  // Elixir
+constexpr int FAN = 181;  // Fan
+constexpr int FIREWALL = 182;  // Firewall
+constexpr int GOLEM = 183;  // Golem
+constexpr int LUCKY_CHARM = 184;  // Lucky Charm
+constexpr int TALISMAN = 185;  // Talisman
+constexpr int BOAT = 197;  // Boat
+}  // namespace magic
+
+namespace event {
+constexpr int BIG_JUJU = 186;  // Big Juju
+constexpr int DARK_PLAGUE = 187;  // Dark Plague
+constexpr int DEFECTION = 188;  // Defection
+constexpr int GOOD_HARVEST = 189;  // Good Harvest
+constexpr int MOTHER_LODE = 190;  // Mother Lode
+constexpr int TEENIEPOX = 191;  // Teeniepox
+constexpr int TERRAIN_DISASTER = 192;  // Terrain Disaster
+constexpr int VANDALS = 193;  // Vandals
+constexpr int WEATHER_CONTROL = 194;  // Weather Control
+constexpr int WILLING_WORKERS = 195;  // Willing Workers
+constexpr int PORTAL = 196;  // Portal
+}  // namespace event
+
 }  // namespace ktenv
 
 // X(name, default): GameConfig's numbers (max_rounds: 0 = no limit)

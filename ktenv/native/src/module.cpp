@@ -3,6 +3,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
+#include <nanobind/stl/shared_ptr.h>
 
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 
 #include "convert.hpp"
 #include "dice.hpp"
+#include "engine/machine.hpp"
 #include "game.hpp"
 #include "state.hpp"
 
@@ -103,9 +105,38 @@ NB_MODULE(_core, m) {
     return out;
   });
 
+  nb::exception<ktenv::IllegalAction>(m, "IllegalAction", PyExc_ValueError);
+  nb::exception<ktenv::Unported>(m, "Unported", PyExc_NotImplementedError);
+  nb::exception<ktenv::InvariantViolation>(m, "InvariantViolation", PyExc_AssertionError);
+
+  nb::class_<ktenv::Rules>(m, "Rules", "A kind of game: its options and tables, shared by its games.")
+      .def_static("make", [](const ktenv::Config& c, const ktenv::Tables& t) {
+        return std::make_shared<const ktenv::Rules>(ktenv::Rules{c, t});
+      }, nb::arg("config"), nb::arg("tables"));
+
   nb::class_<State>(m, "State", "A whole game in native memory (the twin of ktenv.state.GameState).")
       .def_static("from_python", &ktenv::convert::from_python, nb::arg("game_state"),
                   "copy a Python GameState into native memory")
+      .def_static("from_python_with", [](nb::handle gs, std::shared_ptr<const ktenv::Rules> rules) {
+        State s = ktenv::convert::from_python(gs);
+        ktenv::bind_rules(s, std::move(rules));
+        return s;
+      }, nb::arg("game_state"), nb::arg("rules"), "copy a Python GameState, bound to its game's rules")
+      .def_static("new_game", [](std::shared_ptr<const ktenv::Rules> rules, std::uint64_t seed) {
+        return ktenv::machine::new_game(std::move(rules), seed);
+      }, nb::arg("rules"), nb::arg("seed"))
+      .def("legal_mask", [](State& s, nb::ndarray<std::int8_t, nb::ndim<1>, nb::c_contig> out) {
+        if (static_cast<int>(out.shape(0)) != s.t->layout.size)
+          throw std::invalid_argument("legal_mask: the buffer must hold one int8 per action");
+        ktenv::machine::legal_mask(s, out.data());
+      }, nb::arg("out"), "write the legal mask into `out` (int8, one per action)")
+      .def("step", &ktenv::machine::step, nb::arg("action"))
+      .def("apply", &ktenv::machine::apply, nb::arg("action"), "machine._apply: the action alone")
+      .def("run_once", &ktenv::machine::run_once, "one pass of machine._advance's inner loop")
+      .def("advance", &ktenv::machine::advance)
+      .def_prop_ro("decision", [](const State& s) { return s.decision; })
+      .def_prop_ro("actor", [](const State& s) { return s.actor; })
+      .def_prop_ro("phase", [](const State& s) { return s.phase; })
       .def("to_dict", &ktenv::convert::to_python,
            "the state as GameState.to_dict() writes it, less config, schema and version")
       .def("copy", [](const State& s) { return State(s); })

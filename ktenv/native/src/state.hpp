@@ -4,6 +4,11 @@
 #pragma once
 
 #include <array>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <tuple>
+#include <type_traits>
 #include <cstdint>
 #include <string>
 #include <variant>
@@ -50,12 +55,78 @@ KTENV_FRAMES(KTENV_DECLARE_FRAME)
 #define KTENV_FRAME_ALTERNATIVE(cls, saved) , cls
 using Frame = std::variant<std::monostate KTENV_FRAMES(KTENV_FRAME_ALTERNATIVE)>;
 #undef KTENV_FRAME_ALTERNATIVE
+template <class V>
+struct slots_of;
+template <class... Ts>
+struct slots_of<std::variant<std::monostate, Ts...>> {
+  using type = std::tuple<std::optional<Ts>...>;
+};
+using FrameSlots = slots_of<Frame>::type;  // one optional slot per kind of frame
+
+// The kind number of frame type F: its index in Frame (1, 2, ...; 0 is "no frame").
+template <class F, class V = Frame>
+struct frame_kind;
+template <class F, class... Ts>
+struct frame_kind<F, std::variant<Ts...>> {
+  static constexpr int value = [] {
+    constexpr bool same[] = {std::is_same_v<F, Ts>...};
+    for (int i = 0; i < static_cast<int>(sizeof...(Ts)); ++i)
+      if (same[i]) return i;
+    return -1;
+  }();
+};
+constexpr int kFrameKinds = static_cast<int>(std::variant_size_v<Frame>);
+
+// The procedures under way (Python: GameState.frames). At most one frame of a kind is under way, so
+// each kind has its own slot: a pointer to a frame stays valid while other frames come and go.
+// `order` keeps the kinds in the order they were pushed (outermost first), as the Python list does.
+struct Frames {
+  FrameSlots slots;
+  std::array<std::int8_t, kFrameKinds> order{};
+  int count = 0;
+
+  template <class F>
+  F* get() {
+    auto& slot = std::get<std::optional<F>>(slots);
+    return slot ? &*slot : nullptr;
+  }
+  template <class F>
+  const F* get() const {
+    const auto& slot = std::get<std::optional<F>>(slots);
+    return slot ? &*slot : nullptr;
+  }
+  template <class F>
+  F& push(F f);  // defined below State (throws when kind F is under way)
+  template <class F>
+  void drop() {
+    auto& slot = std::get<std::optional<F>>(slots);
+    if (!slot) return;
+    slot.reset();
+    int k = frame_kind<F>::value, j = 0;
+    for (int i = 0; i < count; ++i)
+      if (order[i] != k) order[j++] = order[i];
+    count = j;
+  }
+  bool empty() const { return count == 0; }
+  int size() const { return count; }
+  // for conversions: the frames in order, as variants
+  std::vector<Frame> list() const;
+  void assign(const std::vector<Frame>& frames);
+  void clear() {
+    slots = FrameSlots{};
+    count = 0;
+  }
+};
 
 struct Stats {
 #define KTENV_DECLARE_STAT(name) std::int64_t name = 0;
   KTENV_STATS(KTENV_DECLARE_STAT)
 #undef KTENV_DECLARE_STAT
 };
+
+struct Config;
+struct Tables;
+struct Rules;  // a game's options and tables together (game.hpp)
 
 struct State {
   Sizes n;
@@ -68,20 +139,56 @@ struct State {
 #define KTENV_DECLARE_SCALAR(name) std::int64_t name = 0;
   KTENV_STATE_SCALARS(KTENV_DECLARE_SCALAR)
 #undef KTENV_DECLARE_SCALAR
-  std::vector<Frame> frames;  // procedures under way, outermost first
+  Frames frames;  // procedures under way, outermost first
   std::vector<std::int32_t> hex_stack, hex_aside;
   Dice rng;
   std::vector<std::int32_t> winners;
   std::string reason;
   Stats stats;
+  // the game's options and tables (shared, read-only): s.cfg->victory, s.t->THING_KIND[c]
+  std::shared_ptr<const Rules> rules;
+  const Config* cfg = nullptr;
+  const Tables* t = nullptr;
 
-  // The frame of procedure F under way, or nullptr.
+  // The frame of procedure F under way, or nullptr (Python: s.frame(F)).
   template <class F>
-  F* frame() {
-    for (auto& f : frames)
-      if (auto* p = std::get_if<F>(&f)) return p;
-    return nullptr;
-  }
+  F* frame() { return frames.get<F>(); }
+  template <class F>
+  const F* frame() const { return frames.get<F>(); }
+  template <class F>
+  F& push(F f) { return frames.push(std::move(f)); }
+  template <class F>
+  void drop() { frames.drop<F>(); }
 };
+
+template <class F>
+F& Frames::push(F f) {
+  auto& slot = std::get<std::optional<F>>(slots);
+  if (slot) throw std::logic_error(std::string("procedure '") + F::kName + "' started twice");
+  slot.emplace(std::move(f));
+  order[count++] = static_cast<std::int8_t>(frame_kind<F>::value);
+  return *slot;
+}
+
+inline std::vector<Frame> Frames::list() const {
+  std::vector<Frame> out;
+  for (int i = 0; i < count; ++i) {
+    int k = order[i];
+#define KTENV_FRAME_TO_LIST(cls, saved) \
+    if (k == frame_kind<cls>::value) out.emplace_back(*std::get<std::optional<cls>>(slots));
+    KTENV_FRAMES(KTENV_FRAME_TO_LIST)
+#undef KTENV_FRAME_TO_LIST
+  }
+  return out;
+}
+
+inline void Frames::assign(const std::vector<Frame>& frames) {
+  clear();
+  for (const auto& f : frames)
+    std::visit([&](const auto& v) {
+      using F = std::decay_t<decltype(v)>;
+      if constexpr (!std::is_same_v<F, std::monostate>) push(v);
+    }, f);
+}
 
 }  // namespace ktenv

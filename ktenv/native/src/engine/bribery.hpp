@@ -1,0 +1,10 @@
+// ktenv/engine/bribery.py: R12.2.5 bribery: before the battle of an exploration the explorer may buy off neutral defenders.
+// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
+// Unported, so the differential test skips what is not ported yet).
+#pragma once
+
+#include "core.hpp"
+
+namespace ktenv::bribery {
+
+}  // namespace ktenv::bribery

@@ -1,0 +1,10 @@
+// ktenv/engine/conquest.py: R13.11 conquest (any way of taking a hex), fort reduction, and what an emptied hex leaves.
+// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
+// Unported, so the differential test skips what is not ported yet).
+#pragma once
+
+#include "core.hpp"
+
+namespace ktenv::conquest {
+
+}  // namespace ktenv::conquest

@@ -1,0 +1,10 @@
+// ktenv/engine/creatures.py: Creature rules that every part of the turn asks: which Things fly.
+// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
+// Unported, so the differential test skips what is not ported yet).
+#pragma once
+
+#include "core.hpp"
+
+namespace ktenv::creatures {
+
+}  // namespace ktenv::creatures

@@ -1,0 +1,10 @@
+// ktenv/engine/recruiting.py: R8 phase 3: recruit Things. Declare paid draws and a trade set, draw, pay, return the trades,
+// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
+// Unported, so the differential test skips what is not ported yet).
+#pragma once
+
+#include "core.hpp"
+
+namespace ktenv::recruiting {
+
+}  // namespace ktenv::recruiting
