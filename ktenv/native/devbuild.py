@@ -1,8 +1,8 @@
 """A development build of the native core while the port is under way: `python -m ktenv.native.devbuild NAME`.
 
-Checks each engine module (`src/engine/<module>.cpp` and its header) with the compiler alone, leaves
-out those that do not compile yet (they get stubs that throw Unported), builds the module in
-`build/dev-NAME/` with CMake, and prints the path to load it from:
+Builds every engine module (`src/engine/<module>.cpp`) in `build/dev-NAME/` with CMake, without
+optimisation (quick to compile), leaves out those that do not compile yet (their functions get stubs
+that throw Unported), and prints the path to load the module from:
 
     KTENV_NATIVE_PATH=build/dev-NAME/_core....so python -m ktenv.native.diff ...
 
@@ -13,10 +13,10 @@ different modules in one checkout without one half-written file stopping the oth
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import sysconfig
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,11 +29,15 @@ def _nanobind(flag: str) -> str:
                           check=True).stdout.strip()
 
 
-def check(path: Path) -> str:
-    """'' if the file compiles on its own, else the compiler's first lines."""
-    cmd = ["g++", "-std=c++20", "-fsyntax-only", "-w", f"-I{SRC}", "-x", "c++", str(path)]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    return "" if r.returncode == 0 else "\n".join(r.stderr.splitlines()[:12])
+def _build(build: Path, skip: set[str], jobs: int) -> tuple[int, str]:
+    configure = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Dev",
+                 f"-DPython_EXECUTABLE={sys.executable}", f"-Dnanobind_DIR={_nanobind('--cmake_dir')}",
+                 f"-DKTENV_ENGINE_SKIP={';'.join(sorted(skip))}"]
+    r = subprocess.run(configure, capture_output=True, text=True)
+    if r.returncode:
+        return r.returncode, r.stdout + r.stderr
+    r = subprocess.run(["cmake", "--build", str(build), "-j", str(jobs), "--", "-k"], capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,32 +46,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip", default="", help="modules to leave out anyway (comma-separated)")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
-    modules = sorted({p.stem for p in ENGINE.glob("*.cpp")} | {p.stem for p in ENGINE.glob("*.hpp")})
-    skip = {m for m in args.skip.split(",") if m}
-    files = [p for m in modules for p in (ENGINE / f"{m}.hpp", ENGINE / f"{m}.cpp") if p.is_file()]
-    with ThreadPoolExecutor(args.jobs) as pool:
-        results = dict(zip(files, pool.map(check, files)))
-    for path, err in results.items():
-        if err:
-            skip.add(path.stem)
-            print(f"--- left out {path.stem} ({path.name} does not compile):\n{err}\n", file=sys.stderr)
-    for core_module in ("core", "machine", "hooks", "common"):
-        if core_module in skip:
-            print(f"error: {core_module} must compile", file=sys.stderr)
-            return 1
     build = ROOT / "build" / f"dev-{args.name}"
-    configure = ["cmake", "-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
-                 f"-DPython_EXECUTABLE={sys.executable}", f"-Dnanobind_DIR={_nanobind('--cmake_dir')}",
-                 f"-DKTENV_ENGINE_SKIP={';'.join(sorted(skip))}"]
-    if subprocess.run(configure, capture_output=True, text=True).returncode:
-        subprocess.run(configure)
+    skip = {m for m in args.skip.split(",") if m}
+    # First pass: every module, keep going past errors; then leave out the modules that failed.
+    code, out = _build(build, skip, args.jobs)
+    failed = set(re.findall(r"src/engine/(\w+)\.cpp\.o\] Error", out))
+    if failed:
+        for m in sorted(failed):
+            errors = [ln for ln in out.splitlines() if f"engine/{m}." in ln and "error" in ln][:8]
+            print(f"--- left out {m} (does not compile):\n" + "\n".join(errors) + "\n", file=sys.stderr)
+        if failed & {"core", "machine", "common"}:
+            print("error: core, machine and common must compile", file=sys.stderr)
+            return 1
+        skip |= failed
+        code, out = _build(build, skip, args.jobs)
+    if code:
+        print(out[-8000:], file=sys.stderr)
         return 1
-    r = subprocess.run(["cmake", "--build", str(build), "-j", str(args.jobs)], capture_output=True, text=True)
-    if r.returncode:
-        print(r.stdout[-6000:], r.stderr[-4000:], file=sys.stderr)
-        return 1
-    suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    lib = build / f"_core{suffix}"
+    lib = build / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
     print(f"left out: {', '.join(sorted(skip)) or 'nothing'}")
     print(f"KTENV_NATIVE_PATH={lib}")
     return 0

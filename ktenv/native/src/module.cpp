@@ -13,6 +13,7 @@
 #include "convert.hpp"
 #include "dice.hpp"
 #include "engine/machine.hpp"
+#include "engine/setup.hpp"
 #include "game.hpp"
 #include "state.hpp"
 
@@ -134,6 +135,7 @@ NB_MODULE(_core, m) {
       .def("apply", &ktenv::machine::apply, nb::arg("action"), "machine._apply: the action alone")
       .def("run_once", &ktenv::machine::run_once, "one pass of machine._advance's inner loop")
       .def("advance", &ktenv::machine::advance)
+      .def("start_game", &ktenv::setup::start_game, "setup.start_game (for the differential tests)")
       .def_prop_ro("decision", [](const State& s) { return s.decision; })
       .def_prop_ro("actor", [](const State& s) { return s.actor; })
       .def_prop_ro("phase", [](const State& s) { return s.phase; })
