@@ -58,7 +58,7 @@ def check_save_path(path: str) -> Path:
     return out
 
 
-def play_game(cfg: GameConfig, seed: int, agent_names: list[str]):
+def play_game(cfg: GameConfig, seed: int, agent_names: list[str], engine: str = "auto"):
     """One game; returns the final state. Agent i plays seat i (a single name plays every seat)."""
     from ktenv import agents
 
@@ -72,7 +72,7 @@ def play_game(cfg: GameConfig, seed: int, agent_names: list[str]):
         from .arena.game import encoder_for
 
         encoder = encoder_for(cfg)
-    s = new_game(cfg, seed)
+    s = new_game(cfg, seed, backend=engine)
     while not s.game_over:
         agent, mask = seats[s.actor], legal_mask(s)
         observation = None
@@ -91,7 +91,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     save = check_save_path(args.save) if args.save else None
     from ktenv import agents
 
-    s = play_game(cfg, args.seed, agents.split_names(args.agents))
+    s = play_game(cfg, args.seed, agents.split_names(args.agents), engine=args.engine)
     info = summary(s)
     if save is not None:
         try:
@@ -138,6 +138,9 @@ def _add_play_parser(sub) -> argparse.ArgumentParser:
     play.add_argument("--victory", default=None,
                       help="standard, quick, unique_a, unique_b, fixed_rounds or land_conquest")
     play.add_argument("--set", action="append", metavar="KEY=VALUE", help="any game option of the rules page")
+    play.add_argument("--engine", choices=("auto", "native", "python"), default="auto",
+                      help="rules engine: auto (default: native where it plays the config), native or python; "
+                           "the same game either way")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     play.add_argument("--save", metavar="PATH", help="write the final game state as JSON (its folder is made)")
     play.set_defaults(func=cmd_play)

@@ -10,7 +10,7 @@ from ..config import ConfigError, parse_value
 
 # flag dest -> tournament key (flags left out keep the YAML's or the default value)
 _FLAG_KEYS = ("agents", "players", "games", "workers", "seed", "max_rounds", "db", "records", "summary_json",
-              "plot", "backend", "ray_address", "max_decisions")
+              "plot", "backend", "ray_address", "max_decisions", "engine")
 
 
 def add_tournament_parser(sub) -> argparse.ArgumentParser:
@@ -35,6 +35,8 @@ def add_tournament_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=("process", "ray"), help="process (default) or ray")
     p.add_argument("--ray-address", metavar="ADDRESS", help="Ray cluster to use (default: a local one)")
     p.add_argument("--max-decisions", type=int, help="safety bound on decisions per game (default 200000)")
+    p.add_argument("--engine", choices=("auto", "native", "python"),
+                   help="rules engine: auto (default: native where it plays the config), native or python")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_tournament)
     return p

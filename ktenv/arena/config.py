@@ -46,6 +46,7 @@ class TournamentConfig:
     ray_address: str | None = None
     progress: bool = True
     max_decisions: int = DEFAULT_MAX_DECISIONS
+    engine: str = "auto"  # the rules engine: auto, native or python (the same games either way)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -80,6 +81,8 @@ class TournamentConfig:
         _whole("seed", self.seed, 0, 2**62)
         _whole("max_rounds", self.max_rounds, 1, 10_000)
         _whole("max_decisions", self.max_decisions, 1, 10**9)
+        if self.engine not in ("auto", "native", "python"):
+            raise ConfigError(f"tournament key 'engine': expected auto, native or python, got {self.engine!r}")
         if not isinstance(self.game, dict):
             raise ConfigError(f"tournament key 'game': expected a mapping of game options, got {self.game!r}")
         for key in ("n_players", "max_rounds"):

@@ -73,8 +73,8 @@ def agent_seed(game_seed: int, seat: int) -> int:
 
 
 def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False,
-              max_decisions: int = DEFAULT_MAX_DECISIONS) -> GameResult:
-    """Play one game; seat i is played by agent `names[i]`."""
+              max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
+    """Play one game; seat i is played by agent `names[i]`; `backend`: the engine (ktenv.engine.new_game)."""
     if len(names) != cfg.n_players:
         raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
     seats = make_agents(names, seed)
@@ -82,7 +82,7 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
     searchers = [bool(getattr(a, "needs_worlds", False)) for a in seats]
     encoder = encoder_for(cfg) if any(readers) else None
     t0 = time.perf_counter()
-    s = new_game(cfg, seed)
+    s = new_game(cfg, seed, backend=backend)
     actions: list[int] = []
     decisions = 0
     dead_end = ""

@@ -199,12 +199,13 @@ def check_rows(rows: list[dict], agents: list[str], path: Path) -> None:
 
 def run_one(task: tuple) -> tuple[int, dict]:
     """Play one scheduled game (in a worker process or a Ray task)."""
-    index, seed, names, cfg_dict, record_dir, max_decisions = task
+    index, seed, names, cfg_dict, record_dir, max_decisions, engine = task
     from ..config import GameConfig
 
     cfg = GameConfig.from_dict(cfg_dict)
     try:
-        result = play_game(cfg, seed, names, record=record_dir is not None, max_decisions=max_decisions)
+        result = play_game(cfg, seed, names, record=record_dir is not None, max_decisions=max_decisions,
+                           backend=engine)
     except AgentError as exc:
         raise TournamentError(f"game {index} (seed {seed}, agents {names}): {exc}") from None
     if record_dir is not None:
@@ -307,7 +308,7 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
         stored = store.done()
         plan = [g for g in schedule(cfg) if g[0] not in stored]
         cfg_dict = cfg.game_config().to_dict()
-        tasks = [(i, seed, names, cfg_dict, cfg.records, cfg.max_decisions) for i, seed, names in plan]
+        tasks = [(i, seed, names, cfg_dict, cfg.records, cfg.max_decisions, cfg.engine) for i, seed, names in plan]
         store.set_meta("config", {k: v for k, v in cfg.to_dict().items() if k not in ("resume", "fresh")})
         progress = Progress(cfg.games, len(stored & set(range(cfg.games))), cfg.progress)
         t0 = time.perf_counter()

@@ -54,15 +54,51 @@ for _part in PARTS:
     DECISIONS.update(getattr(_part, "DECISIONS", {}))
 
 
-def new_game(config: GameConfig | None = None, seed: int = 0) -> GameState:
-    s = GameState(config or GameConfig(), seed)
+BACKENDS = ("auto", "native", "python")
+
+
+def new_game(config: GameConfig | None = None, seed: int = 0, backend: str = "auto") -> GameState:
+    """A new game at its first decision. `backend`: "python" (this engine, the reference), "native" (the
+    C++ core, ktenv.native: the same game bit for bit; an error for a config it does not play yet) or
+    "auto" (native when it is built and plays this config, else Python)."""
+    cfg = config or GameConfig()
+    if resolve_backend(cfg, backend) == "native":
+        from ..native.game import NativeGame
+
+        return NativeGame.new(cfg, seed)
+    s = GameState(cfg, seed)
     setup.start_game(s)
     _advance(s)
     return s
 
 
+def resolve_backend(cfg: GameConfig, backend: str = "auto") -> str:
+    """"native" or "python": what `backend` means for this config (ValueError naming what is missing)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "python":
+        return "python"
+    from .. import native
+
+    if backend == "auto":
+        if not native.available():
+            return "python"
+        from ..native.game import PORT_COMPLETE, supported
+
+        return "native" if PORT_COMPLETE and not supported(cfg) else "python"
+    native.core()  # raises NativeUnavailableError with the build command
+    from ..native.game import supported
+
+    missing = supported(cfg)
+    if missing:
+        raise ValueError(f"backend 'native' does not play {missing} yet (issue 17): use backend 'auto' or 'python'")
+    return "native"
+
+
 def legal_mask(s: GameState) -> np.ndarray:
     """int8 mask over the whole action space; all zeros once the game is over."""
+    if type(s) is not GameState:
+        return s.legal_mask()  # a native game
     if s._mask is None:
         lay = layout(s)
         mask = np.zeros(lay.size, np.int8)
@@ -86,6 +122,9 @@ def legal_actions(s: GameState) -> np.ndarray:
 
 def step(s: GameState, action: int) -> None:
     """Apply one action of the current actor; an illegal one raises and changes nothing."""
+    if type(s) is not GameState:
+        s.step(action)  # a native game
+        return
     mask = legal_mask(s)
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action[()]  # a 0-d array, as a policy's predict() returns
@@ -144,6 +183,8 @@ def resume(s: GameState) -> GameState:
 
 def describe_action(s: GameState, action: int) -> str:
     """A short English description of `action` in the current decision's context."""
+    if type(s) is not GameState:
+        s = s.to_python()  # a native game
     lay = layout(s)
     try:
         block, i = lay.split(int(action))

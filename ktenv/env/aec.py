@@ -70,7 +70,7 @@ from ..config import ConfigError, GameConfig
 from ..engine import decisions as D
 from ..engine.actions import action_layout
 from ..engine.machine import describe_action as _describe_action
-from ..engine.machine import legal_mask, new_game
+from ..engine.machine import legal_mask, new_game, resolve_backend
 from ..engine.machine import step as _engine_step
 from ..state import PHASE_NAMES, GameState
 from .layout import ObservationLayout
@@ -125,7 +125,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
                 "render_fps": 1}
 
     def __init__(self, render_mode: str | None = None, reward: str = "win", max_steps: int | None = DEFAULT_MAX_STEPS,
-                 **config: Any) -> None:
+                 backend: str = "auto", **config: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"render_mode: {render_mode!r} is not one of {[None, *RENDER_MODES]}")
@@ -138,6 +138,10 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.reward_mode = reward
         self.max_steps = max_steps
         self.cfg = game_config(config)
+        try:  # "auto": the native engine where it plays this config (ktenv.engine.new_game)
+            self.backend = resolve_backend(self.cfg, backend)
+        except ValueError as exc:
+            raise ConfigError(f"backend: {exc}") from None
         n = self.cfg.n_players
         self.n_hexes = geometry(board_radius(n)).n_hexes
         self.action_layout = action_layout(n, self.cfg.house_content)
@@ -190,7 +194,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         if start is not None:
             self._load(start)
         else:
-            self._state = new_game(self.cfg, game_seed)
+            self._state = new_game(self.cfg, game_seed, backend=self.backend)
             self._start_episode()
 
     def _load(self, state: GameState | str) -> None:
@@ -198,11 +202,17 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             state = GameState.from_json(state)
         elif isinstance(state, GameState):
             state = state.copy()
+        elif hasattr(state, "to_python"):  # a native game (ktenv.native.game.NativeGame)
+            state = state.to_python().copy()
         else:
             raise TypeError(f"expected a GameState or its JSON text, got {type(state).__name__}")
         if state.cfg != self.cfg:
             raise ConfigError("the saved game's config differs from this environment's config "
                               f"({state.cfg} != {self.cfg})")
+        if self.backend == "native":
+            from ..native.game import NativeGame
+
+            state = NativeGame.from_python(state)
         self._state = state
         self._start_episode()
 
@@ -384,6 +394,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
     def __setstate__(self, d: dict) -> None:
         text = d["_state"]
         d["_state"] = None if text is None else GameState.from_json(text)
+        d.setdefault("backend", "python")  # pickled before the native engine
+        if d["_state"] is not None and d["backend"] == "native":
+            from ..native.game import NativeGame
+
+            d["_state"] = NativeGame.from_python(d["_state"])
         self.__dict__.update(d)
         self.encoder = ObservationEncoder(self.cfg, self.n_hexes)
         self._infos_version = -1

@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 #include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/pair.h>
 
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "dice.hpp"
 #include "engine/machine.hpp"
 #include "engine/setup.hpp"
+#include "engine/batch.hpp"
 #include "game.hpp"
 #include "state.hpp"
 
@@ -115,6 +117,21 @@ NB_MODULE(_core, m) {
         return std::make_shared<const ktenv::Rules>(ktenv::Rules{c, t});
       }, nb::arg("config"), nb::arg("tables"));
 
+  m.def("play_random_games", [](std::shared_ptr<const ktenv::Rules> rules, std::uint64_t first_seed, int games,
+                                int max_decisions) {
+    // `games` new games (seeds first_seed, first_seed + 1, ...) played to the end with random actions,
+    // all inside native code: (decisions, seconds)
+    nb::gil_scoped_release unlocked;
+    auto start = std::chrono::steady_clock::now();
+    long long decisions = 0;
+    for (int g = 0; g < games; ++g) {
+      State s = ktenv::machine::new_game(rules, first_seed + g);
+      decisions += ktenv::batch::play_random(s, (first_seed + g) * 7919 + 1, max_decisions);
+    }
+    std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    return std::make_pair(decisions, took.count());
+  }, nb::arg("rules"), nb::arg("first_seed"), nb::arg("games"), nb::arg("max_decisions") = 100'000);
+
   nb::class_<State>(m, "State", "A whole game in native memory (the twin of ktenv.state.GameState).")
       .def_static("from_python", &ktenv::convert::from_python, nb::arg("game_state"),
                   "copy a Python GameState into native memory")
@@ -136,9 +153,25 @@ NB_MODULE(_core, m) {
       .def("run_once", &ktenv::machine::run_once, "one pass of machine._advance's inner loop")
       .def("advance", &ktenv::machine::advance)
       .def("start_game", &ktenv::setup::start_game, "setup.start_game (for the differential tests)")
-      .def_prop_ro("decision", [](const State& s) { return s.decision; })
-      .def_prop_ro("actor", [](const State& s) { return s.actor; })
-      .def_prop_ro("phase", [](const State& s) { return s.phase; })
+      .def("play_random", [](State& s, std::uint64_t seed, int max_decisions) {
+        nb::gil_scoped_release unlocked;
+        return ktenv::batch::play_random(s, seed, max_decisions);
+      }, nb::arg("seed"), nb::arg("max_decisions") = 1'000'000,
+         "play on with uniformly random legal actions (own generator); returns the decisions played")
+#define KTENV_SCALAR_PROP(name) .def_prop_ro(#name, [](const State& s) { return s.name; })
+      KTENV_STATE_SCALARS(KTENV_SCALAR_PROP)
+#undef KTENV_SCALAR_PROP
+      .def_prop_ro("winners", [](const State& s) { return s.winners; })
+      .def_prop_ro("reason", [](const State& s) { return s.reason; })
+      .def_prop_ro("stats", [](const State& s) {
+        nb::dict d;
+#define KTENV_STAT_ITEM(name) d[#name] = nb::int_(s.stats.name);
+        KTENV_STATS(KTENV_STAT_ITEM)
+#undef KTENV_STAT_ITEM
+        return d;
+      })
+      .def("__copy__", [](const State& s) { return State(s); })
+      .def_prop_ro("layout_size", [](const State& s) { return s.t->layout.size; })
       .def("to_dict", &ktenv::convert::to_python,
            "the state as GameState.to_dict() writes it, less config, schema and version")
       .def("copy", [](const State& s) { return State(s); })

@@ -1,0 +1,172 @@
+"""A game on the native engine, offering what a Python `GameState` offers its callers.
+
+`NativeGame.new(cfg, seed)` plays the same game as `ktenv.engine.new_game(cfg, seed)` on the Python
+engine, bit for bit. It has the scalars (`actor`, `decision`, `phase`, `round`, ...), the state's arrays
+(numpy views of native memory), `game_over`, `winners`, `reason`, `stats`, `legal_mask()`, `step()`
+(an illegal action raises `IllegalActionError` and changes nothing), `describe_action()`, `copy()`,
+`to_dict()` / `to_json()` (the same text as the Python state's) and pickling. Anything else a caller asks
+for (the procedure frames, `check_invariants`, `screen(p)`, ...) is answered by the equivalent Python
+`GameState`, built from the native state when first asked for after a step (`to_python()`).
+
+`supported(cfg)`: '' when the native engine plays this config, else the first option it lacks (the
+optional content of R20-R22 stays on the Python engine until it is ported, issue 17).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ..config import GameConfig
+from ..engine.common import IllegalActionError
+from ..state import _ARRAYS, _KADAB_ARRAYS, _SCALARS, GAME_OVER, SCHEMA, SCHEMA_VERSION, GameState
+from . import core
+from .diff import rules_for
+
+# Set once the whole base game is ported and the differential tests pass: until then "auto" picks Python.
+PORT_COMPLETE = False
+
+_OPTIONAL = ("where_will_they_stop", "mysterious_kadab", "encounter_powers", "house_content")
+
+
+def supported(cfg: GameConfig) -> str:
+    """'' when the native engine plays `cfg`; else what it lacks (an option name, or the player count)."""
+    if cfg.n_players > 4:
+        return "n_players=6 (R20.1, two boxes)"
+    for name in _OPTIONAL:
+        if getattr(cfg, name):
+            return name
+    return ""
+
+
+class NativeGame:
+    """One game in native memory (see the module's docstring)."""
+
+    __slots__ = ("cfg", "_s", "_mask", "_py")
+
+    def __init__(self, cfg: GameConfig, state) -> None:
+        self.cfg = cfg
+        self._s = state
+        self._mask: np.ndarray | None = None
+        self._py: GameState | None = None
+
+    @classmethod
+    def new(cls, cfg: GameConfig, seed: int = 0) -> NativeGame:
+        missing = supported(cfg)
+        if missing:
+            raise ValueError(f"the native engine does not play {missing} yet: use backend='python' or 'auto'")
+        return cls(cfg, core().State.new_game(rules_for(cfg), int(seed)))
+
+    @classmethod
+    def from_python(cls, s: GameState) -> NativeGame:
+        missing = supported(s.cfg)
+        if missing:
+            raise ValueError(f"the native engine does not play {missing} yet")
+        return cls(s.cfg, core().State.from_python_with(s, rules_for(s.cfg)))
+
+    # ----- what callers use
+    @property
+    def native(self):
+        """The native state (ktenv.native._core.State)."""
+        return self._s
+
+    @property
+    def game_over(self) -> bool:
+        return self._s.phase == GAME_OVER
+
+    @property
+    def n_players(self) -> int:
+        return self.cfg.n_players
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self._s.winners)
+
+    @property
+    def reason(self) -> str:
+        return self._s.reason
+
+    @property
+    def stats(self) -> dict:
+        return self._s.stats
+
+    def legal_mask(self) -> np.ndarray:
+        if self._mask is None:
+            mask = np.zeros(self._s.layout_size, np.int8)
+            self._s.legal_mask(mask)
+            self._mask = mask
+        return self._mask
+
+    def step(self, action) -> None:
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action[()]
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"action {action!r} ({type(action).__name__}) is not an action: expected a "
+                                     "whole number (24.7 is not 24)")
+        action = int(action)
+        mask = self.legal_mask()
+        if self.game_over:
+            raise IllegalActionError("the game is over: no action is legal")
+        if not 0 <= action < mask.size or not mask[action]:
+            from ..engine.machine import step as python_step
+
+            python_step(self.to_python().copy(), action)  # raises the Python engine's message, naming the decision
+        self._s.step(action)
+        self._mask = None
+        self._py = None
+
+    def describe_action(self, action: int) -> str:
+        from ..engine.machine import describe_action
+
+        return describe_action(self.to_python(), action)
+
+    def copy(self) -> NativeGame:
+        return NativeGame(self.cfg, self._s.copy())
+
+    def to_python(self) -> GameState:
+        """The same game as a Python GameState (built once per position)."""
+        if self._py is None:
+            self._py = GameState.from_dict(self.to_dict())
+        return self._py
+
+    def to_dict(self) -> dict:
+        native = self._s.to_dict()
+        data = {"schema": SCHEMA, "version": SCHEMA_VERSION, "config": self.cfg.to_dict()}
+        for name in _ARRAYS:
+            if name in _KADAB_ARRAYS and not self.cfg.mysterious_kadab:
+                continue
+            data[name] = native[name]
+        for name in _SCALARS:
+            data[name] = native[name]
+        for name in ("frames", "hex_stack", "hex_aside", "rng", "winners", "reason", "stats"):
+            data[name] = native[name]
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> NativeGame:
+        return cls.from_python(GameState.from_json(text))
+
+    def __getstate__(self) -> str:
+        return self.to_json()
+
+    def __setstate__(self, text: str) -> None:
+        other = NativeGame.from_json(text)
+        self.cfg, self._s, self._mask, self._py = other.cfg, other._s, None, None
+
+    def __deepcopy__(self, memo: dict) -> NativeGame:
+        return self.copy()
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in _SCALARS or name in _ARRAYS:
+            return getattr(self._s, name)
+        return getattr(self.to_python(), name)
+
+    def __repr__(self) -> str:
+        return (f"<NativeGame {self.cfg.n_players} players, round {self._s.round}, phase {self._s.phase}, "
+                f"decision {self._s.decision}, actor {self._s.actor}>")
