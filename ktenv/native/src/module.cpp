@@ -23,6 +23,8 @@ namespace nb = nanobind;
 using ktenv::Dice;
 using ktenv::State;
 
+void bind_observation(nb::module_& m);  // bind_observation.cpp
+
 NB_MODULE(_core, m) {
   m.doc() = "ktenv's native core (C++20): bit-exact with the Python engine";
 
@@ -98,6 +100,8 @@ NB_MODULE(_core, m) {
         }
         throw nb::key_error(("no native table named " + name).c_str());
       }, nb::arg("name"));
+
+  bind_observation(m);
 
   m.def("default_frames", []() {
     // every procedure frame as the native engine starts it (its fields' defaults), for the tests
