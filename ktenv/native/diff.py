@@ -26,7 +26,7 @@ from ..config import GameConfig
 from ..engine import decisions as D
 from ..engine import interrupts, machine
 from ..engine.machine import RUNNERS, legal_mask
-from ..state import GAME_OVER, PHASE_NAMES, GameState
+from ..state import _ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, GameState
 from . import bridge, core
 
 _SKIP_KEYS = ("schema", "version", "config")
@@ -91,6 +91,25 @@ def differences(py: dict, nat: dict, limit: int = 8) -> list[str]:
         if len(out) >= limit:
             break
     return out
+
+
+def same_state(s: GameState, ns) -> bool:
+    """True when the two engines' states are equal, field for field (arrays compared in place: about as
+    fast as a Python step). On False, `differences` says where."""
+    for name in _SCALARS:
+        if getattr(s, name) != getattr(ns, name):
+            return False
+    for name in _ARRAYS:
+        if not np.array_equal(getattr(s, name), getattr(ns, name)):
+            return False
+    rng = s.rng.to_json()
+    if str(rng["state"]) != ns.rng_state or list(rng["script"]) != ns.rng_script:
+        return False
+    if list(s.hex_stack) != ns.hex_stack or list(s.hex_aside) != ns.hex_aside:
+        return False
+    if list(s.winners) != ns.winners or s.reason != ns.reason or s.stats != ns.stats:
+        return False
+    return [f.to_dict() for f in s.frames] == ns.frames_list()
 
 
 @dataclass
@@ -241,7 +260,26 @@ def _native_start(ns) -> None:
     ns.start_game()
 
 
-def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int) -> int:
+def chooser(policy: str, cfg: GameConfig, seed: int):
+    """(state, legal actions) -> action: "random" (uniform, its own generator) or a registered agent such
+    as "greedy" or "expert", fed the Python encoder's observation of the actor."""
+    rnd = random.Random(seed)
+    if policy == "random":
+        return lambda s, legal: int(legal[rnd.randrange(legal.size)])
+    from .. import agents
+    from ..arena.game import encoder_for
+
+    encoder = encoder_for(cfg)
+    seats = [agents.make(policy, seed=seed * 10 + p) for p in range(cfg.n_players)]
+
+    def choose(s: GameState, legal: np.ndarray) -> int:
+        mask = legal_mask(s)
+        return int(seats[s.actor].act({"observation": encoder.encode(s, s.actor), "action_mask": mask}, mask))
+
+    return choose
+
+
+def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, policy: str = "random") -> int:
     """Both engines side by side from the seed, native state never refreshed from Python."""
     s = machine.new_game(cfg, seed)
     key = "whole game"
@@ -252,12 +290,12 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int) -
         tally.skipped += 1
         tally.unported[str(exc)] += 1
         return 0
-    rnd = random.Random(seed)
+    choose = chooser(policy, cfg, seed)
     n = 0
     buf = np.zeros(machine.layout(s).size, np.int8)
     while True:
         where = f"game seed {seed}, {cfg.n_players} players, decision {n}"
-        diffs = differences(python_dict(s), ns.to_dict())
+        diffs = [] if same_state(s, ns) else (differences(python_dict(s), ns.to_dict()) or ["state differs"])
         if not diffs:
             ns.legal_mask(buf)
             if not np.array_equal(buf, legal_mask(s)):
@@ -271,7 +309,7 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int) -
             tally.matched += 1
             return n
         legal = np.flatnonzero(legal_mask(s))
-        action = int(legal[rnd.randrange(legal.size)])
+        action = choose(s, legal)
         machine.step(s, action)
         try:
             ns.step(action)
@@ -297,6 +335,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=3, help="how many first differences to print in detail")
     ap.add_argument("--max-decisions", type=int, default=3000)
     ap.add_argument("--whole", action="store_true", help="play both engines side by side (the finished port)")
+    ap.add_argument("--policy", default="random", help="with --whole: random, or an agent name (greedy, expert)")
+    ap.add_argument("--max-rounds", type=int, default=None, help="round limit of every game (default: the config's)")
     args = ap.parse_args(argv)
     players = [int(p) for p in args.players.split(",")]
     report = Report(show=args.show)
@@ -306,8 +346,10 @@ def main(argv: list[str] | None = None) -> int:
         seed = args.seed + g
         mix = BASE_MIXES[g % len(BASE_MIXES)] if args.options == "mixes" else {}
         cfg = config_for(players[g % len(players)], mix)
+        if args.max_rounds is not None:
+            cfg = GameConfig.from_dict({**cfg.to_dict(), "max_rounds": args.max_rounds})
         if args.whole:
-            total += play_whole(cfg, seed, report, args.max_decisions)
+            total += play_whole(cfg, seed, report, args.max_decisions, args.policy)
         else:
             total += play_stepwise(cfg, seed, report, args.focus, args.max_decisions)
         print(f"\rgame {g + 1}/{args.games}: {total} decisions, {time.time() - start:.0f} s", end="",

@@ -176,6 +176,15 @@ NB_MODULE(_core, m) {
       })
       .def("__copy__", [](const State& s) { return State(s); })
       .def_prop_ro("layout_size", [](const State& s) { return s.t->layout.size; })
+      .def("frames_list", [](const State& s) {
+        nb::list out;
+        for (const auto& f : s.frames.list()) out.append(ktenv::convert::frame_to_py(f));
+        return out;
+      }, "the procedure frames as dicts (Frame.to_dict()), outermost first")
+      .def_prop_ro("rng_state", [](const State& s) { return std::to_string(s.rng.state); })
+      .def_prop_ro("rng_script", [](const State& s) { return std::vector<int>(s.rng.script.begin(), s.rng.script.end()); })
+      .def_prop_ro("hex_stack", [](const State& s) { return s.hex_stack; })
+      .def_prop_ro("hex_aside", [](const State& s) { return s.hex_aside; })
       .def("to_dict", &ktenv::convert::to_python,
            "the state as GameState.to_dict() writes it, less config, schema and version")
       .def("copy", [](const State& s) { return State(s); })

@@ -7,4 +7,8 @@
 
 namespace ktenv::bribery {
 
+int bribe_price(const State& s, int hx, int c);
+Ids bribable(const State& s, int player, int hx, const Ids& defenders);
+void bribe(State& s, int player, int hx, int c);
+
 }  // namespace ktenv::bribery

@@ -7,4 +7,8 @@
 
 namespace ktenv::conquest {
 
+void conquer(State& s, int hx, int player);  // R13.11.1
+void reduce_fort(State& s, int hx);  // RD7.8, R19.2.2
+void leftovers_to_cup(State& s, int hx);  // RD6.3
+
 }  // namespace ktenv::conquest

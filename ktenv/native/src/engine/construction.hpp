@@ -7,4 +7,9 @@
 
 namespace ktenv::construction {
 
+bool supply_left(const State& s, int level);  // R14.5
+bool may_build_citadel(const State& s, int player);  // R14.3
+HexFlags buildable(const State& s, int player);
+void raise_fort(State& s, int hx, bool paid);
+
 }  // namespace ktenv::construction

@@ -7,4 +7,6 @@
 
 namespace ktenv::creatures {
 
+ThingFlags flying(const State& s);  // per Thing: moves as a flyer now (base game: the printed flag)
+
 }  // namespace ktenv::creatures

@@ -7,4 +7,12 @@
 
 namespace ktenv::exploration {
 
+void begin(State& s, int hx, int player);
+void run(State& s);  // the stage of the exploration under way
+Ids neutral_defenders(const State& s, int hx);
+void legal_tie(State& s, const ActionLayout& lay, std::int8_t* mask);
+void apply_tie(State& s, const ActionLayout& lay, int action);
+void legal_bribe(State& s, const ActionLayout& lay, std::int8_t* mask);
+void apply_bribe(State& s, const ActionLayout& lay, int action);
+
 }  // namespace ktenv::exploration

@@ -7,4 +7,6 @@
 
 namespace ktenv::income {
 
+void run(State& s);  // R6 phase 1
+
 }  // namespace ktenv::income

@@ -97,13 +97,14 @@ void run_once(State& s) {
 }
 
 void advance(State& s) {
-  std::vector<std::int8_t> mask(static_cast<std::size_t>(s.t->layout.size));
+  std::array<std::int8_t, kMaxActions> mask;
+  const int size = s.t->layout.size;
   while (true) {
     while (s.decision == decision::NONE && s.phase != PHASE_GAME_OVER) run_once(s);
     if (s.phase == PHASE_GAME_OVER) return;
     legal_mask(s, mask.data());
     int count = 0, only = -1;
-    for (int a = 0; a < static_cast<int>(mask.size()) && count < 2; ++a)
+    for (int a = 0; a < size && count < 2; ++a)
       if (mask[a]) {
         ++count;
         only = a;
@@ -115,11 +116,15 @@ void advance(State& s) {
 
 void step(State& s, int action) {
   if (s.phase == PHASE_GAME_OVER) throw IllegalAction("the game is over: no action is legal");
-  std::vector<std::int8_t> mask(static_cast<std::size_t>(s.t->layout.size));
+  std::array<std::int8_t, kMaxActions> mask;
   legal_mask(s, mask.data());
-  if (action < 0 || action >= static_cast<int>(mask.size()) || !mask[action])
+  if (action < 0 || action >= s.t->layout.size || !mask[action])
     throw IllegalAction("action " + std::to_string(action) + " is not legal now: player " + std::to_string(s.actor) +
                         " must decide " + std::to_string(s.decision) + " in phase " + phase_text(s));
+  step_legal(s, action);
+}
+
+void step_legal(State& s, int action) {
   s.stats.decisions += 1;
   apply(s, action);
   advance(s);

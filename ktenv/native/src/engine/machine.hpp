@@ -15,6 +15,7 @@ using ApplyRule = void (*)(State&, const ActionLayout&, int);
 using Runner = void (*)(State&);
 
 constexpr int kDecisions = decision::N_DECISIONS;
+constexpr int kMaxActions = 1024;  // the largest action space (six players, two boxes) fits
 constexpr int kPhases = PHASE_GAME_OVER + 1;
 
 struct Registry {
@@ -61,6 +62,8 @@ void legal_mask(State& s, std::int8_t* out);
 // Apply one action of the current actor and run on to the next decision; an illegal action throws
 // IllegalAction and changes nothing.
 void step(State& s, int action);
+// step() for an action known to be legal (taken from this decision's mask): no second mask.
+void step_legal(State& s, int action);
 // Run the automatic rules until someone must choose between at least two actions.
 void advance(State& s);
 

@@ -7,4 +7,11 @@
 
 namespace ktenv::placement_turn {
 
+void begin_placement(State& s, int player, bool only_new, int only_hex, bool allow_remove);
+void legal_place(State& s, const ActionLayout& lay, std::int8_t* mask);
+void apply_place(State& s, const ActionLayout& lay, int action);
+void legal_place_hex(State& s, const ActionLayout& lay, std::int8_t* mask);
+void apply_place_hex(State& s, const ActionLayout& lay, int action);
+int placeable_count(const State& s, int player);
+
 }  // namespace ktenv::placement_turn

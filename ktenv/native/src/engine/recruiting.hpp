@@ -7,4 +7,6 @@
 
 namespace ktenv::recruiting {
 
+int free_count(const State& s, int player);  // R8.1.1
+
 }  // namespace ktenv::recruiting

@@ -7,4 +7,6 @@
 
 namespace ktenv::special_powers {
 
+Ids assassin_hexes(const State& s, int player);  // RD10.5
+
 }  // namespace ktenv::special_powers

@@ -7,4 +7,11 @@
 
 namespace ktenv::stacks {
 
+void allow_overflow(State& s, int p);  // RD10.2
+bool overflow_allowed(const State& s, int p);
+void overflow_trimmed(State& s, int p);  // RP-5.9
+void retreat_overflow(State& s, bool on);  // R13.8.4
+int over_limit(const State& s, int p);  // a hex where p is over 10, or -1
+bool trim(State& s, int p);  // false when nothing is over any more
+
 }  // namespace ktenv::stacks
