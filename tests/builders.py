@@ -112,7 +112,7 @@ def past_setup(n_players: int = 2, seed: int = 0, policy: str = "random", policy
                **options) -> GameState:
     """A new game played through setup (R4), stopped at round 1's first decision. `policy`:
     "random" (seeded by `policy_seed`, default `seed`) or "passive" (`tests.play.passive_action`)."""
-    s = new_game(config(n_players, **options), seed)
+    s = new_game(config(n_players, **options), seed, backend="python")  # arranged by hand: a GameState
     if policy == "random":
         rng = np.random.default_rng(seed if policy_seed is None else policy_seed)
         run_until(s, lambda g: g.phase != SETUP, lambda g: random_action(g, rng))

@@ -24,6 +24,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", help="run folder (overrides the config's 'out')")
     parser.add_argument("--total-steps", type=int, help="learner steps in all (overrides 'total_steps')")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override any key, e.g. ppo.n_epochs=8")
+    parser.add_argument("--engine", choices=("auto", "native", "python"),
+                        help="rules engine of the games (env.engine; default auto: native where it plays the config)")
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
 
@@ -34,11 +36,13 @@ class EnvSection:
     max_rounds: int = 30  # the round limit; at the limit the highest income wins (R19.3)
     reward: str = "shaped"  # "win" (+1/-1 at the end) or "shaped" (also income and hexes gained)
     game: dict = field(default_factory=dict)  # further GameConfig options
+    engine: str = "auto"  # the rules engine: auto, native or python (the same games either way)
 
     def check(self) -> None:
         _range("env.players", self.players, 2, 4)
         _range("env.max_rounds", self.max_rounds, 1, 10_000)
         _choice("env.reward", self.reward, ("win", "shaped"))
+        _choice("env.engine", self.engine, ("auto", "native", "python"))
         for key in ("n_players", "max_rounds"):
             if key in self.game:
                 instead = "players" if key == "n_players" else key

@@ -57,7 +57,7 @@ def make_env(cfg: TrainConfig, run_dir: str, rank: int):
         torch.set_num_threads(1)
         seats = cfg.env.players - 1
         opponents = [LeagueOpponent(run_dir, cfg.league, seed=cfg.seed * 7919 + rank * 101 + k) for k in range(seats)]
-        env = SingleAgentEnv(seat="random", opponents=opponents, reward=cfg.env.reward,
+        env = SingleAgentEnv(seat="random", opponents=opponents, reward=cfg.env.reward, backend=cfg.env.engine,
                              **cfg.env.game_config().to_dict())
         return Monitor(env)
 
@@ -135,6 +135,8 @@ def refuse_fixed_keys(saved: Path, overrides: dict, labels: dict[str, str]) -> N
     """An override that would change the seed, the game or the network of a run under way is an error."""
     base = TrainConfig.from_yaml(saved)
     for key, value in overrides.items():
+        if key == "env.engine":
+            continue  # either engine plays the same games
         if key.split(".")[0] in FIXED_ON_RESUME and TrainConfig.from_yaml(saved, {key: value}, labels) != base:
             raise ConfigError(f"--resume: {labels.get(key) or f'--set {key}={value}'}: '{key}' cannot change in a "
                               "run under way (seed, env.* and policy.* are fixed at its start); start a new run "
@@ -286,6 +288,8 @@ def run(args: argparse.Namespace) -> int:
         overrides["out"], labels["out"] = args.out, f"--out {args.out}"
     if args.total_steps is not None:
         overrides["total_steps"], labels["total_steps"] = args.total_steps, f"--total-steps {args.total_steps}"
+    if getattr(args, "engine", None):
+        overrides["env.engine"], labels["env.engine"] = args.engine, f"--engine {args.engine}"
     try:
         cfg, run_dir = prepare_run(args.config, args.resume, overrides, labels)
     except ModuleNotFoundError as exc:

@@ -120,11 +120,23 @@ def legal_actions(s: GameState) -> np.ndarray:
     return np.flatnonzero(legal_mask(s))
 
 
+# A checker the test suite installs (tests/conftest.py): shadow(s, action, play) plays the step on the
+# native engine too and compares; None in normal use.
+shadow = None
+
+
 def step(s: GameState, action: int) -> None:
     """Apply one action of the current actor; an illegal one raises and changes nothing."""
     if type(s) is not GameState:
         s.step(action)  # a native game
         return
+    if shadow is not None:
+        shadow(s, action, _step)
+        return
+    _step(s, action)
+
+
+def _step(s: GameState, action: int) -> None:
     mask = legal_mask(s)
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action[()]  # a 0-d array, as a policy's predict() returns

@@ -281,7 +281,8 @@ def chooser(policy: str, cfg: GameConfig, seed: int):
 
 def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, policy: str = "random") -> int:
     """Both engines side by side from the seed, native state never refreshed from Python."""
-    s = machine.new_game(cfg, seed)
+    s = machine.new_game(cfg, seed, backend="python")
+    assert type(s) is GameState, "the oracle must be the Python engine"
     key = "whole game"
     tally = report.tallies[key]
     try:

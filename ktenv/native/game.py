@@ -19,6 +19,8 @@ import json
 import numpy as np
 
 from ..config import GameConfig
+from ..procedures import frame_from_dict
+from ..rng import Dice
 from ..engine.common import IllegalActionError
 from ..state import _ARRAYS, _KADAB_ARRAYS, _SCALARS, GAME_OVER, SCHEMA, SCHEMA_VERSION, GameState
 from . import core
@@ -127,7 +129,16 @@ class NativeGame:
     def to_python(self) -> GameState:
         """The same game as a Python GameState (built once per position)."""
         if self._py is None:
-            self._py = GameState.from_dict(self.to_dict())
+            s, ns = GameState(self.cfg), self._s
+            for name in _ARRAYS:
+                getattr(s, name)[...] = getattr(ns, name)
+            for name in _SCALARS:
+                setattr(s, name, getattr(ns, name))
+            s.frames = [frame_from_dict(f) for f in ns.frames_list()]
+            s.hex_stack, s.hex_aside = list(ns.hex_stack), list(ns.hex_aside)
+            s.rng = Dice.from_json({"state": ns.rng_state, "script": ns.rng_script})
+            s.winners, s.reason, s.stats = list(ns.winners), ns.reason, dict(ns.stats)
+            self._py = s
         return self._py
 
     def to_dict(self) -> dict:

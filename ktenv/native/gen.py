@@ -167,7 +167,7 @@ def header() -> str:
             ctype, default = _field_type(cls, f)
             lines.append(f"  X({f.name}, {ctype}, {default}) \\")
         lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -775,3 +775,4 @@ enum class BattleKind : std::int32_t {
   X(shown, Series, {}) \
   X(die, std::int32_t, -1) \
   X(asked, std::int32_t, 0) \
+

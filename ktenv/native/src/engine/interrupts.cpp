@@ -73,16 +73,8 @@ void discard_done(State& s) {
 }
 
 void register_rules(Registry& r) {
-  // reactions.DECISIONS and dice.DECISIONS come in with these in Python's table; while a module is
-  // not ported its register_rules is a stub that throws, and its decisions stay unregistered
-  try {
-    reactions::register_rules(r);
-  } catch (const Unported&) {
-  }
-  try {
-    dice::register_rules(r);
-  } catch (const Unported&) {
-  }
+  reactions::register_rules(r);  // Python: **reactions.DECISIONS, **dice.DECISIONS come first
+  dice::register_rules(r);
   r.decision(decision::HERO_TURN, legal_hero_turn, apply_hero_turn);
   r.decision(decision::DISCARD, legal_discard, apply_discard);
 }

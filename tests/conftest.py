@@ -1,0 +1,56 @@
+"""Every engine test runs on both engines where it can (issue 14).
+
+Tests arrange Python states by hand (tests/builders.py); while they run, each `step` on a Python
+GameState of a config the native engine plays is played on the native engine too, from the same
+state, and the two states must be equal afterwards (and an illegal action illegal on both). Set
+KTENV_SHADOW=0 to switch this off (KTENV_NO_NATIVE=1 does too).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+
+def _shadow_checker():
+    from ktenv import native
+    from ktenv.engine.common import IllegalActionError
+    from ktenv.native.diff import differences, python_dict, same_state, to_native
+    from ktenv.native.game import supported
+
+    core = native.core()
+    state = {"checked": 0}
+
+    def shadow(s, action, play):
+        if supported(s.cfg) or isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            return play(s, action)
+        ns = to_native(s)
+        try:
+            play(s, action)
+        except IllegalActionError:
+            with pytest.raises(core.IllegalAction):
+                ns.step(int(action))
+            raise
+        ns.step(int(action))
+        state["checked"] += 1
+        if not same_state(s, ns):
+            diffs = differences(python_dict(s), ns.to_dict()) or ["(a field outside to_dict)"]
+            raise AssertionError("the native engine played this step differently:\n  " + "\n  ".join(diffs))
+
+    shadow.state = state
+    return shadow
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _both_engines():
+    from ktenv import native
+    from ktenv.engine import machine
+
+    if not native.available() or os.environ.get("KTENV_SHADOW") == "0" or os.environ.get("KTENV_NO_NATIVE") == "1":
+        yield
+        return
+    machine.shadow = _shadow_checker()
+    yield
+    machine.shadow = None
