@@ -96,6 +96,8 @@ def sample_world(state: GameState, player: int, rng: np.random.Generator | int |
     """A full game state `player` cannot tell from `state`, its hidden part drawn at random (see the
     module's docstring for what is redrawn and what is kept). `state` is not changed."""
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    if type(state) is not GameState:
+        state = state.to_python()  # a native game: the worlds are drawn on its Python twin
     world = state.copy()
     board, loose = unknown_slots(state, player)
     ids = np.concatenate([board, loose])  # the identities to deal, by id
@@ -154,7 +156,7 @@ class WorldSampler:
     __slots__ = ("__state", "seat")
 
     def __init__(self, state: GameState, seat: int) -> None:
-        self.__state = state.copy()
+        self.__state = state.copy() if type(state) is GameState else state.to_python().copy()
         self.seat = int(seat)
 
     def sample(self, rng: np.random.Generator | int | None = None) -> GameState:

@@ -295,7 +295,7 @@ def test_claims_in_turn_order_twice_and_legal_r4_5(n_players):
 
 def _at_claim(n_players=2, seed=0) -> GameState:
     """Setup at its first claim, arrangeable: the decision is withdrawn and re-asked by `resume`."""
-    s = new_game(config(n_players), seed)
+    s = new_game(config(n_players), seed, backend="python")  # arranged by hand
     run_until(s, lambda g: g.decision == D.CLAIM)
     s.decision = D.NONE
     s.hex_owner[:] = NOBODY

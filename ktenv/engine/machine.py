@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import catalog as cat
-from ..board import hex_label
 from ..config import GameConfig
-from ..constants import SCREEN, TERRAIN_NAMES
+from ..constants import SCREEN
 from ..state import (
     GAME_OVER,
     PHASE_NAMES,
@@ -41,6 +39,7 @@ from . import (
 from . import decisions as D
 from .actions import NUMBER, PASS, YES, ActionLayout, layout
 from .common import IllegalActionError, cash
+from .describe import describe_action
 
 # Each part of the turn registers its phase runner(s) and decision rules. The optional rules (kadab: R20.3,
 # powers: R21, house and boat: R22) register their hook implementations (`hooks`) when imported here; the
@@ -186,42 +185,11 @@ def resume(s: GameState) -> GameState:
     """Run the automatic rules from `s` up to the next decision (one with at least two legal actions),
     as `step` does after an action: for a state arranged or edited by hand. Drops the cached mask first
     (`GameState.edited`). Returns the state."""
+    if type(s) is not GameState:
+        return s.resume()  # a native game
     s.edited()
     _advance(s)
     return s
-
-
-# ----- human-readable actions -----
-
-def describe_action(s: GameState, action: int) -> str:
-    """A short English description of `action` in the current decision's context."""
-    if type(s) is not GameState:
-        s = s.to_python()  # a native game
-    lay = layout(s)
-    try:
-        block, i = lay.split(int(action))
-    except ValueError as exc:
-        return str(exc)
-    context = D.NAMES.get(s.decision, "?")
-    if block == "PASS":
-        return f"{context}: done / pass"
-    if block == "YES":
-        return f"{context}: yes"
-    if block == "NUMBER":
-        return f"{context}: {i}"
-    if block == "HEX":
-        terrain = "face down" if s.hex_down[i] else TERRAIN_NAMES[s.hex_terrain[i]]  # R20.3
-        return f"{context}: hex {hex_label(s.geo, i)} {terrain}"
-    if block == "THING":
-        return f"{context}: {cat.THING_NAME[i]} (thing {i})"
-    if block == "HERO":
-        return f"{context}: {cat.HERO_NAME[i]} (hero {i})"
-    if block == "CASH":
-        c = lay.treasure_ids[i]
-        return f"cash {cat.THING_NAME[c]} for {cat.THING_GOLD[c]} gold"
-    if block == "PLAYER":
-        return f"{context}: player {i}"
-    return f"{context}: direction {('E', 'SE', 'SW', 'W', 'NW', 'NE')[i]}"
 
 
 __all__ = ["new_game", "legal_mask", "legal_actions", "step", "resume", "describe_action", "IllegalActionError",

@@ -39,3 +39,16 @@ def tables(n_players: int, house: bool = False):
     layout = action_layout(n_players, house)
     return core().Tables.from_python(cat.catalog_for(n_players, house), geometry(board_radius(n_players)),
                                      n_players, layout.n_seats)
+
+
+def rules_for(cfg: GameConfig):
+    """The native Rules (options and tables) of a config, cached by its options."""
+    key = repr(sorted(config_numbers(cfg).items()))
+    if key not in _RULES:
+        c = core()
+        _RULES[key] = c.Rules.make(c.Config.from_numbers(config_numbers(cfg)),
+                                   tables(cfg.n_players, cfg.house_content))
+    return _RULES[key]
+
+
+_RULES: dict = {}

@@ -27,7 +27,8 @@ from ..engine import decisions as D
 from ..engine import interrupts, machine
 from ..engine.machine import RUNNERS, legal_mask
 from ..state import _ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, GameState
-from . import bridge, core
+from . import core
+from .bridge import rules_for
 
 _SKIP_KEYS = ("schema", "version", "config")
 
@@ -50,19 +51,6 @@ BASE_MIXES: tuple[dict, ...] = (
     {"good_harvest_counts_heroes": False, "willing_workers_counts_toward_limit": False,
      "talisman_covers_heroes": True, "events_without_effect": True},
 )
-
-
-def rules_for(cfg: GameConfig):
-    """The native Rules (options and tables) of a config, cached by its options."""
-    key = repr(sorted(bridge.config_numbers(cfg).items()))
-    if key not in _RULES:
-        c = core()
-        _RULES[key] = c.Rules.make(c.Config.from_numbers(bridge.config_numbers(cfg)),
-                                   bridge.tables(cfg.n_players, cfg.house_content))
-    return _RULES[key]
-
-
-_RULES: dict = {}
 
 
 def to_native(s: GameState):

@@ -19,12 +19,14 @@ import json
 import numpy as np
 
 from ..config import GameConfig
+from ..engine import decisions as D
+from ..engine.common import IllegalActionError
+from ..engine.describe import describe_action
 from ..procedures import frame_from_dict
 from ..rng import Dice
-from ..engine.common import IllegalActionError
-from ..state import _ARRAYS, _KADAB_ARRAYS, _SCALARS, GAME_OVER, SCHEMA, SCHEMA_VERSION, GameState
+from ..state import _ARRAYS, _KADAB_ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, SCHEMA, SCHEMA_VERSION, GameState
 from . import core
-from .diff import rules_for
+from .bridge import rules_for
 
 # Set once the whole base game is ported and the differential tests pass: until then "auto" picks Python.
 PORT_COMPLETE = True
@@ -111,16 +113,26 @@ class NativeGame:
         if self.game_over:
             raise IllegalActionError("the game is over: no action is legal")
         if not 0 <= action < mask.size or not mask[action]:
-            from ..engine.machine import step as python_step
-
-            python_step(self.to_python().copy(), action)  # raises the Python engine's message, naming the decision
+            raise IllegalActionError(
+                f"action {action} ({self.describe_action(action)}) is not legal now: player {self._s.actor} must "
+                f"decide '{D.NAMES[self._s.decision]}' in phase '{PHASE_NAMES[self._s.phase]}'")
         self._s.step(action)
         self._mask = None
         self._py = None
 
-    def describe_action(self, action: int) -> str:
-        from ..engine.machine import describe_action
+    def edited(self) -> NativeGame:
+        """Say that the arrays were changed by hand (through their views): cached answers are dropped."""
+        self._mask = None
+        self._py = None
+        return self
 
+    def resume(self) -> NativeGame:
+        """Run the automatic rules up to the next decision (ktenv.engine.resume)."""
+        self.edited()
+        self._s.advance()
+        return self
+
+    def describe_action(self, action: int) -> str:
         return describe_action(self.to_python(), action)
 
     def copy(self) -> NativeGame:
