@@ -502,15 +502,13 @@ class ObservationEncoder:
     def encode(self, s: GameState, p: int, stats: np.ndarray | None = None) -> np.ndarray:
         """The observation of player `p`: a new float32 array of `self.size` (never shared)."""
         if not isinstance(s, GameState):  # a native game (ktenv.native.game.NativeGame): the native encoder
-            from ..native.observation import encoder_like
-            return encoder_like(self).encode(s, p)
+            return s.encode_observation(self, p)
         return self._fill(s, p, stats)[:self.size].copy()
 
     def encode_into(self, s: GameState, p: int, row: np.ndarray, stats: np.ndarray | None = None) -> None:
         """Write the observation of player `p` into `row` (e.g. one row of a batch array)."""
         if not isinstance(s, GameState):  # a native game: the native encoder, bit-exact with this one
-            from ..native.observation import encoder_like
-            encoder_like(self).encode_into(s, p, row)
+            s.encode_observation_into(self, p, row)
             return
         row[:] = self._fill(s, p, stats)[:self.size]
 

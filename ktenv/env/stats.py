@@ -45,6 +45,8 @@ def player_stats(s: GameState, memo: dict | None = None) -> np.ndarray:
     `memo` (a dict the caller keeps, e.g. one per env) remembers the hex-based columns by the
     bytes of the arrays they come from: they change seldom (claims, forts, conquests, heroes),
     so most calls skip their dozen numpy operations."""
+    if not isinstance(s, GameState):  # a native game: computed natively
+        return s.player_stats()
     n = s.n_players
     hex_part = None
     if memo is not None:

@@ -52,3 +52,8 @@ def rules_for(cfg: GameConfig):
 
 
 _RULES: dict = {}
+
+
+def to_native(s):
+    """A Python GameState copied into native memory, bound to its rules."""
+    return core().State.from_python_with(s, rules_for(s.cfg))

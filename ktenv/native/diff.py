@@ -28,7 +28,7 @@ from ..engine import interrupts, machine
 from ..engine.machine import RUNNERS, legal_mask
 from ..state import _ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, GameState
 from . import core
-from .bridge import rules_for
+from .bridge import rules_for, to_native
 
 _SKIP_KEYS = ("schema", "version", "config")
 
@@ -51,10 +51,6 @@ BASE_MIXES: tuple[dict, ...] = (
     {"good_harvest_counts_heroes": False, "willing_workers_counts_toward_limit": False,
      "talisman_covers_heroes": True, "events_without_effect": True},
 )
-
-
-def to_native(s: GameState):
-    return core().State.from_python_with(s, rules_for(s.cfg))
 
 
 def python_dict(s: GameState) -> dict:

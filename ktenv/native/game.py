@@ -124,6 +124,7 @@ class NativeGame:
         """Say that the arrays were changed by hand (through their views): cached answers are dropped."""
         self._mask = None
         self._py = None
+        self._s.edited()
         return self
 
     def resume(self) -> NativeGame:
@@ -131,6 +132,24 @@ class NativeGame:
         self.edited()
         self._s.advance()
         return self
+
+    # ----- observations (ktenv.env.observation's encoder hands native games here)
+    def encode_observation(self, encoder, p: int) -> np.ndarray:
+        """Player `p`'s observation in `encoder`'s layout (a Python ObservationEncoder), encoded natively."""
+        from .observation import encoder_like
+
+        return encoder_like(encoder).encode(self, p)
+
+    def encode_observation_into(self, encoder, p: int, row: np.ndarray) -> None:
+        from .observation import encoder_like
+
+        encoder_like(encoder).encode_into(self, p, row)
+
+    def player_stats(self) -> np.ndarray:
+        """ktenv.env.stats.player_stats, computed natively."""
+        from .observation import stats_encoder
+
+        return stats_encoder(self.cfg).player_stats(self)
 
     def describe_action(self, action: int) -> str:
         return describe_action(self.to_python(), action)

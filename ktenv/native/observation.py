@@ -11,11 +11,13 @@ converted first (slow: for tests). `encode_all` writes every seat's observation 
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
+from .. import catalog as cat
 from ..engine import decisions as D
 from ..env.observation import (
-    _HERO_COMBAT,
     _INC_COMBAT1,
     _INC_VALUE1,
     _KING,
@@ -35,7 +37,6 @@ from ..env.observation import (
     ObservationEncoder,
 )
 from ..env.stats import _DWARF_KING, _INCOME_VALUE
-from .. import catalog as cat
 from . import core
 
 _KINDS = {SCALAR: 0, HEX: 1, THING: 2, HERO: 3, SIDE: 4, PER_SIDE: 5, OWN_SIDE: 6}
@@ -92,7 +93,8 @@ def plan_numbers(enc: ObservationEncoder) -> tuple[dict, dict, list]:
     for cls, plan in enc.frame_plan.items():
         for name, r, offset, index in plan:
             code = _FIELD if index is None else (LENGTH if index == LENGTH else int(index))
-            registers.append((cls.__name__, name, _KINDS[r.kind], _VISIBLE[r.visible], float(r.high), int(offset), code))
+            registers.append((cls.__name__, name, _KINDS[r.kind], _VISIBLE[r.visible], float(r.high),
+                              int(offset), code))
     return ints, tables, registers
 
 
@@ -104,7 +106,7 @@ def native_state(state):
     native = getattr(state, "native", None)
     if native is not None and isinstance(native, c.State):
         return native
-    from .diff import to_native
+    from .bridge import to_native
 
     return to_native(state)
 
@@ -155,13 +157,32 @@ class NativeObservationEncoder:
         return self.plan.time_encode(native_state(state), int(player), int(count))
 
 
-_LIKE: dict = {}
+_LIKE: dict = {}  # (config, board) -> native encoder
+_BY_ID: dict = {}  # id(python encoder) -> (weak reference to it, native encoder): the fast path
 
 
 def encoder_like(enc: ObservationEncoder) -> NativeObservationEncoder:
     """The native encoder with `enc`'s layout (one per config and board, shared: the plan holds no state)."""
+    entry = _BY_ID.get(id(enc))
+    if entry is not None and entry[0]() is enc:
+        return entry[1]
     key = (repr(sorted(enc.cfg.to_dict().items())), enc.h)
     native = _LIKE.get(key)
     if native is None:
         native = _LIKE[key] = NativeObservationEncoder(enc.cfg, encoder=enc)
+    if len(_BY_ID) > 1024:
+        _BY_ID.clear()
+    _BY_ID[id(enc)] = (weakref.ref(enc), native)
     return native
+
+
+def stats_encoder(cfg) -> NativeObservationEncoder:
+    """A native encoder of `cfg` (for its player statistics), built once per config."""
+    key = repr(sorted(cfg.to_dict().items()))
+    native = _STATS.get(key)
+    if native is None:
+        native = _STATS[key] = NativeObservationEncoder(cfg)
+    return native
+
+
+_STATS: dict = {}

@@ -155,7 +155,11 @@ NB_MODULE(_core, m) {
       .def("step", &ktenv::machine::step, nb::arg("action"))
       .def("apply", &ktenv::machine::apply, nb::arg("action"), "machine._apply: the action alone")
       .def("run_once", &ktenv::machine::run_once, "one pass of machine._advance's inner loop")
-      .def("advance", &ktenv::machine::advance)
+      .def("advance", [](State& s) {
+        ktenv::machine::edited(s);
+        ktenv::machine::advance(s);
+      }, "edited, then machine._advance: on to the next decision")
+      .def("edited", &ktenv::machine::edited, "drop the cached mask after changing arrays by hand")
       .def("start_game", &ktenv::setup::start_game, "setup.start_game (for the differential tests)")
       .def("play_random", [](State& s, std::uint64_t seed, int max_decisions) {
         nb::gil_scoped_release unlocked;

@@ -145,6 +145,10 @@ struct State {
   std::vector<std::int32_t> winners;
   std::string reason;
   Stats stats;
+  // the legal mask of the current decision, kept until the state changes (machine::legal_mask); anyone
+  // who changes the state by other means than the machine calls machine::edited
+  std::array<std::int8_t, 1024> mask_cache;
+  bool mask_valid = false;
   // the game's options and tables (shared, read-only): s.cfg->victory, s.t->THING_KIND[c]
   std::shared_ptr<const Rules> rules;
   const Config* cfg = nullptr;

@@ -69,16 +69,25 @@ State new_game(std::shared_ptr<const Rules> rules, std::uint64_t seed) {
 
 void legal_mask(State& s, std::int8_t* out) {
   const ActionLayout& lay = s.t->layout;
-  std::fill(out, out + lay.size, 0);
-  if (s.decision == decision::NONE) return;
-  MaskRule rule = registry().mask[s.decision];
-  if (rule == nullptr) throw Unported("decision " + std::to_string(s.decision) + ": mask not ported");
-  rule(s, lay, out);
-  cash_options(s, lay, out);
+  if (!s.mask_valid) {
+    std::int8_t* mask = s.mask_cache.data();
+    std::fill(mask, mask + lay.size, 0);
+    if (s.decision != decision::NONE) {
+      MaskRule rule = registry().mask[s.decision];
+      if (rule == nullptr) throw Unported("decision " + std::to_string(s.decision) + ": mask not ported");
+      rule(s, lay, mask);
+      cash_options(s, lay, mask);
+    }
+    s.mask_valid = true;
+  }
+  std::copy(s.mask_cache.data(), s.mask_cache.data() + lay.size, out);
 }
+
+void edited(State& s) { s.mask_valid = false; }
 
 void apply(State& s, int action) {
   const ActionLayout& lay = s.t->layout;
+  s.mask_valid = false;
   if (lay.cash <= action && action < lay.player) {
     common::cash(s, static_cast<int>(s.actor), s.t->treasure_ids[action - lay.cash]);
     if (s.decision == decision::DISCARD) interrupts::discard_done(s);  // cashing counts toward the limit (R17.1.2)
@@ -90,6 +99,7 @@ void apply(State& s, int action) {
 }
 
 void run_once(State& s) {
+  s.mask_valid = false;
   if (interrupts::pending(s)) return;
   Runner runner = registry().runner[s.phase];
   if (runner == nullptr) throw Unported("phase " + phase_text(s) + ": runner not ported");

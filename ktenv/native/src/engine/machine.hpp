@@ -64,6 +64,8 @@ void legal_mask(State& s, std::int8_t* out);
 void step(State& s, int action);
 // step() for an action known to be legal (taken from this decision's mask): no second mask.
 void step_legal(State& s, int action);
+// Say that the state was changed by other means than the machine (the cached mask is dropped).
+void edited(State& s);
 // Run the automatic rules until someone must choose between at least two actions.
 void advance(State& s);
 
