@@ -101,10 +101,11 @@ def native_micro(cfg) -> dict[str, float]:
         step(s, int(legal[rng.integers(legal.size)]))
     out = {"copy": s.native.time_copies(20_000) * 1e6}
     try:
-        from ktenv.native.observation import NativeEncoder
+        from ktenv.native.observation import NativeObservationEncoder
 
-        encoder = NativeEncoder(cfg)
-        out["encode"] = encoder.time_encode(s, 20_000) * 1e6
+        encoder = NativeObservationEncoder(cfg)
+        out["encode"] = encoder.time_encode(s, 0, 20_000) * 1e6
+        out["encode all seats"] = encoder.time_encode(s, -1, 5_000) * 1e6
     except (ImportError, AttributeError) as exc:
         print(f"  native observation encode unavailable ({exc})")
     return out

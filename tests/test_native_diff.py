@@ -11,6 +11,7 @@ The golden playthroughs of the base game replay line for line on the native engi
 from __future__ import annotations
 
 import os
+import warnings
 
 import pytest
 
@@ -42,6 +43,8 @@ def _play(games) -> tuple[int, list[str]]:
         decisions += play_whole(cfg, seed, report, max_decisions=100_000, policy=policy)
     tally = report.tallies["whole game"]
     assert tally.skipped == 0, dict(tally.unported)
+    for text in report.dead_ends:  # both engines agree; the rules engine itself has a bug to look at
+        warnings.warn(f"dead end: {text}", stacklevel=2)
     return decisions, report.firsts
 
 

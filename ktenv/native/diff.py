@@ -109,6 +109,7 @@ class Tally:
 class Report:
     tallies: dict = field(default_factory=lambda: defaultdict(Tally))
     firsts: list = field(default_factory=list)
+    dead_ends: list = field(default_factory=list)
     show: int = 3
 
     def note(self, key: str, what: str, text: str) -> None:
@@ -294,6 +295,10 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
             tally.matched += 1
             return n
         legal = np.flatnonzero(legal_mask(s))
+        if legal.size == 0:  # both engines agree on a dead end: a rules-engine bug, not a port difference
+            report.dead_ends.append(f"{where}: no legal action at '{D.NAMES[s.decision]}' (round {s.round})")
+            tally.matched += 1
+            return n
         action = choose(s, legal)
         machine.step(s, action)
         try:
@@ -349,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
         bad += t.differed + t.errors
     for text in report.firsts:
         print("\n" + text)
+    for text in report.dead_ends:
+        print("dead end (both engines):", text)
     print(f"\n{bad} differing steps; {total} decisions in {args.games} games, {time.time() - start:.0f} s")
     return 1 if bad else 0
 
