@@ -12,7 +12,7 @@ from ktenv.engine.stacks import allow_overflow
 from ktenv.procedures import StackOverflow
 from ktenv.state import COMBAT, DONE, MOVEMENT
 
-from .builders import board, own, put, start_phase
+from .builders import board, own, put, put_some, start_phase
 from .play import a_hex, a_thing, act
 
 M = cat.MAGIC_ID
@@ -170,3 +170,45 @@ def test_a_citadel_reduced_to_a_castle_leaves_its_big_stack_to_be_trimmed_r19_2_
     act(s, a_thing(s, ids[0]))
     assert (s.room_for(0) >= 0).all()
     s.check_invariants()
+
+
+def _islands(landing: int | None):
+    """Player 0 on the centre; every hex 1-3 away is Sea but `landing` (if any)."""
+    s = board(setup="passive", terrain=PLAINS)
+    far = s.geo.distance[0] > 3
+    s.hex_terrain[~far] = SEA
+    s.hex_terrain[0] = PLAINS
+    if landing is not None:
+        s.hex_terrain[landing] = PLAINS
+    own(s, 0, 0)
+    s.thing_place[BALLOON], s.thing_owner[BALLOON] = SCREEN, 0
+    return s
+
+
+def test_no_balloon_flight_without_a_land_hex_to_come_down_on():
+    """C.2: the Balloon comes down on a land hex 1-3 away; with none, it cannot be played (before
+    this, loading was allowed and the destination choice had no legal action: a dead end found by
+    the differential run, seed 20007)."""
+    s = _islands(landing=None)
+    put(s, "Farmers", 0, 0)
+    start_phase(s, MOVEMENT)
+    assert s.decision == D.MOVE_START
+    assert a_thing(s, BALLOON) not in legal_actions(s)
+
+
+def test_balloon_boards_only_as_many_as_the_landing_hexes_have_room_for():
+    """C.2 with R11.4: the only land hex in reach has room for one more creature, so the Balloon
+    takes one passenger; the second is not offered, and the destination choice is never empty."""
+    s = _islands(landing=12)
+    riders = [put(s, "Farmers", 0, 0), put(s, "Centaur", 0, 0)]
+    own(s, 0, 12)
+    put_some(s, 9, 0, 12)
+    start_phase(s, MOVEMENT)
+    act(s, a_thing(s, BALLOON))
+    assert s.decision == D.BALLOON_LOAD
+    assert a_thing(s, riders[1]) in legal_actions(s)  # either may board first ...
+    act(s, a_thing(s, riders[0]))
+    # ... but not both: the confirmation and the one landing hex were then forced
+    assert s.decision == D.MOVE_START
+    assert s.thing_hex[riders[0]] == 12 and s.thing_hex[riders[1]] == 0
+    assert s.thing_in_play[BALLOON] and s.thing_hex[BALLOON] == 12

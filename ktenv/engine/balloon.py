@@ -48,13 +48,22 @@ def passengers(s: GameState) -> list[int]:
 
 
 def _loadable(s: GameState, p: int) -> np.ndarray:
+    """Creatures that may board now. One boards only if the Balloon could still come down with it:
+    some land hex 1-3 away has room for the load with it (C.2), so a flight never reaches a
+    destination choice with nowhere to land."""
     ids = np.flatnonzero((s.thing_place == BOARD) & (s.thing_owner == p) & (s.cat.THING_KIND == CREATURE)
                          & (s.thing_status == UNMOVED) & (s.thing_mp > 0) & (s.cat.THING_COMBAT <= MAX_VALUE))
     f = flight(s)
+    load = 0
     if f is not None and f.n:
         ids = ids[s.thing_hex[ids] == f.hex]
         ids = ids[~np.isin(ids, passengers(s))]
-    return ids
+        load = f.n
+    if ids.size == 0:
+        return ids
+    room = s.room_for(p)
+    starts = [h for h in np.unique(s.thing_hex[ids]).tolist() if _landings(s, h, load + 1, room).size]
+    return ids[np.isin(s.thing_hex[ids], starts)]
 
 
 def held(s: GameState, p: int) -> int:
@@ -102,9 +111,13 @@ def apply_load(s: GameState, lay: ActionLayout, action: int) -> None:
 def destinations(s: GameState, p: int) -> np.ndarray:
     """Land hexes 1-3 away with room for the passengers (stack limit, Citadel exempt)."""
     f = flight(s)
-    dist = s.geo.distance[f.hex]
-    room = s.room_for(p)
-    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & ~s.hex_down & (room >= f.n)
+    return _landings(s, f.hex, f.n, s.room_for(p))
+
+
+def _landings(s: GameState, start: int, load: int, room: np.ndarray) -> np.ndarray:
+    """Face-up land hexes 1-3 from `start` with room for `load` passengers."""
+    dist = s.geo.distance[start]
+    ok = (dist >= 1) & (dist <= RANGE) & (s.hex_terrain != SEA) & ~s.hex_down & (room >= load)
     return np.flatnonzero(ok)
 
 

@@ -12,17 +12,37 @@ namespace {
 
 constexpr int BALLOON = magic::BALLOON;
 
+// Face-up land hexes 1-3 from `start` with room for `load` passengers.
+Ids landings(const State& s, int start, int load, const HexCounts& room) {
+  const auto& dist = s.t->distance[start];
+  return where(s.n.Hexes, [&](int h) {
+    return dist[h] >= 1 && dist[h] <= RANGE && s.hex_terrain[h] != SEA && !s.hex_down[h] && room[h] >= load;
+  });
+}
+
 // Unmoved creatures of value 3 or less (pinned ones too, RD10.12); once loading began, from the
-// first passenger's hex only.
+// first passenger's hex only. One boards only if the Balloon could still come down with it (C.2),
+// so a flight never reaches a destination choice with nowhere to land.
 Ids loadable(const State& s, int p) {
   const BalloonFlight* f = s.frame<BalloonFlight>();
   bool loading = f != nullptr && f->n;
-  return where(s.n.Things, [&](int c) {
+  Ids ids = where(s.n.Things, [&](int c) {
     bool ok = s.thing_place[c] == BOARD && s.thing_owner[c] == p && s.t->THING_KIND[c] == CREATURE &&
               s.thing_status[c] == UNMOVED && s.thing_mp[c] > 0 && s.t->THING_COMBAT[c] <= MAX_VALUE;
     if (ok && loading) ok = s.thing_hex[c] == f->hex && !contains(f->passengers, c);
     return ok;
   });
+  if (ids.empty()) return ids;
+  HexCounts room = room_for(s, p);
+  int load = loading ? f->n + 1 : 1;
+  std::array<std::int8_t, kMaxHexes> can_start{};  // 0 unknown, 1 yes, -1 no
+  Ids out;
+  for (int c : ids) {
+    int h = s.thing_hex[c];
+    if (!can_start[h]) can_start[h] = landings(s, h, load, room).empty() ? -1 : 1;
+    if (can_start[h] > 0) out.push_back(c);
+  }
+  return out;
 }
 
 // The passengers are placed on the hex: done for the round, they entered it (R11.8.1).
@@ -94,11 +114,7 @@ void apply_load(State& s, const ActionLayout& lay, int action) {
 // Land hexes 1-3 away with room for the passengers (stack limit, Citadel exempt).
 Ids destinations(const State& s, int p) {
   const BalloonFlight* f = s.frame<BalloonFlight>();
-  const auto& dist = s.t->distance[f->hex];
-  HexCounts room = room_for(s, p);
-  return where(s.n.Hexes, [&](int h) {
-    return dist[h] >= 1 && dist[h] <= RANGE && s.hex_terrain[h] != SEA && !s.hex_down[h] && room[h] >= f->n;
-  });
+  return landings(s, f->hex, f->n, room_for(s, p));
 }
 
 void legal_dest(State& s, const ActionLayout& lay, std::int8_t* mask) {
