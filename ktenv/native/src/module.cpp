@@ -24,6 +24,8 @@ using ktenv::Dice;
 using ktenv::State;
 
 void bind_observation(nb::module_& m);  // bind_observation.cpp
+void bind_vector(nb::module_& m);       // bind_vector.cpp
+void bind_agents(nb::module_& m);       // bind_agents.cpp
 
 NB_MODULE(_core, m) {
   m.doc() = "ktenv's native core (C++20): bit-exact with the Python engine";
@@ -102,6 +104,8 @@ NB_MODULE(_core, m) {
       }, nb::arg("name"));
 
   bind_observation(m);
+  bind_vector(m);
+  bind_agents(m);
 
   m.def("default_frames", []() {
     // every procedure frame as the native engine starts it (its fields' defaults), for the tests
