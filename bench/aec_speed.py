@@ -58,7 +58,8 @@ def run_aec(make, seconds: float, observe: bool = True, seed: int = 0) -> tuple[
     return steps / elapsed, steps, episodes
 
 
-def run_engine(cfg, seconds: float, seed: int = 0) -> tuple[float, int, int]:
+def run_engine(cfg, seconds: float, seed: int = 0, backend: str = "auto") -> tuple[float, int, int]:
+    """(decisions/s, decisions, games) of the engine alone: `new_game` / `legal_mask` / `step`."""
     from ktenv.engine import legal_mask, new_game, step
 
     rng = np.random.default_rng(seed)
@@ -66,7 +67,7 @@ def run_engine(cfg, seconds: float, seed: int = 0) -> tuple[float, int, int]:
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
-        s = new_game(cfg, seed + games)
+        s = new_game(cfg, seed + games, backend=backend)
         games += 1
         while not s.game_over:
             legal = np.flatnonzero(legal_mask(s))

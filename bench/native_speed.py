@@ -27,26 +27,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from aec_speed import run_aec  # noqa: E402
-
-
-def run_engine(cfg, seconds: float, backend: str, seed: int = 0) -> tuple[float, int, int]:
-    from ktenv.engine import legal_mask, new_game, step
-
-    rng = np.random.default_rng(seed)
-    steps = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        s = new_game(cfg, seed + games, backend=backend)
-        games += 1
-        while not s.game_over:
-            legal = np.flatnonzero(legal_mask(s))
-            step(s, int(legal[rng.integers(legal.size)]))
-            steps += 1
-            if steps % 256 == 0 and time.perf_counter() > deadline:
-                break
-    return steps / (time.perf_counter() - start), steps, games
+from aec_speed import run_aec, run_engine  # noqa: E402
 
 
 def run_native_core(cfg, seconds: float, seed: int = 0) -> tuple[float, int, int]:
@@ -153,8 +134,8 @@ def main() -> None:
         print(f"  {name:<46} {result[0]:>12,.0f} /s  ({result[1]} steps, {result[2]} games)", flush=True)
 
     print(f"random play, {args.seconds:g} s per row, ktenv with {args.players} players, max_rounds {args.max_rounds}")
-    row("python engine", run_engine(cfg, args.seconds, "python"))
-    row("native engine from Python (NativeGame)", run_engine(cfg, args.seconds, "native"))
+    row("python engine", run_engine(cfg, args.seconds, backend="python"))
+    row("native engine from Python (NativeGame)", run_engine(cfg, args.seconds, backend="native"))
     row("native engine from Python (raw State)", run_native_core(cfg, args.seconds))
     row("native playouts inside native code", run_native_playouts(cfg, args.seconds))
     micro = native_micro(cfg)

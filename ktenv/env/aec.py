@@ -146,6 +146,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.n_hexes = geometry(board_radius(n)).n_hexes
         self.action_layout = action_layout(n, self.cfg.house_content)
         self.encoder = ObservationEncoder(self.cfg, self.n_hexes)
+        self._plan = self._native_plan()
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         size, n_actions = self.encoder.size, self.action_layout.size
@@ -275,13 +276,25 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             self.terminations[a] = not truncated
             self.truncations[a] = truncated
 
+    def _native_plan(self):
+        """The native encoder's plan on the native backend (observations and statistics straight from the
+        native state, no wrapper in between), else None."""
+        if self.backend != "native":
+            return None
+        from ..native.observation import encoder_like
+
+        return encoder_like(self.encoder).plan
+
     def _potentials(self) -> np.ndarray:
         stats = self._current_stats()
         return SHAPING_SCALE * (stats[:, INCOME] + stats[:, HEXES])
 
     def _current_stats(self) -> np.ndarray:
         if self._stats_version != self._version:
-            self._stats = player_stats(self._state, self._stats_memo)
+            if self._plan is not None:
+                self._stats = self._plan.player_stats(self._state.native)
+            else:
+                self._stats = player_stats(self._state, self._stats_memo)
             self._stats_version = self._version
         return self._stats
 
@@ -294,7 +307,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         if cached is not None and cached[0] == self._version:
             return cached[1]
         s = self._state
-        obs = self.encoder.encode(s, i, self._current_stats())
+        if self._plan is not None:
+            obs = np.empty(self.encoder.size, np.float32)
+            self._plan.encode(s.native, i, obs)
+        else:
+            obs = self.encoder.encode(s, i, self._current_stats())
         if s.actor == i and not s.game_over:
             mask = legal_mask(s).copy()
         else:
@@ -388,7 +405,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         d["_state"] = None if self._state is None else self._state.to_json()
         d["_obs_cache"] = [None] * len(self.possible_agents)
         d["_stats"], d["_stats_version"], d["_stats_memo"] = None, -1, {}
-        d["encoder"] = None
+        d["encoder"] = d["_plan"] = None
         return d
 
     def __setstate__(self, d: dict) -> None:
@@ -401,10 +418,42 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
             d["_state"] = NativeGame.from_python(d["_state"])
         self.__dict__.update(d)
         self.encoder = ObservationEncoder(self.cfg, self.n_hexes)
+        self._plan = self._native_plan()
         self._infos_version = -1
 
 
-class ActionSpaceCheck(wrappers.AssertOutOfBoundsWrapper):
+def _forwarded(name: str, guarded: bool = False) -> property:
+    """The wrapped env's attribute `name`, read without BaseWrapper.__getattr__'s detour (which costs
+    more than a native step). `guarded`: OrderEnforcingWrapper's error before the first reset."""
+
+    def get(self):
+        if guarded and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def put(self, value) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, put, doc=f"the wrapped env's {name}")
+
+
+class _FastForwarding:
+    """What every AEC step reads, forwarded directly: `last()` and the per-agent dicts."""
+
+    _guarded = False
+
+    def last(self, observe: bool = True):
+        if self._guarded and not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+
+for _name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
+    setattr(_FastForwarding, _name, _forwarded(_name))
+_FastForwarding._cumulative_rewards = _forwarded("_cumulative_rewards")
+
+
+class ActionSpaceCheck(_FastForwarding, wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's AssertOutOfBoundsWrapper raising `checked_action`'s TypeError/ValueError (naming the
     action and the space) instead of a bare assertion, which ``python -O`` would drop."""
 
@@ -413,6 +462,21 @@ class ActionSpaceCheck(wrappers.AssertOutOfBoundsWrapper):
         if action is not None or not (self.terminations[agent] or self.truncations[agent]):
             action = checked_action(action, self.action_space(agent).n, agent)
         wrappers.BaseWrapper.step(self, action)
+
+
+class OrderEnforcing(_FastForwarding, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper, the same checks and errors, with the attributes read at every
+    step forwarded directly."""
+
+    _guarded = True
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+for _name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
+    setattr(OrderEnforcing, _name, _forwarded(_name, guarded=True))
+OrderEnforcing._cumulative_rewards = _forwarded("_cumulative_rewards")
 
 
 def env(**config: Any) -> AECEnv:
@@ -431,4 +495,4 @@ def env(**config: Any) -> AECEnv:
     if illegal == "terminate":
         e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
     e = ActionSpaceCheck(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return OrderEnforcing(e)

@@ -79,6 +79,23 @@ class NativeGame:
     def game_over(self) -> bool:
         return self._s.phase == GAME_OVER
 
+    # the scalars read at every step, without __getattr__'s detour
+    @property
+    def actor(self) -> int:
+        return self._s.actor
+
+    @property
+    def phase(self) -> int:
+        return self._s.phase
+
+    @property
+    def decision(self) -> int:
+        return self._s.decision
+
+    @property
+    def round(self) -> int:
+        return self._s.round
+
     @property
     def n_players(self) -> int:
         return self.cfg.n_players
@@ -116,7 +133,7 @@ class NativeGame:
             raise IllegalActionError(
                 f"action {action} ({self.describe_action(action)}) is not legal now: player {self._s.actor} must "
                 f"decide '{D.NAMES[self._s.decision]}' in phase '{PHASE_NAMES[self._s.phase]}'")
-        self._s.step(action)
+        self._s.step_legal(action)  # checked above against the same mask
         self._mask = None
         self._py = None
 

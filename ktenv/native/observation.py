@@ -166,7 +166,7 @@ def encoder_like(enc: ObservationEncoder) -> NativeObservationEncoder:
     entry = _BY_ID.get(id(enc))
     if entry is not None and entry[0]() is enc:
         return entry[1]
-    key = (repr(sorted(enc.cfg.to_dict().items())), enc.h)
+    key = (enc.cfg, enc.h)  # GameConfig is frozen: equal configs share a key
     native = _LIKE.get(key)
     if native is None:
         native = _LIKE[key] = NativeObservationEncoder(enc.cfg, encoder=enc)
@@ -178,7 +178,7 @@ def encoder_like(enc: ObservationEncoder) -> NativeObservationEncoder:
 
 def stats_encoder(cfg) -> NativeObservationEncoder:
     """A native encoder of `cfg` (for its player statistics), built once per config."""
-    key = repr(sorted(cfg.to_dict().items()))
+    key = cfg  # frozen and hashable (not to_dict(): that deep-copies on every call)
     native = _STATS.get(key)
     if native is None:
         native = _STATS[key] = NativeObservationEncoder(cfg)

@@ -157,6 +157,8 @@ NB_MODULE(_core, m) {
         ktenv::machine::legal_mask(s, out.data());
       }, nb::arg("out"), "write the legal mask into `out` (int8, one per action)")
       .def("step", &ktenv::machine::step, nb::arg("action"))
+      .def("step_legal", &ktenv::machine::step_legal, nb::arg("action"),
+           "step with an action the caller has checked against the legal mask (no second check)")
       .def("apply", &ktenv::machine::apply, nb::arg("action"), "machine._apply: the action alone")
       .def("run_once", &ktenv::machine::run_once, "one pass of machine._advance's inner loop")
       .def("advance", [](State& s) {
