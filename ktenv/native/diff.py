@@ -78,13 +78,17 @@ def differences(py: dict, nat: dict, limit: int = 8) -> list[str]:
 
 
 def same_state(s: GameState, ns) -> bool:
-    """True when the two engines' states are equal, field for field (arrays compared in place: about as
-    fast as a Python step). On False, `differences` says where."""
+    """True when the two engines' states are equal, field for field (arrays compared as bytes where the
+    dtypes agree: a fraction of a Python step). On False, `differences` says where."""
     for name in _SCALARS:
         if getattr(s, name) != getattr(ns, name):
             return False
     for name in _ARRAYS:
-        if not np.array_equal(getattr(s, name), getattr(ns, name)):
+        a, b = getattr(s, name), getattr(ns, name)
+        if a.dtype == b.dtype and a.shape == b.shape:
+            if a.tobytes() != b.tobytes():  # the same test as array_equal, a tenth of the time
+                return False
+        elif not np.array_equal(a, b):
             return False
     rng = s.rng.to_json()
     if str(rng["state"]) != ns.rng_state or list(rng["script"]) != ns.rng_script:
