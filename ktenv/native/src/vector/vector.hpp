@@ -1,0 +1,134 @@
+// Batched games (issue 15): N native games stepped in one call over a thread pool, each writing its
+// own rows of caller-visible buffers (the EnvPool shape). Pure C++; the bindings are in
+// bind_vector.cpp and the Python face is ktenv/vector (docs/vector.md).
+//
+// The semantics are those of the AEC env (ktenv/env/aec.py): rewards "win" or "shaped", the
+// max_steps truncation (reason step_limit, no winner, no end reward), the config's round limit.
+// A finished game starts the next game of its seed stream in the same call (auto-reset); its
+// results are in the final_* rows of that call.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../engine/observation.hpp"
+#include "../game.hpp"
+#include "../state.hpp"
+#include "pool.hpp"
+
+namespace ktenv::vector {
+
+// Who decides for a seat. EXTERNAL: the caller (step's actions); the others are played inside native
+// code between the caller's decisions. GREEDY is the native port of agents/greedy.py (not yet built).
+enum Seat : std::int8_t { EXTERNAL = 0, RANDOM = 1, GREEDY = 2 };
+enum class Reward : int { WIN = 0, SHAPED = 1 };
+
+// Why a game ended, as a code (the final_reason rows): the engine's reasons, then step_limit.
+inline constexpr std::array<std::string_view, 10> kReasons = {
+    "", "sole_citadel", "two_citadels", "quick_citadel", "unique_citadel", "fixed_rounds", "land_conquest",
+    "last_standing", "round_limit", "step_limit"};
+constexpr int REASON_ROUND_LIMIT = 8;
+constexpr int REASON_STEP_LIMIT = 9;
+
+constexpr double SHAPING_SCALE = 0.01;  // ktenv/env/aec.py
+
+struct Options {
+  int num_envs = 1;
+  std::uint64_t seed = 0;  // game i plays seed + i, then seed + i + N, seed + i + 2N, ...
+  int num_threads = 1;
+  Reward reward = Reward::WIN;
+  std::int64_t max_steps = 0;  // decisions per episode before truncation; 0: no bound
+  std::vector<std::int8_t> seats;  // num_envs * n_players Seat codes, row-major
+};
+
+// The rows every call writes, row i belonging to game i. Owned by the batch; the caller reads them
+// between calls (the Python side holds numpy views of them).
+struct Rows {
+  std::vector<float> observation;      // [N, obs size]: the actor's view
+  std::vector<std::int8_t> mask;       // [N, n actions]
+  std::vector<std::int32_t> actor;     // [N]
+  std::vector<double> rewards;         // [N, P]: earned since the game's previous row, every seat
+  std::vector<std::uint8_t> terminated, truncated;  // [N]
+  std::vector<std::uint64_t> seed;     // [N]: the seed of the game now in the row
+  // the game that ended in this call (valid where terminated or truncated)
+  std::vector<std::uint8_t> final_winners;  // [N, P]
+  std::vector<std::int8_t> final_reason;    // [N]: index in kReasons
+  std::vector<std::int32_t> final_rounds;   // [N]
+  std::vector<std::uint64_t> final_seed;    // [N]
+  std::vector<std::int64_t> final_length;   // [N]: decisions of the episode, every seat's
+  std::vector<double> final_return;         // [N, P]: the episode's rewards summed
+};
+
+// One slot of the batch: the game under way and its bookkeeping.
+struct Game {
+  int index = 0;                 // the slot's row
+  State s;
+  Dice chooser;                  // the random seats' generator (never the game's dice)
+  std::uint64_t seed = 0;        // of the game under way
+  std::uint64_t episodes = 0;    // games this slot started since its stream began
+  std::int64_t steps = 0;        // decisions in this episode
+  std::array<double, kMaxPlayers> potential{}, returns{}, carried{};
+  bool failed = false;           // the engine threw inside this game (message in `error`)
+  std::string error;
+};
+
+class Batch {
+ public:
+  Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, Options options);
+
+  int num_envs() const { return n_; }
+  int num_players() const { return players_; }
+  int observation_size() const { return plan_->size; }
+  int n_actions() const { return actions_; }
+  int num_threads() const { return pool_.threads(); }
+  const Rows& rows() const { return rows_; }
+  Rows& rows() { return rows_; }
+  const State& game(int i) const { return games_.at(static_cast<std::size_t>(i)).s; }
+
+  // Every game anew: with a seed, the streams restart from it; without, each plays its stream's next.
+  void reset(std::optional<std::uint64_t> seed);
+  // The first game whose action is not legal for its actor now (or not an external seat's), -1 if none.
+  int first_illegal(const std::int64_t* actions);
+  // One external decision per game, then the native seats until each waits on an external seat;
+  // an illegal action throws IllegalAction (naming the game and the action) before anything changes.
+  void step(const std::int64_t* actions);
+  // step() for actions already checked by first_illegal.
+  void step_checked(const std::int64_t* actions);
+
+ private:
+  const std::int8_t* mask_of(State& s);
+  void start(Game& g);
+  bool play(Game& g, int action, double* rewards);
+  bool play_native(Game& g, double* rewards);
+  int native_action(Game& g, int seat);
+  void potentials(const State& s, std::array<double, kMaxPlayers>& out) const;
+  void add_win_rewards(const State& s, std::array<double, kMaxPlayers>& step) const;
+  void finish(Game& g);
+  void write_view(int i);
+  void run_all(void (Batch::*body)(int, const std::int64_t*), const std::int64_t* actions);
+  void reset_one(int i, const std::int64_t*);
+  void step_one(int i, const std::int64_t* actions);
+  void clear_row(int i);
+
+  std::shared_ptr<const Rules> rules_;
+  std::shared_ptr<const observation::Plan> plan_;
+  int n_, players_, actions_;
+  std::uint64_t base_seed_;
+  Reward reward_;
+  std::int64_t max_steps_;
+  std::vector<std::int8_t> seats_;
+  std::vector<Game> games_;
+  Rows rows_;
+  bool started_ = false;
+  Pool pool_;
+};
+
+// The reason code of a finished game (kReasons), or -1 for a reason the table lacks.
+int reason_code(std::string_view reason);
+
+}  // namespace ktenv::vector
