@@ -15,6 +15,8 @@ from ktenv import native
 if not native.available():
     pytest.skip("the native core is not built", allow_module_level=True)
 
+from ktenv.agents import make as make_agent  # noqa: E402
+
 from ktenv.config import ConfigError  # noqa: E402
 from ktenv.engine import machine  # noqa: E402
 from ktenv.engine.common import IllegalActionError  # noqa: E402
@@ -55,6 +57,8 @@ class Twin:
         options = {"n_players": len(seats), **options}
         self.env = raw_env(backend=backend, reward=reward, max_steps=max_steps, **options)
         self.external = [kind == "external" for kind in seats]
+        self.greedy = {p: make_agent("greedy", n_players=len(seats)) for p, kind in enumerate(seats)
+                       if kind == "greedy"}
         self.agents = self.env.possible_agents
         self.earned = np.zeros(len(self.agents))
         self.episode = np.zeros(len(self.agents))
@@ -62,6 +66,8 @@ class Twin:
     def start(self, seed: int) -> None:
         self.env.reset(seed=seed)
         self.seed, self.choices, self.steps = seed, chooser(seed), 0
+        for p, agent in self.greedy.items():
+            agent.reset((seed * 7919 + 2 + p) % 2**64)
         self.episode[:] = 0.0
         self.native_turns()
 
@@ -70,9 +76,15 @@ class Twin:
         return self._play(action) or self.native_turns()
 
     def native_turns(self) -> bool:
-        while not self.external[self.env.agent_name_mapping[self.env.agent_selection]]:
-            legal = np.flatnonzero(self.env.game_state.legal_mask())
-            if self._play(int(legal[self.choices.below(legal.size)])):
+        e = self.env
+        while not self.external[p := e.agent_name_mapping[e.agent_selection]]:
+            if p in self.greedy:
+                seen = e.observe(e.agent_selection)
+                action = self.greedy[p].act(seen["observation"], seen["action_mask"])
+            else:
+                legal = np.flatnonzero(e.game_state.legal_mask())
+                action = int(legal[self.choices.below(legal.size)])
+            if self._play(action):
                 return True
         return False
 
@@ -157,6 +169,18 @@ def test_same_as_the_aec_env(backend, reward, max_steps, seats, options, steps):
     twins = [Twin(backend, seats, reward, max_steps, options) for _ in range(n)]
     ended = drive(env, twins, seed, steps, np.random.default_rng(5))
     assert ended >= n  # every game went through at least one end and auto-reset
+
+
+def test_greedy_seats_same_as_the_python_agent():
+    pytest.importorskip("ktenv.native.agents", reason="the native greedy agent's Python side is not built yet")
+    from ktenv.native import agents
+
+    if not hasattr(agents, "greedy_plan"):
+        pytest.skip("ktenv.native.agents.greedy_plan is not there yet")
+    n, seed, seats = 2, 21, ("greedy", "external", "random")
+    env = VectorEnv(n, seed=seed, num_threads=2, reward="shaped", seats=seats, n_players=3, max_rounds=1)
+    twins = [Twin("native", seats, "shaped", None, {"max_rounds": 1}) for _ in range(n)]
+    assert drive(env, twins, seed, 120, np.random.default_rng(8)) >= n
 
 
 def test_shapes_and_dtypes():

@@ -28,7 +28,9 @@ restarts every stream from T, ``reset()`` starts each game's next seed.
 
 Seats: ``seats=("external", "random")`` (one kind per seat, for every game, or one such row per game)
 says who decides. "external" seats are the caller's; "random" seats play uniformly random legal actions
-inside native code, with a generator of their own (seeded by the game's seed, never the game's dice).
+inside native code, with a generator of their own (seeded by the game's seed, never the game's dice);
+"greedy" seats play agents/greedy.py's agent ported to native code (ktenv.native.agents), reading only
+their own observation and mask.
 `step` applies the external actions, then plays the native seats until every game waits on an external
 seat again, so the caller sees only external decisions; the rewards of those turns are added to the
 row. A native seat's turns before an episode's first external decision are counted in that episode's
@@ -77,8 +79,8 @@ class VectorEnv:
         num_threads: threads stepping the games (default: the cores this process may use).
         reward: "win" or "shaped", as the AEC env.
         max_steps: decisions per episode before truncation (None: no bound), as the AEC env.
-        seats: who decides for each seat: "external" (the caller) or "random"; one kind per seat, or one
-            such row per game. Default: every seat external.
+        seats: who decides for each seat: "external" (the caller), "random" or "greedy"; one kind per seat,
+            or one such row per game. Default: every seat external.
         **game_options: every GameConfig key (the game must be one the native engine plays).
     """
 
@@ -112,9 +114,10 @@ class VectorEnv:
         self.max_steps = max_steps
         self.encoder = NativeObservationEncoder(self.config)
         codes = _seat_codes(seats, self.num_envs, self.num_players)
+        greedy = _greedy_plan(self.config) if (codes == SEAT_KINDS.index("greedy")).any() else None
         self._batch = core().VectorBatch(rules_for(self.config), self.encoder.plan, self.num_envs, int(seed),
                                          int(num_threads), REWARD_MODES.index(reward), max_steps or 0,
-                                         codes.ravel().tolist())
+                                         codes.ravel().tolist(), greedy)
         self.num_threads = self._batch.num_threads
         self.observation_size = self._batch.observation_size
         self.n_actions = self._batch.n_actions
@@ -203,6 +206,16 @@ def _check_count(name: str, value: Any) -> None:
 def _check_seed(seed: Any) -> None:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ConfigError(f"seed: expected a whole number from 0 to 2**64 - 1, got {seed!r}")
+
+
+def _greedy_plan(cfg: GameConfig):
+    """The native greedy agent's plan of `cfg` (ktenv.native.agents, the other half of issue 15 item 2)."""
+    try:
+        from ..native.agents import greedy_plan
+    except ImportError as exc:
+        raise ConfigError(f"seats: greedy seats need ktenv.native.agents.greedy_plan, not in this build ({exc})"
+                          ) from None
+    return greedy_plan(cfg)
 
 
 def _seat_codes(seats: Any, n: int, players: int) -> np.ndarray:

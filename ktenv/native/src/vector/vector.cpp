@@ -28,6 +28,7 @@ int reason_code(std::string_view reason) {
 Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, Options options)
     : rules_(std::move(rules)),
       plan_(std::make_shared<const observation::Plan>(plan)),
+      greedy_plan_(std::move(options.greedy)),
       n_(options.num_envs),
       players_(plan.n),
       actions_(rules_ ? rules_->t.layout.size : 0),
@@ -44,24 +45,17 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
     throw std::invalid_argument("the observation plan is for " + std::to_string(players_) + " players, the rules for " +
                                 std::to_string(rules_->t.n.Players));
   if (max_steps_ < 0) throw std::invalid_argument("max_steps: expected 0 (no bound) or a positive number");
-  if (seats_.size() != static_cast<std::size_t>(n_) * players_)
-    throw std::invalid_argument("seats: expected num_envs * num_players codes");
+  check_seats();
+  games_ = std::vector<Game>(static_cast<std::size_t>(n_));  // made in place: a Game is not copied
   for (int i = 0; i < n_; ++i) {
-    bool external = false;
-    for (int p = 0; p < players_; ++p) {
-      int code = seats_[static_cast<std::size_t>(i) * players_ + p];
-      if (code == GREEDY)
-        throw std::invalid_argument("seats: greedy seats need the native greedy agent, which this build lacks");
-      if (code != EXTERNAL && code != RANDOM)
-        throw std::invalid_argument("seats: unknown seat code " + std::to_string(code));
-      external = external || code == EXTERNAL;
-    }
-    if (!external)
-      throw std::invalid_argument("seats: game " + std::to_string(i) + " has no external seat (nobody would ever "
-                                  "hand the caller a decision)");
+    Game& g = games_[static_cast<std::size_t>(i)];
+    g.index = i;
+    g.greedy.resize(static_cast<std::size_t>(players_));
+    for (int p = 0; p < players_; ++p)
+      if (seats_[static_cast<std::size_t>(i) * players_ + p] == GREEDY)
+        g.greedy[static_cast<std::size_t>(p)] = std::make_unique<agents::Greedy>(greedy_plan_, 0);
+    if (seats_used(GREEDY, i)) g.seen.assign(static_cast<std::size_t>(plan_->size), 0.0f);
   }
-  games_.resize(static_cast<std::size_t>(n_));
-  for (int i = 0; i < n_; ++i) games_[static_cast<std::size_t>(i)].index = i;
   auto N = static_cast<std::size_t>(n_), P = static_cast<std::size_t>(players_);
   rows_.observation.assign(N * static_cast<std::size_t>(plan_->size), 0.0f);
   rows_.mask.assign(N * static_cast<std::size_t>(actions_), 0);
@@ -76,6 +70,31 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
   rows_.final_seed.assign(N, 0);
   rows_.final_length.assign(N, 0);
   rows_.final_return.assign(N * P, 0.0);
+}
+
+void Batch::check_seats() {
+  if (seats_.size() != static_cast<std::size_t>(n_) * players_)
+    throw std::invalid_argument("seats: expected num_envs * num_players codes");
+  for (int i = 0; i < n_; ++i) {
+    for (int p = 0; p < players_; ++p) {
+      int code = seats_[static_cast<std::size_t>(i) * players_ + p];
+      if (code != EXTERNAL && code != RANDOM && code != GREEDY)
+        throw std::invalid_argument("seats: unknown seat code " + std::to_string(code));
+    }
+    if (!seats_used(EXTERNAL, i))
+      throw std::invalid_argument("seats: game " + std::to_string(i) + " has no external seat (nobody would ever "
+                                  "hand the caller a decision)");
+  }
+  bool greedy = false;
+  for (int i = 0; i < n_; ++i) greedy = greedy || seats_used(GREEDY, i);
+  if (greedy && !greedy_plan_) throw std::invalid_argument("seats: greedy seats need the greedy agent's plan");
+  if (greedy && (greedy_plan_->size != plan_->size || greedy_plan_->n_actions != actions_))
+    throw std::invalid_argument("seats: the greedy agent's plan is for another observation or action layout");
+}
+
+bool Batch::seats_used(Seat kind, int i) const {
+  const std::int8_t* row = &seats_[static_cast<std::size_t>(i) * players_];
+  return std::find(row, row + players_, kind) != row + players_;
 }
 
 // ----- the calls
@@ -176,7 +195,9 @@ void Batch::start(Game& g) {
     g.seed = base_seed_ + static_cast<std::uint64_t>(g.index) + g.episodes * static_cast<std::uint64_t>(n_);
     ++g.episodes;
     g.s = machine::new_game(rules_, g.seed);
-    g.chooser = Dice::seeded(g.seed * 7919 + 1);
+    g.chooser = Dice::seeded(random_seed(g.seed));
+    for (int p = 0; p < players_; ++p)
+      if (g.greedy[static_cast<std::size_t>(p)]) g.greedy[static_cast<std::size_t>(p)]->reset(greedy_seed(g.seed, p));
     g.steps = 0;
     g.returns.fill(0.0);
     g.carried.fill(0.0);
@@ -234,8 +255,14 @@ bool Batch::play_native(Game& g, double* rewards) {
 }
 
 int Batch::native_action(Game& g, int seat) {
-  (void)seat;  // RANDOM is the only native seat of this build; GREEDY would encode its observation here
   const std::int8_t* mask = mask_of(g.s);
+  if (seat == GREEDY) {  // it sees what an external seat would: its own observation and mask
+    int p = static_cast<int>(g.s.actor);
+    observation::encode(g.s, *plan_, p, g.seen.data());
+    int a = g.greedy[static_cast<std::size_t>(p)]->act(g.seen.data(), mask);
+    if (a < 0) throw InvariantViolation("no legal action at a decision");
+    return a;
+  }
   std::array<std::int16_t, kMaxActions> legal;
   int count = 0;
   for (int a = 0; a < actions_; ++a)

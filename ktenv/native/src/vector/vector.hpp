@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../agents/greedy.hpp"
 #include "../engine/observation.hpp"
 #include "../game.hpp"
 #include "../state.hpp"
@@ -24,7 +25,8 @@
 namespace ktenv::vector {
 
 // Who decides for a seat. EXTERNAL: the caller (step's actions); the others are played inside native
-// code between the caller's decisions. GREEDY is the native port of agents/greedy.py (not yet built).
+// code between the caller's decisions: RANDOM uniformly among the legal actions, GREEDY by the native
+// port of agents/greedy.py (agents/greedy.hpp), reading only its seat's observation and mask.
 enum Seat : std::int8_t { EXTERNAL = 0, RANDOM = 1, GREEDY = 2 };
 enum class Reward : int { WIN = 0, SHAPED = 1 };
 
@@ -44,6 +46,7 @@ struct Options {
   Reward reward = Reward::WIN;
   std::int64_t max_steps = 0;  // decisions per episode before truncation; 0: no bound
   std::vector<std::int8_t> seats;  // num_envs * n_players Seat codes, row-major
+  std::shared_ptr<const agents::GreedyPlan> greedy;  // the greedy seats' reading of this config's observation
 };
 
 // The rows every call writes, row i belonging to game i. Owned by the batch; the caller reads them
@@ -73,6 +76,8 @@ struct Game {
   std::uint64_t episodes = 0;    // games this slot started since its stream began
   std::int64_t steps = 0;        // decisions in this episode
   std::array<double, kMaxPlayers> potential{}, returns{}, carried{};
+  std::vector<std::unique_ptr<agents::Greedy>> greedy;  // per seat, for GREEDY seats (made once)
+  std::vector<float> seen;       // a greedy seat's observation (allocated once)
   bool failed = false;           // the engine threw inside this game (message in `error`)
   std::string error;
 };
@@ -106,6 +111,8 @@ class Batch {
   bool play(Game& g, int action, double* rewards);
   bool play_native(Game& g, double* rewards);
   int native_action(Game& g, int seat);
+  void check_seats();
+  bool seats_used(Seat kind, int i) const;
   void potentials(const State& s, std::array<double, kMaxPlayers>& out) const;
   void add_win_rewards(const State& s, std::array<double, kMaxPlayers>& step) const;
   void finish(Game& g);
@@ -117,6 +124,7 @@ class Batch {
 
   std::shared_ptr<const Rules> rules_;
   std::shared_ptr<const observation::Plan> plan_;
+  std::shared_ptr<const agents::GreedyPlan> greedy_plan_;
   int n_, players_, actions_;
   std::uint64_t base_seed_;
   Reward reward_;
@@ -127,6 +135,13 @@ class Batch {
   bool started_ = false;
   Pool pool_;
 };
+
+// The seed of a native seat's generator in the game with seed `game_seed` (docs/vector.md): random seats
+// share Dice(random_seed(s)); the greedy seat p is numpy.random.default_rng(greedy_seed(s, p)).
+inline std::uint64_t random_seed(std::uint64_t game_seed) { return game_seed * 7919 + 1; }
+inline std::uint64_t greedy_seed(std::uint64_t game_seed, int seat) {
+  return game_seed * 7919 + 2 + static_cast<std::uint64_t>(seat);
+}
 
 // The reason code of a finished game (kReasons), or -1 for a reason the table lacks.
 int reason_code(std::string_view reason);
