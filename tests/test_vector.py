@@ -175,8 +175,8 @@ def test_greedy_seats_same_as_the_python_agent():
     pytest.importorskip("ktenv.native.agents", reason="the native greedy agent's Python side is not built yet")
     from ktenv.native import agents
 
-    if not hasattr(agents, "greedy_plan"):
-        pytest.skip("ktenv.native.agents.greedy_plan is not there yet")
+    if not hasattr(agents, "plan_for"):
+        pytest.skip("ktenv.native.agents.plan_for is not there yet")
     n, seed, seats = 2, 21, ("greedy", "external", "random")
     env = VectorEnv(n, seed=seed, num_threads=2, reward="shaped", seats=seats, n_players=3, max_rounds=1)
     twins = [Twin("native", seats, "shaped", None, {"max_rounds": 1}) for _ in range(n)]

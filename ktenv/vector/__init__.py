@@ -211,11 +211,11 @@ def _check_seed(seed: Any) -> None:
 def _greedy_plan(cfg: GameConfig):
     """The native greedy agent's plan of `cfg` (ktenv.native.agents, the other half of issue 15 item 2)."""
     try:
-        from ..native.agents import greedy_plan
+        from ..native.agents import plan_for
     except ImportError as exc:
-        raise ConfigError(f"seats: greedy seats need ktenv.native.agents.greedy_plan, not in this build ({exc})"
+        raise ConfigError(f"seats: greedy seats need ktenv.native.agents.plan_for, not in this build ({exc})"
                           ) from None
-    return greedy_plan(cfg)
+    return plan_for(cfg)
 
 
 def _seat_codes(seats: Any, n: int, players: int) -> np.ndarray:
