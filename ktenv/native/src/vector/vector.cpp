@@ -201,18 +201,23 @@ void Batch::start(Game& g) {
     g.steps = 0;
     g.returns.fill(0.0);
     g.carried.fill(0.0);
-    if (reward_ == Reward::SHAPED) potentials(g.s, g.potential);
+    if (reward_ == Reward::SHAPED) potentials(g, g.potential);
     if (!play_native(g, g.carried.data())) return;
   }
   throw std::runtime_error(std::to_string(kOpeningTries) + " games in a row ended before any external seat decided "
                            "(is max_steps too small?)");
 }
 
-void Batch::potentials(const State& s, std::array<double, kMaxPlayers>& out) const {
-  observation::StatTable stats;
-  observation::player_stats(s, *plan_, stats);
+// The shaping potentials of the state as it stands; its statistics are kept for the observations.
+void Batch::potentials(Game& g, std::array<double, kMaxPlayers>& out) const {
+  observation::player_stats(g.s, *plan_, g.stats);
   for (int p = 0; p < players_; ++p)
-    out[p] = SHAPING_SCALE * static_cast<double>(stats[p][observation::INCOME] + stats[p][observation::HEXES]);
+    out[p] = SHAPING_SCALE * static_cast<double>(g.stats[p][observation::INCOME] + g.stats[p][observation::HEXES]);
+}
+
+// Shaped rewards computed the statistics after every change of the state: the encoder need not.
+const observation::StatTable* Batch::stats_of(const Game& g) const {
+  return reward_ == Reward::SHAPED ? &g.stats : nullptr;
 }
 
 // One decision (legal, checked before): the rewards it hands every seat are added to `rewards` in the
@@ -223,7 +228,7 @@ bool Batch::play(Game& g, int action, double* rewards) {
   std::array<double, kMaxPlayers> step{};
   if (reward_ == Reward::SHAPED) {
     std::array<double, kMaxPlayers> after;
-    potentials(g.s, after);
+    potentials(g, after);
     for (int p = 0; p < players_; ++p) step[p] = after[p] - g.potential[p];
     g.potential = after;
   }
@@ -258,7 +263,7 @@ int Batch::native_action(Game& g, int seat) {
   const std::int8_t* mask = mask_of(g.s);
   if (seat == GREEDY) {  // it sees what an external seat would: its own observation and mask
     int p = static_cast<int>(g.s.actor);
-    observation::encode(g.s, *plan_, p, g.seen.data());
+    observation::encode(g.s, *plan_, p, g.seen.data(), stats_of(g));
     int a = g.greedy[static_cast<std::size_t>(p)]->act(g.seen.data(), mask);
     if (a < 0) throw InvariantViolation("no legal action at a decision");
     return a;
@@ -302,7 +307,7 @@ void Batch::write_view(int i) {
   auto r = static_cast<std::size_t>(i);
   rows_.actor[r] = static_cast<std::int32_t>(g.s.actor);
   rows_.seed[r] = g.seed;
-  observation::encode(g.s, *plan_, static_cast<int>(g.s.actor), &rows_.observation[r * plan_->size]);
+  observation::encode(g.s, *plan_, static_cast<int>(g.s.actor), &rows_.observation[r * plan_->size], stats_of(g));
   machine::legal_mask(g.s, &rows_.mask[r * actions_]);
 }
 

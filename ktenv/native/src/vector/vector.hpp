@@ -78,6 +78,7 @@ struct Game {
   std::array<double, kMaxPlayers> potential{}, returns{}, carried{};
   std::vector<std::unique_ptr<agents::Greedy>> greedy;  // per seat, for GREEDY seats (made once)
   std::vector<float> seen;       // a greedy seat's observation (allocated once)
+  observation::StatTable stats;  // the players' statistics of the state as it stands (shaped rewards only)
   bool failed = false;           // the engine threw inside this game (message in `error`)
   std::string error;
 };
@@ -113,7 +114,8 @@ class Batch {
   int native_action(Game& g, int seat);
   void check_seats();
   bool seats_used(Seat kind, int i) const;
-  void potentials(const State& s, std::array<double, kMaxPlayers>& out) const;
+  void potentials(Game& g, std::array<double, kMaxPlayers>& out) const;
+  const observation::StatTable* stats_of(const Game& g) const;
   void add_win_rewards(const State& s, std::array<double, kMaxPlayers>& step) const;
   void finish(Game& g);
   void write_view(int i);
