@@ -301,3 +301,15 @@ def test_reasons_cover_the_engine():
     from ktenv.summary import REASONS
 
     assert set(REASONS) | {"", "step_limit"} == set(reasons())
+
+
+def test_a_game_over_before_any_external_decision_is_skipped():
+    n = 3
+    env = VectorEnv(n, seed=0, max_steps=2, seats=("random", "external"))
+    out = env.reset()
+    seeds = out["seed"].astype(np.int64)
+    assert ((seeds - np.arange(n)) % n == 0).all() and (out["actor"] == 1).all()
+    for i in range(n):  # the seeds passed over open with the random seat's two decisions
+        for seed in range(i, int(seeds[i]), n):
+            assert NativeGame.new(env.config, seed).actor == 0
+    assert (seeds > np.arange(n)).any()  # some game was passed over (else this test proves nothing)
