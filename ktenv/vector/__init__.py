@@ -115,6 +115,10 @@ class VectorEnv:
         self.encoder = NativeObservationEncoder(self.config)
         codes = _seat_codes(seats, self.num_envs, self.num_players)
         greedy = _greedy_plan(self.config) if (codes == SEAT_KINDS.index("greedy")).any() else None
+        if not hasattr(core(), "VectorBatch"):  # a core built before src/vector/ existed
+            from ..native import BUILD_HINT, NativeUnavailableError
+
+            raise NativeUnavailableError(f"the native core was built without the batched games: {BUILD_HINT}")
         self._batch = core().VectorBatch(rules_for(self.config), self.encoder.plan, self.num_envs, int(seed),
                                          int(num_threads), REWARD_MODES.index(reward), max_steps or 0,
                                          codes.ravel().tolist(), greedy)
