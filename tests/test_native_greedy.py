@@ -90,6 +90,7 @@ def test_games_same_scores_and_choices(n, options):
 def test_six_players_short():
     seen = play_compared(GameConfig(n_players=6, max_rounds=1), seed=5, max_decisions=250)
     assert sum(seen.values()) == 250
+    print(f"6 players: 250 decisions compared, {len(seen)} decision kinds")
 
 
 @pytest.mark.slow
@@ -99,7 +100,8 @@ def test_games_full_length():
     for g in range(games):
         n, options = CONFIGS[g % len(CONFIGS)]
         total += play_compared(GameConfig(n_players=n, **options), seed=1000 + g)
-    print(f"{games} games, {sum(total.values())} decisions compared, {len(total)} decision kinds")
+    print(f"{games} games, {sum(total.values())} decisions compared, {len(total)} decision kinds: "
+          f"{sorted(D.NAMES[d] for d in total)}")
 
 
 def recorded(cfg: GameConfig, seed: int, every: int = 9, count: int = 12) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -147,6 +149,7 @@ def test_every_handler_on_perturbed_observations(n, options):
             assert np.array_equal(bits(got), bits(want)), f"{D.NAMES[d]}: {got} != {want}"
             compared[d] += 1
     assert set(compared) == set(HANDLED), f"never compared: {set(HANDLED) - set(compared)}"
+    print(f"{n} players {options}: {sum(compared.values())} perturbed decisions compared")
 
 
 def test_generator_is_numpys():
@@ -218,6 +221,9 @@ def test_bad_input_is_refused():
         nat.act(obs, np.ones(size + 1, np.int8))
     with pytest.raises(LayoutError, match="length 5"):
         nat.act(np.zeros(5, np.float32), np.ones(size, np.int8))
+    one = np.zeros(size, np.int8)
+    one[7] = 1  # one legal action: played unread, like the Python agent
+    assert nat.act(np.zeros(5, np.float32), one) == agents.make("greedy").act(np.zeros(5, np.float32), one) == 7
     with pytest.raises(ValueError, match="needs the observation"):
         nat.act(None, np.ones(size, np.int8))
     with pytest.raises(ValueError, match="no observation layout for 5 players"):

@@ -176,7 +176,15 @@ class NativeGreedyAgent:
         if obs is None:
             raise ValueError("native greedy agent: it needs the observation vector (needs_observation)")
         obs = np.ascontiguousarray(obs, dtype=np.float32).ravel()
-        return int(self._agent(obs.size).act(obs, _int8(mask).ravel()))
+        mask = _int8(mask).ravel()
+        try:
+            agent = self._agent(obs.size)
+        except _view.LayoutError:
+            legal = np.flatnonzero(mask)
+            if legal.size == 1:  # the Python agent plays it without reading the observation
+                return int(legal[0])
+            raise
+        return int(agent.act(obs, mask))
 
     def scores(self, observation, action_mask) -> tuple[np.ndarray, np.ndarray]:
         """(legal actions, GreedyAgent.scores of them): what act compares before the noise; draws nothing."""

@@ -7,7 +7,8 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <chrono>
+#include <time.h>
+
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -102,20 +103,25 @@ void bind_agents(nb::module_& m) {
         return nb::make_tuple(legal, out);
       }, nb::arg("obs"), nb::arg("mask"), "(legal actions, their scores before the tie-break noise); draws nothing")
       .def("time_act", [](Greedy& g, const ObsRows& obs, const MaskRows& mask, int repeat) {
-        // seconds per decision over these rows, measured inside native code (the generator advances)
+        // CPU seconds of this thread per decision over these rows, measured inside native code (thread
+        // time: a busy machine's other work does not count); the generator advances
         const GreedyPlan& P = g.plan();
         if (static_cast<int>(obs.shape(1)) != P.size || static_cast<int>(mask.shape(1)) != P.n_actions ||
-            obs.shape(0) != mask.shape(0) || obs.shape(0) == 0)
-          throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks");
+            obs.shape(0) != mask.shape(0) || obs.shape(0) == 0 || repeat < 1)
+          throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks, "
+                                      "repeat >= 1");
         const std::size_t rows = obs.shape(0);
         nb::gil_scoped_release unlocked;
-        auto start = std::chrono::steady_clock::now();
+        timespec start{}, stop{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
         long sum = 0;
         for (int r = 0; r < repeat; ++r)
           for (std::size_t i = 0; i < rows; ++i) sum += g.act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
-        std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &stop);
         asm volatile("" : : "g"(sum) : "memory");
-        return took.count() / static_cast<double>(rows * static_cast<std::size_t>(repeat));
+        const double took = static_cast<double>(stop.tv_sec - start.tv_sec) +
+                            1e-9 * static_cast<double>(stop.tv_nsec - start.tv_nsec);
+        return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
       }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"));
 
   nb::class_<GreedyBatch>(m, "GreedyBatch", "N native greedy agents deciding together (one call, no GIL)")
@@ -135,15 +141,16 @@ void bind_agents(nb::module_& m) {
         const std::size_t n = b.seats.size();
         if (obs.shape(0) != n || mask.shape(0) != n || out.shape(0) != n || static_cast<int>(obs.shape(1)) != P.size ||
             static_cast<int>(mask.shape(1)) != P.n_actions)
-          throw std::invalid_argument("greedy batch: act takes float32[N, size], int8[N, n_actions] and int64[N] for its "
-                                      "N agents");
+          throw std::invalid_argument("greedy batch: act takes float32[N, size], int8[N, n_actions] and int64[N] "
+                                      "for its N agents");
         {
           nb::gil_scoped_release unlocked;
           for (std::size_t i = 0; i < n; ++i)
             out.data()[i] = b.seats[i].act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
         }
         for (std::size_t i = 0; i < n; ++i)
-          if (out.data()[i] < 0) throw std::invalid_argument("greedy batch: the action mask of row " + std::to_string(i) +
-                                                             " allows no action");
+          if (out.data()[i] < 0)
+            throw std::invalid_argument("greedy batch: the action mask of row " + std::to_string(i) +
+                                        " allows no action");
       }, nb::arg("obs"), nb::arg("mask"), nb::arg("out"), "out[i] = agent i's action for row i");
 }

@@ -67,7 +67,8 @@ void Pcg64::seed_from(const std::uint32_t* words, std::size_t n_words) {
   std::uint32_t s[8];
   generate_state(seed_pool(words, n_words), s, 8);
   std::uint64_t w[4];
-  for (int i = 0; i < 4; ++i) w[i] = static_cast<std::uint64_t>(s[2 * i]) | (static_cast<std::uint64_t>(s[2 * i + 1]) << 32);
+  for (int i = 0; i < 4; ++i)
+    w[i] = static_cast<std::uint64_t>(s[2 * i]) | (static_cast<std::uint64_t>(s[2 * i + 1]) << 32);
   const unsigned __int128 initstate = (static_cast<unsigned __int128>(w[0]) << 64) | w[1];
   const unsigned __int128 initseq = (static_cast<unsigned __int128>(w[2]) << 64) | w[3];
   state_ = 0;

@@ -1,4 +1,10 @@
-// agents/view.py in C++ (see view.hpp).
+// agents/view.py in C++ (see view.hpp). No fused multiply-add, as in greedy.cpp (bit-exactness).
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 #include "agents/view.hpp"
 
 #include <stdexcept>
@@ -44,7 +50,8 @@ std::shared_ptr<const GreedyPlan> make_greedy_plan(const std::map<std::string, s
   P->n_decisions = I("n_decisions");
   P->sides = P->n + 1;
   if (P->n < 2 || P->h < 1 || P->nt < 1 || P->nf < 1 || P->n_decisions < 1 || P->n_actions < 1)
-    throw std::invalid_argument("greedy plan: players, hexes, Things, hero faces, decisions and actions must be positive");
+    throw std::invalid_argument("greedy plan: players, hexes, Things, hero faces, decisions and actions must be "
+                                "positive");
   P->a_hex = I("a_hex");
   P->a_thing = I("a_thing");
   P->a_hero = I("a_hero");
@@ -87,7 +94,8 @@ std::shared_ptr<const GreedyPlan> make_greedy_plan(const std::map<std::string, s
   const int last_offset = P->size - 1;
   for (int off : {P->g_decision, P->p_gold, P->h_terrain, P->h_owner, P->h_hero_combat, P->t_owner, P->t_reg_ev_c,
                   P->e_owner, P->e_reg_hero, P->r_cost, P->r_sp_victim})
-    if (off < 0 || off > last_offset) throw std::invalid_argument("greedy plan: a column offset lies outside the observation");
+    if (off < 0 || off > last_offset)
+      throw std::invalid_argument("greedy plan: a column offset lies outside the observation");
   if (P->a_direction + 6 != P->n_actions) throw std::invalid_argument("greedy plan: action blocks do not add up");
 
   const auto nt = static_cast<std::size_t>(P->nt), nf = static_cast<std::size_t>(P->nf);
@@ -116,8 +124,6 @@ View::View(const GreedyPlan& plan)
     : P(&plan),
       terrain_(plan.h),
       owner_(plan.h),
-      thing_owner_(plan.nt),
-      hero_owner_(plan.nf),
       own_strength_(plan.h),
       hero_strength_(plan.h),
       defence_(plan.h),
@@ -138,65 +144,40 @@ int View::argmax_or_none(int offset, int count) const {
 
 void View::read(const float* obs) {
   obs_ = obs;
-  things_ = heroes_ = terrains_ = own_strength_done_ = defence_done_ = enemy_counters_done_ = false;
+  hexes_ = terrains_ = own_strength_done_ = defence_done_ = enemy_counters_done_ = false;
   decision_ = static_cast<int>(argmax(obs + P->g_decision, static_cast<std::size_t>(P->n_decisions)));
+}
+
+void View::decode_hexes() const {
   const int h = P->h;
   float column[N_TERRAINS];
   for (int x = 0; x < h; ++x) {
     // a face-down hex (all zeros) reads as Desert, the argmax of zeros (agents/view.py)
-    for (int k = 0; k < N_TERRAINS; ++k) column[k] = obs[P->h_terrain + k * h + x];
+    for (int k = 0; k < N_TERRAINS; ++k) column[k] = obs_[P->h_terrain + k * h + x];
     terrain_[x] = static_cast<int>(argmax(column, N_TERRAINS));
-    int best = 0;
-    for (int k = 1; k < P->n; ++k)
-      if (obs[P->h_owner + k * h + x] > obs[P->h_owner + best * h + x]) best = k;
-    owner_[x] = obs[P->h_owner + best * h + x] > 0 ? best : -1;
+    owner_[x] = one_hot(P->h_owner, h, P->n, x);
   }
+  hexes_ = true;
 }
 
-bool View::land(int x) const { return terrain_[x] != SEA; }
+bool View::land(int x) const { return terrain(x) != SEA; }
 
 bool View::has_income(int x) const {
   const float sum = obs_[P->h_income_special + x] + obs_[P->h_income_city + x] + obs_[P->h_income_village + x];
   return sum > 0;
 }
 
-void View::decode_things() {
-  const int nt = P->nt;
-  for (int t = 0; t < nt; ++t) {
-    int best = 0;
-    for (int k = 1; k < P->sides; ++k)
-      if (obs_[P->t_owner + k * nt + t] > obs_[P->t_owner + best * nt + t]) best = k;
-    thing_owner_[t] = obs_[P->t_owner + best * nt + t] > 0 ? best : -1;
-  }
-  things_ = true;
+int View::one_hot(int offset, int rows, int count, int row) const {
+  // np.where(block.max(axis=0) > 0, block.argmax(axis=0), -1) for one row of a (count, rows) block
+  int best = 0;
+  for (int k = 1; k < count; ++k)
+    if (obs_[offset + k * rows + row] > obs_[offset + best * rows + row]) best = k;
+  return obs_[offset + best * rows + row] > 0 ? best : -1;
 }
 
-void View::decode_heroes() {
-  const int nf = P->nf;
-  for (int f = 0; f < nf; ++f) {
-    int best = 0;
-    for (int k = 1; k < P->n; ++k)
-      if (obs_[P->e_owner + k * nf + f] > obs_[P->e_owner + best * nf + f]) best = k;
-    hero_owner_[f] = obs_[P->e_owner + best * nf + f] > 0 ? best : -1;
-  }
-  heroes_ = true;
-}
+int View::thing_owner(int t) const { return one_hot(P->t_owner, P->nt, P->sides, t); }
 
-bool View::on_board(int t) { return obs_[P->t_on_board + t] > 0; }
-
-int View::thing_owner(int t) {
-  if (!things_) decode_things();
-  return thing_owner_[t];
-}
-
-std::int64_t View::thing_hex(int t) { return static_cast<std::int64_t>(obs_[P->t_hex + t]); }
-
-bool View::thing_supported(int t) { return obs_[P->t_supported + t] > 0; }
-
-int View::hero_owner(int f) {
-  if (!heroes_) decode_heroes();
-  return hero_owner_[f];
-}
+int View::hero_owner(int f) const { return one_hot(P->e_owner, P->nf, P->n, f); }
 
 int View::reg_side(int offset) const { return argmax_or_none(offset, P->sides); }
 
@@ -212,7 +193,7 @@ const double* View::own_strength() {
   const int h = P->h;
   for (int x = 0; x < h; ++x) own_strength_[x] = 0.0;
   for (int t = 0; t < P->nt; ++t) {  // np.bincount: in Thing id order
-    if (P->thing_kind[t] != CREATURE || !mine_board(t)) continue;
+    if (P->thing_kind[t] != CREATURE || !mine_board(t)) continue;  // the cheap tests first
     const std::int64_t x = thing_hex(t);
     if (x < 0 || x >= h) continue;  // on the board means on a hex; numpy would raise
     const double weight = P->thing_combat[t] * (thing_supported(t) ? 1.0 : 0.35);
@@ -240,8 +221,8 @@ const double* View::defence() {
     for (int side = 1; side <= P->n; ++side) total += static_cast<double>(side_strength(side, x));
     // fort + income_combat: int64 + float32 -> float64
     const double held = static_cast<double>(fort(x)) + static_cast<double>(income_combat(x));
-    total += owner_[x] > 0 ? held : 0.0;
-    total += owner_[x] < 0 ? static_cast<double>(income_combat(x)) : 0.0;
+    total += owner(x) > 0 ? held : 0.0;
+    total += owner(x) < 0 ? static_cast<double>(income_combat(x)) : 0.0;
     defence_[x] = total;
   }
   defence_done_ = true;
@@ -274,9 +255,9 @@ int View::hex_room(int x) const {
 void View::decode_terrains() {
   own_terrains_ = own_free_terrains_ = 0;
   for (int x = 0; x < P->h; ++x) {
-    if (owner_[x] != 0) continue;
-    own_terrains_ |= 1u << terrain_[x];
-    if (!has_income(x)) own_free_terrains_ |= 1u << terrain_[x];
+    if (owner(x) != 0) continue;
+    own_terrains_ |= 1u << terrain(x);
+    if (!has_income(x)) own_free_terrains_ |= 1u << terrain(x);
   }
   terrains_ = true;
 }

@@ -50,9 +50,10 @@ struct GreedyPlan {
 std::shared_ptr<const GreedyPlan> make_greedy_plan(const std::map<std::string, std::int64_t>& ints,
                                                    const std::map<std::string, std::vector<double>>& tables);
 
-// Named facts of one observation. read() decodes the hexes; the Things, the heroes and the derived facts
-// (own strength, defence ...) are decoded on first use, like View's memoised methods. No allocation
-// after construction.
+// Named facts of one observation. read() finds the decision; the hexes and the derived facts (own
+// strength, defence ...) are decoded once on first use, like View's memoised methods; a Thing's or a
+// hero's facts are read when asked (most Things are in the cup: decoding them all would cost more).
+// No allocation after construction.
 class View {
  public:
   explicit View(const GreedyPlan& plan);
@@ -64,25 +65,31 @@ class View {
   float gold(int p) const { return obs_[P->p_gold + p]; }
   float income(int p) const { return obs_[P->p_income + p]; }
   // hexes
-  int terrain(int x) const { return terrain_[x]; }
-  int owner(int x) const { return owner_[x]; }  // relative seat, -1 nobody
+  int terrain(int x) const {
+    if (!hexes_) decode_hexes();
+    return terrain_[x];
+  }
+  int owner(int x) const {  // relative seat, -1 nobody
+    if (!hexes_) decode_hexes();
+    return owner_[x];
+  }
   bool land(int x) const;
-  bool unexplored(int x) const { return land(x) && owner_[x] < 0; }
+  bool unexplored(int x) const { return land(x) && owner(x) < 0; }
   std::int64_t fort(int x) const { return static_cast<std::int64_t>(obs_[P->h_fort + x]); }
   float income_value(int x) const { return obs_[P->h_income_value + x]; }
   float income_combat(int x) const { return obs_[P->h_income_combat + x]; }
   bool has_income(int x) const;
   float hexes_column(int offset, int side, int x) const { return obs_[offset + side * P->h + x]; }
   // Things (catalog ids) and hero faces
-  bool on_board(int t);
-  int thing_owner(int t);  // relative side, n = neutral, -1 unknown
-  std::int64_t thing_hex(int t);
-  bool thing_supported(int t);
-  bool mine_board(int t) { return on_board(t) && thing_owner(t) == 0; }
-  float thing_status(int t) { return obs_[P->t_status + t]; }
+  bool on_board(int t) const { return obs_[P->t_on_board + t] > 0; }
+  int thing_owner(int t) const;  // relative side, n = neutral, -1 unknown
+  std::int64_t thing_hex(int t) const { return static_cast<std::int64_t>(obs_[P->t_hex + t]); }
+  bool thing_supported(int t) const { return obs_[P->t_supported + t] > 0; }
+  bool mine_board(int t) const { return on_board(t) && thing_owner(t) == 0; }
+  float thing_status(int t) const { return obs_[P->t_status + t]; }
   float bearer(int t) const { return obs_[P->t_bearer + t]; }
-  int hero_owner(int f);
-  std::int64_t hero_hex(int f) { return static_cast<std::int64_t>(obs_[P->e_hex + f]); }
+  int hero_owner(int f) const;
+  std::int64_t hero_hex(int f) const { return static_cast<std::int64_t>(obs_[P->e_hex + f]); }
   float hero_status(int f) const { return obs_[P->e_status + f]; }
   // registers
   float reg_scalar(int offset) const { return obs_[offset]; }
@@ -104,18 +111,19 @@ class View {
 
  private:
   int argmax_or_none(int offset, int count) const;
-  void decode_things();
-  void decode_heroes();
+  int one_hot(int offset, int rows, int count, int row) const;
+  void decode_hexes() const;
   void decode_terrains();
 
   const GreedyPlan* P;
   const float* obs_ = nullptr;
   int decision_ = 0;
-  std::vector<int> terrain_, owner_, thing_owner_, hero_owner_;
+  mutable std::vector<int> terrain_, owner_;  // decoded on first use (const readers)
+  mutable bool hexes_ = false;
   std::vector<double> own_strength_, hero_strength_, defence_;
   std::vector<float> enemy_counters_;
   unsigned own_terrains_ = 0, own_free_terrains_ = 0;
-  bool things_ = false, heroes_ = false, terrains_ = false, own_strength_done_ = false, defence_done_ = false,
+  bool terrains_ = false, own_strength_done_ = false, defence_done_ = false,
        enemy_counters_done_ = false;
 };
 
