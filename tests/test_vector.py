@@ -21,12 +21,13 @@ from ktenv.config import ConfigError  # noqa: E402
 from ktenv.engine import machine  # noqa: E402
 from ktenv.engine.common import IllegalActionError  # noqa: E402
 from ktenv.env import raw_env  # noqa: E402
+from ktenv.env.stats import STAT_COLUMNS  # noqa: E402
 from ktenv.native.game import NativeGame  # noqa: E402
 from ktenv.rng import Dice  # noqa: E402
-from ktenv.vector import VectorEnv, reasons  # noqa: E402
+from ktenv.vector import SKIP, VectorEnv, reasons  # noqa: E402
 
-KEYS = ("observation", "action_mask", "actor", "rewards", "terminated", "truncated", "seed", "final_winners",
-        "final_reason", "final_rounds", "final_seed", "final_length", "final_return")
+KEYS = ("observation", "action_mask", "actor", "rewards", "opening_rewards", "terminated", "truncated", "seed",
+        "final_winners", "final_reason", "final_rounds", "final_seed", "final_length", "final_return", "final_stats")
 
 
 @pytest.fixture(autouse=True)
@@ -125,6 +126,11 @@ def same_end(out: dict, i: int, twin: Twin) -> None:
     assert out["final_length"][i] == twin.steps
     assert out["final_rounds"][i] == e.game_state.round
     np.testing.assert_array_equal(out["final_return"][i], twin.episode)
+    for p, a in enumerate(twin.agents):  # the players' statistics at the end, as the AEC env's infos
+        for name in ("income", "hexes", "gold", "forts", "citadels", "heroes", "alive"):
+            assert out["final_stats"][i, p, STAT_COLUMNS.index(name)] == e.infos[a][name], (p, name)
+    observer = twin.external.index(True)  # the default observer: the first external seat
+    np.testing.assert_array_equal(out["final_observation"][i], e.observe(twin.agents[observer])["observation"])
 
 
 def drive(env: VectorEnv, twins: list[Twin], seed: int, steps: int, rng) -> int:
@@ -134,6 +140,7 @@ def drive(env: VectorEnv, twins: list[Twin], seed: int, steps: int, rng) -> int:
     started = [1] * n
     for i, twin in enumerate(twins):
         twin.start(seed + i)
+        np.testing.assert_array_equal(out["opening_rewards"][i], twin.take_earned())
         same_view(out, i, twin)
     ended = 0
     for _ in range(steps):
@@ -148,6 +155,7 @@ def drive(env: VectorEnv, twins: list[Twin], seed: int, steps: int, rng) -> int:
                 twin.start(seed + i + started[i] * n)
                 started[i] += 1
                 ended += 1
+            np.testing.assert_array_equal(out["opening_rewards"][i], twin.take_earned())  # zero if no game began
             same_view(out, i, twin)
     return ended
 
@@ -191,10 +199,13 @@ def test_shapes_and_dtypes():
     assert env.observation_size == env.observation_layout().size
     expected = {
         "observation": (np.float32, (n, env.observation_size)), "action_mask": (np.int8, (n, env.n_actions)),
-        "actor": (np.int32, (n,)), "rewards": (np.float64, (n, p)), "terminated": (np.bool_, (n,)),
+        "actor": (np.int32, (n,)), "rewards": (np.float64, (n, p)), "opening_rewards": (np.float64, (n, p)),
+        "terminated": (np.bool_, (n,)),
         "truncated": (np.bool_, (n,)), "seed": (np.uint64, (n,)), "final_winners": (np.bool_, (n, p)),
         "final_reason": (np.int8, (n,)), "final_rounds": (np.int32, (n,)), "final_seed": (np.uint64, (n,)),
         "final_length": (np.int64, (n,)), "final_return": (np.float64, (n, p)),
+        "final_stats": (np.int64, (n, p, len(STAT_COLUMNS))),
+        "final_observation": (np.float32, (n, env.observation_size)),
     }
     assert set(out) == set(expected)
     for key, (dtype, shape) in expected.items():
@@ -313,3 +324,63 @@ def test_a_game_over_before_any_external_decision_is_skipped():
         for seed in range(i, int(seeds[i]), n):
             assert NativeGame.new(env.config, seed).actor == 0
     assert (seeds > np.arange(n)).any()  # some game was passed over (else this test proves nothing)
+
+
+def test_seats_change_at_the_next_episode_and_a_skipped_game_stays_as_it_is():
+    """Issue 15.2: set_next_seats applies at the game's next (auto-)reset; SKIP (-1) leaves a game untouched."""
+    n, seed = 3, 30
+    env = VectorEnv(n, seed=seed, max_steps=6, num_threads=2)
+    out = env.reset()
+    env.set_next_seats(1, ("random", "external"), observer=0)
+    assert env.seats(1) == ("external", "external")  # not before its next episode
+    rng = np.random.default_rng(3)
+    twin = Twin("native", ("random", "external"), "win", 6, {})
+    for _ in range(6):
+        before = {k: out[k][2].copy() for k in ("observation", "action_mask", "actor", "seed")}
+        actions = random_actions(out, rng)
+        actions[2] = SKIP
+        out = env.step(actions)
+        for key, row in before.items():  # game 2 was left as it is, and its row says nothing happened
+            np.testing.assert_array_equal(out[key][2], row, err_msg=key)
+        assert not out["rewards"][2].any() and not out["terminated"][2] and not out["truncated"][2]
+    assert out["truncated"][[0, 1]].all() and not out["truncated"][2]
+    assert env.seats(1) == ("random", "external") and env.seats(0) == ("external", "external")
+    twin.start(seed + 1 + n)  # game 1's second game, its random seat played natively
+    np.testing.assert_array_equal(out["opening_rewards"][1], twin.take_earned())
+    same_view(out, 1, twin)
+    assert (out["seed"] == [seed + n, seed + 1 + n, seed + 2]).all()
+    env.step(np.full(n, SKIP))  # nothing at all: allowed, changes nothing
+    assert (out["seed"] == [seed + n, seed + 1 + n, seed + 2]).all()
+
+
+def test_the_observer_sees_the_final_state():
+    env = VectorEnv(2, seed=5, max_steps=4, num_threads=1)
+    env.set_next_seats(0, ("external", "external"), observer=1)
+    out = env.reset()
+    rng = np.random.default_rng(0)
+    games = [NativeGame.new(env.config, s) for s in (5, 6)]
+    for _ in range(4):
+        actions = random_actions(out, rng)
+        for g, a in zip(games, actions):
+            g.step(int(a))
+        out = env.step(actions)
+    assert out["truncated"].all()
+    for i, observer in ((0, 1), (1, 0)):
+        np.testing.assert_array_equal(out["final_observation"][i], env.encoder.encode(games[i], observer))
+
+
+def test_bad_seats_change_nothing():
+    env = VectorEnv(2, seed=1)
+    env.reset()
+    for args, error, message in (((5, ("external", "random")), IndexError, "not a game"),
+                                 ((0, ("random", "random")), ConfigError, "game 0 has no external seat"),
+                                 ((1, ("external", "wizard")), ConfigError, "'wizard' \\(game 1, seat 1\\)"),
+                                 ((0, ("external",)), ConfigError, "expected 2 seat kinds"),
+                                 ((0, ("external", "random"), 2), ConfigError, "observer")):
+        with pytest.raises(error, match=message):
+            env.set_next_seats(*args)
+    out = env.reset()
+    assert env.seats(0) == env.seats(1) == ("external", "external")
+    with pytest.raises(IllegalActionError, match="game 1: action -2"):
+        env.step([SKIP, -2])
+    assert out["actor"].tolist() == [env.game(0).actor, env.game(1).actor]

@@ -14,12 +14,17 @@ numpy arrays that the env owns and overwrites on every call (copy what you keep)
 
 - ``observation`` float32[N, observation_size]: each game's actor's observation (their own seat's view);
 - ``action_mask`` int8[N, n_actions]: that actor's legal actions; ``actor`` int32[N]: who decides now;
-- ``rewards`` float64[N, num_players]: what every seat earned since the game's previous row (the AEC env's
-  rewards, summed over the decisions played in the call); ``terminated``, ``truncated`` bool[N];
+- ``rewards`` float64[N, num_players]: what every seat earned in the call, in the game that was in the row
+  when the call began (the AEC env's rewards, summed over its decisions played in the call);
+  ``opening_rewards``: the same for the opening of a game started in the call (its native seats' turns
+  before its first external decision); ``terminated``, ``truncated`` bool[N];
 - ``seed`` uint64[N]: the seed of the game now in each row;
 - where a game ended in this call: ``final_winners`` bool[N, num_players], ``final_reason`` int8[N] (an
   index in `REASONS`), ``final_rounds``, ``final_seed``, ``final_length`` (its decisions, every seat's) and
-  ``final_return`` float64[N, num_players] (its rewards summed); zeros in the other rows.
+  ``final_return`` float64[N, num_players] (its rewards summed), ``final_stats`` int64[N, num_players,
+  len(STAT_COLUMNS)] (every player's statistics at the end: income, hexes, ...); zeros in the other rows;
+  ``final_observation`` float32[N, observation_size]: the final state seen by the game's observer (not
+  cleared: read it only where a game ended).
 
 Auto-reset: a game that ends starts the next game of its seed stream in the same call; the row's
 observation is the new game's first one and the ended game is described by the ``final_*`` arrays.
@@ -33,8 +38,10 @@ inside native code, with a generator of their own (seeded by the game's seed, ne
 their own observation and mask.
 `step` applies the external actions, then plays the native seats until every game waits on an external
 seat again, so the caller sees only external decisions; the rewards of those turns are added to the
-row. A native seat's turns before an episode's first external decision are counted in that episode's
-first `step` row. Every game needs an external seat.
+row. A native seat's turns before an episode's first external decision are in ``opening_rewards``. Every
+game needs an external seat. ``set_next_seats(i, seats, observer)`` changes game i's seats from its next
+episode on (the single-learner adapters draw the learner's seat and its opponents anew every game), and
+an action of ``SKIP`` (-1) leaves a game as it is in that call (its rows show nothing earned and no end).
 
 Semantics are the AEC env's (ktenv/env/aec.py): ``reward="win"`` or ``"shaped"``, the config's round
 limit (truncated, the winner rewarded), ``max_steps`` decisions per episode (truncated, reason
@@ -59,6 +66,7 @@ from ..env.layout import ObservationLayout
 from ..state import PHASE_NAMES
 
 SEAT_KINDS = ("external", "random", "greedy")  # the codes of src/vector/vector.hpp's Seat
+SKIP = -1  # step's action for a game left as it is in that call
 _BOOL_ROWS = ("terminated", "truncated", "final_winners")
 
 
@@ -127,6 +135,7 @@ class VectorEnv:
         self.n_actions = self._batch.n_actions
         self._out = _as_bool(self._batch.buffers())
         self._started = False
+        self._greedy_ready = greedy is not None
 
     # ----- reset / step
 
@@ -149,6 +158,30 @@ class VectorEnv:
         if bad >= 0:
             raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
         return self._out
+
+    def set_next_seats(self, game: int, seats: Sequence[str], observer: int | None = None) -> None:
+        """Game `game`'s seats from its next episode on (the one its next reset or auto-reset starts): one kind
+        per seat, as the constructor's `seats`; `observer`: the seat whose view of that episode's final state is
+        ``final_observation`` (default: its first external seat). Bad input changes nothing."""
+        batch = self._live()
+        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < self.num_envs:
+            raise IndexError(f"set_next_seats: {game!r} is not a game of this env (0 to {self.num_envs - 1})")
+        codes = _seat_codes([seats], 1, self.num_players, first=int(game))[0]
+        if observer is None:
+            observer = int(np.flatnonzero(codes == 0)[0])
+        elif isinstance(observer, bool) or not isinstance(observer, (int, np.integer)) or \
+                not 0 <= observer < self.num_players:
+            raise ConfigError(f"observer: expected a seat 0-{self.num_players - 1}, got {observer!r}")
+        if not self._greedy_ready and (codes == SEAT_KINDS.index("greedy")).any():
+            batch.set_greedy_plan(_greedy_plan(self.config))
+            self._greedy_ready = True
+        batch.set_next_seats(int(game), codes.tolist(), int(observer))
+
+    def seats(self, game: int) -> tuple[str, ...]:
+        """Game `game`'s seat kinds in the episode under way."""
+        if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < self.num_envs:
+            raise IndexError(f"seats: {game!r} is not a game of this env (0 to {self.num_envs - 1})")
+        return tuple(SEAT_KINDS[c] for c in self._live().seats(int(game)))
 
     def _checked_actions(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)
@@ -222,7 +255,7 @@ def _greedy_plan(cfg: GameConfig):
     return plan_for(cfg)
 
 
-def _seat_codes(seats: Any, n: int, players: int) -> np.ndarray:
+def _seat_codes(seats: Any, n: int, players: int, first: int = 0) -> np.ndarray:
     """int8[n, players] seat codes from one row of kind names (every game) or one row per game."""
     if seats is None:
         return np.zeros((n, players), np.int8)
@@ -234,11 +267,11 @@ def _seat_codes(seats: Any, n: int, players: int) -> np.ndarray:
     codes = np.zeros((n, players), np.int8)
     for (i, p), kind in np.ndenumerate(rows):
         if kind not in SEAT_KINDS:
-            raise ConfigError(f"seats: {kind!r} (game {i}, seat {p}) is not one of {list(SEAT_KINDS)}")
+            raise ConfigError(f"seats: {kind!r} (game {first + i}, seat {p}) is not one of {list(SEAT_KINDS)}")
         codes[i, p] = SEAT_KINDS.index(kind)
     if not (codes == 0).any(axis=1).all():
-        raise ConfigError(f"seats: game {int(np.flatnonzero(~(codes == 0).any(axis=1))[0])} has no external seat: "
-                          "the caller would never be asked to decide")
+        game = first + int(np.flatnonzero(~(codes == 0).any(axis=1))[0])
+        raise ConfigError(f"seats: game {game} has no external seat: the caller would never be asked to decide")
     return codes
 
 
@@ -247,4 +280,4 @@ def _as_bool(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {k: v.view(np.bool_) if k in _BOOL_ROWS else v for k, v in rows.items()}
 
 
-__all__ = ["SEAT_KINDS", "VectorEnv", "reasons"]
+__all__ = ["SEAT_KINDS", "SKIP", "VectorEnv", "reasons"]

@@ -30,6 +30,13 @@ nb::object view(nb::handle owner, std::vector<T>& data, std::size_t rows, std::s
   return nb::cast(nb::ndarray<nb::numpy, T>(data.data(), 2, shape, owner));
 }
 
+// The same with a third axis ([N, width, depth]).
+template <class T>
+nb::object view3(nb::handle owner, std::vector<T>& data, std::size_t rows, std::size_t width, std::size_t depth) {
+  std::size_t shape[3] = {rows, width, depth};
+  return nb::cast(nb::ndarray<nb::numpy, T>(data.data(), 3, shape, owner));
+}
+
 }  // namespace
 
 void bind_vector(nb::module_& m) {
@@ -64,6 +71,7 @@ void bind_vector(nb::module_& m) {
         d["action_mask"] = view(self, r.mask, N, static_cast<std::size_t>(b.n_actions()));
         d["actor"] = view(self, r.actor, N, 0);
         d["rewards"] = view(self, r.rewards, N, P);
+        d["opening_rewards"] = view(self, r.opening_rewards, N, P);
         d["terminated"] = view(self, r.terminated, N, 0);
         d["truncated"] = view(self, r.truncated, N, 0);
         d["seed"] = view(self, r.seed, N, 0);
@@ -73,6 +81,8 @@ void bind_vector(nb::module_& m) {
         d["final_seed"] = view(self, r.final_seed, N, 0);
         d["final_length"] = view(self, r.final_length, N, 0);
         d["final_return"] = view(self, r.final_return, N, P);
+        d["final_stats"] = view3(self, r.final_stats, N, P, ktenv::observation::N_STATS);
+        d["final_observation"] = view(self, r.final_observation, N, static_cast<std::size_t>(b.observation_size()));
         return d;
       }, "numpy views of the rows every call writes (the same memory each call)")
       .def("reset", [](vec::Batch& b, std::optional<std::uint64_t> seed) {
@@ -94,8 +104,27 @@ void bind_vector(nb::module_& m) {
         b.step_checked(actions.data());
         return -1;
       }, nb::arg("actions"),
-         "one decision per game, then the native seats; returns -1, or the first game whose action is illegal "
-         "(then nothing changed)")
+         "one decision per game (-1: leave that game as it is), then the native seats; returns -1, or the first "
+         "game whose action is illegal (then nothing changed)")
+      .def("set_next_seats", [](vec::Batch& b, int i, std::vector<std::int8_t> seats, int observer) {
+        if (static_cast<int>(seats.size()) != b.num_players())
+          throw std::invalid_argument("seats: expected " + std::to_string(b.num_players()) + " seat codes, got " +
+                                      std::to_string(seats.size()));
+        b.set_next_seats(i, seats.data(), observer);
+      }, nb::arg("index"), nb::arg("seats"), nb::arg("observer"),
+         "game `index`'s seat codes from its next episode on, and the seat whose view of its final state is "
+         "final_observation (-1: none)")
+      .def("set_greedy_plan", &vec::Batch::set_greedy_plan, nb::arg("plan"),
+           "the greedy agent's plan, for greedy seats set later")
+      .def("seats", [](const vec::Batch& b, int i) {
+        if (i < 0 || i >= b.num_envs()) throw nb::index_error("seats: no such game in the batch");
+        const std::int8_t* row = b.seats(i);
+        return std::vector<std::int8_t>(row, row + b.num_players());
+      }, nb::arg("index"), "game `index`'s seat codes in the episode under way")
+      .def("observer", [](const vec::Batch& b, int i) {
+        if (i < 0 || i >= b.num_envs()) throw nb::index_error("observer: no such game in the batch");
+        return b.observer(i);
+      }, nb::arg("index"), "the seat whose view of the episode's final state is final_observation (-1: none)")
       .def("game", [](const vec::Batch& b, int i) {
         if (i < 0 || i >= b.num_envs()) throw nb::index_error("game: no such game in the batch");
         return ktenv::State(b.game(i));

@@ -35,7 +35,6 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
       base_seed_(options.seed),
       reward_(options.reward),
       max_steps_(options.max_steps),
-      seats_(std::move(options.seats)),
       pool_(std::max(1, options.num_threads)) {
   if (!rules_) throw std::invalid_argument("rules: none given");
   if (n_ < 1) throw std::invalid_argument("num_envs: expected at least 1 game, got " + std::to_string(n_));
@@ -45,22 +44,28 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
     throw std::invalid_argument("the observation plan is for " + std::to_string(players_) + " players, the rules for " +
                                 std::to_string(rules_->t.n.Players));
   if (max_steps_ < 0) throw std::invalid_argument("max_steps: expected 0 (no bound) or a positive number");
-  check_seats();
+  if (options.seats.size() != static_cast<std::size_t>(n_) * players_)
+    throw std::invalid_argument("seats: expected num_envs * num_players codes");
+  for (int i = 0; i < n_; ++i) check_seats(&options.seats[static_cast<std::size_t>(i) * players_], -1,
+                                           "game " + std::to_string(i));
   games_ = std::vector<Game>(static_cast<std::size_t>(n_));  // made in place: a Game is not copied
   for (int i = 0; i < n_; ++i) {
     Game& g = games_[static_cast<std::size_t>(i)];
     g.index = i;
     g.greedy.resize(static_cast<std::size_t>(players_));
-    for (int p = 0; p < players_; ++p)
-      if (seats_[static_cast<std::size_t>(i) * players_ + p] == GREEDY)
-        g.greedy[static_cast<std::size_t>(p)] = std::make_unique<agents::Greedy>(greedy_plan_, 0);
-    if (seats_used(GREEDY, i)) g.seen.assign(static_cast<std::size_t>(plan_->size), 0.0f);
+    std::copy_n(&options.seats[static_cast<std::size_t>(i) * players_], players_, g.next_seats.begin());
+    g.next_observer = static_cast<int>(std::find(g.next_seats.begin(), g.next_seats.begin() + players_, EXTERNAL) -
+                                       g.next_seats.begin());
+    g.seats = g.next_seats;
+    g.observer = g.next_observer;
+    make_agents(g);
   }
   auto N = static_cast<std::size_t>(n_), P = static_cast<std::size_t>(players_);
   rows_.observation.assign(N * static_cast<std::size_t>(plan_->size), 0.0f);
   rows_.mask.assign(N * static_cast<std::size_t>(actions_), 0);
   rows_.actor.assign(N, -1);
   rows_.rewards.assign(N * P, 0.0);
+  rows_.opening_rewards.assign(N * P, 0.0);
   rows_.terminated.assign(N, 0);
   rows_.truncated.assign(N, 0);
   rows_.seed.assign(N, 0);
@@ -70,31 +75,54 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
   rows_.final_seed.assign(N, 0);
   rows_.final_length.assign(N, 0);
   rows_.final_return.assign(N * P, 0.0);
+  rows_.final_stats.assign(N * P * observation::N_STATS, 0);
+  rows_.final_observation.assign(N * static_cast<std::size_t>(plan_->size), 0.0f);
 }
 
-void Batch::check_seats() {
-  if (seats_.size() != static_cast<std::size_t>(n_) * players_)
-    throw std::invalid_argument("seats: expected num_envs * num_players codes");
-  for (int i = 0; i < n_; ++i) {
-    for (int p = 0; p < players_; ++p) {
-      int code = seats_[static_cast<std::size_t>(i) * players_ + p];
-      if (code != EXTERNAL && code != RANDOM && code != GREEDY)
-        throw std::invalid_argument("seats: unknown seat code " + std::to_string(code));
-    }
-    if (!seats_used(EXTERNAL, i))
-      throw std::invalid_argument("seats: game " + std::to_string(i) + " has no external seat (nobody would ever "
-                                  "hand the caller a decision)");
+// One game's seat codes (and observer, unless -1): known codes, an external seat, greedy seats only with
+// the greedy agent's plan.
+void Batch::check_seats(const std::int8_t* seats, int observer, const std::string& where) const {
+  bool external = false, greedy = false;
+  for (int p = 0; p < players_; ++p) {
+    int code = seats[p];
+    if (code != EXTERNAL && code != RANDOM && code != GREEDY)
+      throw std::invalid_argument("seats: unknown seat code " + std::to_string(code) + " (" + where + ")");
+    external = external || code == EXTERNAL;
+    greedy = greedy || code == GREEDY;
   }
-  bool greedy = false;
-  for (int i = 0; i < n_; ++i) greedy = greedy || seats_used(GREEDY, i);
+  if (!external)
+    throw std::invalid_argument("seats: " + where + " has no external seat (nobody would ever hand the caller a "
+                                "decision)");
   if (greedy && !greedy_plan_) throw std::invalid_argument("seats: greedy seats need the greedy agent's plan");
-  if (greedy && (greedy_plan_->size != plan_->size || greedy_plan_->n_actions != actions_))
-    throw std::invalid_argument("seats: the greedy agent's plan is for another observation or action layout");
+  if (observer < -1 || observer >= players_)
+    throw std::invalid_argument("observer: seat " + std::to_string(observer) + " is not a seat of the game (" + where +
+                                ")");
 }
 
-bool Batch::seats_used(Seat kind, int i) const {
-  const std::int8_t* row = &seats_[static_cast<std::size_t>(i) * players_];
-  return std::find(row, row + players_, kind) != row + players_;
+void Batch::set_greedy_plan(std::shared_ptr<const agents::GreedyPlan> plan) {
+  if (!plan) throw std::invalid_argument("greedy: no plan given");
+  if (plan->size != plan_->size || plan->n_actions != actions_)
+    throw std::invalid_argument("greedy: the greedy agent's plan is for another observation or action layout");
+  greedy_plan_ = std::move(plan);
+}
+
+void Batch::set_next_seats(int i, const std::int8_t* seats, int observer) {
+  if (i < 0 || i >= n_) throw std::invalid_argument("game: " + std::to_string(i) + " is not a game of the batch");
+  check_seats(seats, observer, "game " + std::to_string(i));
+  Game& g = games_[static_cast<std::size_t>(i)];
+  std::copy_n(seats, players_, g.next_seats.begin());
+  g.next_observer = observer;
+  make_agents(g);
+}
+
+// The greedy agents and the observation buffer the game's next seats need (made once, on the caller's thread,
+// so that no step allocates them).
+void Batch::make_agents(Game& g) {
+  for (int p = 0; p < players_; ++p)
+    if (g.next_seats[static_cast<std::size_t>(p)] == GREEDY && !g.greedy[static_cast<std::size_t>(p)])
+      g.greedy[static_cast<std::size_t>(p)] = std::make_unique<agents::Greedy>(greedy_plan_, 0);
+  if (g.seen.empty() && std::find(g.next_seats.begin(), g.next_seats.end(), GREEDY) != g.next_seats.end())
+    g.seen.assign(static_cast<std::size_t>(plan_->size), 0.0f);
 }
 
 // ----- the calls
@@ -114,6 +142,7 @@ int Batch::first_illegal(const std::int64_t* actions) {
     Game& g = games_[static_cast<std::size_t>(i)];
     if (g.failed) throw std::logic_error("game " + std::to_string(i) + " failed in an earlier call: reset the batch");
     std::int64_t a = actions[i];
+    if (a == SKIP) continue;
     if (a < 0 || a >= actions_ || !mask_of(g.s)[a]) return i;
   }
   return -1;
@@ -157,18 +186,14 @@ void Batch::reset_one(int i, const std::int64_t*) {
   g.error.clear();
   clear_row(i);
   start(g);
-  std::fill_n(&rows_.rewards[static_cast<std::size_t>(i) * players_], players_, 0.0);
   write_view(i);
 }
 
 void Batch::step_one(int i, const std::int64_t* actions) {
   Game& g = games_[static_cast<std::size_t>(i)];
   clear_row(i);
+  if (actions[i] == SKIP) return;  // the game, its view and its rows stay as they are; nothing was earned
   double* rewards = &rows_.rewards[static_cast<std::size_t>(i) * players_];
-  for (int p = 0; p < players_; ++p) {  // the native seats' opening of this episode, if any
-    rewards[p] = g.carried[p];
-    g.carried[p] = 0.0;
-  }
   bool ended = play(g, static_cast<int>(actions[i]), rewards) || play_native(g, rewards);
   if (ended) {
     finish(g);
@@ -180,6 +205,9 @@ void Batch::step_one(int i, const std::int64_t* actions) {
 void Batch::clear_row(int i) {
   auto r = static_cast<std::size_t>(i), P = static_cast<std::size_t>(players_);
   rows_.terminated[r] = rows_.truncated[r] = 0;
+  std::fill_n(&rows_.rewards[r * P], P, 0.0);
+  std::fill_n(&rows_.opening_rewards[r * P], P, 0.0);
+  std::fill_n(&rows_.final_stats[r * P * observation::N_STATS], P * observation::N_STATS, 0);
   std::fill_n(&rows_.final_winners[r * P], P, 0);
   std::fill_n(&rows_.final_return[r * P], P, 0.0);
   rows_.final_reason[r] = 0;
@@ -188,21 +216,25 @@ void Batch::clear_row(int i) {
   rows_.final_length[r] = 0;
 }
 
-// The next game of the slot's seed stream, played up to its first external decision (those rewards are
-// carried into the next step's row).
+// The next game of the slot's seed stream with the slot's next seats, played up to its first external
+// decision (those rewards go to the row's opening_rewards).
 void Batch::start(Game& g) {
+  g.seats = g.next_seats;
+  g.observer = g.next_observer;
+  double* opening = &rows_.opening_rewards[static_cast<std::size_t>(g.index) * players_];
   for (int tries = 0; tries < kOpeningTries; ++tries) {
     g.seed = base_seed_ + static_cast<std::uint64_t>(g.index) + g.episodes * static_cast<std::uint64_t>(n_);
     ++g.episodes;
     g.s = machine::new_game(rules_, g.seed);
     g.chooser = Dice::seeded(random_seed(g.seed));
     for (int p = 0; p < players_; ++p)
-      if (g.greedy[static_cast<std::size_t>(p)]) g.greedy[static_cast<std::size_t>(p)]->reset(greedy_seed(g.seed, p));
+      if (g.seats[static_cast<std::size_t>(p)] == GREEDY)
+        g.greedy[static_cast<std::size_t>(p)]->reset(greedy_seed(g.seed, p));
     g.steps = 0;
     g.returns.fill(0.0);
-    g.carried.fill(0.0);
+    std::fill_n(opening, players_, 0.0);
     if (reward_ == Reward::SHAPED) potentials(g, g.potential);
-    if (!play_native(g, g.carried.data())) return;
+    if (!play_native(g, opening)) return;
   }
   throw std::runtime_error(std::to_string(kOpeningTries) + " games in a row ended before any external seat decided "
                            "(is max_steps too small?)");
@@ -253,7 +285,7 @@ void Batch::add_win_rewards(const State& s, std::array<double, kMaxPlayers>& ste
 
 // The native seats' turns until an external seat must decide; true when the episode ended meanwhile.
 bool Batch::play_native(Game& g, double* rewards) {
-  const std::int8_t* seats = &seats_[static_cast<std::size_t>(g.index) * players_];
+  const std::int8_t* seats = g.seats.data();
   while (seats[g.s.actor] != EXTERNAL)
     if (play(g, native_action(g, seats[g.s.actor]), rewards)) return true;
   return false;
@@ -300,6 +332,12 @@ void Batch::finish(Game& g) {
   rows_.final_seed[r] = g.seed;
   rows_.final_length[r] = g.steps;
   for (std::size_t p = 0; p < P; ++p) rows_.final_return[r * P + p] = g.returns[p];
+  if (reward_ != Reward::SHAPED) observation::player_stats(s, *plan_, g.stats);  // shaped: already current
+  for (std::size_t p = 0; p < P; ++p)
+    std::copy_n(g.stats[p].begin(), observation::N_STATS, &rows_.final_stats[(r * P + p) * observation::N_STATS]);
+  if (g.observer >= 0)
+    observation::encode(s, *plan_, g.observer, &rows_.final_observation[r * static_cast<std::size_t>(plan_->size)],
+                        &g.stats);
 }
 
 void Batch::write_view(int i) {

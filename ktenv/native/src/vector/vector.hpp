@@ -5,7 +5,8 @@
 // The semantics are those of the AEC env (ktenv/env/aec.py): rewards "win" or "shaped", the
 // max_steps truncation (reason step_limit, no winner, no end reward), the config's round limit.
 // A finished game starts the next game of its seed stream in the same call (auto-reset); its
-// results are in the final_* rows of that call.
+// results are in the final_* rows of that call. Each game's seats may change from one episode to the
+// next (set_next_seats), and a call may step only some games (action SKIP for the others).
 #pragma once
 
 #include <array>
@@ -38,6 +39,7 @@ constexpr int REASON_ROUND_LIMIT = 8;
 constexpr int REASON_STEP_LIMIT = 9;
 
 constexpr double SHAPING_SCALE = 0.01;  // ktenv/env/aec.py
+constexpr std::int64_t SKIP = -1;  // step's action for a game left as it is in this call
 
 struct Options {
   int num_envs = 1;
@@ -55,7 +57,8 @@ struct Rows {
   std::vector<float> observation;      // [N, obs size]: the actor's view
   std::vector<std::int8_t> mask;       // [N, n actions]
   std::vector<std::int32_t> actor;     // [N]
-  std::vector<double> rewards;         // [N, P]: earned since the game's previous row, every seat
+  std::vector<double> rewards;         // [N, P]: earned in this call by the game that was in the row
+  std::vector<double> opening_rewards; // [N, P]: earned by the native seats' opening of a game started in this call
   std::vector<std::uint8_t> terminated, truncated;  // [N]
   std::vector<std::uint64_t> seed;     // [N]: the seed of the game now in the row
   // the game that ended in this call (valid where terminated or truncated)
@@ -65,6 +68,9 @@ struct Rows {
   std::vector<std::uint64_t> final_seed;    // [N]
   std::vector<std::int64_t> final_length;   // [N]: decisions of the episode, every seat's
   std::vector<double> final_return;         // [N, P]: the episode's rewards summed
+  std::vector<std::int64_t> final_stats;    // [N, P, N_STATS]: observation::player_stats of the final state
+  std::vector<float> final_observation;     // [N, obs size]: the final state seen by the game's observer
+                                            // (not cleared between calls: read it only where a game ended)
 };
 
 // One slot of the batch: the game under way and its bookkeeping.
@@ -75,9 +81,11 @@ struct Game {
   std::uint64_t seed = 0;        // of the game under way
   std::uint64_t episodes = 0;    // games this slot started since its stream began
   std::int64_t steps = 0;        // decisions in this episode
-  std::array<double, kMaxPlayers> potential{}, returns{}, carried{};
-  std::vector<std::unique_ptr<agents::Greedy>> greedy;  // per seat, for GREEDY seats (made once)
-  std::vector<float> seen;       // a greedy seat's observation (allocated once)
+  std::array<double, kMaxPlayers> potential{}, returns{};
+  std::array<std::int8_t, kMaxPlayers> seats{}, next_seats{};  // Seat codes: this episode's, the next one's
+  int observer = 0, next_observer = 0;  // whose view of the final state is final_observation
+  std::vector<std::unique_ptr<agents::Greedy>> greedy;  // per seat, made when the seat is first GREEDY
+  std::vector<float> seen;       // a greedy seat's observation (allocated with its first greedy seat)
   observation::StatTable stats;  // the players' statistics of the state as it stands (shaped rewards only)
   bool failed = false;           // the engine threw inside this game (message in `error`)
   std::string error;
@@ -105,6 +113,14 @@ class Batch {
   void step(const std::int64_t* actions);
   // step() for actions already checked by first_illegal.
   void step_checked(const std::int64_t* actions);
+  // The seats of game i from its next episode on (the one its next reset or auto-reset starts), and the
+  // seat whose view of that episode's final state goes to final_observation. Checked; throws
+  // std::invalid_argument naming what is wrong, and then changes nothing.
+  void set_next_seats(int i, const std::int8_t* seats, int observer);
+  // The greedy agent's plan, for greedy seats set later (checked against the observation and action layout).
+  void set_greedy_plan(std::shared_ptr<const agents::GreedyPlan> plan);
+  const std::int8_t* seats(int i) const { return games_.at(static_cast<std::size_t>(i)).seats.data(); }
+  int observer(int i) const { return games_.at(static_cast<std::size_t>(i)).observer; }
 
  private:
   const std::int8_t* mask_of(State& s);
@@ -112,8 +128,8 @@ class Batch {
   bool play(Game& g, int action, double* rewards);
   bool play_native(Game& g, double* rewards);
   int native_action(Game& g, int seat);
-  void check_seats();
-  bool seats_used(Seat kind, int i) const;
+  void check_seats(const std::int8_t* seats, int observer, const std::string& where) const;
+  void make_agents(Game& g);
   void potentials(Game& g, std::array<double, kMaxPlayers>& out) const;
   const observation::StatTable* stats_of(const Game& g) const;
   void add_win_rewards(const State& s, std::array<double, kMaxPlayers>& step) const;
@@ -131,7 +147,6 @@ class Batch {
   std::uint64_t base_seed_;
   Reward reward_;
   std::int64_t max_steps_;
-  std::vector<std::int8_t> seats_;
   std::vector<Game> games_;
   Rows rows_;
   bool started_ = false;
