@@ -95,7 +95,7 @@ def test_six_players_short():
 
 @pytest.mark.slow
 def test_games_full_length():
-    games = int(os.environ.get("KTENV_GREEDY_GAMES", "14"))
+    games = int(os.environ.get("KTENV_GREEDY_GAMES", "4"))
     total: Counter = Counter()
     for g in range(games):
         n, options = CONFIGS[g % len(CONFIGS)]
