@@ -25,6 +25,7 @@ from ktenv.agents.rules import HANDLER_NAMES  # noqa: E402
 from ktenv.agents.view import VARIANTS, LayoutError, View, _shape  # noqa: E402
 
 from ktenv import agents  # noqa: E402
+from ktenv.agents.greedy import GreedyAgent  # noqa: E402  (the oracle: the Python agent, always)
 from ktenv.arena.game import encoder_for  # noqa: E402
 from ktenv.config import GameConfig  # noqa: E402
 from ktenv.engine import decisions as D  # noqa: E402
@@ -33,7 +34,7 @@ from ktenv.engine.machine import legal_mask, step  # noqa: E402
 from ktenv.native import core  # noqa: E402
 from ktenv.native.agents import GreedyBatch, NativeGreedyAgent, greedy_plan, greedy_plan_numbers, seed_words  # noqa: E402
 
-GREEDY = agents.make("greedy", seed=0)
+GREEDY = GreedyAgent(seed=0)
 HANDLED = sorted(code for code, name in HANDLER_NAMES.items() if hasattr(GREEDY, name))
 CONFIGS = (
     (2, {}), (3, {"victory": "quick"}), (4, {"neutral_control": "policy", "event_losses": "free_choice"}),
@@ -60,7 +61,7 @@ def play_compared(cfg: GameConfig, seed: int, max_decisions: int = 100_000) -> C
     """Play a game of greedy seats, comparing scores and choices at every decision; decisions per code."""
     s = machine.new_game(cfg, seed, backend="python")
     enc = encoder_for(cfg)
-    py = [agents.make("greedy", seed=seed * 10 + p) for p in range(cfg.n_players)]
+    py = [GreedyAgent(seed=seed * 10 + p) for p in range(cfg.n_players)]
     nat = [NativeGreedyAgent(seed=seed * 10 + p) for p in range(cfg.n_players)]
     seen: Counter = Counter()
     while not s.game_over and sum(seen.values()) < max_decisions:
@@ -107,7 +108,7 @@ def test_games_full_length():
 def recorded(cfg: GameConfig, seed: int, every: int = 9, count: int = 12) -> list[tuple[np.ndarray, np.ndarray]]:
     """(observation, mask) at every `every`-th decision of a greedy game."""
     s = machine.new_game(cfg, seed, backend="python")
-    enc, agent, out, k = encoder_for(cfg), agents.make("greedy", seed=seed), [], 0
+    enc, agent, out, k = encoder_for(cfg), GreedyAgent(seed=seed), [], 0
     while not s.game_over and len(out) < count:
         obs, mask = enc.encode(s, s.actor), legal_mask(s)
         if k % every == 0 and np.count_nonzero(mask) > 1:
@@ -170,7 +171,7 @@ def test_seed_errors():
 
 def test_one_legal_action_draws_nothing_and_reset():
     seen = recorded(GameConfig(n_players=2, max_rounds=2), seed=3, every=3, count=8)
-    py, nat = agents.make("greedy", seed=9), NativeGreedyAgent(seed=9)
+    py, nat = GreedyAgent(seed=9), NativeGreedyAgent(seed=9)
     for obs, mask in seen:
         one = np.zeros_like(mask)
         one[np.flatnonzero(mask)[-1]] = 1
@@ -184,7 +185,7 @@ def test_one_legal_action_draws_nothing_and_reset():
 def test_layout_change_keeps_the_generator():
     a = recorded(GameConfig(n_players=2, max_rounds=2), seed=1, every=2, count=6)
     b = recorded(GameConfig(n_players=3, max_rounds=2, house_content=True), seed=2, every=2, count=6)
-    py, nat = agents.make("greedy", seed=5), NativeGreedyAgent(seed=5)
+    py, nat = GreedyAgent(seed=5), NativeGreedyAgent(seed=5)
     for obs, mask in a[:3] + b + a[3:]:
         assert py.act(obs, mask) == nat.act(obs, mask)
 
@@ -195,7 +196,7 @@ def test_batch_acts_like_single_agents():
     obs, masks = np.stack([o for o, _ in seen]), np.stack([m for _, m in seen]).astype(np.int8)
     seeds = [3, 2**40 + 1, 0, 17, 5, 99]
     batch = GreedyBatch(cfg, seeds)
-    singles = [agents.make("greedy", seed=s) for s in seeds]
+    singles = [GreedyAgent(seed=s) for s in seeds]
     for _ in range(3):
         got = batch.act(obs, masks)
         assert got.tolist() == [a.act(o, m) for a, o, m in zip(singles, obs, masks, strict=True)]
@@ -223,7 +224,7 @@ def test_bad_input_is_refused():
         nat.act(np.zeros(5, np.float32), np.ones(size, np.int8))
     one = np.zeros(size, np.int8)
     one[7] = 1  # one legal action: played unread, like the Python agent
-    assert nat.act(np.zeros(5, np.float32), one) == agents.make("greedy").act(np.zeros(5, np.float32), one) == 7
+    assert nat.act(np.zeros(5, np.float32), one) == GreedyAgent().act(np.zeros(5, np.float32), one) == 7
     with pytest.raises(ValueError, match="needs the observation"):
         nat.act(None, np.ones(size, np.int8))
     with pytest.raises(ValueError, match="no observation layout for 5 players"):
@@ -237,3 +238,8 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="table 'thing_kind' has 10 entries"):
         core().GreedyPlan.make(ints, tables)
     nat.act(obs, np.ones(size, np.int8))  # the agent still plays after refusals
+
+
+def test_the_registered_greedy_is_the_native_one_when_built():
+    """agents.make("greedy") plays natively (the same choices as GreedyAgent, tested above)."""
+    assert isinstance(agents.make("greedy", seed=1), NativeGreedyAgent)
