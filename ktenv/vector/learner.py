@@ -186,6 +186,8 @@ class LearnerGames:
                 return
             actions = np.full(self.num_envs, SKIP, np.int64)
             owners = self._slot_agent[waiting, out["actor"][waiting]]
+            if (owners < 0).any():  # a native seat or the learner: the batch would have played or asked it
+                raise RuntimeError(f"game {waiting[owners < 0][0]} waits on a seat with no Python opponent")
             for a in np.unique(owners):
                 rows = waiting[owners == a]
                 actions[rows] = self._decide(self._agents[a], rows)
