@@ -59,6 +59,7 @@ def test_every_shipped_training_config_loads():
     ({"eval.opponents": ["ppo"]}, "'eval.opponents'"),
     ({"n_envs": 0}, "'n_envs'"),
     ({"vec_env": "threads"}, "'vec_env'"),
+    ({"env.engine": "python"}, "'vec_env': 'vector' runs native games"),
     ({"keep_checkpoints": -1}, "'keep_checkpoints'"),
 ])
 def test_a_bad_config_names_the_key(overrides, message):
@@ -69,14 +70,14 @@ def test_a_bad_config_names_the_key(overrides, message):
 def test_an_error_names_the_override_that_brought_it_in(capsys, tmp_path):
     """Issue 12.5: the source is `--set key=value` (or --total-steps) when the bad value came from there."""
     for args, source in ((["--set", "ppo.batch_size=big"], "--set ppo.batch_size=big: "),
-                         (["--set", "ppo.n_steps=32"], "--set ppo.n_steps=32: "),  # a rollout smaller than a batch
+                         (["--set", "ppo.n_steps=8"], "--set ppo.n_steps=8: "),  # a rollout smaller than a batch
                          (["--total-steps", "0"], "--total-steps 0: ")):
         assert train_main(["--config", str(SMOKE), "--out", str(tmp_path / "r"), "--set", "seed=4", *args]) == 2
         err = capsys.readouterr().err
         assert source in err and "ppo_smoke.yaml" not in err, err
     assert not (tmp_path / "r").exists()
     bad = tmp_path / "bad.yaml"
-    bad.write_text(SMOKE.read_text().replace("n_envs: 2", "n_envs: 0"))
+    bad.write_text(SMOKE.read_text().replace("n_envs: 8", "n_envs: 0"))
     assert train_main(["--config", str(bad), "--out", str(tmp_path / "r"), "--set", "seed=4"]) == 2
     assert f"{bad}: training key 'n_envs'" in capsys.readouterr().err  # the file's own error names the file
 
@@ -94,7 +95,8 @@ def test_the_resolved_config_round_trips(tmp_path):
 def run(tmp_path_factory) -> Path:
     """Train the smoke config in subprocess games, then resume it to 3,072 steps."""
     out = tmp_path_factory.mktemp("smoke") / "run"
-    args = ["--config", str(SMOKE), "--out", str(out), "--set", "vec_env=subproc"]
+    args = ["--config", str(SMOKE), "--out", str(out), "--set", "vec_env=subproc", "--set", "n_envs=2",
+            "--set", "ppo.n_steps=256"]
     assert train_main(args) == 0
     assert train_main(args) == 2  # a second start into the same folder is refused (use --resume)
     assert train_main([*args, "--resume", "--total-steps", "3072"]) == 0
@@ -164,6 +166,28 @@ def test_the_agent_plays_only_legal_actions_and_checks_its_input(run):
     assert agent.act(obs, mask) in (3, 17)
     with pytest.raises(ValueError, match="observation has shape"):
         agent.act(np.zeros(5, np.float32), mask)
+
+
+def test_the_batched_games_train_resume_and_log_env_share(tmp_path, capsys):
+    """Issue 15.3: vec_env 'vector' (the default): league snapshots play as batched opponents, speed/env_share
+    is logged, and --resume goes on from the checkpoint."""
+    from ktenv.training.curve import read_scalars
+
+    out = tmp_path / "vec"
+    args = ["--config", str(SMOKE), "--out", str(out), "--set", "eval.every=0", "--set", "eval.games=1",
+            "--set", "env.max_rounds=2"]  # short games: some are played against the first snapshot
+    assert TrainConfig.from_yaml(SMOKE).vec_env == "vector"
+    assert train_main(args) == 0
+    assert "(vector)" in capsys.readouterr().err
+    assert train_main([*args, "--resume", "--total-steps", "3072"]) == 0
+    assert "resumed from" in capsys.readouterr().err
+    assert json.loads((out / "checkpoints/latest.json").read_text())["step"] == 3072
+    scalars = read_scalars(out)
+    for tag in ("speed/env_share", "speed/steps_per_second", "game/win_rate", "game/length", "rollout/ep_rew_mean",
+                "game/win_rate_vs_snapshot"):
+        assert tag in scalars, tag
+    assert all(v == 0 for _, v in scalars["game/illegal_actions"])
+    assert all(0 < v < 1 for _, v in scalars["speed/env_share"])
 
 
 # ----------------------------------------------------------------------------- bad files

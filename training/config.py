@@ -28,6 +28,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rules engine of the games (env.engine; default auto: native where it plays the config)")
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
+VEC_ENVS = ("vector", "subproc", "dummy")  # batched native games (ktenv.vector), or SingleAgentEnvs in SB3's
 
 
 @dataclass
@@ -151,8 +152,8 @@ class TrainConfig:
     out: str = "runs/ppo"  # the run folder: config, TensorBoard logs, checkpoints, league, eval results
     seed: int = 1
     total_steps: int = 1_000_000  # learner decisions
-    n_envs: int = 4  # games in parallel (subprocesses)
-    vec_env: str = "subproc"  # "subproc" or "dummy" (all games in the learner's process)
+    n_envs: int = 64  # games in parallel (one batch of native games; or one subprocess each)
+    vec_env: str = "vector"  # "vector" (batched native games), "subproc" or "dummy" (SingleAgentEnvs)
     checkpoint_every: int = 100_000
     keep_checkpoints: int = 3  # the newest kept (0: all); final.zip and latest.json's checkpoint always stay
     log_every_seconds: float = 30.0  # the console progress line
@@ -169,7 +170,10 @@ class TrainConfig:
         _range("seed", self.seed, 0, 2**31 - 1)
         _range("total_steps", self.total_steps, 1, 10**12)
         _range("n_envs", self.n_envs, 1, 1024)
-        _choice("vec_env", self.vec_env, ("subproc", "dummy"))
+        _choice("vec_env", self.vec_env, VEC_ENVS)
+        if self.vec_env == "vector" and self.env.engine == "python":
+            raise ConfigError("training key 'vec_env': 'vector' runs native games, and env.engine is 'python' "
+                              "(choose vec_env subproc or dummy for the Python engine)")
         _range("checkpoint_every", self.checkpoint_every, 1, 10**12)
         _range("keep_checkpoints", self.keep_checkpoints, 0, 1_000_000)
         _positive("log_every_seconds", self.log_every_seconds)

@@ -5,9 +5,12 @@ learner (model zips under ``league/``) with the step each was taken at. The lear
 adds snapshots; every game process reads the file again when it changes (one ``stat`` per game),
 so no messages cross the process boundary and a resumed run finds its league on disk.
 
-Each opponent seat of a training game is a `LeagueOpponent`: at every reset it draws whom it
-plays as from the config's mix (a share per heuristic agent, and a share for snapshots, uniform
-over the pool), with its own seeded generator.
+Whom the learner plays is drawn for every game from the config's mix (`League`: a share per heuristic
+agent, and a share for snapshots, uniform over the pool). In the batched games (``vec_env: vector``)
+each game draws its opponent seats with its own generator (``numpy.random.default_rng([seed, game])``,
+ktenv.vector.learner); random and greedy seats play natively and every snapshot decides for all the
+games waiting on it in one forward pass. In subprocess games each opponent seat is a `LeagueOpponent`
+that draws at every reset with its own seeded generator.
 """
 
 from __future__ import annotations
@@ -68,22 +71,16 @@ def prune_after(run_dir: str | Path, step: int) -> None:
         write_pool(run_dir, keep)
 
 
-class LeagueOpponent:
-    """One opponent seat: a heuristic agent or a frozen snapshot, drawn anew every game."""
+class League:
+    """The run's mix of opponents: a share per heuristic agent and one for the snapshots in the pool (re-read
+    from league.json whenever it changes). The subprocess games' `LeagueOpponent` seats and the batched games
+    (`ktenv.vector.learner`, ``opponents=league.draw_for``) draw from it."""
 
-    def __init__(self, run_dir: str | Path, league: LeagueSection, seed: int = 0) -> None:
+    def __init__(self, run_dir: str | Path, league: LeagueSection) -> None:
         self.run_dir = Path(run_dir)
         self.league = league
-        self.rng = np.random.default_rng(seed)
         self._pool: list[dict] = []
         self._pool_stamp: float | None = None
-        self._agents: dict[str, object] = {}
-        self.current = None
-        self.name = "league"
-
-    @property
-    def needs_observation(self) -> bool:
-        return bool(getattr(self.current, "needs_observation", False))
 
     def _refresh_pool(self) -> None:
         path = self.run_dir / LEAGUE_FILE
@@ -91,8 +88,8 @@ class LeagueOpponent:
         if stamp != self._pool_stamp:
             self._pool, self._pool_stamp = read_pool(self.run_dir), stamp
 
-    def draw(self) -> str:
-        """An agent name from the mix (snapshots as ppo-sample:PATH or ppo:PATH)."""
+    def draw(self, rng: np.random.Generator) -> str:
+        """An agent name from the mix, drawn with `rng` (snapshots as ppo-sample:PATH or ppo:PATH)."""
         self._refresh_pool()
         names = list(self.league.opponents)
         weights = [float(self.league.opponents[n]) for n in names]
@@ -102,7 +99,32 @@ class LeagueOpponent:
             names += [f"{kind}:{self.run_dir / e['path']}" for e in self._pool]
             weights += [share] * len(self._pool)
         p = np.asarray(weights) / sum(weights)
-        return names[int(self.rng.choice(len(names), p=p))]
+        return names[int(rng.choice(len(names), p=p))]
+
+    def draw_for(self, game: int, k: int, rng: np.random.Generator) -> str:
+        """`draw` as the batched games ask it: opponent k of game `game`, with that game's generator."""
+        return self.draw(rng)
+
+
+class LeagueOpponent:
+    """One opponent seat: a heuristic agent or a frozen snapshot, drawn anew every game."""
+
+    def __init__(self, run_dir: str | Path, league: LeagueSection, seed: int = 0) -> None:
+        self.run_dir = Path(run_dir)
+        self.league = league
+        self.mix = League(run_dir, league)
+        self.rng = np.random.default_rng(seed)
+        self._agents: dict[str, object] = {}
+        self.current = None
+        self.name = "league"
+
+    @property
+    def needs_observation(self) -> bool:
+        return bool(getattr(self.current, "needs_observation", False))
+
+    def draw(self) -> str:
+        """An agent name from the mix, with this seat's generator."""
+        return self.mix.draw(self.rng)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

@@ -33,16 +33,20 @@ FIRST_LOG_SECONDS = 10.0  # the first progress line comes this soon (then every 
 class GameVecEnv(VecEnvWrapper):
     """The training games: counts the wall time spent in them, and serves MaskablePPO's masks.
 
-    `SingleAgentEnv` puts the learner's mask into every step's and reset's info, so the masks
-    arrive with the step's results: ``env_method("action_masks")`` answers from them instead of
-    a second round trip to every game process per step."""
+    The batched games (`ktenv.vector.sb3.LearnerVecEnv`, opponents' forward passes included in their
+    step) answer ``action_masks()`` themselves. In SB3's vector envs of `SingleAgentEnv`s the learner's
+    mask comes in every step's and reset's info, so ``env_method("action_masks")`` answers from them
+    instead of a second round trip to every game process per step."""
 
     def __init__(self, venv) -> None:
         super().__init__(venv)
         self.env_seconds = 0.0
         self.masks = np.ones((venv.num_envs, venv.action_space.n), bool)
+        self.batched = callable(getattr(venv, "action_masks", None))
 
     def _take_masks(self, infos, dones=None) -> None:
+        if self.batched:
+            return
         reset_infos = getattr(self.venv, "reset_infos", None)
         for i, info in enumerate(infos):
             if dones is not None and dones[i] and reset_infos is not None:
@@ -74,7 +78,7 @@ class GameVecEnv(VecEnvWrapper):
             self.env_seconds += time.perf_counter() - t
 
     def env_method(self, method_name, *args, indices=None, **kwargs):
-        if method_name == "action_masks" and not args and not kwargs:
+        if method_name == "action_masks" and not args and not kwargs and not self.batched:
             rows = range(self.num_envs) if indices is None else ([indices] if isinstance(indices, int) else indices)
             return [self.masks[i].copy() for i in rows]
         t = time.perf_counter()

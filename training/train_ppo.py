@@ -6,10 +6,14 @@
 
 What happens:
 1. The config is validated and written, resolved, to ``<out>/config.yaml``.
-2. ``n_envs`` games run in subprocesses (SB3's SubprocVecEnv). Each is a `ktenv.SingleAgentEnv`
-   where the learner takes a random seat every game and the other seats are `LeagueOpponent`s
-   (training/league.py): heuristic agents and frozen snapshots of the learner, mixed as the
-   config says. Masks cross the process boundary in each step's info (`GameVecEnv`).
+2. ``n_envs`` games run as one batch of native games in this process (``vec_env: vector``, the
+   default: `ktenv.vector.sb3.LearnerVecEnv`). The learner takes a random seat every game and the
+   other seats are drawn every game from the league (training/league.py): heuristic agents and
+   frozen snapshots of the learner, mixed as the config says. Random and greedy seats play inside
+   native code; each snapshot decides for all the games waiting on it in one forward pass.
+   ``vec_env: subproc`` (or ``dummy``) runs one `ktenv.SingleAgentEnv` per game in subprocesses
+   (SB3's SubprocVecEnv) with `LeagueOpponent` seats; masks cross the process boundary in each
+   step's info (`GameVecEnv`).
 3. sb3-contrib's MaskablePPO learns with the network of training/policy.py.
 4. The `Monitor` callback (training/monitor.py) counts games, writes TensorBoard scalars,
    freezes snapshots into the league, saves checkpoints (the newest few are kept), runs
@@ -64,11 +68,29 @@ def make_env(cfg: TrainConfig, run_dir: str, rank: int):
     return thunk
 
 
+def make_batched_games(cfg: TrainConfig, run_dir: str):
+    """The training games as one batch of native games (``vec_env: vector``)."""
+    from ktenv.native import available
+    from ktenv.vector.sb3 import LearnerVecEnv
+
+    from .league import League
+
+    if not available():
+        raise ConfigError("vec_env 'vector' needs the native core, which is not built here (pip install -e .); "
+                          "--set vec_env=subproc runs the Python engine's games")
+    game = cfg.env.game_config().to_dict()
+    game.pop("n_players")
+    return LearnerVecEnv(cfg.n_envs, num_players=cfg.env.players, num_threads=None, reward=cfg.env.reward,
+                         seat="random", opponents=League(run_dir, cfg.league).draw_for, **game)
+
+
 def make_vec_env(cfg: TrainConfig, run_dir: str):
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     from .monitor import GameVecEnv
 
+    if cfg.vec_env == "vector":
+        return GameVecEnv(make_batched_games(cfg, run_dir))
     thunks = [make_env(cfg, run_dir, i) for i in range(cfg.n_envs)]
     venv = SubprocVecEnv(thunks, start_method="forkserver") if cfg.vec_env == "subproc" else DummyVecEnv(thunks)
     return GameVecEnv(venv)

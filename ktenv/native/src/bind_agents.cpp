@@ -1,6 +1,156 @@
-// Bindings of the native agents (src/agents/).
+// Bindings of the native agents (src/agents/); the Python side is ktenv/native/agents.py, which builds
+// the plans from agents/view.py's layouts.
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <time.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "agents/greedy.hpp"
+#include "agents/pcg64.hpp"
 
 namespace nb = nanobind;
+using ktenv::agents::Greedy;
+using ktenv::agents::GreedyPlan;
 
-void bind_agents(nb::module_& m) { (void)m; }
+namespace {
+
+using Words = nb::ndarray<const std::uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Obs = nb::ndarray<const float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Mask = nb::ndarray<const std::int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using ObsRows = nb::ndarray<const float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using MaskRows = nb::ndarray<const std::int8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using Actions = nb::ndarray<std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
+  if (static_cast<int>(obs.shape(0)) != P.size)
+    throw std::invalid_argument("greedy: observation of length " + std::to_string(obs.shape(0)) + ", the plan's is " +
+                                std::to_string(P.size));
+  if (static_cast<int>(mask.shape(0)) != P.n_actions)
+    throw std::invalid_argument("greedy: action mask of length " + std::to_string(mask.shape(0)) + ", the plan's is " +
+                                std::to_string(P.n_actions));
+}
+
+Greedy make_greedy(std::shared_ptr<const GreedyPlan> plan, const Words& seed) {
+  if (seed.shape(0) == 0) throw std::invalid_argument("greedy: the seed needs at least one 32-bit word");
+  return Greedy(std::move(plan), seed.data(), seed.shape(0));
+}
+
+// N greedy agents playing N seats of batched games: one call decides for all of them.
+struct GreedyBatch {
+  std::shared_ptr<const GreedyPlan> plan;
+  std::vector<Greedy> seats;
+};
+
+}  // namespace
+
+void bind_agents(nb::module_& m) {
+  nb::class_<GreedyPlan>(m, "GreedyPlan",
+                         "What the native greedy agent reads in one observation layout (players, house content, "
+                         "Mysterious Kadab): offsets, catalog tables, the board; built by ktenv.native.agents.")
+      .def_static("make", &ktenv::agents::make_greedy_plan, nb::arg("ints"), nb::arg("tables"))
+      .def_prop_ro("size", [](const GreedyPlan& P) { return P.size; })
+      .def_prop_ro("n_actions", [](const GreedyPlan& P) { return P.n_actions; })
+      .def_prop_ro("n_players", [](const GreedyPlan& P) { return P.n; });
+
+  m.def("seed_state", [](const Words& seed, std::size_t n) {
+    // numpy.random.SeedSequence(seed).generate_state(n, numpy.uint32), for the tests
+    auto pool = ktenv::agents::seed_pool(seed.data(), seed.shape(0));
+    std::vector<std::uint32_t> out(n);
+    ktenv::agents::generate_state(pool, out.data(), n);
+    return out;
+  }, nb::arg("seed"), nb::arg("n"));
+  m.def("pcg64_random", [](const Words& seed, std::size_t n) {
+    // numpy.random.default_rng(seed).random(n), for the tests
+    ktenv::agents::Pcg64 rng(seed.data(), seed.shape(0));
+    std::vector<double> out(n);
+    for (auto& x : out) x = rng.random();
+    return out;
+  }, nb::arg("seed"), nb::arg("n"));
+
+  nb::class_<Greedy>(m, "Greedy", "agents/greedy.py's GreedyAgent in native code (bit-exact)")
+      .def("__init__", [](Greedy* self, std::shared_ptr<const GreedyPlan> plan, const Words& seed) {
+        new (self) Greedy(make_greedy(std::move(plan), seed));
+      }, nb::arg("plan"), nb::arg("seed"), "seed: the seed's 32-bit words, least significant first")
+      .def("reset", [](Greedy& g, const Words& seed) {
+        if (seed.shape(0) == 0) throw std::invalid_argument("greedy: the seed needs at least one 32-bit word");
+        g.reset(seed.data(), seed.shape(0));
+      }, nb::arg("seed"))
+      .def("set_plan", &Greedy::set_plan, nb::arg("plan"))
+      .def_prop_ro("size", [](const Greedy& g) { return g.plan().size; })
+      .def("act", [](Greedy& g, const Obs& obs, const Mask& mask) {
+        check_one(g.plan(), obs, mask);
+        const int a = g.act(obs.data(), mask.data());
+        if (a < 0) throw std::invalid_argument("greedy agent: the action mask allows no action");
+        return a;
+      }, nb::arg("obs"), nb::arg("mask"))
+      .def("scores", [](Greedy& g, const Obs& obs, const Mask& mask) {
+        check_one(g.plan(), obs, mask);
+        std::vector<int> legal(g.plan().n_actions);
+        std::vector<double> out(g.plan().n_actions);
+        const int n = g.scores(obs.data(), mask.data(), legal.data(), out.data());
+        legal.resize(n);
+        out.resize(n);
+        return nb::make_tuple(legal, out);
+      }, nb::arg("obs"), nb::arg("mask"), "(legal actions, their scores before the tie-break noise); draws nothing")
+      .def("time_act", [](Greedy& g, const ObsRows& obs, const MaskRows& mask, int repeat) {
+        // CPU seconds of this thread per decision over these rows, measured inside native code (thread
+        // time: a busy machine's other work does not count); the generator advances
+        const GreedyPlan& P = g.plan();
+        if (static_cast<int>(obs.shape(1)) != P.size || static_cast<int>(mask.shape(1)) != P.n_actions ||
+            obs.shape(0) != mask.shape(0) || obs.shape(0) == 0 || repeat < 1)
+          throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks, "
+                                      "repeat >= 1");
+        const std::size_t rows = obs.shape(0);
+        nb::gil_scoped_release unlocked;
+        timespec start{}, stop{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+        long sum = 0;
+        for (int r = 0; r < repeat; ++r)
+          for (std::size_t i = 0; i < rows; ++i) sum += g.act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &stop);
+        asm volatile("" : : "g"(sum) : "memory");
+        const double took = static_cast<double>(stop.tv_sec - start.tv_sec) +
+                            1e-9 * static_cast<double>(stop.tv_nsec - start.tv_nsec);
+        return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"));
+
+  nb::class_<GreedyBatch>(m, "GreedyBatch", "N native greedy agents deciding together (one call, no GIL)")
+      .def("__init__", [](GreedyBatch* self, std::shared_ptr<const GreedyPlan> plan, const std::vector<Words>& seeds) {
+        auto* batch = new (self) GreedyBatch{plan, {}};
+        batch->seats.reserve(seeds.size());
+        for (const Words& seed : seeds) batch->seats.push_back(make_greedy(plan, seed));
+      }, nb::arg("plan"), nb::arg("seeds"))
+      .def("__len__", [](const GreedyBatch& b) { return b.seats.size(); })
+      .def("reset", [](GreedyBatch& b, std::size_t i, const Words& seed) {
+        if (i >= b.seats.size()) throw std::invalid_argument("greedy batch: no agent " + std::to_string(i));
+        if (seed.shape(0) == 0) throw std::invalid_argument("greedy: the seed needs at least one 32-bit word");
+        b.seats[i].reset(seed.data(), seed.shape(0));
+      }, nb::arg("i"), nb::arg("seed"))
+      .def("act", [](GreedyBatch& b, const ObsRows& obs, const MaskRows& mask, Actions out) {
+        const GreedyPlan& P = *b.plan;
+        const std::size_t n = b.seats.size();
+        if (obs.shape(0) != n || mask.shape(0) != n || out.shape(0) != n || static_cast<int>(obs.shape(1)) != P.size ||
+            static_cast<int>(mask.shape(1)) != P.n_actions)
+          throw std::invalid_argument("greedy batch: act takes float32[N, size], int8[N, n_actions] and int64[N] "
+                                      "for its N agents");
+        {
+          nb::gil_scoped_release unlocked;
+          for (std::size_t i = 0; i < n; ++i)
+            out.data()[i] = b.seats[i].act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
+        }
+        for (std::size_t i = 0; i < n; ++i)
+          if (out.data()[i] < 0)
+            throw std::invalid_argument("greedy batch: the action mask of row " + std::to_string(i) +
+                                        " allows no action");
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("out"), "out[i] = agent i's action for row i");
+}

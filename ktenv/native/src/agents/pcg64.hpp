@@ -1,0 +1,31 @@
+// numpy's default generator in C++: `numpy.random.default_rng(seed)` (SeedSequence seeding, PCG64 XSL-RR)
+// and `Generator.random()` (53-bit doubles), bit for bit, so that a native agent breaks ties with the
+// very numbers its Python twin draws. Public algorithms: M. O'Neill's PCG (pcg-random.org) and numpy's
+// SeedSequence (numpy/random/bit_generator.pyx).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace ktenv::agents {
+
+// numpy.random.SeedSequence(entropy).pool for an entropy given as its 32-bit words, least significant
+// first (a Python int of any size; 0 is the single word 0).
+std::array<std::uint32_t, 4> seed_pool(const std::uint32_t* words, std::size_t n_words);
+// SeedSequence.generate_state(n, numpy.uint32) from that pool.
+void generate_state(const std::array<std::uint32_t, 4>& pool, std::uint32_t* out, std::size_t n);
+
+class Pcg64 {
+ public:
+  explicit Pcg64(std::uint64_t seed = 0);                    // numpy.random.default_rng(seed)
+  Pcg64(const std::uint32_t* words, std::size_t n_words);    // ... seeded with a Python int of these words
+  std::uint64_t next64();
+  double random() { return static_cast<double>(next64() >> 11) * (1.0 / 9007199254740992.0); }
+
+ private:
+  void seed_from(const std::uint32_t* words, std::size_t n_words);
+  unsigned __int128 state_ = 0, inc_ = 0;
+};
+
+}  // namespace ktenv::agents
