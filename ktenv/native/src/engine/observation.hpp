@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "../state.hpp"
@@ -39,6 +40,7 @@ Getter getter_of(const std::string& frame, const std::string& field);
 
 struct Register {
   Getter get = nullptr;
+  int frame = 0;  // the kind of frame it reads (frame_kind), so encode visits only the frames under way
   int kind = R_SCALAR, visible = V_PUBLIC;
   double high = 1.0;
   int offset = 0, index = FIELD;
@@ -76,7 +78,11 @@ struct Plan {
   std::vector<std::uint8_t> not_income, is_creature, is_mine;
   std::vector<int> face_counter, face_side, lord_faces, lord_terrain /* per face */;
   std::array<int, 4> fort_count{};
+  // grouped by frame kind, in Python's order within a kind; registers[span.first .. span.second) of a kind
   std::vector<Register> registers;
+  std::array<std::pair<int, int>, kFrameKinds> frame_registers{};
+  // [begin, end) ranges that encode zeroes first: everything but the rows it writes whole (whole_rows)
+  std::vector<std::pair<int, int>> sparse;
 };
 
 // The plan from the Python encoder's numbers: offsets and options (`ints`), tables, registers.
