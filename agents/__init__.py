@@ -45,7 +45,6 @@ from .ismcts import make_with_options as _ismcts_with_options
 from .random_agent import RandomAgent
 
 
-
 def _greedy(**kwargs) -> Agent:
     """``greedy``: in native code where the core is built (ktenv.native.agents: the same scores and choices
     as `GreedyAgent`, bit for bit, about 100x faster), else the Python agent."""

@@ -54,3 +54,15 @@ def _both_engines():
     machine.shadow = _shadow_checker()
     yield
     machine.shadow = None
+
+
+@pytest.fixture
+def no_shadow():
+    """For modules that compare the engines themselves: the Python engine's steps are not replayed
+    natively as well (`pytestmark = pytest.mark.usefixtures("no_shadow")`)."""
+    from ktenv.engine import machine
+
+    shadow = machine.shadow
+    machine.shadow = None
+    yield
+    machine.shadow = shadow

@@ -21,11 +21,11 @@ from ktenv import native
 if not native.available():
     pytest.skip("the native core is not built", allow_module_level=True)
 
+from ktenv.agents.greedy import GreedyAgent  # noqa: E402  (the oracle: the Python agent, always)
 from ktenv.agents.rules import HANDLER_NAMES  # noqa: E402
 from ktenv.agents.view import VARIANTS, LayoutError, View, _shape  # noqa: E402
 
 from ktenv import agents  # noqa: E402
-from ktenv.agents.greedy import GreedyAgent  # noqa: E402  (the oracle: the Python agent, always)
 from ktenv.arena.game import encoder_for  # noqa: E402
 from ktenv.config import GameConfig  # noqa: E402
 from ktenv.engine import decisions as D  # noqa: E402
@@ -44,13 +44,7 @@ CONFIGS = (
 )
 
 
-@pytest.fixture(autouse=True)
-def _python_only():
-    """The games here are the Python engine's alone (no native shadow of every step: conftest)."""
-    shadow = getattr(machine, "shadow", None)
-    machine.shadow = None
-    yield
-    machine.shadow = shadow
+pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves
 
 
 def bits(a) -> np.ndarray:

@@ -28,14 +28,7 @@ from ktenv.native.game import NativeGame, supported  # noqa: E402
 from ktenv.native.observation import NativeObservationEncoder  # noqa: E402
 from ktenv.state import GAME_OVER  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _python_only():
-    """The games here are the Python engine's alone (no native shadow of every step: conftest)."""
-    shadow = getattr(machine, "shadow", None)
-    machine.shadow = None
-    yield
-    machine.shadow = shadow
+pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves
 
 
 _ENCODERS: dict = {}

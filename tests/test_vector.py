@@ -18,7 +18,6 @@ if not native.available():
 from ktenv.agents import make as make_agent  # noqa: E402
 
 from ktenv.config import ConfigError  # noqa: E402
-from ktenv.engine import machine  # noqa: E402
 from ktenv.engine.common import IllegalActionError  # noqa: E402
 from ktenv.env import raw_env  # noqa: E402
 from ktenv.env.stats import STAT_COLUMNS  # noqa: E402
@@ -30,13 +29,7 @@ KEYS = ("observation", "action_mask", "actor", "rewards", "opening_rewards", "te
         "final_winners", "final_reason", "final_rounds", "final_seed", "final_length", "final_return", "final_stats")
 
 
-@pytest.fixture(autouse=True)
-def _python_only():
-    """The Python engine's games here are its own (no native shadow of every step: conftest)."""
-    shadow = getattr(machine, "shadow", None)
-    machine.shadow = None
-    yield
-    machine.shadow = shadow
+pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves
 
 
 def random_actions(out: dict, rng: np.random.Generator) -> np.ndarray:

@@ -19,20 +19,12 @@ if not native.available():
 from ktenv.agents import make as make_agent  # noqa: E402
 
 from ktenv.config import ConfigError  # noqa: E402
-from ktenv.engine import machine  # noqa: E402
 from ktenv.engine.common import IllegalActionError  # noqa: E402
 from ktenv.env.single import SingleAgentEnv  # noqa: E402
 from ktenv.rng import Dice  # noqa: E402
 from ktenv.vector.learner import LearnerGames  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _python_only():
-    """The Python engine's games here are its own (no native shadow of every step: conftest)."""
-    shadow = getattr(machine, "shadow", None)
-    machine.shadow = None
-    yield
-    machine.shadow = shadow
+pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves
 
 
 class NativeRandom:
