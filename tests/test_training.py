@@ -394,3 +394,28 @@ def test_sigterm_saves_a_checkpoint_and_resume_continues(tmp_path):
     assert train_main(["--out", str(out), "--resume", "--total-steps", str(latest["step"] + 256),
                        "--set", "eval.games=1"]) == 0
     assert json.loads((out / "checkpoints/latest.json").read_text())["step"] >= latest["step"] + 256
+
+
+def test_an_exported_half_precision_model_is_smaller_and_plays(run, tmp_path, capsys):
+    """Issue 15.4: the shipped model is the policy only, in float16 (python -m ktenv.training.export)."""
+    from ktenv.training.export import main as export_main
+
+    full, half = tmp_path / "full.zip", tmp_path / "half.zip"
+    assert export_main([str(run / "final.zip"), str(full)]) == 0
+    assert export_main([str(run / "final.zip"), str(half), "--half"]) == 0
+    assert half.stat().st_size < 0.7 * full.stat().st_size < 0.7 * (run / "final.zip").stat().st_size
+    policy, meta = load_network(half)
+    assert meta["precision"] == "float16" and meta["contents"] == "policy"
+    assert all(p.dtype.is_floating_point and p.dtype.itemsize == 4 for p in policy.parameters())  # widened back
+    original, _ = load_network(run / "final.zip")
+    import torch
+
+    with torch.no_grad():
+        for a, b in zip(policy.parameters(), original.parameters()):
+            torch.testing.assert_close(a, b.half().float())
+    tcfg = TournamentConfig(agents=[f"ppo:{half}", "random"], players=2, games=2, workers=1, seed=5, max_rounds=4,
+                            progress=False, db=str(tmp_path / "t.sqlite"))
+    assert len(run_tournament(tcfg)["games"]) == 2
+    (tmp_path / "bad.zip").write_bytes(b"not a zip")
+    assert export_main([str(tmp_path / "bad.zip"), str(tmp_path / "out.zip")]) == 2
+    assert "not a readable model zip" in capsys.readouterr().err and not (tmp_path / "out.zip").exists()

@@ -148,6 +148,46 @@ class EvalSection:
 
 
 @dataclass
+class ImitationSection:
+    # A warm start before PPO (training/imitation.py): the policy first copies a teacher agent.
+    teacher: str | None = None  # an agent name ("expert"); null: no warm start
+    decisions: int = 100_000  # the teacher's own decisions, from its games
+    dagger_rounds: int = 0  # then rounds where the learner plays and the teacher labels (DAgger)
+    dagger_decisions: int = 50_000  # labelled decisions per round
+    epochs: int = 2  # passes over everything gathered so far, after each collection
+    batch_size: int = 256
+    learning_rate: float = 5e-4
+    vf_coef: float = 0.5  # the value head learns the returns that followed each decision
+    games: int = 32  # games played at once while collecting
+    opponents: dict[str, float] = field(default_factory=lambda: {"teacher": 0.2, "greedy": 0.6, "random": 0.2})
+
+    def check(self) -> None:
+        from .imitation import OPPONENT_KINDS
+
+        if self.teacher is not None:
+            from ktenv import agents
+
+            if self.teacher not in agents.names():
+                raise ConfigError(f"training key 'imitation.teacher': {self.teacher!r} is not an agent "
+                                  f"({', '.join(agents.names())})")
+        _range("imitation.decisions", self.decisions, 1, 10**9)
+        _range("imitation.dagger_rounds", self.dagger_rounds, 0, 1000)
+        _range("imitation.dagger_decisions", self.dagger_decisions, 1, 10**9)
+        _range("imitation.epochs", self.epochs, 1, 1000)
+        _range("imitation.batch_size", self.batch_size, 1, 1_000_000)
+        _positive("imitation.learning_rate", self.learning_rate)
+        if self.vf_coef < 0:
+            raise ConfigError(f"training key 'imitation.vf_coef': must be >= 0, got {self.vf_coef}")
+        _range("imitation.games", self.games, 1, 1024)
+        for name, share in self.opponents.items():
+            _choice("imitation.opponents", name, OPPONENT_KINDS)
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or share < 0:
+                raise ConfigError(f"training key 'imitation.opponents.{name}': expected a share >= 0, got {share!r}")
+        if sum(self.opponents.values()) <= 0:
+            raise ConfigError("training key 'imitation.opponents': the shares add up to 0")
+
+
+@dataclass
 class TrainConfig:
     out: str = "runs/ppo"  # the run folder: config, TensorBoard logs, checkpoints, league, eval results
     seed: int = 1
@@ -163,6 +203,7 @@ class TrainConfig:
     policy: PolicySection = field(default_factory=PolicySection)
     league: LeagueSection = field(default_factory=LeagueSection)
     eval: EvalSection = field(default_factory=EvalSection)
+    imitation: ImitationSection = field(default_factory=ImitationSection)
 
     def check(self) -> None:
         if not isinstance(self.out, str) or not self.out:
@@ -178,7 +219,7 @@ class TrainConfig:
         _range("keep_checkpoints", self.keep_checkpoints, 0, 1_000_000)
         _positive("log_every_seconds", self.log_every_seconds)
         _range("torch_threads", self.torch_threads, 1, 256)
-        for section in (self.env, self.ppo, self.policy, self.league, self.eval):
+        for section in (self.env, self.ppo, self.policy, self.league, self.eval, self.imitation):
             section.check()
         if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
             raise ConfigError(f"training key 'ppo.batch_size': {self.ppo.batch_size} is more than one rollout "

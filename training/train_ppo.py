@@ -14,7 +14,9 @@ What happens:
    ``vec_env: subproc`` (or ``dummy``) runs one `ktenv.SingleAgentEnv` per game in subprocesses
    (SB3's SubprocVecEnv) with `LeagueOpponent` seats; masks cross the process boundary in each
    step's info (`GameVecEnv`).
-3. sb3-contrib's MaskablePPO learns with the network of training/policy.py.
+3. sb3-contrib's MaskablePPO learns with the network of training/policy.py, first copying a teacher
+   agent if the config's ``imitation`` section names one (training/imitation.py: behaviour cloning,
+   then DAgger rounds), saved as ``imitation.zip``.
 4. The `Monitor` callback (training/monitor.py) counts games, writes TensorBoard scalars,
    freezes snapshots into the league, saves checkpoints (the newest few are kept), runs
    evaluations with the arena's tournament code, and prints a progress line.
@@ -191,6 +193,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
     try:
         model, meta = build_model(cfg, venv), network_meta(cfg, venv)
         found = load_resume_point(model, run_dir, meta) if resume else None
+        if found is None and cfg.imitation.teacher:
+            warm_start(cfg, run_dir, model, meta)
         start = found[1] if found else 0
         if start >= cfg.total_steps:
             return already_done(cfg, run_dir, *found)
@@ -213,6 +217,21 @@ def load_resume_point(model, run_dir: Path, meta: dict) -> tuple[Path, int] | No
     if found is not None:
         model.num_timesteps = found[1]
     return found
+
+
+def warm_start(cfg: TrainConfig, run_dir: Path, model, meta: dict) -> None:
+    """The imitation warm start (training/imitation.py), saved as ``imitation.zip`` so that a run
+    interrupted before its first checkpoint resumes from it instead of imitating again."""
+    from .checkpoints import load_checkpoint, save_model
+    from .imitation import warm_start as imitate
+
+    saved = run_dir / "imitation.zip"
+    if saved.exists():
+        load_checkpoint(model, saved, meta)
+        print(f"[ktenv train] imitation: loaded {saved}", file=sys.stderr, flush=True)
+        return
+    imitate(cfg, model.policy, run_dir / "tb")
+    save_model(model, saved, meta)
 
 
 def already_done(cfg: TrainConfig, run_dir: Path, checkpoint: Path, step: int) -> Path:
