@@ -123,6 +123,10 @@ def test_a_run_with_a_warm_start_saves_it_and_a_resume_does_not_imitate_again(tm
     assert (out / "imitation.zip").exists()
     scalars = read_scalars(out)
     assert "imitation/agreement" in scalars and "imitation/policy_loss" in scalars
+    from ktenv.training.curve import draw_curve
+
+    fig = draw_curve(scalars, "warm")
+    assert fig.axes[0].get_title() == "imitation warm start" and len(fig.axes) == 4
     # a run stopped after its warm start, before any checkpoint, loads it instead of imitating again
     for ckpt in (out / "checkpoints").iterdir():
         ckpt.unlink()

@@ -2,7 +2,7 @@
 
     python -m ktenv.training.curve runs/ppo_2p            # writes runs/ppo_2p/learning_curve.png
 
-Three panels: the learner's win rate in its training games against each kind of opponent (random,
+Three panels (four after an imitation warm start, whose agreement with the teacher comes first): the learner's win rate in its training games against each kind of opponent (random,
 greedy, expert, snapshot); the evaluation win rate against each eval opponent (the arena's
 tournament games); the mean return per training game (its own scale, shaped or +-1).
 """
@@ -72,7 +72,13 @@ def draw_curve(scalars: dict[str, list[tuple[int, float]]], title: str):
     """The figure: training win rates, evaluation win rates, training return, one panel each."""
     import matplotlib.pyplot as plt
 
-    fig, (games, evals, returns) = plt.subplots(1, 3, figsize=(16, 4.5))
+    imitated = "imitation/agreement" in scalars
+    fig, axes = plt.subplots(1, 4 if imitated else 3, figsize=(21 if imitated else 16, 4.5))
+    games, evals, returns = axes[-3:]
+    if imitated:  # the warm start comes first: its own panel, by epoch
+        draw_lines(axes[0], [("agreement with the teacher (held out)", scalars["imitation/agreement"])])
+        axes[0].set(title="imitation warm start", xlabel="epoch (over every round's data)", ylabel="share",
+                    ylim=(-0.04, 1.04))
     series = [("all games", scalars["game/win_rate"])] if "game/win_rate" in scalars else []
     tags = sorted(t for t in scalars if t.startswith("game/win_rate_vs_"))
     draw_lines(games, series + [("vs " + t.rsplit("_vs_", 1)[1], scalars[t]) for t in tags])
@@ -83,8 +89,9 @@ def draw_curve(scalars: dict[str, list[tuple[int, float]]], title: str):
     if "rollout/ep_rew_mean" in scalars:
         draw_lines(returns, [("return per game", scalars["rollout/ep_rew_mean"])])
     returns.set(title="training games: mean return per game", ylabel="return")
-    for ax in (games, evals, returns):
-        ax.set_xlabel("learner steps")
+    for ax in axes:
+        if ax is not axes[0] or not imitated:
+            ax.set_xlabel("learner steps")
         ax.grid(alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
             ax.legend(loc="best", fontsize=8)
