@@ -233,3 +233,22 @@ def test_native_greedy_on_native_games_chooses_as_python(options):
         decisions += 1
     assert same_state(s, game.native)
     assert decisions > 100
+
+
+@pytest.mark.parametrize("players, opponents, options, steps", [
+    (6, "random", {"max_rounds": 1, "mysterious_kadab": True}, 120),
+    (3, ["greedy", "random"], {"max_rounds": 2, "mysterious_kadab": True, "mysterious_flip": "on_entry",
+                               "where_will_they_stop": True}, 300),
+])
+def test_training_games_same_as_single_agent_env(players, opponents, options, steps):
+    """The training path (`ktenv train`, vec_env vector: one learning seat per batched game) takes the
+    options through, with the observation size of that kind of game."""
+    from ktenv.vector.learner import LearnerGames
+
+    from .test_vector_learner import compare
+
+    games = LearnerGames(2, num_players=players, seed=5, num_threads=2, reward="shaped", opponents=opponents,
+                         **options)
+    assert games.observation_size == encoder_for(GameConfig(n_players=players, **options)).size
+    kinds = [opponents] * (players - 1) if isinstance(opponents, str) else opponents
+    assert compare(games, lambda info: kinds, "shaped", options, steps, np.random.default_rng(3)) >= 2
