@@ -16,6 +16,7 @@ the base game's option mixes.
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import warnings
 from collections import Counter
@@ -181,7 +182,16 @@ def test_auto_picks_the_native_engine(options):
     game = new_game(cfg, 3)
     assert isinstance(game, NativeGame)
     s = new_game(cfg, 3, backend="python")
-    assert same_state(s, game.native), differences(python_dict(s), game.native.to_dict())
+    rnd = random.Random(3)
+    for _ in range(300):  # into the game: the saves, copies and pickles are the Python state's
+        assert same_state(s, game.native), differences(python_dict(s), game.native.to_dict())
+        legal = np.flatnonzero(legal_mask(s))
+        a = int(legal[rnd.randrange(legal.size)])
+        machine.step(s, a)
+        game.step(a)
+    assert game.to_json() == s.to_json()
+    again = pickle.loads(pickle.dumps(game.copy()))
+    assert again.to_json() == s.to_json() and NativeGame.from_python(s).to_json() == s.to_json()
 
 
 # ----- the vector env and the native greedy agent
