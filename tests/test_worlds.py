@@ -132,6 +132,7 @@ def test_face_down_tiles_are_redrawn_unless_seen():
         moved |= not np.array_equal(w.hex_terrain, s.hex_terrain)
     assert moved
     s.seen[0, down] = True  # Tycho Brahe looked at all of them (R22.4)
+    s.edited()  # changed by hand (a native game's cached Python twin is dropped)
     assert np.array_equal(sample_world(s, 0, rng).hex_terrain, s.hex_terrain)
 
 

@@ -14,6 +14,7 @@ comparing at every decision: what the finished port must pass.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -51,6 +52,42 @@ BASE_MIXES: tuple[dict, ...] = (
     {"good_harvest_counts_heroes": False, "willing_workers_counts_toward_limit": False,
      "talisman_covers_heroes": True, "events_without_effect": True},
 )
+
+
+# The optional rules of R20 (issue 17, opt-core): each alone, with each other, and over base mixes
+# (`--options r20`; the player count comes from --players, six players being R20.1). Seven mixes: prime
+# to every player count, so that cycling both meets every pair.
+R20_MIXES: tuple[dict, ...] = (
+    {"where_will_they_stop": True},
+    {"mysterious_kadab": True},
+    {"mysterious_kadab": True, "mysterious_flip": "on_entry"},
+    {"where_will_they_stop": True, "mysterious_kadab": True, "victory": "unique_a", "balloon_retreat": "within_3"},
+    {"mysterious_kadab": True, "mysterious_flip": "on_entry", "victory": "land_conquest",
+     "stack_limit_check": "end_of_movement", "contest_attacker": "second_to_enter"},
+    {"mysterious_kadab": True, "start_land_neighbours": 3, "start_sea_replacement": "optional",
+     "neutral_control": "policy", "event_losses": "free_choice"},
+    {"where_will_they_stop": True, "free_draws_mandatory": False, "setup_exchange_timing": "before_placement",
+     "setup_second_placement": "any", "hero_attempts_per_round": "unlimited"},
+)
+
+
+def option_sets(name: str) -> tuple[dict, ...]:
+    """The option mixes of `--options`: default (none), mixes (the base game's), r20 (R20.2 and R20.3)."""
+    return {"default": ({},), "mixes": BASE_MIXES, "r20": R20_MIXES}[name]
+
+
+def parse_sets(pairs: list[str]) -> dict:
+    """`--set name=value` options: value read as JSON (true, 3, "x"), else as a string."""
+    out = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or name not in GameConfig.__dataclass_fields__:
+            raise SystemExit(f"--set {pair!r}: expected NAME=VALUE with NAME a GameConfig option")
+        try:
+            out[name] = json.loads(text)
+        except json.JSONDecodeError:
+            out[name] = text
+    return out
 
 
 def python_dict(s: GameState) -> dict:
@@ -323,8 +360,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0, help="first seed")
     ap.add_argument("--players", default="2,3,4")
-    ap.add_argument("--options", choices=("default", "mixes"), default="default",
-                    help="mixes: cycle through the base game's option mixes")
+    ap.add_argument("--options", choices=("default", "mixes", "r20"), default="default",
+                    help="mixes: cycle through the base game's option mixes; r20: those of R20.2 / R20.3")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="an option of every game, over the mix (repeatable): --set mysterious_kadab=true")
     ap.add_argument("--focus", default=None, help="check only steps whose key contains this text")
     ap.add_argument("--show", type=int, default=3, help="how many first differences to print in detail")
     ap.add_argument("--max-decisions", type=int, default=3000)
@@ -333,13 +372,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-rounds", type=int, default=None, help="round limit of every game (default: the config's)")
     args = ap.parse_args(argv)
     players = [int(p) for p in args.players.split(",")]
+    fixed = parse_sets(args.set)
     report = Report(show=args.show)
     start = time.time()
     total = 0
     for g in range(args.games):
         seed = args.seed + g
-        mix = BASE_MIXES[g % len(BASE_MIXES)] if args.options == "mixes" else {}
-        cfg = config_for(players[g % len(players)], mix)
+        mixes = option_sets(args.options)
+        cfg = config_for(players[g % len(players)], {**mixes[g % len(mixes)], **fixed})
         if args.max_rounds is not None:
             cfg = GameConfig.from_dict({**cfg.to_dict(), "max_rounds": args.max_rounds})
         if args.whole:

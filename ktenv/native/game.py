@@ -9,7 +9,7 @@ for (the procedure frames, `check_invariants`, `screen(p)`, ...) is answered by 
 `GameState`, built from the native state when first asked for after a step (`to_python()`).
 
 `supported(cfg)`: '' when the native engine plays this config, else the first option it lacks (the
-optional content of R20-R22 stays on the Python engine until it is ported, issue 17).
+optional content of R21-R22 stays on the Python engine until it is ported, issue 17).
 """
 
 from __future__ import annotations
@@ -31,13 +31,13 @@ from .bridge import rules_for
 # Set once the whole base game is ported and the differential tests pass: until then "auto" picks Python.
 PORT_COMPLETE = True
 
-_OPTIONAL = ("where_will_they_stop", "mysterious_kadab", "encounter_powers", "house_content")
+# The optional content not ported yet (issue 17). Ported: six players (R20.1), "Where will they stop?"
+# (R20.2), Mysterious Kadab with both flip modes (R20.3).
+_OPTIONAL = ("encounter_powers", "house_content")
 
 
 def supported(cfg: GameConfig) -> str:
-    """'' when the native engine plays `cfg`; else what it lacks (an option name, or the player count)."""
-    if cfg.n_players > 4:
-        return "n_players=6 (R20.1, two boxes)"
+    """'' when the native engine plays `cfg`; else the first option it lacks."""
     for name in _OPTIONAL:
         if getattr(cfg, name):
             return name

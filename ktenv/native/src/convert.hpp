@@ -255,6 +255,8 @@ inline Tables tables_from_python(nb::handle catalog, nb::handle geo, int n_playe
   t.treasure_ids = read_list<std::int16_t>(catalog.attr("TREASURE_IDS"));
   t.magic_ids = read_list<std::int16_t>(catalog.attr("MAGIC_IDS"));
   t.event_ids = read_list<std::int16_t>(catalog.attr("EVENT_IDS"));
+  t.house_thing_ids = read_list<std::int16_t>(catalog.attr("HOUSE_THING_IDS"));
+  t.house_hero_faces = read_list<std::int16_t>(catalog.attr("HOUSE_HERO_FACES"));
   read_fixed(catalog.attr("FORT_COUNT"), t.fort_count, "FORT_COUNT");
   read_fixed(catalog.attr("MOVE_COST"), t.move_cost, "MOVE_COST");
   read_fixed(catalog.attr("TERRAIN_HEX_COUNT"), t.terrain_hex_count, "TERRAIN_HEX_COUNT");

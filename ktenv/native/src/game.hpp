@@ -54,6 +54,8 @@ struct Tables {
   KTENV_CATALOG_TABLES(KTENV_DECLARE_TABLE)
 #undef KTENV_DECLARE_TABLE
   std::vector<std::int16_t> creature_ids, income_ids, treasure_ids, magic_ids, event_ids;
+  // R22 house counters of the catalog (six players: in the catalog, out of play without house_content)
+  std::vector<std::int16_t> house_thing_ids, house_hero_faces;
   std::array<std::int8_t, 5> fort_count{};      // forts in the box per level
   std::array<std::int8_t, 8> move_cost{};       // movement points to enter, per terrain (R11.3)
   std::array<std::int8_t, 8> terrain_hex_count{};

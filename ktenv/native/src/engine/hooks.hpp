@@ -1,7 +1,7 @@
-// The hook points of ktenv/engine/hooks.py with the standard rules' answers. The native engine plays
-// the base game (issue 14), where no optional module is on, so every point gives its standard
-// answer; the optional content (issue 17) adds its implementations here, behind its option.
-// Call them as the Python core does: hooks::build_cost(s, player, standard).
+// The hook points of ktenv/engine/hooks.py with the standard rules' answers. The optional content
+// (issue 17) adds its implementations here, one line each behind its option, in the Python
+// registration order (powers, house, boat, kadab). Call them as the Python core does:
+// hooks::build_cost(s, player, standard).
 #pragma once
 
 #include <utility>
@@ -14,14 +14,33 @@ namespace common {
 void to_cup(State& s, int c);
 }
 
+namespace kadab {  // R20.3 (kadab.hpp)
+void lay_face_down(State& s);
+void turn_up_starts(State& s);
+bool entered(State& s, const Ids& things, const Ids& heroes, int hx);
+bool turn_up_for_combat(State& s, int hx);
+}  // namespace kadab
+
 namespace hooks {
 
 // ----- setup and the phases
-inline void game_setup(State&) {}
-inline void counters_setup(State&) {}  // base catalog: no house counters to put out of play
-inline bool hero_counter_in_play(const State&, int /*counter*/) { return true; }  // no house heroes
+inline void game_setup(State& s) {
+  if (s.cfg->mysterious_kadab) kadab::lay_face_down(s);
+}
+// R4.1: the house Things of a catalog that has them (six players, R20.1) are out of play
+inline void counters_setup(State& s) {
+  for (int c : s.t->house_thing_ids) s.thing_place[c] = OUT;
+}
+// R7.3: not the house heroes' counters (in the catalog with six players, R20.1)
+inline bool hero_counter_in_play(const State& s, int counter) {
+  for (int f : s.t->house_hero_faces)
+    if (s.t->HERO_COUNTER[f] == counter) return false;
+  return true;
+}
 inline bool hero_may_turn(const State&, int /*face*/) { return true; }
-inline void start_hexes_chosen(State&) {}
+inline void start_hexes_chosen(State& s) {
+  if (s.cfg->mysterious_kadab) kadab::turn_up_starts(s);
+}
 inline bool interrupt(State&) { return false; }
 inline bool phase_end_question(State&) { return false; }
 inline void round_ends(State&) {}
@@ -46,13 +65,19 @@ inline bool movement_resume(State&) { return false; }
 inline void movement_turn_begins(State&, int /*p*/) {}
 inline bool before_move_start(State&) { return false; }
 inline void hero_picked(State&, int /*face*/) {}
-inline bool entered_face_down(State&, const Ids& /*things*/, const Ids& /*heroes*/, int /*hx*/) { return false; }
+inline bool entered_face_down(State& s, const Ids& things, const Ids& heroes, int hx) {
+  if (s.cfg->mysterious_kadab && kadab::entered(s, things, heroes, hx)) return true;
+  return false;
+}
 inline bool has_fan_handlers(const State&) { return false; }  // fan_handlers: None (the Balloon's)
 inline Ids extra_start_hexes(const State&, int /*p*/) { return {}; }
 
 // ----- battles
 inline bool battle_start(State&) { return false; }
-inline bool combat_hex_chosen(State&, int /*hx*/) { return false; }
+inline bool combat_hex_chosen(State& s, int hx) {
+  if (s.cfg->mysterious_kadab && kadab::turn_up_for_combat(s, hx)) return true;
+  return false;
+}
 // battle_riders: (set(), set()) in the base game: no passengers
 struct Riders {
   Ids things, heroes;
