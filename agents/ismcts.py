@@ -25,7 +25,13 @@ agent never sees the true game. At each of its decisions the arena hands it a `W
 
 The move played is the root's most visited child (ties: greedy's order, or the higher value). The
 search touches the game only through the sampler, ``copy()``, `legal_mask` and `step` (and reads
-public facts for `public_value`), so a faster engine can stand behind the same calls.
+public facts for `public_value`).
+
+Two implementations, one algorithm: on a native game the arena hands over a
+`ktenv.worlds.NativeWorldSampler` and the whole search runs in C++ without the GIL
+(``ktenv/native/src/search/ismcts.cpp``: native worlds, native greedy, thousands of playouts per
+decision); on a game the native engine does not play (optional content), this Python code searches.
+The two draw their random numbers differently, so their choices agree in kind, not move for move.
 
 Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0.5``):
 
@@ -39,6 +45,8 @@ Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0
 - ``expand``: ``greedy`` (default) or ``random``, see step 3;
 - ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
   decision and cycles through them;
+- ``widening``: with ``expand=greedy``, a node visited n times has at most widening x sqrt(n) + 1
+  children (default 2);
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -54,6 +62,7 @@ import numpy as np
 from ktenv.engine.machine import legal_mask, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+from ktenv.worlds import NativeWorldSampler
 
 from .greedy import GreedyAgent
 from .view import View
@@ -93,7 +102,7 @@ class _Node:
 
 ROLLOUTS = ("random", "greedy")
 EXPANSIONS = ("random", "greedy")
-WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children
+WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children (default)
 
 
 class ISMCTSAgent:
@@ -103,7 +112,7 @@ class ISMCTSAgent:
 
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.7,
                  rollout: str = "random", cutoff: int = 40, worlds: int = 0, expand: str = "greedy",
-                 seed: int | None = None) -> None:
+                 widening: float = WIDENING, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -117,6 +126,9 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: seconds must not be negative, got {seconds}")
         if int(cutoff) < 0 or int(worlds) < 0:
             raise ValueError("ismcts: cutoff and worlds must not be negative")
+        if not float(widening) > 0:
+            raise ValueError(f"ismcts: widening must be positive, got {widening}")
+        self.widening = float(widening)
         self.playouts = None if playouts is None else int(playouts)
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
@@ -127,6 +139,7 @@ class ISMCTSAgent:
         self._greedy: list | None = None
         self._encoder = None
         self.last_iterations = 0  # iterations of the last search (for measurements)
+        self.last_nodes = 0  # tree nodes of the last search (native search only)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -146,9 +159,23 @@ class ISMCTSAgent:
             raise ValueError("ismcts agent: needs observation['worlds'] (a ktenv.worlds.WorldSampler for its "
                              "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
                              "needs_worlds")
+        if isinstance(worlds, NativeWorldSampler):
+            return self.native_search(worlds, legal)
         return self.search(worlds, legal)
 
     # ----- search
+
+    def native_search(self, worlds: NativeWorldSampler, legal: np.ndarray) -> int:
+        """The same search in C++ (ktenv/native/src/search/ismcts.cpp), on the sampler's native worlds."""
+        from ktenv.native import core
+        from ktenv.native.agents import plan_for
+        from ktenv.native.observation import stats_encoder
+
+        action, self.last_iterations, self.last_nodes, _ = core().ismcts_search(
+            worlds.handle, stats_encoder(worlds.cfg).plan, plan_for(worlds.cfg), legal.tolist(),
+            self.playouts or 0, self.seconds or 0.0, self.c, self.rollout == "greedy", self.cutoff, self.n_worlds,
+            self.expand == "greedy", self.widening, int(self.rng.integers(2**63)))
+        return int(action)
 
     def search(self, worlds, legal: np.ndarray) -> int:
         t0 = time.perf_counter()
@@ -189,7 +216,7 @@ class ISMCTSAgent:
             if untried and self.expand == "greedy":
                 if node.rank is None:
                     node.rank = self._greedy_rank(w, legal)
-                if len(children) >= WIDENING * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
+                if len(children) >= self.widening * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
                     untried = []  # progressive widening: search the children there are
                 else:
                     rank = node.rank
@@ -262,7 +289,7 @@ class ISMCTSAgent:
 
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
-            "expand": str, "seed": int}
+            "expand": str, "widening": float, "seed": int}
 
 
 def parse_options(text: str) -> dict:

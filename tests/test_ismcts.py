@@ -98,3 +98,65 @@ def test_single_agent_env_passes_worlds_to_a_searching_opponent():
 def test_play_command_runs_it(capsys):
     assert main(["play", "--agents", f"{TINY},random", "--players", "2", "--seed", "2",
                  "--max-rounds", "1"]) == 0
+
+
+# ----- the native search (a native game's sampler): the same agent, in C++
+
+def _native(s):
+    from ktenv.native.game import NativeGame
+    from ktenv.state import GameState
+
+    return NativeGame.from_python(s if type(s) is GameState else s.to_python().copy())
+
+
+native_only = pytest.mark.skipif(not __import__("ktenv.native").native.available(), reason="native core not built")
+
+
+@native_only
+@pytest.mark.parametrize("n", [2, 4])
+def test_native_search_choice_ignores_hidden_facts(n):
+    """On a native game the search runs in C++ over native worlds: still only what the seat may know
+    counts (the true game changed in hidden facts gives the same choice for the same seed)."""
+    cfg = GameConfig(n_players=n, max_rounds=6)
+    rng = np.random.default_rng(n)
+    checked = 0
+    for s in random_states(cfg, 4, seed=50 + n, gap=(30, 150)):
+        p = s.actor
+        mask = legal_mask(s).copy()
+        agent = agents.make("ismcts:playouts=300,cutoff=8,rollout=greedy", seed=5)
+        want = agent.act({"action_mask": mask, "worlds": WorldSampler(_native(s), p)}, mask)
+        assert mask[want] and agent.last_iterations in (0, 300)
+        for _, t in hidden_variants(s, p, rng):
+            agent.reset(seed=5)
+            assert agent.act({"action_mask": mask, "worlds": WorldSampler(_native(t), p)}, mask) == want
+            checked += 1
+    assert checked >= 4
+
+
+@native_only
+def test_native_search_respects_its_time_budget():
+    import time
+
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    agent = agents.make("ismcts:seconds=0.05,rollout=greedy,cutoff=30", seed=1)
+    spent = []
+    for s in random_states(cfg, 6, seed=3, gap=(20, 120)):
+        mask = legal_mask(s).copy()
+        if np.count_nonzero(mask) < 2:
+            continue
+        t0 = time.perf_counter()
+        a = agent.act({"action_mask": mask, "worlds": WorldSampler(_native(s), s.actor)}, mask)
+        spent.append(time.perf_counter() - t0)
+        assert mask[a] and agent.last_iterations >= 1
+    assert spent and max(spent) < 0.05 + 0.03, spent  # the last iteration stops at the deadline
+
+
+@native_only
+def test_native_search_options_and_whole_games():
+    cfg = GameConfig(n_players=3, max_rounds=2)
+    for spec in ("ismcts:playouts=20,cutoff=5,rollout=greedy,worlds=3,widening=1",
+                 "ismcts:playouts=20,cutoff=5,expand=random,c=1.5"):
+        r = play_game(cfg, 4, [spec, "random", "greedy"], backend="native")
+        assert r.reason in ("round_limit", "citadel", "last_player") or r.winners, r.reason
+    with pytest.raises(ValueError, match="widening"):
+        agents.make("ismcts:widening=0")
