@@ -47,6 +47,8 @@ Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0
   decision and cycles through them;
 - ``widening``: with ``expand=greedy``, a node visited n times has at most widening x sqrt(n) + 1
   children (default 2);
+- ``citadel``, ``top``: `public_value`'s weights of a Citadel (default 20) and of each level of the
+  player's highest fort (default 0);
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -67,13 +69,14 @@ from ktenv.worlds import NativeWorldSampler
 from .greedy import GreedyAgent
 from .view import View
 
-W_INCOME, W_HEX, W_FORT, W_CITADEL, W_HERO, W_GOLD = 3.0, 1.5, 4.0, 20.0, 2.0, 0.1
+W_INCOME, W_HEX, W_FORT, W_CITADEL, W_TOP, W_HERO, W_GOLD = 3.0, 1.5, 4.0, 20.0, 0.0, 2.0, 0.1
 
 
-def public_value(s) -> np.ndarray:
+def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP) -> np.ndarray:
     """Per player, a value in [0, 1]: 1 shared by the winners of a finished game; otherwise the
-    player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + 20 x Citadels + 2 x heroes
-    + 0.1 x gold (players out of the game count 0)."""
+    player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + `citadel` x Citadels + `top` x
+    the level of their highest fort (the race to a Citadel, R14.3) + 2 x heroes + 0.1 x gold (players
+    out of the game count 0)."""
     n = s.n_players
     if s.game_over:
         out = np.zeros(n)
@@ -82,7 +85,12 @@ def public_value(s) -> np.ndarray:
         return out
     st = player_stats(s)
     score = (W_INCOME * st[:, INCOME] + W_HEX * st[:, HEXES] + W_FORT * st[:, FORT_LEVELS]
-             + W_CITADEL * st[:, CITADELS] + W_HERO * st[:, HEROES] + W_GOLD * st[:, GOLD]).astype(np.float64)
+             + citadel * st[:, CITADELS] + W_HERO * st[:, HEROES] + W_GOLD * st[:, GOLD]).astype(np.float64)
+    if top:
+        highest = np.zeros(n)
+        own = (s.hex_owner >= 0) & (s.hex_owner < n)
+        np.maximum.at(highest, s.hex_owner[own].astype(np.int64), s.hex_fort[own])
+        score += top * highest
     score *= s.alive
     total = score.sum()
     return score / total if total > 0 else np.full(n, 1.0 / n)
@@ -112,7 +120,8 @@ class ISMCTSAgent:
 
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.7,
                  rollout: str = "random", cutoff: int = 40, worlds: int = 0, expand: str = "greedy",
-                 widening: float = WIDENING, seed: int | None = None) -> None:
+                 widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
+                 seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -129,6 +138,7 @@ class ISMCTSAgent:
         if not float(widening) > 0:
             raise ValueError(f"ismcts: widening must be positive, got {widening}")
         self.widening = float(widening)
+        self.w_citadel, self.w_top = float(citadel), float(top)  # public_value's weights
         self.playouts = None if playouts is None else int(playouts)
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
@@ -140,6 +150,7 @@ class ISMCTSAgent:
         self._encoder = None
         self.last_iterations = 0  # iterations of the last search (for measurements)
         self.last_nodes = 0  # tree nodes of the last search (native search only)
+        self.last_seconds = 0.0  # its time, measured in native code (native search only)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -171,10 +182,10 @@ class ISMCTSAgent:
         from ktenv.native.agents import plan_for
         from ktenv.native.observation import stats_encoder
 
-        action, self.last_iterations, self.last_nodes, _ = core().ismcts_search(
+        action, self.last_iterations, self.last_nodes, self.last_seconds = core().ismcts_search(
             worlds.handle, stats_encoder(worlds.cfg).plan, plan_for(worlds.cfg), legal.tolist(),
             self.playouts or 0, self.seconds or 0.0, self.c, self.rollout == "greedy", self.cutoff, self.n_worlds,
-            self.expand == "greedy", self.widening, int(self.rng.integers(2**63)))
+            self.expand == "greedy", self.widening, self.w_citadel, self.w_top, int(self.rng.integers(2**63)))
         return int(action)
 
     def search(self, worlds, legal: np.ndarray) -> int:
@@ -265,7 +276,7 @@ class ISMCTSAgent:
                 legal = np.flatnonzero(mask)
                 a = int(legal[rng.integers(legal.size)])
             step(w, a)
-        return public_value(w)
+        return public_value(w, self.w_citadel, self.w_top)
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
         """The legal actions in the order greedy prefers them for the player to act (its score of each)."""
@@ -289,7 +300,7 @@ class ISMCTSAgent:
 
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
-            "expand": str, "widening": float, "seed": int}
+            "expand": str, "widening": float, "citadel": float, "top": float, "seed": int}
 
 
 def parse_options(text: str) -> dict:

@@ -135,20 +135,27 @@ def test_native_search_choice_ignores_hidden_facts(n):
 
 @native_only
 def test_native_search_respects_its_time_budget():
+    """seconds=T: the search stops before an iteration that would likely overrun T, and a rollout under
+    way stops at T; measured inside the search and around the whole call (a busy machine's scheduling
+    delays get a margin)."""
     import time
 
     cfg = GameConfig(n_players=2, max_rounds=8)
     agent = agents.make("ismcts:seconds=0.05,rollout=greedy,cutoff=30", seed=1)
-    spent = []
+    inside, around = [], []
     for s in random_states(cfg, 6, seed=3, gap=(20, 120)):
         mask = legal_mask(s).copy()
         if np.count_nonzero(mask) < 2:
             continue
+        observation = {"action_mask": mask, "worlds": WorldSampler(_native(s), s.actor)}
         t0 = time.perf_counter()
-        a = agent.act({"action_mask": mask, "worlds": WorldSampler(_native(s), s.actor)}, mask)
-        spent.append(time.perf_counter() - t0)
+        a = agent.act(observation, mask)
+        around.append(time.perf_counter() - t0)
+        inside.append(agent.last_seconds)
         assert mask[a] and agent.last_iterations >= 1
-    assert spent and max(spent) < 0.05 + 0.03, spent  # the last iteration stops at the deadline
+    # a process preempted on a loaded machine loses whole time slices: the margins allow for that
+    assert inside and float(np.median(inside)) < 0.05 + 0.02 and max(inside) < 0.05 + 0.05, inside
+    assert max(around) < 0.05 + 0.1, around
 
 
 @native_only

@@ -2,6 +2,7 @@
 #include "search/ismcts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -16,7 +17,7 @@ namespace ktenv::search {
 namespace {
 
 // agents/ismcts.py's public_value weights
-constexpr double W_INCOME = 3.0, W_HEX = 1.5, W_FORT = 4.0, W_CITADEL = 20.0, W_HERO = 2.0, W_GOLD = 0.1;
+constexpr double W_INCOME = 3.0, W_HEX = 1.5, W_FORT = 4.0, W_HERO = 2.0, W_GOLD = 0.1;
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -87,12 +88,17 @@ void Search::value(const State& w) {
   }
   observation::StatTable st;
   observation::player_stats(w, obs_, st);
+  std::array<int, kMaxPlayers> top{};  // each player's highest fort level
+  for (int h = 0; h < w.n.Hexes; ++h) {
+    const int owner = w.hex_owner[h];
+    if (owner >= 0 && owner < n) top[owner] = std::max<int>(top[owner], w.hex_fort[h]);
+  }
   double total = 0.0;
   for (int p = 0; p < n; ++p) {
     const auto& r = st[p];
     double score = W_INCOME * r[observation::INCOME] + W_HEX * r[observation::HEXES] +
-                   W_FORT * r[observation::FORT_LEVELS] + W_CITADEL * r[observation::CITADELS] +
-                   W_HERO * r[observation::HEROES] + W_GOLD * r[observation::GOLD];
+                   W_FORT * r[observation::FORT_LEVELS] + opt_.w_citadel * r[observation::CITADELS] +
+                   opt_.w_top * top[p] + W_HERO * r[observation::HEROES] + W_GOLD * r[observation::GOLD];
     value_[p] = w.alive[p] ? score : 0.0;
     total += value_[p];
   }

@@ -7,7 +7,8 @@
 // progressive widening: at most `widening` * sqrt(visits) + 1 children; or any untried action), plays on
 // with the rollout policy (uniform random or the native greedy agent) for at most `cutoff` decisions,
 // and backs up a value per player: 1 shared by the winners of a finished game, else the player's share
-// of a public score (income, land, forts, Citadels, heroes, gold; agents/ismcts.py's public_value).
+// of a public score (income, land, forts, the highest fort, Citadels, heroes, gold; agents/ismcts.py's
+// public_value).
 // The move played is the root's most visited child (ties: greedy's order, else the higher value).
 #pragma once
 
@@ -30,6 +31,8 @@ struct SearchOptions {
   int worlds = 0;           // 0: a new world every iteration; k: k worlds per decision, in turn
   bool greedy_expand = true;
   double widening = 2.0;    // greedy expansion: at most widening * sqrt(visits) + 1 children
+  double w_citadel = 20.0;  // value estimate: weight of a Citadel
+  double w_top = 0.0;       // ... and of each level of the player's highest fort (the race to a Citadel)
 };
 
 struct SearchResult {
