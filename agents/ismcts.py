@@ -33,15 +33,16 @@ Two implementations, one algorithm: on a native game the arena hands over a
 decision); on a game the native engine does not play (optional content), this Python code searches.
 The two draw their random numbers differently, so their choices agree in kind, not move for move.
 
-Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0.5``):
+Options (``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50,worlds=0,seconds=0.5``); the defaults
+are the settings tuned against ``expert`` at 2 players (README):
 
 - ``playouts``: iterations per decision (default 200, or no limit when ``seconds`` is given);
 - ``seconds``: time budget per decision (the search stops before an iteration that would likely
   overrun it, judged by the mean iteration time so far, and a rollout still under way when the
   time is up stops there and is valued as it stands; at least one iteration is made);
-- ``c``: exploration constant (default 0.7);
-- ``rollout``: ``random`` (default) or ``greedy``;
-- ``cutoff``: rollout length in decisions before the value estimate (default 40);
+- ``c``: exploration constant (default 0.05: values are shares of a score, close together);
+- ``rollout``: ``greedy`` (default) or ``random``;
+- ``cutoff``: rollout length in decisions before the value estimate (default 50);
 - ``expand``: ``greedy`` (default) or ``random``, see step 3;
 - ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
   decision and cycles through them;
@@ -118,8 +119,8 @@ class ISMCTSAgent:
     needs_worlds = True  # the arena passes observation["worlds"], a WorldSampler for the seat
     needs_observation = False
 
-    def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.7,
-                 rollout: str = "random", cutoff: int = 40, worlds: int = 0, expand: str = "greedy",
+    def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
+                 rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
@@ -304,7 +305,7 @@ _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cuto
 
 
 def parse_options(text: str) -> dict:
-    """``playouts=200,c=0.7,rollout=greedy`` -> keyword arguments (each value checked)."""
+    """``playouts=200,c=0.05,rollout=greedy`` -> keyword arguments (each value checked)."""
     out = {}
     for item in filter(None, (t.strip() for t in text.replace(";", ",").split(","))):
         key, sep, value = item.partition("=")

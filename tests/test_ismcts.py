@@ -11,6 +11,7 @@ from ktenv.cli import main
 from ktenv.config import GameConfig
 from ktenv.engine.machine import legal_mask
 from ktenv.env.testing import hidden_variants, random_states
+from ktenv.state import GameState
 from ktenv.worlds import WorldSampler
 
 TINY = "ismcts:playouts=6,cutoff=4"
@@ -18,7 +19,7 @@ TINY = "ismcts:playouts=6,cutoff=4"
 
 def test_make_with_options_and_errors():
     a = agents.make("ismcts", seed=1)
-    assert a.playouts == 200 and a.c == 0.7 and a.rollout == "random" and a.cutoff == 40 and a.needs_worlds
+    assert a.playouts == 200 and a.c == 0.05 and a.rollout == "greedy" and a.cutoff == 50 and a.needs_worlds
     b = agents.make("ismcts:playouts=50,c=1.5,rollout=greedy,cutoff=10,worlds=4,expand=random", seed=2)
     assert (b.playouts, b.c, b.rollout, b.cutoff, b.n_worlds, b.expand) == (50, 1.5, "greedy", 10, 4, "random")
     t = agents.make("ismcts:seconds=0.25")
@@ -48,6 +49,7 @@ def test_hidden_facts_do_not_change_its_choice(n):
     rng = np.random.default_rng(n)
     checked = 0
     for s in random_states(cfg, 4, seed=30 + n, gap=(30, 150)):
+        s = s if type(s) is GameState else s.to_python().copy()  # the Python search (a Python game)
         p = s.actor
         mask = legal_mask(s).copy()
         agent = agents.make(TINY, seed=5)
@@ -63,7 +65,7 @@ def test_hidden_facts_do_not_change_its_choice(n):
 def test_plays_whole_games_with_either_rollout():
     cfg = GameConfig(n_players=2, max_rounds=2)
     for spec in ("ismcts:playouts=3,cutoff=3,rollout=greedy,worlds=2", "ismcts:seconds=0.01,cutoff=3,expand=random"):
-        r = play_game(cfg, 4, [spec, "random"])
+        r = play_game(cfg, 4, [spec, "random"], backend="python")
         assert r.reason in ("round_limit", "citadel", "last_player") or r.winners, r.reason
         assert r.decisions > 20
 
@@ -167,3 +169,17 @@ def test_native_search_options_and_whole_games():
         assert r.reason in ("round_limit", "citadel", "last_player") or r.winners, r.reason
     with pytest.raises(ValueError, match="widening"):
         agents.make("ismcts:widening=0")
+
+
+def test_tournament_configs_carry_its_options():
+    """Per-agent options in a tournament's YAML config: the agent's name carries them."""
+    from pathlib import Path
+
+    from ktenv.arena.config import TournamentConfig
+
+    root = Path(__file__).resolve().parents[1] / "configs"
+    for name, players in (("ismcts_2p.yaml", 2), ("ismcts_4p.yaml", 4)):
+        cfg = TournamentConfig.from_yaml(root / name)
+        assert cfg.players == players and cfg.agents[0].startswith("ismcts:") and "expert" in cfg.agents
+        agent = agents.make(cfg.agents[0], seed=1)
+        assert agent.seconds and agent.playouts is None and agent.rollout == "greedy"

@@ -25,9 +25,9 @@ namespace ktenv::search {
 struct SearchOptions {
   int playouts = 200;       // iterations per decision; 0: no limit (then `seconds` bounds it)
   double seconds = 0.0;     // time budget per decision; 0: none
-  double c = 0.7;           // UCB1 exploration constant
-  bool greedy_rollout = false;
-  int cutoff = 40;          // rollout decisions before the value estimate
+  double c = 0.05;          // UCB1 exploration constant
+  bool greedy_rollout = true;
+  int cutoff = 50;          // rollout decisions before the value estimate
   int worlds = 0;           // 0: a new world every iteration; k: k worlds per decision, in turn
   bool greedy_expand = true;
   double widening = 2.0;    // greedy expansion: at most widening * sqrt(visits) + 1 children
