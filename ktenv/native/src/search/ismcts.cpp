@@ -25,6 +25,8 @@ double now() {
 
 bool over(const State& s) { return s.phase == PHASE_GAME_OVER; }
 
+constexpr double kAim = 0.95;  // the share of a time budget the search plans to use
+
 }  // namespace
 
 Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::GreedyPlan> greedy, SearchOptions options,
@@ -184,7 +186,10 @@ void Search::iterate(State& w) {
 
 SearchResult Search::decide(const State& truth, int seat, const std::vector<int>& legal) {
   const double t0 = now();
-  deadline_ = t0 + opt_.seconds;
+  // aim a little short of the budget: the last iteration's tail (its tree walk, value and backup) and
+  // the way back to the caller fit in the rest
+  const double aim = opt_.seconds * kAim;
+  deadline_ = t0 + aim;
   nodes_.assign(1, Node{});
   child_of_.assign(static_cast<std::size_t>(truth.t->layout.size), -1);
   std::vector<State> fixed(static_cast<std::size_t>(opt_.worlds));
@@ -195,7 +200,7 @@ SearchResult Search::decide(const State& truth, int seat, const std::vector<int>
     if (opt_.playouts > 0 && i >= opt_.playouts) break;
     if (opt_.seconds > 0 && i > 0) {
       const double spent = now() - t0;  // stop before an iteration that would likely overrun the budget
-      if (spent + spent / i > opt_.seconds) break;
+      if (spent + spent / i > aim) break;
     }
     if (fixed.empty())
       sample_world(truth, seat, rng_, w);
