@@ -7,6 +7,10 @@ pushed during an exploration sits above it, a reaction window above the battle. 
 (`to_dict`), and the observation's registers name the frame fields they read
 (`ktenv.env.observation.REGISTERS`), so a field that no longer exists fails at import.
 
+A field that holds counters says so (`things=THING`, `FLAGS` or `ACTION`, collected in `THING_REFS`):
+a world sampled for a searching agent (`ktenv.worlds`) leaves those counters where they are and deals
+every other hidden counter again, so a new field holding a Thing id must declare it.
+
 The native engine mirrors these records one to one (one struct per frame, same fields, same order),
 so both engines save the same state.
 
