@@ -137,9 +137,11 @@ def test_face_down_tiles_are_redrawn_unless_seen():
 
 def test_world_sampler_handle():
     cfg = GameConfig(n_players=2, max_rounds=4)
-    s = next(random_states(cfg, 1, seed=1, gap=(40, 41)))
+    s = _python(next(random_states(cfg, 1, seed=1, gap=(40, 41))))
     handle = WorldSampler(s, s.actor)
     assert handle.seat == s.actor and not hasattr(handle, "state") and "seat" in repr(handle)
+    with pytest.raises(TypeError, match="pickle"):
+        __import__("pickle").dumps(handle)
     before = s.to_json()
     step(s, int(np.flatnonzero(legal_mask(s))[0]))  # the game goes on; the handle keeps its decision's state
     w = handle.sample(3)
