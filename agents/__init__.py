@@ -11,7 +11,7 @@
   stacks, bribes, garrisons, assaults on enemy Citadels, events and items used with sense
   (`agents.expert`).
 - ``ismcts`` / ``ismcts:OPTIONS``: information-set Monte Carlo tree search over worlds its seat
-  cannot tell apart (`agents.ismcts`), e.g. ``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40``
+  cannot tell apart (`agents.ismcts`), e.g. ``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50``
   or ``ismcts:seconds=0.5``. It sets ``needs_worlds`` (see `agents.base`).
 - ``ppo:PATH`` / ``ppo-sample:PATH``: a model trained by ``ktenv train`` (`agents.ppo`; needs the
   ``train`` extra), playing its best legal action or sampling from its policy.

@@ -25,20 +25,31 @@ agent never sees the true game. At each of its decisions the arena hands it a `W
 
 The move played is the root's most visited child (ties: greedy's order, or the higher value). The
 search touches the game only through the sampler, ``copy()``, `legal_mask` and `step` (and reads
-public facts for `public_value`), so a faster engine can stand behind the same calls.
+public facts for `public_value`).
 
-Options (``ismcts:playouts=200,c=0.7,rollout=greedy,cutoff=40,worlds=0,seconds=0.5``):
+Two implementations, one algorithm: on a native game the arena hands over a
+`ktenv.worlds.NativeWorldSampler` and the whole search runs in C++ without the GIL
+(``ktenv/native/src/search/ismcts.cpp``: native worlds, native greedy, thousands of playouts per
+decision); on a game the native engine does not play (optional content), this Python code searches.
+The two draw their random numbers differently, so their choices agree in kind, not move for move.
+
+Options (``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50,worlds=0,seconds=0.5``); the defaults
+are the settings tuned against ``expert`` at 2 players (README):
 
 - ``playouts``: iterations per decision (default 200, or no limit when ``seconds`` is given);
 - ``seconds``: time budget per decision (the search stops before an iteration that would likely
   overrun it, judged by the mean iteration time so far, and a rollout still under way when the
   time is up stops there and is valued as it stands; at least one iteration is made);
-- ``c``: exploration constant (default 0.7);
-- ``rollout``: ``random`` (default) or ``greedy``;
-- ``cutoff``: rollout length in decisions before the value estimate (default 40);
+- ``c``: exploration constant (default 0.05: values are shares of a score, close together);
+- ``rollout``: ``greedy`` (default) or ``random``;
+- ``cutoff``: rollout length in decisions before the value estimate (default 50);
 - ``expand``: ``greedy`` (default) or ``random``, see step 3;
 - ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
   decision and cycles through them;
+- ``widening``: with ``expand=greedy``, a node visited n times has at most widening x sqrt(n) + 1
+  children (default 2);
+- ``citadel``, ``top``: `public_value`'s weights of a Citadel (default 20) and of each level of the
+  player's highest fort (default 0);
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -54,17 +65,19 @@ import numpy as np
 from ktenv.engine.machine import legal_mask, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+from ktenv.worlds import NativeWorldSampler
 
 from .greedy import GreedyAgent
 from .view import View
 
-W_INCOME, W_HEX, W_FORT, W_CITADEL, W_HERO, W_GOLD = 3.0, 1.5, 4.0, 20.0, 2.0, 0.1
+W_INCOME, W_HEX, W_FORT, W_CITADEL, W_TOP, W_HERO, W_GOLD = 3.0, 1.5, 4.0, 20.0, 0.0, 2.0, 0.1
 
 
-def public_value(s) -> np.ndarray:
+def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP) -> np.ndarray:
     """Per player, a value in [0, 1]: 1 shared by the winners of a finished game; otherwise the
-    player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + 20 x Citadels + 2 x heroes
-    + 0.1 x gold (players out of the game count 0)."""
+    player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + `citadel` x Citadels + `top` x
+    the level of their highest fort (the race to a Citadel, R14.3) + 2 x heroes + 0.1 x gold (players
+    out of the game count 0)."""
     n = s.n_players
     if s.game_over:
         out = np.zeros(n)
@@ -73,7 +86,12 @@ def public_value(s) -> np.ndarray:
         return out
     st = player_stats(s)
     score = (W_INCOME * st[:, INCOME] + W_HEX * st[:, HEXES] + W_FORT * st[:, FORT_LEVELS]
-             + W_CITADEL * st[:, CITADELS] + W_HERO * st[:, HEROES] + W_GOLD * st[:, GOLD]).astype(np.float64)
+             + citadel * st[:, CITADELS] + W_HERO * st[:, HEROES] + W_GOLD * st[:, GOLD]).astype(np.float64)
+    if top:
+        highest = np.zeros(n)
+        own = (s.hex_owner >= 0) & (s.hex_owner < n)
+        np.maximum.at(highest, s.hex_owner[own].astype(np.int64), s.hex_fort[own])
+        score += top * highest
     score *= s.alive
     total = score.sum()
     return score / total if total > 0 else np.full(n, 1.0 / n)
@@ -93,7 +111,7 @@ class _Node:
 
 ROLLOUTS = ("random", "greedy")
 EXPANSIONS = ("random", "greedy")
-WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children
+WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children (default)
 
 
 class ISMCTSAgent:
@@ -101,8 +119,9 @@ class ISMCTSAgent:
     needs_worlds = True  # the arena passes observation["worlds"], a WorldSampler for the seat
     needs_observation = False
 
-    def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.7,
-                 rollout: str = "random", cutoff: int = 40, worlds: int = 0, expand: str = "greedy",
+    def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
+                 rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
+                 widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
@@ -117,6 +136,10 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: seconds must not be negative, got {seconds}")
         if int(cutoff) < 0 or int(worlds) < 0:
             raise ValueError("ismcts: cutoff and worlds must not be negative")
+        if not float(widening) > 0:
+            raise ValueError(f"ismcts: widening must be positive, got {widening}")
+        self.widening = float(widening)
+        self.w_citadel, self.w_top = float(citadel), float(top)  # public_value's weights
         self.playouts = None if playouts is None else int(playouts)
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
@@ -127,6 +150,8 @@ class ISMCTSAgent:
         self._greedy: list | None = None
         self._encoder = None
         self.last_iterations = 0  # iterations of the last search (for measurements)
+        self.last_nodes = 0  # tree nodes of the last search (native search only)
+        self.last_seconds = 0.0  # its time, measured in native code (native search only)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -146,9 +171,23 @@ class ISMCTSAgent:
             raise ValueError("ismcts agent: needs observation['worlds'] (a ktenv.worlds.WorldSampler for its "
                              "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
                              "needs_worlds")
+        if isinstance(worlds, NativeWorldSampler):
+            return self.native_search(worlds, legal)
         return self.search(worlds, legal)
 
     # ----- search
+
+    def native_search(self, worlds: NativeWorldSampler, legal: np.ndarray) -> int:
+        """The same search in C++ (ktenv/native/src/search/ismcts.cpp), on the sampler's native worlds."""
+        from ktenv.native import core
+        from ktenv.native.agents import plan_for
+        from ktenv.native.observation import stats_encoder
+
+        action, self.last_iterations, self.last_nodes, self.last_seconds = core().ismcts_search(
+            worlds.handle, stats_encoder(worlds.cfg).plan, plan_for(worlds.cfg), legal.tolist(),
+            self.playouts or 0, self.seconds or 0.0, self.c, self.rollout == "greedy", self.cutoff, self.n_worlds,
+            self.expand == "greedy", self.widening, self.w_citadel, self.w_top, int(self.rng.integers(2**63)))
+        return int(action)
 
     def search(self, worlds, legal: np.ndarray) -> int:
         t0 = time.perf_counter()
@@ -189,7 +228,7 @@ class ISMCTSAgent:
             if untried and self.expand == "greedy":
                 if node.rank is None:
                     node.rank = self._greedy_rank(w, legal)
-                if len(children) >= WIDENING * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
+                if len(children) >= self.widening * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
                     untried = []  # progressive widening: search the children there are
                 else:
                     rank = node.rank
@@ -238,7 +277,7 @@ class ISMCTSAgent:
                 legal = np.flatnonzero(mask)
                 a = int(legal[rng.integers(legal.size)])
             step(w, a)
-        return public_value(w)
+        return public_value(w, self.w_citadel, self.w_top)
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
         """The legal actions in the order greedy prefers them for the player to act (its score of each)."""
@@ -262,11 +301,11 @@ class ISMCTSAgent:
 
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
-            "expand": str, "seed": int}
+            "expand": str, "widening": float, "citadel": float, "top": float, "seed": int}
 
 
 def parse_options(text: str) -> dict:
-    """``playouts=200,c=0.7,rollout=greedy`` -> keyword arguments (each value checked)."""
+    """``playouts=200,c=0.05,rollout=greedy`` -> keyword arguments (each value checked)."""
     out = {}
     for item in filter(None, (t.strip() for t in text.replace(";", ",").split(","))):
         key, sep, value = item.partition("=")

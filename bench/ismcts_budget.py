@@ -1,7 +1,10 @@
 """Issue 16.3: does `ismcts:seconds=T` keep its per-decision time budget? Wall-clock seconds of
-every search decision (single-action decisions, played at once, are left out), mean and max.
+every search decision (single-action decisions, played at once, are left out), mean and max, with
+the iterations (playouts) the search made in them. On a native game (the default backend for the
+base game) the search is the native one.
 
     python bench/ismcts_budget.py --seconds 0.1 0.25 --games 2 --players 2 --max-rounds 4
+    python bench/ismcts_budget.py --seconds 0.15 --options rollout=greedy,cutoff=20 --opponent expert
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from ktenv import agents
 from ktenv.arena.game import play_game
 
 
-def measure(seconds: float, games: int, players: int, max_rounds: int, opponent: str, cutoff: int) -> dict:
+def measure(seconds: float, games: int, players: int, max_rounds: int, opponent: str, cutoff: int,
+            options: str = "") -> dict:
     times: list[float] = []
     iterations: list[int] = []
     original = agents.ISMCTSAgent.act
@@ -35,7 +39,8 @@ def measure(seconds: float, games: int, players: int, max_rounds: int, opponent:
 
         cfg = GameConfig(n_players=players, max_rounds=max_rounds)
         for g in range(games):
-            names = [f"ismcts:seconds={seconds},cutoff={cutoff}"] + [opponent] * (players - 1)
+            spec = f"ismcts:seconds={seconds},cutoff={cutoff}" + (f",{options}" if options else "")
+            names = [spec] + [opponent] * (players - 1)
             names = names[g % players:] + names[:g % players]  # seats rotated
             play_game(cfg, 1000 + g, names)
     finally:
@@ -54,9 +59,11 @@ def main() -> None:
     p.add_argument("--max-rounds", type=int, default=4)
     p.add_argument("--cutoff", type=int, default=20)
     p.add_argument("--opponent", default="greedy")
+    p.add_argument("--options", default="", help="more ismcts options, e.g. rollout=greedy,c=0.3")
     args = p.parse_args()
     for s in args.seconds:
-        print(json.dumps(measure(s, args.games, args.players, args.max_rounds, args.opponent, args.cutoff)))
+        print(json.dumps(measure(s, args.games, args.players, args.max_rounds, args.opponent, args.cutoff,
+                                 args.options)))
 
 
 if __name__ == "__main__":

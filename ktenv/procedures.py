@@ -7,6 +7,10 @@ pushed during an exploration sits above it, a reaction window above the battle. 
 (`to_dict`), and the observation's registers name the frame fields they read
 (`ktenv.env.observation.REGISTERS`), so a field that no longer exists fails at import.
 
+A field that holds counters says so (`things=THING`, `FLAGS` or `ACTION`, collected in `THING_REFS`):
+a world sampled for a searching agent (`ktenv.worlds`) leaves those counters where they are and deals
+every other hidden counter again, so a new field holding a Thing id must declare it.
+
 The native engine mirrors these records one to one (one struct per frame, same fields, same order),
 so both engines save the same state.
 
@@ -66,6 +70,8 @@ class Frame:
 
 FRAMES: dict[str, type[Frame]] = {}  # name -> class, in the order frames nest (outermost first)
 _LIST_FIELDS: dict[type, tuple[str, ...]] = {}
+# per frame class: (field, THING / FLAGS / ACTION) of every field that refers to counters
+THING_REFS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
 def procedure(name: str):
@@ -78,14 +84,24 @@ def procedure(name: str):
             raise TypeError(f"procedure {name!r} is registered twice")
         FRAMES[name] = cls
         _LIST_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if _is_list(f))
+        THING_REFS[cls] = tuple((f.name, f.metadata["things"]) for f in dataclasses.fields(cls)
+                                if f.metadata.get("things"))
         return cls
 
     return wrap
 
 
-def slot(default: int = 0, v2: str = "") -> Any:
-    """A number field; `v2` is the register key it replaced in version 2 saves."""
-    return field(default=default, metadata={"v2": v2})
+# What a field says of the counters (`things=`): the procedure under way refers to them, so a sampled
+# world (ktenv.worlds) leaves them where they are. THING: the value is a Thing id (other values, -1 or a
+# hero face coded past the Things, name none); FLAGS: a list indexed by Thing id, nonzero where it
+# refers to that Thing; ACTION: an action (or a list of them) whose Thing block names a Thing.
+THING, FLAGS, ACTION = "thing", "flags", "action"
+
+
+def slot(default: int = 0, v2: str = "", things: str = "") -> Any:
+    """A number field; `v2` is the register key it replaced in version 2 saves; `things`: what it says of
+    the counters (THING, ACTION; see above)."""
+    return field(default=default, metadata={"v2": v2, "things": things})
 
 
 def per_side(v2: str = "", size: int = 7, default: int = 0) -> Any:
@@ -95,10 +111,10 @@ def per_side(v2: str = "", size: int = 7, default: int = 0) -> Any:
                  metadata={"v2": v2, "per_side": True, "default": default})
 
 
-def series(v2: str = "", count: str = "") -> Any:
+def series(v2: str = "", count: str = "", things: str = "") -> Any:
     """A list of numbers (a path, a queue); `v2` is the key pattern with `{}` for the index, `count`
-    the version-2 key that held its length, if any."""
-    return field(default_factory=list, metadata={"v2": v2, "series": True, "count": count})
+    the version-2 key that held its length, if any; `things`: what it says of the counters (above)."""
+    return field(default_factory=list, metadata={"v2": v2, "series": True, "count": count, "things": things})
 
 
 def _is_list(f: dataclasses.Field) -> bool:
@@ -219,8 +235,8 @@ class SpecialPower(Frame):
     hero: int = slot(-1, v2="sp_hero")  # hero face in use
     victim: int = slot(-1, v2="sp_victim")  # the player robbed or struck
     hex: int = slot(-1, v2="sp_hex")  # the Assassin's target hex
-    target_a: int = slot(0, v2="sp_a")  # a Thing id, or -1 - hero face
-    target_b: int = slot(0, v2="sp_b")
+    target_a: int = slot(0, v2="sp_a", things=THING)  # a Thing id, or -1 - hero face
+    target_b: int = slot(0, v2="sp_b", things=THING)
     tie: bool = slot(False, v2="sp_tie")  # the duel is a re-roll after a tie
     used_thief: bool = slot(False, v2="sp_used_thief")  # each hero once per turn
     used_assassin: bool = slot(False, v2="sp_used_assassin")
@@ -357,7 +373,7 @@ class Event(Frame):
     Every choice is posed (`posed`) and its answer read by the stage that asked (`s.stage`)."""
 
     player: int = slot(-1, v2="ev_p")  # who plays it
-    card: int = slot(-1, v2="ev_c")  # the event counter (a second-box event acts as its original, R20.1)
+    card: int = slot(-1, v2="ev_c", things=THING)  # the event counter (a second-box event acts as its original, R20.1)
     other: int = slot(-1, v2="ev_q")  # the other player concerned: victim, hex owner, army owner
     hex: int = slot(-1, v2="ev_hex")  # the struck or target hex; the Portal's stack (R22.5)
     dest: int = slot(-1, v2="ev_dest")  # an escape hex (B.3), the Portal's destination (R22.5)
@@ -369,8 +385,8 @@ class Event(Frame):
     tried: list[int] = series()  # B.2: the hexes chosen so far, in order (version 2: "ev_tried" bits)
     todo: list[int] = per_side()  # 1: the player's army must escape (B.3) or the Plague hits them (B.4)
     hexes: list[int] = series()  # B.4 / RD10.9: hexes of the Plague player still to hit, lowest first
-    posed: list[int] = series()  # the legal actions of the choice asked now; empty: none asked
-    answer: int = slot(-1, v2="ev_act")  # the action chosen, until the stage that asked reads it
+    posed: list[int] = series(things=ACTION)  # the legal actions of the choice asked now; empty: none asked
+    answer: int = slot(-1, v2="ev_act", things=ACTION)  # the action chosen, until the stage that asked reads it
     lord_player: int = slot(-1, v2="lord_choice")  # R7.10 / RD5.4: a second terrain lord came to this player
 
     @classmethod
@@ -394,7 +410,7 @@ class Placement(Frame):
     only_new: bool = slot(False, v2="place_new")  # R4.10: only the Things drawn in the exchange
     hex: int = slot(-1, v2="place_hex")  # only this hex (R13.11.2 conquest, B.3 Big Juju); -1: any
     may_remove: bool = slot(False, v2="place_remove")  # R8.2.2: own income counters may be removed
-    thing: int = slot(-1, v2="thing")  # the Thing chosen, its hex still to choose
+    thing: int = slot(-1, v2="thing", things=THING)  # the Thing chosen, its hex still to choose
 
 
 @procedure("discard")
@@ -485,9 +501,9 @@ def _v2_entries(which: int):
     return read
 
 
-def _converted(read) -> Any:
+def _converted(read, things: str = "") -> Any:
     """A list field whose version-2 form the function `read` converts."""
-    return field(default_factory=list, metadata={"v2_read": read, "series": True})
+    return field(default_factory=list, metadata={"v2_read": read, "series": True, "things": things})
 
 
 @procedure("claims")
@@ -563,7 +579,7 @@ class Move(Frame):
     steps: int = slot(0, v2="mv_steps")  # A.3 / RD4.5: hexes entered since then
     ground_cost: int = slot(0, v2="mv_land")  # their normal ground cost (R11.1.2)
     # A.3: members still qualifying (a Thing id, or the game's number of Things + a hero face)
-    qualifying: list[int] = _converted(_v2_members("mv_q"))
+    qualifying: list[int] = _converted(_v2_members("mv_q"), things=THING)
 
 
 @procedure("nomad_move")
@@ -571,7 +587,7 @@ class NomadMove(Frame):
     """R21.10 Nomad: a Tower or Keep, or a city or village, moving to an adjacent own hex."""
 
     hex: int = slot(-1, v2="pw_nm_hex")  # where the fort or town stands
-    town: int = slot(-1, v2="pw_nm")  # the city or village; -1: the fort of `hex` moves
+    town: int = slot(-1, v2="pw_nm", things=THING)  # the city or village; -1: the fort of `hex` moves
 
 
 class BalloonStage(IntEnum):
@@ -595,7 +611,7 @@ class BalloonFlight(Frame):
 
     stage: BalloonStage = slot(BalloonStage.FLOWN, v2="bl_stage")
     n: int = slot(0, v2="bl_n")  # passengers
-    passengers: list[int] = series(v2="bl_p{}")  # their Thing ids (n of them)
+    passengers: list[int] = series(v2="bl_p{}", things=THING)  # their Thing ids (n of them)
     hex: int = slot(-1, v2="bl_hex")  # the hex it lifts off from
     dest: int = slot(-1, v2="bl_dest")  # the hex it flies to (before reactions)
     sea: int = slot(-1, v2="bl_sea")  # the Sea hex the Fan blew it to
@@ -620,7 +636,7 @@ class BoatTrip(Frame):
 
     stage: BoatStage = slot(BoatStage.SAILED, v2="bt_stage")
     n: int = slot(0, v2="bt_n")  # passengers
-    passengers: list[int] = series(v2="bt_p{}")  # a Thing id, or ~face (negative) for a hero
+    passengers: list[int] = series(v2="bt_p{}", things=THING)  # a Thing id, or ~face (negative) for a hero
     hex: int = slot(-1, v2="bt_hex")  # the start hex
     at: int = slot(-1, v2="bt_at")  # where the path is: the start hex, then its last Sea hex
     crossed: int = slot(0, v2="bt_k")  # Sea hexes crossed (1-3)
@@ -661,9 +677,9 @@ class Exploration(Frame):
 class AviatorFlight(Frame):
     """R21.2 Aviator: the creature declared a flyer for the round (its identity is its owner's, RI.4)."""
 
-    flyer: int = slot(-1, v2="pw_fly")
+    flyer: int = slot(-1, v2="pw_fly", things=THING)
     round: int = slot(-1, v2="pw_fly_round")  # the round it flies in (the frame is dropped after it)
-    retreating: int = slot(-1, v2="pw_ar")  # RD10.16: the flyer while it retreats alone from a battle
+    retreating: int = slot(-1, v2="pw_ar", things=THING)  # RD10.16: the flyer while it retreats alone from a battle
 
 
 @procedure("brute_screens")
@@ -748,9 +764,9 @@ class Battle(Frame):
     window: int = slot(0, v2="b_win")  # battle_items.OPENING, ROUND_START or STEP_START
     window_idx: int = slot(0, v2="b_widx")  # the side of battle order asked next in the window
     after_window: BattleStage = slot(BattleStage.START, v2="b_after")  # stage once the window closes
-    item: int = slot(-1, v2="b_item")  # the item just played, awaiting its reactions (R18.2)
+    item: int = slot(-1, v2="b_item", things=THING)  # the item just played, awaiting its reactions (R18.2)
     firewall: int = slot(0, v2="b_firewall")  # the Firewall's rolled value for this battle (C.5)
-    bearer_item: int = slot(-1, v2="b_bear")  # the Bow or Sword whose bearer is chosen (C.10, C.11)
+    bearer_item: int = slot(-1, v2="b_bear", things=THING)  # the Bow or Sword whose bearer is chosen (C.10, C.11)
     # the Bow's / the Sword's bearer was asked this round (version 2: by Thing id, 176 / 177)
     bow_bearer_asked: bool = slot(False, v2="b_bore176")
     sword_bearer_asked: bool = slot(False, v2="b_bore177")
@@ -763,7 +779,7 @@ class Battle(Frame):
     dispel_side: int = slot(-1, v2="b_dside")  # the side whose magic attacks meet the reaction round
     # ----- heroes before the first round (R13.2 step 4)
     warlord_asked: bool = slot(False, v2="b_warlord")  # the Warlord's owner was asked (A.4)
-    turncoat: int = slot(-1, v2="b_turncoat")  # the creature the Warlord tries to turn (A.4)
+    turncoat: int = slot(-1, v2="b_turncoat", things=THING)  # the creature the Warlord tries to turn (A.4)
     # ----- the Marksman (A.6)
     marksman: int = slot(0, v2="b_marksman")  # his value this ranged step: 5, or 2 (his owner places); 0 unasked
     marksman_asked: bool = slot(False, v2="b_marksman_asked")
@@ -776,10 +792,10 @@ class Battle(Frame):
     rounds_without_hit: int = slot(0, v2="b_nohit")  # rounds in a row without a hit (R13.9.6 / RD7.4)
     forced: bool = slot(False, v2="b_force")  # 50 such rounds: the attackers leave as if retreating (RD7.4)
     save_side: int = slot(-1, v2="b_save_side")  # the hit awaiting its saving roll: the side ...
-    save_action: int = slot(-1, v2="b_save_act")  # ... and the action that named the counter
+    save_action: int = slot(-1, v2="b_save_act", things=ACTION)  # ... and the action that named the counter
     parried: bool = slot(False, v2="b_parried")  # the Swordmaster parried this round (A.8)
     # per Thing id / hero face: 1 once the Talisman rolled for it this step or round (C.9)
-    talisman_things: list[int] = series(v2="b_tsave{}")
+    talisman_things: list[int] = series(v2="b_tsave{}", things=FLAGS)
     talisman_heroes: list[int] = series(v2="b_tsaveh{}")
     excess_resume: BattleStage = slot(BattleStage.START, v2="b_exback")  # stage after the excess (R13.8.4)
     # ----- Encounter powers (R21)
@@ -836,7 +852,7 @@ class Reactions(Frame):
     The lists hold one entry per open round, outermost first. When the last round closes, its
     outcome waits in the `result_` fields until the procedure that opened it reads it."""
 
-    trigger: list[int] = series()  # the Thing played, or MAGIC_STEP (-2): magic creatures about to attack
+    trigger: list[int] = series(things=THING)  # the Thing played, or MAGIC_STEP (-2): magic creatures about to attack
     player: list[int] = series()  # who played it
     asked: list[int] = series()  # players of the round's ask order already asked
     cancelled: list[int] = series()  # 1: a Dispel Magic cancelled it

@@ -26,8 +26,9 @@ revealed counters (`thing_public`, RI.4), counters out of the game, trade sets b
 the pending decision), everything `player` owns or has seen (their screen, their counters on the
 board, the face-down tiles they looked at), and every counter a procedure under way refers to
 (`referenced_things`: a register or procedure frame value, or a Bow/Sword bearer link), so that
-the procedure keeps working in the world. The last is conservative: a frame value is treated as a
-counter id whenever it could be one, so a few hidden counters may stay where they truly are.
+the procedure keeps working in the world. Only the frame fields declared to hold counters are read
+(`procedures.THING_REFS`: a Thing id, a list of flags by Thing id, or an action naming a Thing);
+any other number a frame holds (a hex, a round, a count) says nothing of the counters.
 
 Not modelled (the state keeps no record of it): the Master Thief's victim knows the counter
 taken (RI.5) and a player knows which counters they returned in the setup exchange; in a sampled
@@ -35,13 +36,23 @@ world those counters are unknown slots like any other. Nor are deductions from h
 face-down stack that crossed water could only be flyers, but its slots take any creature (with
 the slots' movement points left, whatever the creature dealt to them).
 
+The draws: one SplitMix64 generator (`ktenv.rng.Dice`, the game's own) seeded from `rng`, used in
+this order: the creatures of the pool are shuffled (Fisher-Yates from the top, `Dice.shuffle`) and
+the first ones go to the board slots, the rest of the pool is shuffled and fills the screen and cup
+slots; then the unseen face-down terrains, the hex stack (each in ascending order, then shuffled);
+then each other side's secret target (`Dice.below`); last, the world's own dice are seeded with the
+next draw (`Dice(seed=next64())`). The native engine draws a native game's worlds with the same
+algorithm in C++ (`ktenv/native/src/search/worlds.cpp`): the same world for the same seed
+(tests/test_worlds.py checks it).
+
 The draw depends only on what `player` knows: two states that differ only in hidden facts give the
 same world for the same `rng` (slots are ordered by their own facts, identities by id). Every
 world passes `check_invariants`; `ObservationEncoder.encode(world, player)` equals the true
 state's, and so does the legal mask when `player` is the actor (tests/test_worlds.py).
 
 `WorldSampler` is the handle the arena gives to agents that search (`needs_worlds`): it holds the
-true state privately and exposes only `seat` and `sample(rng)`.
+true state privately and exposes only `seat` and `sample(rng)`. For a native game it is a
+`NativeWorldSampler`, whose true state lives in native memory, out of Python's reach.
 """
 
 from __future__ import annotations
@@ -50,27 +61,35 @@ import numpy as np
 
 from .constants import BOARD, CREATURE, CUP, NEUTRAL, SCREEN
 from .engine import kadab
+from .engine.actions import layout
 from .engine.battle_sides import active_sides
-from .procedures import Battle
+from .procedures import ACTION, FLAGS, THING_REFS, Battle
 from .rng import Dice
 from .state import RECRUIT, GameState
 
 THING_FIELDS = tuple(name for name in GameState.__slots__ if name.startswith("thing_"))
 
-__all__ = ["THING_FIELDS", "WorldSampler", "referenced_things", "sample_world", "unknown_slots"]
+__all__ = ["THING_FIELDS", "NativeWorldSampler", "WorldSampler", "referenced_things", "sample_world", "unknown_slots",
+           "world_dice"]
 
 
 def referenced_things(s: GameState) -> np.ndarray:
-    """Per counter: named by the engine's registers, procedure frames or bearer links (left in place
-    by every redraw, so that the procedure under way keeps working)."""
-    out = np.zeros(s.n_things, bool)
-    values: list = []
-    for frame in s.frames:  # every number a procedure holds may name a counter
-        for v in frame.to_dict().values():
-            values += v if isinstance(v, list) else [v]
-    for v in values:
-        if isinstance(v, int) and 0 <= v < s.n_things:
-            out[v] = True
+    """Per counter: named by a procedure frame's declared counter fields (`THING_REFS`) or a bearer
+    link (left in place by every redraw, so that the procedure under way keeps working)."""
+    n = s.n_things
+    out = np.zeros(n, bool)
+    lay = layout(s)
+    for frame in s.frames:
+        for name, kind in THING_REFS[type(frame)]:
+            value = getattr(frame, name)
+            values = value if isinstance(value, list) else [value]
+            if kind == FLAGS:
+                values = [i for i, flag in enumerate(values) if flag]
+            elif kind == ACTION:
+                values = [v - lay.thing for v in values if lay.thing <= v < lay.thing + n]
+            for v in values:
+                if 0 <= v < n:
+                    out[v] = True
     bearer = getattr(s, "thing_bearer", None)
     if bearer is not None:
         out[bearer[bearer >= 0]] = True
@@ -92,12 +111,25 @@ def unknown_slots(s: GameState, player: int) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(board), np.flatnonzero(loose)
 
 
-def sample_world(state: GameState, player: int, rng: np.random.Generator | int | None = None) -> GameState:
+def world_dice(rng: Dice | np.random.Generator | int | None) -> Dice:
+    """The generator a world is drawn with: a Dice as is (it advances), a seed, or a seed drawn from a
+    numpy generator (None: from the OS)."""
+    if isinstance(rng, Dice):
+        return rng
+    if rng is None:
+        rng = np.random.default_rng()
+    if isinstance(rng, np.random.Generator):
+        rng = int(rng.integers(2**63))
+    return Dice(seed=int(rng))
+
+
+def sample_world(state: GameState, player: int, rng: Dice | np.random.Generator | int | None = None):
     """A full game state `player` cannot tell from `state`, its hidden part drawn at random (see the
-    module's docstring for what is redrawn and what is kept). `state` is not changed."""
-    rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+    module's docstring for what is redrawn and what is kept). `state` is not changed. A native game
+    gets a native world, drawn in native code (the same world as its Python twin's for the same seed)."""
+    dice = world_dice(rng)
     if type(state) is not GameState:
-        state = state.to_python()  # a native game: the worlds are drawn on its Python twin
+        return NativeWorldSampler(state, player).sample(dice)
     world = state.copy()
     board, loose = unknown_slots(state, player)
     ids = np.concatenate([board, loose])  # the identities to deal, by id
@@ -107,18 +139,23 @@ def sample_world(state: GameState, player: int, rng: np.random.Generator | int |
         slots = np.concatenate([_by_facts(state, board), _by_facts(state, loose)])
         ids.sort()
         creature = state.cat.THING_KIND[ids] == CREATURE
-        creatures = rng.permutation(ids[creature])
-        rest = rng.permutation(np.concatenate([creatures[board.size:], ids[~creature]]))
-        dealt = np.concatenate([creatures[:board.size], rest])  # dealt[i] takes the slot of slots[i]
+        creatures = ids[creature].tolist()
+        dice.shuffle(creatures)
+        rest = creatures[board.size:] + ids[~creature].tolist()
+        dice.shuffle(rest)
+        dealt = np.array(creatures[:board.size] + rest, np.int64)  # dealt[i] takes the slot of slots[i]
         for name in THING_FIELDS:
             getattr(world, name)[dealt] = getattr(state, name)[slots]
     down = np.flatnonzero(state.hex_down & ~kadab.seen(state, player))
     if down.size > 1:
-        world.hex_terrain[down] = rng.permutation(np.sort(state.hex_terrain[down]))
+        terrains = sorted(state.hex_terrain[down].tolist())
+        dice.shuffle(terrains)
+        world.hex_terrain[down] = terrains
     if len(state.hex_stack) > 1:
-        world.hex_stack = [int(t) for t in rng.permutation(sorted(state.hex_stack))]
-    _redraw_secret_choices(world, player, rng)
-    world.rng = Dice(seed=int(rng.integers(2**63)))
+        world.hex_stack = sorted(int(t) for t in state.hex_stack)
+        dice.shuffle(world.hex_stack)
+    _redraw_secret_choices(world, player, dice)
+    world.rng = Dice(seed=dice.next64())
     world._mask = None
     return world
 
@@ -130,7 +167,7 @@ def _by_facts(s: GameState, slots: np.ndarray) -> np.ndarray:
     return slots[np.lexsort([getattr(s, name)[slots].astype(np.int64) for name in THING_FIELDS])]
 
 
-def _redraw_secret_choices(w: GameState, player: int, rng: np.random.Generator) -> None:
+def _redraw_secret_choices(w: GameState, player: int, dice: Dice) -> None:
     """RI.6: another side's battle target, named before `player` chose, is redrawn among the sides
     it could name (`battle.legal_target`: active sides other than itself, not neutral)."""
     battle = w.frame(Battle)
@@ -143,7 +180,7 @@ def _redraw_secret_choices(w: GameState, player: int, rng: np.random.Generator) 
             continue  # the player's own choice is known; -1: not chosen yet
         options = [o for o in live if o != side and o != NEUTRAL]
         if options:
-            targets[side] = int(options[rng.integers(len(options))])
+            targets[side] = int(options[dice.below(len(options))])
     battle.targets = targets
 
 
@@ -151,16 +188,63 @@ class WorldSampler:
     """What an agent with ``needs_worlds`` gets at each of its decisions (``observation["worlds"]``):
     worlds its seat cannot tell from the true game, never the true game itself.
 
-    ``seat``: the player it decides for; ``sample(rng)``: a new world (`sample_world`)."""
+    ``seat``: the player it decides for; ``sample(rng)``: a new world (`sample_world`). For a native
+    game, ``WorldSampler(game, seat)`` is a `NativeWorldSampler`."""
 
     __slots__ = ("__state", "seat")
 
+    def __new__(cls, state, seat: int):
+        if type(state) is not GameState:
+            return NativeWorldSampler(state, seat)
+        return super().__new__(cls)
+
     def __init__(self, state: GameState, seat: int) -> None:
-        self.__state = state.copy() if type(state) is GameState else state.to_python().copy()
+        self.__state = state.copy()
         self.seat = int(seat)
 
-    def sample(self, rng: np.random.Generator | int | None = None) -> GameState:
+    def sample(self, rng: Dice | np.random.Generator | int | None = None) -> GameState:
         return sample_world(self.__state, self.seat, rng)
+
+    def __reduce__(self):
+        raise TypeError("a WorldSampler holds the true game: it cannot be pickled")
 
     def __repr__(self) -> str:
         return f"WorldSampler(seat={self.seat})"
+
+
+class NativeWorldSampler:
+    """The handle of a native game's worlds: the true state is copied into a native object
+    (`_core.WorldSampler`) that offers only ``seat`` and ``sample(seed)``; ``sample(rng)`` here
+    returns a `NativeGame`. The native search (`agents.ismcts`) takes it whole."""
+
+    __slots__ = ("cfg", "handle")
+
+    def __init__(self, game, seat: int) -> None:
+        from .native import core
+
+        native = getattr(game, "native", None)
+        if native is None:
+            raise TypeError(f"NativeWorldSampler needs a native game, not {type(game).__name__}")
+        n = game.cfg.n_players
+        if not 0 <= int(seat) < n:
+            raise ValueError(f"seat {seat} is not a player of this {n}-player game")
+        self.cfg = game.cfg
+        self.handle = core().WorldSampler(native, int(seat))
+
+    @property
+    def seat(self) -> int:
+        return self.handle.seat
+
+    def sample(self, rng: Dice | np.random.Generator | int | None = None):
+        from .native.game import NativeGame
+
+        dice = world_dice(rng)
+        world, after = self.handle.sample(str(dice.state))
+        dice.state = int(after)  # past the draws made, as the Python sampler leaves it
+        return NativeGame(self.cfg, world)
+
+    def __reduce__(self):
+        raise TypeError("a WorldSampler holds the true game: it cannot be pickled")
+
+    def __repr__(self) -> str:
+        return f"NativeWorldSampler(seat={self.seat})"

@@ -11,6 +11,7 @@ from ktenv.cli import main
 from ktenv.config import GameConfig
 from ktenv.engine.machine import legal_mask
 from ktenv.env.testing import hidden_variants, random_states
+from ktenv.state import GameState
 from ktenv.worlds import WorldSampler
 
 TINY = "ismcts:playouts=6,cutoff=4"
@@ -18,7 +19,7 @@ TINY = "ismcts:playouts=6,cutoff=4"
 
 def test_make_with_options_and_errors():
     a = agents.make("ismcts", seed=1)
-    assert a.playouts == 200 and a.c == 0.7 and a.rollout == "random" and a.cutoff == 40 and a.needs_worlds
+    assert a.playouts == 200 and a.c == 0.05 and a.rollout == "greedy" and a.cutoff == 50 and a.needs_worlds
     b = agents.make("ismcts:playouts=50,c=1.5,rollout=greedy,cutoff=10,worlds=4,expand=random", seed=2)
     assert (b.playouts, b.c, b.rollout, b.cutoff, b.n_worlds, b.expand) == (50, 1.5, "greedy", 10, 4, "random")
     t = agents.make("ismcts:seconds=0.25")
@@ -48,6 +49,7 @@ def test_hidden_facts_do_not_change_its_choice(n):
     rng = np.random.default_rng(n)
     checked = 0
     for s in random_states(cfg, 4, seed=30 + n, gap=(30, 150)):
+        s = s if type(s) is GameState else s.to_python().copy()  # the Python search (a Python game)
         p = s.actor
         mask = legal_mask(s).copy()
         agent = agents.make(TINY, seed=5)
@@ -63,7 +65,7 @@ def test_hidden_facts_do_not_change_its_choice(n):
 def test_plays_whole_games_with_either_rollout():
     cfg = GameConfig(n_players=2, max_rounds=2)
     for spec in ("ismcts:playouts=3,cutoff=3,rollout=greedy,worlds=2", "ismcts:seconds=0.01,cutoff=3,expand=random"):
-        r = play_game(cfg, 4, [spec, "random"])
+        r = play_game(cfg, 4, [spec, "random"], backend="python")
         assert r.reason in ("round_limit", "citadel", "last_player") or r.winners, r.reason
         assert r.decisions > 20
 
@@ -98,3 +100,86 @@ def test_single_agent_env_passes_worlds_to_a_searching_opponent():
 def test_play_command_runs_it(capsys):
     assert main(["play", "--agents", f"{TINY},random", "--players", "2", "--seed", "2",
                  "--max-rounds", "1"]) == 0
+
+
+# ----- the native search (a native game's sampler): the same agent, in C++
+
+def _native(s):
+    from ktenv.native.game import NativeGame
+    from ktenv.state import GameState
+
+    return NativeGame.from_python(s if type(s) is GameState else s.to_python().copy())
+
+
+native_only = pytest.mark.skipif(not __import__("ktenv.native").native.available(), reason="native core not built")
+
+
+@native_only
+@pytest.mark.parametrize("n", [2, 4])
+def test_native_search_choice_ignores_hidden_facts(n):
+    """On a native game the search runs in C++ over native worlds: still only what the seat may know
+    counts (the true game changed in hidden facts gives the same choice for the same seed)."""
+    cfg = GameConfig(n_players=n, max_rounds=6)
+    rng = np.random.default_rng(n)
+    checked = 0
+    for s in random_states(cfg, 4, seed=50 + n, gap=(30, 150)):
+        p = s.actor
+        mask = legal_mask(s).copy()
+        agent = agents.make("ismcts:playouts=300,cutoff=8,rollout=greedy", seed=5)
+        want = agent.act({"action_mask": mask, "worlds": WorldSampler(_native(s), p)}, mask)
+        assert mask[want] and agent.last_iterations in (0, 300)
+        for _, t in hidden_variants(s, p, rng):
+            agent.reset(seed=5)
+            assert agent.act({"action_mask": mask, "worlds": WorldSampler(_native(t), p)}, mask) == want
+            checked += 1
+    assert checked >= 4
+
+
+@native_only
+def test_native_search_respects_its_time_budget():
+    """seconds=T: the search stops before an iteration that would likely overrun T, and a rollout under
+    way stops at T; measured inside the search and around the whole call (a busy machine's scheduling
+    delays get a margin)."""
+    import time
+
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    agent = agents.make("ismcts:seconds=0.05,rollout=greedy,cutoff=30", seed=1)
+    inside, around = [], []
+    for s in random_states(cfg, 6, seed=3, gap=(20, 120)):
+        mask = legal_mask(s).copy()
+        if np.count_nonzero(mask) < 2:
+            continue
+        observation = {"action_mask": mask, "worlds": WorldSampler(_native(s), s.actor)}
+        t0 = time.perf_counter()
+        a = agent.act(observation, mask)
+        around.append(time.perf_counter() - t0)
+        inside.append(agent.last_seconds)
+        assert mask[a] and agent.last_iterations >= 1
+    # a process preempted on a loaded machine loses whole time slices: the margins allow for that
+    assert inside and float(np.median(inside)) < 0.05 + 0.02 and max(inside) < 0.05 + 0.05, inside
+    assert max(around) < 0.05 + 0.1, around
+
+
+@native_only
+def test_native_search_options_and_whole_games():
+    cfg = GameConfig(n_players=3, max_rounds=2)
+    for spec in ("ismcts:playouts=20,cutoff=5,rollout=greedy,worlds=3,widening=1",
+                 "ismcts:playouts=20,cutoff=5,expand=random,c=1.5"):
+        r = play_game(cfg, 4, [spec, "random", "greedy"], backend="native")
+        assert r.reason in ("round_limit", "citadel", "last_player") or r.winners, r.reason
+    with pytest.raises(ValueError, match="widening"):
+        agents.make("ismcts:widening=0")
+
+
+def test_tournament_configs_carry_its_options():
+    """Per-agent options in a tournament's YAML config: the agent's name carries them."""
+    from pathlib import Path
+
+    from ktenv.arena.config import TournamentConfig
+
+    root = Path(__file__).resolve().parents[1] / "configs"
+    for name, players in (("ismcts_2p.yaml", 2), ("ismcts_4p.yaml", 4)):
+        cfg = TournamentConfig.from_yaml(root / name)
+        assert cfg.players == players and cfg.agents[0].startswith("ismcts:") and "expert" in cfg.agents
+        agent = agents.make(cfg.agents[0], seed=1)
+        assert agent.seconds and agent.playouts is None and agent.rollout == "greedy"

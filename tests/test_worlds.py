@@ -138,9 +138,11 @@ def test_face_down_tiles_are_redrawn_unless_seen():
 
 def test_world_sampler_handle():
     cfg = GameConfig(n_players=2, max_rounds=4)
-    s = next(random_states(cfg, 1, seed=1, gap=(40, 41)))
+    s = _python(next(random_states(cfg, 1, seed=1, gap=(40, 41))))
     handle = WorldSampler(s, s.actor)
     assert handle.seat == s.actor and not hasattr(handle, "state") and "seat" in repr(handle)
+    with pytest.raises(TypeError, match="pickle"):
+        __import__("pickle").dumps(handle)
     before = s.to_json()
     step(s, int(np.flatnonzero(legal_mask(s))[0]))  # the game goes on; the handle keeps its decision's state
     w = handle.sample(3)
@@ -194,6 +196,7 @@ def test_another_sides_secret_target_is_redrawn():
     the player's own stays."""
     cfg = GameConfig(n_players=3, max_rounds=8)
     s = next(t for t in random_states(cfg, 400, seed=6, gap=(1, 8)) if len(_live_sides(t)) >= 2)
+    s = _python(s)  # the targets are edited below
     live = _live_sides(s)
     p, q = live[0], live[1]
     _target(s, q, p)
@@ -201,3 +204,168 @@ def test_another_sides_secret_target_is_redrawn():
     seen = {_target(sample_world(s, p, seed), q) for seed in range(30)}
     assert seen <= set(live) - {q} and p in seen
     assert {_target(sample_world(s, p, seed), p) for seed in range(5)} == {q}
+
+
+def _python(s):
+    """A Python GameState of `s` (random_states plays on the native engine where it can)."""
+    from ktenv.state import GameState
+
+    return s if type(s) is GameState else s.to_python().copy()
+
+
+def _undeclared_counter_numbers(s, p: int) -> list[tuple[str, int]]:
+    """(frame.field, value) of frame numbers not declared to name counters (`THING_REFS`) whose value
+    is the id of a counter `p` cannot see behind an opponent's screen or in the cup."""
+    from ktenv.procedures import THING_REFS
+
+    out = []
+    for f in s.frames:
+        declared = {name for name, _ in THING_REFS[type(f)]}
+        for name, value in f.to_dict().items():
+            for v in value if isinstance(value, list) else [value]:
+                if name in declared or name == "procedure" or not 0 <= v < s.n_things:
+                    continue
+                hidden = s.thing_place[v] == CUP or (s.thing_place[v] == SCREEN and s.thing_owner[v] not in (p, -1))
+                if hidden and not s.thing_in_play[v] and s.thing_bearer[v] < 0 and not (s.thing_bearer == v).any():
+                    out.append((f"{type(f).__name__}.{name}", int(v)))
+    return out
+
+
+def test_a_frame_number_that_is_no_counter_pins_no_counter():
+    """The hidden-information leak of the first sampler: it took ANY integer of a procedure frame (a hex,
+    a round, a count) for a counter id and left that counter where it truly is, so a searching agent
+    could read hidden identities off the worlds. Only the declared counter fields (`THING_REFS`) count:
+    such a counter is dealt again like any other."""
+    cfg = GameConfig(n_players=2, max_rounds=6)
+    found = None
+    for s in random_states(cfg, 300, seed=11, gap=(1, 6)):
+        s = _python(s)
+        p = (s.actor + 1) % 2
+        numbers = [(name, v) for name, v in _undeclared_counter_numbers(s, p)
+                   if not referenced_things(s)[v] and s.thing_place[v] == SCREEN]
+        if numbers:
+            found = s, p, numbers[0]
+            break
+    assert found is not None, "no frame number naming a hidden screen counter met"
+    s, p, (name, v) = found
+    board, loose = unknown_slots(s, p)
+    assert v in loose, f"{name} = {v} kept counter {v} in place"
+    places = {(int(w.thing_place[v]), int(w.thing_owner[v])) for w in (sample_world(s, p, k) for k in range(40))}
+    assert len(places) > 1  # the counter lands in the cup or the screen, wherever the player cannot exclude it
+
+
+def test_declared_counter_fields_keep_their_counters():
+    """A counter a procedure names (a declared field) stays in its slot in every world, so that the
+    procedure goes on: here the Battle's item in play is planted on a hidden screen counter."""
+    cfg = GameConfig(n_players=2, max_rounds=6)
+    s = _python(next(t for t in random_states(cfg, 400, seed=6, gap=(1, 8)) if t.frame(Battle) is not None))
+    p = (s.actor + 1) % 2
+    hidden = np.flatnonzero((s.thing_place == SCREEN) & (s.thing_owner == 1 - p))
+    assert hidden.size
+    c = int(hidden[0])
+    s.frame(Battle).item = c
+    assert referenced_things(s)[c] and c not in np.concatenate(unknown_slots(s, p))
+    for k in range(10):
+        w = sample_world(s, p, k)
+        assert (w.thing_place[c], w.thing_owner[c]) == (s.thing_place[c], s.thing_owner[c])
+
+
+# ----- native games: the same worlds from the C++ sampler
+
+native = pytest.importorskip("ktenv.native")
+NATIVE_CONFIGS = [{"n_players": n, "max_rounds": 6} for n in (2, 3, 4)]
+
+
+def _native(s):
+    from ktenv.native.game import NativeGame
+
+    return NativeGame.from_python(s)
+
+
+@pytest.mark.skipif(not native.available(), reason="native core not built")
+@pytest.mark.parametrize("config", NATIVE_CONFIGS, ids=lambda c: f"{c['n_players']}p")
+def test_native_worlds_are_the_python_worlds(config):
+    """For the same seed the native sampler draws the very world the Python one draws (the same slots,
+    the same shuffles in the same order, the same hex stack, targets and dice), for every seat."""
+    from ktenv.native import core
+
+    cfg = GameConfig(**config)
+    checked = 0
+    for i, s in enumerate(random_states(cfg, 8, seed=40 + cfg.n_players, gap=(20, 200))):
+        s = _python(s)
+        g = _native(s)
+        for p in range(cfg.n_players):
+            board, loose = unknown_slots(s, p)
+            nb, nl = core().unknown_slots(g.native, p)
+            assert list(board) == list(nb) and list(loose) == list(nl)
+            for seed in (i, 1000 + p):
+                want, got = sample_world(s, p, seed), sample_world(g, p, seed)
+                assert type(got).__name__ == "NativeGame"
+                assert got.to_json() == want.to_json()
+                checked += 1
+    assert checked >= 8 * cfg.n_players * 2
+
+
+@pytest.mark.skipif(not native.available(), reason="native core not built")
+def test_native_worlds_keep_what_the_player_knows_and_play_on():
+    cfg = GameConfig(n_players=3, max_rounds=6)
+    enc = encoder(cfg)
+    rng = np.random.default_rng(4)
+    for s in random_states(cfg, 6, seed=8, gap=(30, 150)):
+        s = _python(s)
+        g = _native(s)
+        for p in range(cfg.n_players):
+            handle = WorldSampler(g, p)
+            w = handle.sample(int(rng.integers(2**63)))
+            w.to_python().check_invariants()
+            assert np.array_equal(enc.encode(w, p), enc.encode(s, p))
+            if s.actor == p and not s.game_over:
+                assert np.array_equal(w.legal_mask(), legal_mask(s))
+            for _ in range(5):
+                if w.game_over:
+                    break
+                legal = np.flatnonzero(w.legal_mask())
+                w.step(int(legal[rng.integers(legal.size)]))
+            w.to_python().check_invariants()
+
+
+@pytest.mark.skipif(not native.available(), reason="native core not built")
+def test_native_sampler_handle_hides_the_true_game():
+    import pickle
+
+    from ktenv.worlds import NativeWorldSampler
+
+    cfg = GameConfig(n_players=2, max_rounds=4)
+    g = _native(_python(next(random_states(cfg, 1, seed=1, gap=(40, 41)))))
+    handle = WorldSampler(g, g.actor)
+    assert isinstance(handle, NativeWorldSampler) and handle.seat == g.actor
+    public = {name for name in dir(handle.handle) if not name.startswith("_")}
+    assert public == {"seat", "sample"}  # nothing else reaches the native copy of the true game
+    for obj in (handle, handle.handle):
+        with pytest.raises(TypeError, match="pickle"):
+            pickle.dumps(obj)
+    with pytest.raises(ValueError, match="seat"):
+        WorldSampler(g, 5)
+    with pytest.raises(ValueError, match="generator state"):
+        handle.handle.sample("x")
+    before = g.to_json()
+    g.step(int(np.flatnonzero(g.legal_mask())[0]))  # the game goes on; the handle keeps its decision's state
+    w = handle.sample(3)
+    assert np.array_equal(w.hex_owner, GameStateLoad(before).hex_owner)
+
+
+@pytest.mark.skipif(not native.available(), reason="native core not built")
+def test_native_hidden_changes_give_the_same_worlds():
+    from ktenv.env.testing import hidden_variants
+
+    cfg = GameConfig(n_players=2, max_rounds=6)
+    rng = np.random.default_rng(9)
+    checked = 0
+    for s in random_states(cfg, 8, seed=23, gap=(20, 150)):
+        s = _python(s)
+        for p in range(cfg.n_players):
+            want = sample_world(_native(s), p, 77).to_json()
+            for what, t in hidden_variants(s, p, rng):
+                assert sample_world(_native(t), p, 77).to_json() == want, what
+                checked += 1
+    assert checked > 10

@@ -28,7 +28,7 @@ from .. import constants
 from .. import state as state_module
 from ..config import OPTION_CHOICES, OPTION_FLAGS, GameConfig
 from ..engine import decisions
-from ..procedures import FRAMES
+from ..procedures import FRAMES, THING_REFS
 from ..state import _ARRAYS, _SCALARS, STAT_KEYS, GameState
 
 HEADER = Path(__file__).parent / "src" / "generated.hpp"
@@ -167,6 +167,14 @@ def header() -> str:
             ctype, default = _field_type(cls, f)
             lines.append(f"  X({f.name}, {ctype}, {default}) \\")
         lines.append("")
+    lines.append("// X(class, field, kind): the frame fields that refer to counters (procedures.THING_REFS;")
+    lines.append("// kind: thing, flags or action), which a sampled world leaves in place (ktenv/worlds.py)")
+    lines.append("#define KTENV_FRAME_THINGS(X) \\")
+    lines += [f"  X({cls.__name__}, {name}, {kind}) \\" for cls in FRAMES.values() for name, kind in THING_REFS[cls]]
+    lines += ["", "// X(name): the per-Thing arrays a counter's slot holds, in GameState's order (worlds.THING_FIELDS)",
+              "#define KTENV_THING_FACTS(X) \\"]
+    lines += [f"  X({name}) \\" for name in GameState.__slots__ if name.startswith("thing_")]
+    lines.append("")
     return "\n".join(lines) + "\n"
 
 

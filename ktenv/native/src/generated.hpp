@@ -776,3 +776,44 @@ enum class BattleKind : std::int32_t {
   X(die, std::int32_t, -1) \
   X(asked, std::int32_t, 0) \
 
+// X(class, field, kind): the frame fields that refer to counters (procedures.THING_REFS;
+// kind: thing, flags or action), which a sampled world leaves in place (ktenv/worlds.py)
+#define KTENV_FRAME_THINGS(X) \
+  X(SpecialPower, target_a, thing) \
+  X(SpecialPower, target_b, thing) \
+  X(Event, card, thing) \
+  X(Event, posed, action) \
+  X(Event, answer, action) \
+  X(Placement, thing, thing) \
+  X(Move, qualifying, thing) \
+  X(NomadMove, town, thing) \
+  X(BalloonFlight, passengers, thing) \
+  X(BoatTrip, passengers, thing) \
+  X(AviatorFlight, flyer, thing) \
+  X(AviatorFlight, retreating, thing) \
+  X(Battle, item, thing) \
+  X(Battle, bearer_item, thing) \
+  X(Battle, turncoat, thing) \
+  X(Battle, save_action, action) \
+  X(Battle, talisman_things, flags) \
+  X(Reactions, trigger, thing) \
+
+// X(name): the per-Thing arrays a counter's slot holds, in GameState's order (worlds.THING_FIELDS)
+#define KTENV_THING_FACTS(X) \
+  X(thing_place) \
+  X(thing_owner) \
+  X(thing_hex) \
+  X(thing_face_up) \
+  X(thing_public) \
+  X(thing_selected) \
+  X(thing_new) \
+  X(thing_mp) \
+  X(thing_status) \
+  X(thing_pinned) \
+  X(thing_moved) \
+  X(thing_damage) \
+  X(thing_fought) \
+  X(thing_in_play) \
+  X(thing_bearer) \
+  X(thing_from) \
+

@@ -26,6 +26,7 @@ using ktenv::State;
 void bind_observation(nb::module_& m);  // bind_observation.cpp
 void bind_vector(nb::module_& m);       // bind_vector.cpp
 void bind_agents(nb::module_& m);       // bind_agents.cpp
+void bind_search(nb::module_& m);       // bind_search.cpp
 
 NB_MODULE(_core, m) {
   m.doc() = "ktenv's native core (C++20): bit-exact with the Python engine";
@@ -106,6 +107,7 @@ NB_MODULE(_core, m) {
   bind_observation(m);
   bind_vector(m);
   bind_agents(m);
+  bind_search(m);
 
   m.def("default_frames", []() {
     // every procedure frame as the native engine starts it (its fields' defaults), for the tests

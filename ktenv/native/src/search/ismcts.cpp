@@ -1,0 +1,233 @@
+// Native ISMCTS (see ismcts.hpp); agents/ismcts.py's ISMCTSAgent step by step.
+#include "search/ismcts.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "engine/machine.hpp"
+#include "game.hpp"
+#include "search/worlds.hpp"
+
+namespace ktenv::search {
+namespace {
+
+// agents/ismcts.py's public_value weights
+constexpr double W_INCOME = 3.0, W_HEX = 1.5, W_FORT = 4.0, W_HERO = 2.0, W_GOLD = 0.1;
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+bool over(const State& s) { return s.phase == PHASE_GAME_OVER; }
+
+constexpr double kAim = 0.95;  // the share of a time budget the search plans to use
+
+}  // namespace
+
+Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::GreedyPlan> greedy, SearchOptions options,
+               std::uint64_t seed)
+    : obs_(obs), plan_(std::move(greedy)), opt_(options), rng_(Dice::seeded(seed)) {
+  if (opt_.playouts < 0 || opt_.seconds < 0 || opt_.cutoff < 0 || opt_.worlds < 0 || opt_.widening <= 0)
+    throw std::invalid_argument("ismcts: playouts, seconds, cutoff and worlds must not be negative, widening > 0");
+  if (opt_.playouts == 0 && opt_.seconds == 0)
+    throw std::invalid_argument("ismcts: give playouts or seconds (or both)");
+  if (plan_->n != obs_.n || plan_->size != obs_.size)
+    throw std::invalid_argument("ismcts: the greedy plan and the observation plan are of different layouts");
+  for (int p = 0; p < obs_.n; ++p) greedy_.emplace_back(plan_, rng_.next64());
+  obs_buf_.resize(static_cast<std::size_t>(obs_.size));
+}
+
+bool Search::out_of_time() const { return opt_.seconds > 0 && now() > deadline_; }
+
+void Search::collect(State& w, std::vector<int>& legal) {
+  const int size = w.t->layout.size;
+  mask_.resize(static_cast<std::size_t>(size));
+  machine::legal_mask(w, mask_.data());
+  legal.clear();
+  for (int a = 0; a < size; ++a)
+    if (mask_[a]) legal.push_back(a);
+}
+
+int Search::greedy_act(State& w, int p) {
+  observation::encode(w, obs_, p, obs_buf_.data());
+  return greedy_[p].act(obs_buf_.data(), mask_.data());  // mask_: w's mask (collect)
+}
+
+// The legal actions in the order greedy prefers them for the player to act (a tiny noise breaks ties).
+void Search::rank(State& w, Node& node, const std::vector<int>& legal) {
+  const int p = w.actor;
+  observation::encode(w, obs_, p, obs_buf_.data());
+  std::vector<int> acts(static_cast<std::size_t>(plan_->n_actions));
+  std::vector<double> scores(static_cast<std::size_t>(plan_->n_actions));
+  const int n = greedy_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data());
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) scores[i] += static_cast<double>(rng_.next64() >> 11) * 0x1.0p-53 * 1e-6;
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return scores[a] > scores[b]; });
+  node.rank.clear();
+  for (int r = 0; r < n; ++r) node.rank.emplace_back(acts[order[r]], r);
+  std::sort(node.rank.begin(), node.rank.end());
+  node.ranked = true;
+  (void)legal;
+}
+
+int Search::rank_of(const Node& node, int action) const {
+  auto it = std::lower_bound(node.rank.begin(), node.rank.end(), std::make_pair(action, -1));
+  return it != node.rank.end() && it->first == action ? it->second : static_cast<int>(node.rank.size());
+}
+
+void Search::value(const State& w) {
+  const int n = w.n.Players;
+  value_.assign(static_cast<std::size_t>(n), 0.0);
+  if (over(w)) {
+    for (int p : w.winners) value_[p] = 1.0 / static_cast<double>(w.winners.size());
+    return;
+  }
+  observation::StatTable st;
+  observation::player_stats(w, obs_, st);
+  std::array<int, kMaxPlayers> top{};  // each player's highest fort level
+  for (int h = 0; h < w.n.Hexes; ++h) {
+    const int owner = w.hex_owner[h];
+    if (owner >= 0 && owner < n) top[owner] = std::max<int>(top[owner], w.hex_fort[h]);
+  }
+  double total = 0.0;
+  for (int p = 0; p < n; ++p) {
+    const auto& r = st[p];
+    double score = W_INCOME * r[observation::INCOME] + W_HEX * r[observation::HEXES] +
+                   W_FORT * r[observation::FORT_LEVELS] + opt_.w_citadel * r[observation::CITADELS] +
+                   opt_.w_top * top[p] + W_HERO * r[observation::HEROES] + W_GOLD * r[observation::GOLD];
+    value_[p] = w.alive[p] ? score : 0.0;
+    total += value_[p];
+  }
+  for (auto& v : value_) v = total > 0 ? v / total : 1.0 / n;
+}
+
+void Search::rollout(State& w) {
+  std::vector<int> legal;
+  for (int i = 0; i < opt_.cutoff && !over(w) && !out_of_time(); ++i) {
+    collect(w, legal);
+    if (legal.empty()) break;  // no legal action: never in a correct engine
+    const int a = opt_.greedy_rollout ? greedy_act(w, w.actor)
+                                      : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
+    machine::step_legal(w, a);
+  }
+  value(w);
+}
+
+void Search::iterate(State& w) {
+  std::vector<int> legal, untried;
+  int node = 0;
+  path_.clear();
+  while (!over(w)) {
+    collect(w, legal);
+    if (legal.empty()) break;
+    const int actor = w.actor;
+    for (const auto& [a, child] : nodes_[node].children) child_of_[a] = child;
+    untried.clear();
+    for (int a : legal)
+      if (child_of_[a] < 0) untried.push_back(a);
+    if (!untried.empty() && opt_.greedy_expand) {
+      if (!nodes_[node].ranked) rank(w, nodes_[node], legal);
+      const Node& n = nodes_[node];
+      if (n.children.size() >= opt_.widening * std::sqrt(static_cast<double>(n.visits)) + 1 &&
+          untried.size() < legal.size()) {
+        untried.clear();  // progressive widening: search the children there are
+      } else {
+        int best = untried[0];
+        for (int a : untried)
+          if (rank_of(n, a) < rank_of(n, best)) best = a;
+        untried.assign(1, best);
+      }
+    }
+    int next;
+    if (!untried.empty()) {
+      const int a = untried[rng_.below(static_cast<std::int64_t>(untried.size()))];
+      next = static_cast<int>(nodes_.size());
+      nodes_.emplace_back();
+      nodes_.back().player = actor;
+      nodes_[node].children.emplace_back(a, next);
+      child_of_[a] = next;
+      for (int b : legal)  // availability of the children legal in this world (the new one included)
+        if (child_of_[b] >= 0) ++nodes_[child_of_[b]].avail;
+      for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+      machine::step_legal(w, a);
+      path_.push_back(next);
+      break;
+    }
+    int best = -1;
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (int b : legal) {
+      const int ch = child_of_[b];
+      if (ch < 0) continue;
+      Node& c = nodes_[ch];
+      ++c.avail;
+      const double score = c.total / c.visits + opt_.c * std::sqrt(std::log(static_cast<double>(c.avail)) / c.visits);
+      if (score > best_score) best = b, best_score = score;
+    }
+    next = child_of_[best];
+    for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+    machine::step_legal(w, best);
+    path_.push_back(next);
+    node = next;
+  }
+  rollout(w);
+  ++nodes_[0].visits;
+  for (int i : path_) {
+    Node& n = nodes_[i];
+    ++n.visits;
+    n.total += value_[n.player];
+  }
+}
+
+SearchResult Search::decide(const State& truth, int seat, const std::vector<int>& legal) {
+  const double t0 = now();
+  // aim a little short of the budget: the last iteration's tail (its tree walk, value and backup) and
+  // the way back to the caller fit in the rest
+  const double aim = opt_.seconds * kAim;
+  deadline_ = t0 + aim;
+  nodes_.assign(1, Node{});
+  child_of_.assign(static_cast<std::size_t>(truth.t->layout.size), -1);
+  std::vector<State> fixed(static_cast<std::size_t>(opt_.worlds));
+  for (auto& f : fixed) sample_world(truth, seat, rng_, f);
+  State w;
+  int i = 0;
+  for (;; ++i) {
+    if (opt_.playouts > 0 && i >= opt_.playouts) break;
+    if (opt_.seconds > 0 && i > 0) {
+      const double spent = now() - t0;  // stop before an iteration that would likely overrun the budget
+      if (spent + spent / i > aim) break;
+    }
+    if (fixed.empty())
+      sample_world(truth, seat, rng_, w);
+    else
+      w = fixed[static_cast<std::size_t>(i) % fixed.size()];
+    iterate(w);
+  }
+  // the root's most visited child; ties: greedy's order, else the higher total value
+  const Node& root = nodes_[0];
+  SearchResult out{legal.empty() ? -1 : legal[0], i, static_cast<int>(nodes_.size()), 0.0};
+  int best_visits = -1;
+  double best_tie = -std::numeric_limits<double>::infinity();
+  for (int a : legal) {
+    int child = -1;
+    for (const auto& [b, c] : root.children)
+      if (b == a) child = c;
+    if (child < 0) continue;
+    const Node& c = nodes_[child];
+    const double tie = root.ranked ? -static_cast<double>(rank_of(root, a)) : c.total;
+    if (c.visits > best_visits || (c.visits == best_visits && tie > best_tie)) {
+      out.action = a;
+      best_visits = c.visits;
+      best_tie = tie;
+    }
+  }
+  out.seconds = now() - t0;
+  return out;
+}
+
+}  // namespace ktenv::search
