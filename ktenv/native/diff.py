@@ -314,6 +314,19 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
         n += 1
 
 
+def parse_options(pairs: list[str]) -> dict:
+    """OPTION=VALUE texts as GameConfig fields: true/false, whole numbers, else the text (a choice)."""
+    out: dict = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or name not in GameConfig.__dataclass_fields__:
+            raise SystemExit(f"--set {pair!r}: expected OPTION=VALUE with a GameConfig option")
+        low = text.lower()
+        out[name] = True if low == "true" else False if low == "false" else int(text) if text.lstrip("-").isdigit() \
+            else text
+    return out
+
+
 def config_for(players: int, mix: dict) -> GameConfig:
     return GameConfig(n_players=players, **mix)
 
@@ -331,7 +344,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole", action="store_true", help="play both engines side by side (the finished port)")
     ap.add_argument("--policy", default="random", help="with --whole: random, or an agent name (greedy, expert)")
     ap.add_argument("--max-rounds", type=int, default=None, help="round limit of every game (default: the config's)")
+    ap.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                    help="a game option on top of the mix, e.g. --set house_content=true (repeatable)")
     args = ap.parse_args(argv)
+    extra = parse_options(args.set)
     players = [int(p) for p in args.players.split(",")]
     report = Report(show=args.show)
     start = time.time()
@@ -339,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     for g in range(args.games):
         seed = args.seed + g
         mix = BASE_MIXES[g % len(BASE_MIXES)] if args.options == "mixes" else {}
-        cfg = config_for(players[g % len(players)], mix)
+        cfg = config_for(players[g % len(players)], {**mix, **extra})
         if args.max_rounds is not None:
             cfg = GameConfig.from_dict({**cfg.to_dict(), "max_rounds": args.max_rounds})
         if args.whole:
