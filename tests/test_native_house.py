@@ -240,3 +240,139 @@ def test_native_greedy_plays_a_native_house_game_as_the_python_greedy_a_python_o
         decisions += 1
     assert nat.game_over and nat.to_dict() == py.to_dict()
     assert decisions > 300
+
+
+# ----- targeted scenarios for what random play seldom reaches, played on both engines from one position
+
+def both_engines(s, script, then: int, seed: int = 0, reach: Reach | None = None) -> None:
+    """From Python state `s`: the scripted actions (functions of the state; None: nothing to decide, the
+    engine took a forced step), then `then` random decisions, each on both engines, the state and the
+    mask compared after every one."""
+    from ktenv.native.diff import differences, python_dict, same_state
+
+    ns = to_native(s)
+    buf = np.zeros(machine.layout(s).size, np.int8)
+    rng = np.random.default_rng(seed)
+
+    def same(where: str) -> None:
+        if not same_state(s, ns):
+            raise AssertionError(f"{where}: " + "; ".join(differences(python_dict(s), ns.to_dict())))
+        ns.legal_mask(buf)
+        assert np.array_equal(buf, machine.legal_mask(s)), f"{where}: the masks differ"
+
+    same("start")
+    for k, pick in enumerate(script):
+        a = pick(s)
+        if a is None:
+            continue
+        machine.step(s, a)
+        ns.step(a)
+        same(f"scripted step {k}")
+    for k in range(then):
+        if s.game_over:
+            break
+        if reach is not None:
+            reach(s)
+        legal = np.flatnonzero(machine.legal_mask(s))
+        a = int(legal[rng.integers(legal.size)])
+        machine.step(s, a)
+        ns.step(a)
+        same(f"random step {k} after the script")
+
+
+def _sail_to(hx: int, passenger: int) -> list:
+    """THING Boat, THING passenger and YES (sail) unless forced, HEX `hx` unless the path was forced."""
+    from tests.play import a_hex, a_thing
+
+    def board_it(s):
+        return a_thing(s, passenger) if s.decision == D.BOAT_LOAD and not s.frame(BoatTrip).n else None
+
+    return [lambda s: a_thing(s, boat.BOAT), board_it, lambda s: 1 if s.decision == D.BOAT_LOAD else None,
+            lambda s: a_hex(s, hx) if s.decision == D.BOAT_PATH else None]
+
+
+def _harbour():
+    from ktenv.state import MOVEMENT
+    from tests.builders import E1, E2, W1, C, put, start_phase
+    from tests.test_boat import harbour
+
+    s = harbour()
+    giant = put(s, "Giant", 0, C)
+    put(s, "Wolf Pack", 0, W1)  # another unmoved counter: the turn goes on
+    s.hex_owner[W1] = 0
+    return s, giant, (C, E1, E2, MOVEMENT, start_phase)
+
+
+def test_boat_cancelled_by_dispel_magic_on_both_engines():
+    """R22.6 / R18.2: Dispel Magic cancels the trip: the Boat is used up, the passengers stay."""
+    from ktenv import catalog as cat
+    from ktenv.constants import SCREEN
+    from tests.play import a_thing
+
+    s, giant, (c, _e1, e2, movement, start_phase) = _harbour()
+    dispel = cat.MAGIC_ID["Dispel Magic"]
+    s.thing_place[dispel], s.thing_owner[dispel] = SCREEN, 1
+    start_phase(s, movement)
+    reach = Reach()
+    both_engines(s, [*_sail_to(e2, giant), lambda s: a_thing(s, dispel)], 0)
+    assert s.frame(BoatTrip).used and not s.frame(BoatTrip).passengers and s.thing_hex[giant] == c
+    assert not s.thing_in_play[boat.BOAT]
+    both_engines(s, [], 60, seed=1, reach=reach)
+
+
+def test_boat_diverted_onto_a_full_hex_on_both_engines():
+    """R22.6 / RP-5.9: the Bellows blows the Boat onto a hex already full of the owner's creatures."""
+    from ktenv import catalog as cat
+    from ktenv.constants import SCREEN
+    from tests.builders import put_some
+    from tests.play import a_hex, a_thing
+
+    s, giant, (c, e1, e2, movement, start_phase) = _harbour()
+    fan = cat.MAGIC_ID["Fan"]
+    s.thing_place[fan], s.thing_owner[fan] = SCREEN, 1
+    full = sorted(h for h in s.geo.adjacent[e1] if h not in (c, e2) and s.hex_terrain[h] != 7)[0]
+    s.hex_owner[full] = 0
+    put_some(s, 10, 0, full)
+    start_phase(s, movement)
+    script = [*_sail_to(e2, giant), lambda s: a_thing(s, fan), lambda s: a_hex(s, full)]
+    both_engines(s, script[:-1], 0)
+    assert s.decision == D.FAN_HEX
+    both_engines(s, script[-1:], 0)
+    assert s.army_counts(0)[full] == 11
+    both_engines(s, [], 80, seed=2)
+
+
+def test_boat_battle_on_both_engines(monkeypatch):
+    """R22.6: the Boat lands its passenger on an enemy stack; in the battle the Boat fights in the ranged
+    step and the passenger fires as Ranged (each random continuation compared on both engines). Every
+    creature is a Plains one (the board is Plains): none is a bluff (R9.5)."""
+    from ktenv.constants import CREATURE, CUP, PLAINS
+    from ktenv.engine.common import to_cup
+    from tests.builders import E2, C, put
+
+    fought = Counter()
+    in_battle = boat.in_battle
+
+    def counted(s, side):  # the Python Boat's battle path (boat_attack, riders) answering yes
+        out = in_battle(s, side)
+        fought["boat in a battle"] += bool(out)
+        return out
+
+    monkeypatch.setattr(boat, "in_battle", counted)
+    for seed in range(6):
+        s, giant, (_c, _e1, _e2, movement, start_phase) = _harbour()
+        cat = s.cat
+        plain = (cat.THING_KIND == CREATURE) & ~cat.THING_MAGIC.astype(bool) & ~cat.THING_RANGED.astype(bool)
+        plain &= (cat.THING_TERRAIN == PLAINS) & (s.thing_place == CUP)
+        values: dict[int, int] = {}  # Plains melee creatures of several values
+        for c in np.flatnonzero(plain).tolist():
+            values.setdefault(int(cat.THING_COMBAT[c]), c)
+        strong, *weak = [values[v] for v in sorted(values, reverse=True)[:4]]
+        to_cup(s, giant)  # the passenger: the strongest Plains creature instead
+        passenger = put(s, strong, 0, C)
+        for c in weak:
+            put(s, c, 1, E2)
+        s.hex_owner[E2] = 1
+        start_phase(s, movement)
+        both_engines(s, _sail_to(E2, passenger), 120, seed)
+    assert fought["boat in a battle"] >= 6
