@@ -274,7 +274,7 @@ void apply_gypsy(State& s, const ActionLayout& lay, int action) {
 void tycho_looks(State& s, int face) {
   if (face != TYCHO || !on(s) || !s.cfg->mysterious_kadab || s.hero_owner[TYCHO] < 0) return;
   int p = s.hero_owner[TYCHO];
-  for (int h : s.t->neighbours[s.hero_hex[TYCHO]])
+  for (int h : s.t->neighbours[np_hex(s, s.hero_hex[TYCHO])])
     if (h >= 0 && s.hex_down[h]) s.seen[p][h] = true;
 }
 
