@@ -1,7 +1,8 @@
 """The native engine beside the Python engine and the peers, in one run (issue 14's benchmark).
 
     python bench/native_speed.py --seconds 5 --players 4
-    python bench/native_speed.py --players 6 --option mysterious_kadab=true --option where_will_they_stop=true
+    python bench/native_speed.py --players 6 --set mysterious_kadab=true --set where_will_they_stop=true
+    python bench/native_speed.py --seconds 5 --players 4 --set house_content=true   # any GameConfig option
 
 Rows (random play, decisions per second; each row for about `--seconds`):
 
@@ -119,8 +120,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row (default 5)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--max-rounds", type=int, default=100)
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a game option (repeatable), as the differential tool's --set")
+    parser.add_argument("--set", "--option", dest="set", action="append", default=[], metavar="OPTION=VALUE",
+                        help="a game option, e.g. --set house_content=true (repeatable; as the differential tool's --set)")
     args = parser.parse_args()
 
     import ktenv
@@ -129,7 +130,7 @@ def main() -> None:
     from ktenv.native.diff import parse_sets
 
     native.core()  # a clear error if the native core is not built
-    opts = {**parse_sets(args.option), "n_players": args.players, "max_rounds": args.max_rounds}
+    opts = {**parse_sets(args.set), "n_players": args.players, "max_rounds": args.max_rounds}
     cfg = GameConfig(**opts)
     rate: dict[str, float] = {}
 
@@ -138,7 +139,7 @@ def main() -> None:
         print(f"  {name:<46} {result[0]:>12,.0f} /s  ({result[1]} steps, {result[2]} games)", flush=True)
 
     print(f"random play, {args.seconds:g} s per row, ktenv with {args.players} players, max_rounds {args.max_rounds}"
-          + "".join(f", {o}" for o in args.option))
+          + "".join(f", {o}" for o in args.set))
     row("python engine", run_engine(cfg, args.seconds, backend="python"))
     row("native engine from Python (NativeGame)", run_engine(cfg, args.seconds, backend="native"))
     row("native engine from Python (raw State)", run_native_core(cfg, args.seconds))

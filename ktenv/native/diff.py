@@ -305,8 +305,10 @@ def chooser(policy: str, cfg: GameConfig, seed: int):
     return choose
 
 
-def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, policy: str = "random") -> int:
-    """Both engines side by side from the seed, native state never refreshed from Python."""
+def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, policy: str = "random",
+               visit=None) -> int:
+    """Both engines side by side from the seed, native state never refreshed from Python. `visit(s)`, if
+    given, sees the Python state at every decision the engines agree on (to count what a run reached)."""
     s = machine.new_game(cfg, seed, backend="python")
     assert type(s) is GameState, "the oracle must be the Python engine"
     key = "whole game"
@@ -335,6 +337,8 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
         if s.phase == GAME_OVER or n >= max_decisions:
             tally.matched += 1
             return n
+        if visit is not None:
+            visit(s)
         legal = np.flatnonzero(legal_mask(s))
         if legal.size == 0:  # both engines agree on a dead end: a rules-engine bug, not a port difference
             report.dead_ends.append(f"{where}: no legal action at '{D.NAMES[s.decision]}' (round {s.round})")

@@ -32,8 +32,8 @@ from .bridge import rules_for
 PORT_COMPLETE = True
 
 # The optional content not ported yet (issue 17). Ported: six players (R20.1), "Where will they stop?"
-# (R20.2), Mysterious Kadab with both flip modes (R20.3).
-_OPTIONAL = ("encounter_powers", "house_content")
+# (R20.2), Mysterious Kadab with both flip modes (R20.3), house content (R22).
+_OPTIONAL = ("encounter_powers",)
 
 
 def supported(cfg: GameConfig) -> str:

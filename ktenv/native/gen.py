@@ -123,6 +123,9 @@ def _named_ids() -> list[str]:
         lines.append(f"namespace {space} {{")
         lines += [f"constexpr int {ident(name)} = {int(i)};  // {name}" for name, i in ids.items()]
         lines += [f"}}  // namespace {space}", ""]
+    lines.append("namespace house_value {  // R22: the assumed combat value of a house magic item [DATA M7]")
+    lines += [f"constexpr int {ident(name)} = {int(v)};  // {name}" for name, v in cat.HOUSE_ITEM_VALUE.items()]
+    lines += ["}  // namespace house_value", ""]
     return lines
 
 

@@ -182,6 +182,10 @@ constexpr int WILLING_WORKERS = 195;  // Willing Workers
 constexpr int PORTAL = 196;  // Portal
 }  // namespace event
 
+namespace house_value {  // R22: the assumed combat value of a house magic item [DATA M7]
+constexpr int BOAT = 3;  // Boat
+}  // namespace house_value
+
 }  // namespace ktenv
 
 // X(name, default): GameConfig's numbers (max_rounds: 0 = no limit)

@@ -698,7 +698,8 @@ void start_event(State& s, const ActionLayout& lay, int p) {
     case ev_id::DEFECTION: return def_start(s, lay, p);
     case ev_id::VANDALS: return van_start(s, lay, p);
     case ev_id::WEATHER_CONTROL: return cast_start(s, lay, p);
-    default: throw Unported("events: event " + std::to_string(event(s).card) + " (house content, R22.5)");
+    case ev_id::PORTAL: return house::portal_start(s, lay, p);  // R22.5 (events.add_event)
+    default: throw InvariantViolation("events: no event " + std::to_string(event(s).card));
   }
 }
 
@@ -713,28 +714,29 @@ constexpr Stage kStages[] = {
 static_assert(sizeof(kStages) / sizeof(kStages[0]) == VAN_FORT + 1);
 
 // FAN_HEX and ESCAPE_HEX are asked by events (Weather Control, Big Juju), which keep their own posed
-// choice, and by the Balloon (C.2): route each decision to the part that asked it.
+// choice, by the Balloon (C.2) and by an optional rule's move (hooks::has_fan_handlers, R22.6 the
+// Bellows diverts the Boat): route each decision to the part that asked it.
 void legal_fan_hex(State& s, const ActionLayout& lay, std::int8_t* mask) {
   if (posed(s)) return legal_choice(s, lay, mask);
-  if (hooks::has_fan_handlers(s)) throw Unported("events: fan handlers of optional rules (R22.6)");
+  if (hooks::has_fan_handlers(s)) return boat::legal_fan(s, lay, mask);
   balloon::legal_fan(s, lay, mask);
 }
 
 void apply_fan_hex(State& s, const ActionLayout& lay, int action) {
   if (posed(s)) return apply_choice(s, lay, action);
-  if (hooks::has_fan_handlers(s)) throw Unported("events: fan handlers of optional rules (R22.6)");
+  if (hooks::has_fan_handlers(s)) return boat::apply_fan(s, lay, action);
   balloon::apply_fan(s, lay, action);
 }
 
 void legal_escape_hex(State& s, const ActionLayout& lay, std::int8_t* mask) {
   if (posed(s)) return legal_choice(s, lay, mask);
-  if (hooks::has_fan_handlers(s)) throw Unported("events: fan handlers of optional rules (R22.6)");
+  if (hooks::has_fan_handlers(s)) return boat::legal_fan(s, lay, mask);
   balloon::legal_escape(s, lay, mask);
 }
 
 void apply_escape_hex(State& s, const ActionLayout& lay, int action) {
   if (posed(s)) return apply_choice(s, lay, action);
-  if (hooks::has_fan_handlers(s)) throw Unported("events: fan handlers of optional rules (R22.6)");
+  if (hooks::has_fan_handlers(s)) return boat::apply_fan(s, lay, action);
   balloon::apply_escape(s, lay, action);
 }
 
@@ -742,7 +744,8 @@ void apply_escape_hex(State& s, const ActionLayout& lay, int action) {
 
 void run(State& s) {
   auto stage = s.stage;
-  if (stage < 0 || stage > VAN_FORT) throw Unported("events: stage " + std::to_string(stage) + " (house content)");
+  if (stage >= PORTAL_STACK && stage <= PORTAL_SENT) return house::portal_stage(s, layout(s));  // R22.5
+  if (stage < 0 || stage > VAN_FORT) throw InvariantViolation("events: no stage " + std::to_string(stage));
   kStages[stage](s, layout(s));
 }
 
@@ -903,7 +906,8 @@ bool event_playable(State& s, int p, int c) {
     case ev_id::DEFECTION: return !defection_heroes(s, p).empty();
     case ev_id::VANDALS: return !vandal_victims(s, p).empty();
     case ev_id::WEATHER_CONTROL: return !caster_actions(s, p, ev_id::WEATHER_CONTROL, lay).empty();
-    default: throw Unported("events: event " + std::to_string(c) + " (house content, R22.5)");
+    case ev_id::PORTAL: return house::portal_playable(s, p);  // R22.5 (events.add_event)
+    default: throw InvariantViolation("events: no event " + std::to_string(c));
   }
 }
 

@@ -1,13 +1,15 @@
-// The hook points of ktenv/engine/hooks.py with the standard rules' answers. The optional content
-// (issue 17) adds its implementations here, one line each behind its option, in the Python
-// registration order (powers, house, boat, kadab). Call them as the Python core does:
-// hooks::build_cost(s, player, standard).
+// The hook points of ktenv/engine/hooks.py with the standard rules' answers. An optional module's
+// implementation is one line behind its option, in the order of registration (machine.PARTS: powers,
+// house, boat, kadab), combined as the Python point combines them ("first", "any", "each").
+// Call them as the Python core does: hooks::build_cost(s, player, standard).
 #pragma once
 
 #include <utility>
 #include <vector>
 
+#include "boat.hpp"
 #include "core.hpp"
+#include "house.hpp"
 
 namespace ktenv {
 namespace common {
@@ -27,23 +29,30 @@ namespace hooks {
 inline void game_setup(State& s) {
   if (s.cfg->mysterious_kadab) kadab::lay_face_down(s);
 }
-// R4.1: the house Things of a catalog that has them (six players, R20.1) are out of play
+// R4.1: the house Things of a catalog that has them (six players, R20.1) are out of play (R22: in play)
 inline void counters_setup(State& s) {
+  if (s.cfg->house_content) return house::setup(s);
   for (int c : s.t->house_thing_ids) s.thing_place[c] = OUT;
 }
-// R7.3: not the house heroes' counters (in the catalog with six players, R20.1)
+// R7.3: not the house heroes' counters (in the catalog with six players, R20.1; R22: they may)
 inline bool hero_counter_in_play(const State& s, int counter) {
+  if (s.cfg->house_content) return house::counters_in_play(s, counter);
   for (int f : s.t->house_hero_faces)
     if (s.t->HERO_COUNTER[f] == counter) return false;
   return true;
 }
-inline bool hero_may_turn(const State&, int /*face*/) { return true; }
+inline bool hero_may_turn(const State& s, int face) {
+  if (s.cfg->house_content) return house::may_turn(s, face);
+  return true;
+}
 inline void start_hexes_chosen(State& s) {
   if (s.cfg->mysterious_kadab) kadab::turn_up_starts(s);
 }
 inline bool interrupt(State&) { return false; }
 inline bool phase_end_question(State&) { return false; }
-inline void round_ends(State&) {}
+inline void round_ends(State& s) {
+  if (s.cfg->house_content) boat::end_of_round(s);
+}
 
 // ----- economy
 inline int build_cost(const State&, int /*player*/, int standard) { return standard; }
@@ -57,19 +66,41 @@ inline void eliminate(State& s, int c) { common::to_cup(s, c); }
 
 // ----- movement
 // flyers: the printed flags stand (the Aviator, R21, is optional content): callers use the printed table
-inline void move_options(State&, const ActionLayout&, std::int8_t*) {}
-inline void vehicle_moves(State&, const ActionLayout&, std::int8_t*) {}
-inline bool move_start(State&, const ActionLayout&, int) { return false; }
+inline void move_options(State& s, const ActionLayout& lay, std::int8_t* mask) {
+  if (s.cfg->house_content) house::ahasuerus_options(s, lay, mask);
+}
+inline void vehicle_moves(State& s, const ActionLayout& lay, std::int8_t* mask) {
+  if (s.cfg->house_content) boat::sail_option(s, lay, mask);
+}
+inline bool move_start(State& s, const ActionLayout& lay, int action) {
+  if (s.cfg->house_content && house::ahasuerus_start(s, lay, action)) return true;
+  if (s.cfg->house_content && boat::sail_start(s, lay, action)) return true;
+  return false;
+}
 inline bool move_begins_in(State&, int /*hx*/) { return false; }
-inline bool movement_resume(State&) { return false; }
-inline void movement_turn_begins(State&, int /*p*/) {}
-inline bool before_move_start(State&) { return false; }
-inline void hero_picked(State&, int /*face*/) {}
+inline bool movement_resume(State& s) {
+  if (s.cfg->house_content && boat::resume(s)) return true;
+  return false;
+}
+inline void movement_turn_begins(State& s, int p) {
+  if (s.cfg->house_content) house::turn_begins(s, p);
+}
+inline bool before_move_start(State& s) {
+  if (s.cfg->house_content && house::gypsy_pending(s)) return true;
+  return false;
+}
+inline void hero_picked(State& s, int face) {
+  if (s.cfg->house_content) house::tycho_looks(s, face);
+}
 inline bool entered_face_down(State& s, const Ids& things, const Ids& heroes, int hx) {
   if (s.cfg->mysterious_kadab && kadab::entered(s, things, heroes, hx)) return true;
   return false;
 }
-inline bool has_fan_handlers(const State&) { return false; }  // fan_handlers: None (the Balloon's)
+// fan_handlers: whether FAN_HEX / ESCAPE_HEX are the Boat's (boat::legal_fan, apply_fan); else the Balloon's
+inline bool has_fan_handlers(const State& s) {
+  if (s.cfg->house_content) return boat::fan_handlers(s);
+  return false;
+}
 inline Ids extra_start_hexes(const State&, int /*p*/) { return {}; }
 
 // ----- battles
@@ -82,17 +113,29 @@ inline bool combat_hex_chosen(State& s, int hx) {
 struct Riders {
   Ids things, heroes;
 };
-inline Riders battle_riders(const State&, int /*side*/) { return {}; }
+inline Riders battle_riders(const State& s, int side) {
+  if (s.cfg->house_content) return boat::riders(s, side);
+  return {};
+}
 struct RangedAttack {
   int a, b, c;
 };
-inline std::vector<RangedAttack> extra_ranged_attacks(const State&, int /*side*/) { return {}; }
-inline Ids rider_retreat_hexes(const State&, int /*side*/, int /*hx*/) { return {}; }
+inline std::vector<RangedAttack> extra_ranged_attacks(const State& s, int side) {
+  if (s.cfg->house_content) return boat::boat_attack(s, side);
+  return {};
+}
+inline Ids rider_retreat_hexes(const State& s, int side, int hx) {
+  if (s.cfg->house_content) return boat::retreat_hexes(s, side, hx);
+  return {};
+}
 inline void battle_end(State&, int /*won*/) {}
 inline void after_battle_roll(State&, int /*side*/, int /*n*/) {}
 // hits_received(s, received): nothing in the base game
 inline bool magic_to_melee(const State&, int /*side*/) { return false; }
-inline bool fights_as_populous(const State&, int /*side*/) { return false; }
+inline bool fights_as_populous(const State& s, int side) {
+  if (s.cfg->house_content && house::lenin_fights(s, side)) return true;
+  return false;
+}
 inline bool damage_destroys(const State&, int roll) { return roll == 1 || roll == 6; }
 inline bool can_fly_away(const State&, int /*side*/) { return false; }
 inline void retreat_options(State&, const ActionLayout&, std::int8_t*) {}
