@@ -129,7 +129,9 @@ def sample_world(state: GameState, player: int, rng: Dice | np.random.Generator 
     gets a native world, drawn in native code (the same world as its Python twin's for the same seed)."""
     dice = world_dice(rng)
     if type(state) is not GameState:
-        return NativeWorldSampler(state, player).sample(dice)
+        if native_sampling(state.cfg):
+            return NativeWorldSampler(state, player).sample(dice)
+        state = state.to_python()  # the optional content's worlds are drawn by this, the reference sampler
     world = state.copy()
     board, loose = unknown_slots(state, player)
     ids = np.concatenate([board, loose])  # the identities to deal, by id
@@ -184,6 +186,13 @@ def _redraw_secret_choices(w: GameState, player: int, dice: Dice) -> None:
     battle.targets = targets
 
 
+def native_sampling(cfg) -> bool:
+    """Whether native code draws this game's worlds: the base game at 2-4 players, the configs its sampler
+    is tested on against this one; the optional content (R20-R22) is drawn here, on the Python twin."""
+    return cfg.n_players <= 4 and not (cfg.where_will_they_stop or cfg.mysterious_kadab or cfg.encounter_powers
+                                       or cfg.house_content)
+
+
 class WorldSampler:
     """What an agent with ``needs_worlds`` gets at each of its decisions (``observation["worlds"]``):
     worlds its seat cannot tell from the true game, never the true game itself.
@@ -194,12 +203,12 @@ class WorldSampler:
     __slots__ = ("__state", "seat")
 
     def __new__(cls, state, seat: int):
-        if type(state) is not GameState:
+        if type(state) is not GameState and native_sampling(state.cfg):
             return NativeWorldSampler(state, seat)
         return super().__new__(cls)
 
-    def __init__(self, state: GameState, seat: int) -> None:
-        self.__state = state.copy()
+    def __init__(self, state, seat: int) -> None:
+        self.__state = state.copy() if type(state) is GameState else state.to_python().copy()
         self.seat = int(seat)
 
     def sample(self, rng: Dice | np.random.Generator | int | None = None) -> GameState:
