@@ -1,6 +1,6 @@
 """The native engine beside the Python engine and the peers, in one run (issue 14's benchmark).
 
-    python bench/native_speed.py --seconds 5 --players 4
+    python bench/native_speed.py --seconds 5 --players 4 [--set encounter_powers=true ...]
 
 Rows (random play, decisions per second; each row for about `--seconds`):
 
@@ -118,22 +118,31 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row (default 5)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--max-rounds", type=int, default=100)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (e.g. encounter_powers=true), as ktenv play --set")
     args = parser.parse_args()
 
     import ktenv
     from ktenv import native
-    from ktenv.config import GameConfig
+    from ktenv.config import GameConfig, parse_value
 
     native.core()  # a clear error if the native core is not built
-    cfg = GameConfig(n_players=args.players, max_rounds=args.max_rounds)
     opts = {"n_players": args.players, "max_rounds": args.max_rounds}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"--set {item!r}: expected KEY=VALUE")
+        opts[key.strip()] = parse_value(value.strip())
+    cfg = GameConfig.from_dict(opts)
     rate: dict[str, float] = {}
 
     def row(name: str, result) -> None:
         rate[name] = result[0]
         print(f"  {name:<46} {result[0]:>12,.0f} /s  ({result[1]} steps, {result[2]} games)", flush=True)
 
-    print(f"random play, {args.seconds:g} s per row, ktenv with {args.players} players, max_rounds {args.max_rounds}")
+    extra = "".join(f", {item}" for item in args.set)
+    print(f"random play, {args.seconds:g} s per row, ktenv with {args.players} players, max_rounds {args.max_rounds}"
+          f"{extra}")
     row("python engine", run_engine(cfg, args.seconds, backend="python"))
     row("native engine from Python (NativeGame)", run_engine(cfg, args.seconds, backend="native"))
     row("native engine from Python (raw State)", run_native_core(cfg, args.seconds))

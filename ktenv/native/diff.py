@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..config import GameConfig
+from ..config import GameConfig, parse_value
 from ..engine import decisions as D
 from ..engine import interrupts, machine
 from ..engine.machine import RUNNERS, legal_mask
@@ -331,7 +331,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--whole", action="store_true", help="play both engines side by side (the finished port)")
     ap.add_argument("--policy", default="random", help="with --whole: random, or an agent name (greedy, expert)")
     ap.add_argument("--max-rounds", type=int, default=None, help="round limit of every game (default: the config's)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game option of every game, over the mix (e.g. encounter_powers=true)")
     args = ap.parse_args(argv)
+    extra = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep:
+            ap.error(f"--set {item!r}: expected KEY=VALUE")
+        extra[key.strip()] = parse_value(value.strip())
     players = [int(p) for p in args.players.split(",")]
     report = Report(show=args.show)
     start = time.time()
@@ -339,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     for g in range(args.games):
         seed = args.seed + g
         mix = BASE_MIXES[g % len(BASE_MIXES)] if args.options == "mixes" else {}
-        cfg = config_for(players[g % len(players)], mix)
+        cfg = config_for(players[g % len(players)], {**mix, **extra})
         if args.max_rounds is not None:
             cfg = GameConfig.from_dict({**cfg.to_dict(), "max_rounds": args.max_rounds})
         if args.whole:

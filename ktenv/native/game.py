@@ -31,7 +31,7 @@ from .bridge import rules_for
 # Set once the whole base game is ported and the differential tests pass: until then "auto" picks Python.
 PORT_COMPLETE = True
 
-_OPTIONAL = ("where_will_they_stop", "mysterious_kadab", "encounter_powers", "house_content")
+_OPTIONAL = ("where_will_they_stop", "mysterious_kadab", "house_content")
 
 
 def supported(cfg: GameConfig) -> str:

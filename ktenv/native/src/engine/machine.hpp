@@ -28,7 +28,7 @@ struct Registry {
   }
 };
 
-// The modules that register rules (machine.py's PARTS of the base game), in the same order.
+// The modules that register rules (machine.py's PARTS), in the same order.
 #define KTENV_PARTS(X) \
   X(setup)             \
   X(income)            \
@@ -42,7 +42,8 @@ struct Registry {
   X(construction)      \
   X(special_powers)    \
   X(victory)           \
-  X(interrupts)
+  X(interrupts)        \
+  X(powers)
 
 #define KTENV_DECLARE_REGISTER(module) \
   namespace module {                   \
