@@ -175,3 +175,56 @@ def test_vector_env_greedy_seats_with_powers_same_as_the_python_agent():
     env = VectorEnv(n, seed=seed, num_threads=2, reward="shaped", seats=seats, n_players=3, **options)
     twins = [Twin("native", seats, "shaped", None, options) for _ in range(n)]
     assert drive(env, twins, seed, 150, np.random.default_rng(4)) >= n
+
+
+def _from_here(s, seed: int, max_decisions: int = 300) -> int:
+    """From an arranged Python state at a phase's start: both engines resume it and play on side by side
+    (random actions), compared at every decision. Decisions played."""
+    from ktenv.engine import resume
+    from ktenv.native.bridge import to_native
+    from ktenv.rng import Dice
+
+    s.rng = Dice(seed)
+    ns = to_native(s)
+    resume(s)
+    ns.advance()
+    rnd = random.Random(seed)
+    buf = np.zeros(machine.layout(s).size, np.int8)
+    for n in range(max_decisions):
+        diffs = differences(python_dict(s), ns.to_dict())
+        assert not diffs, f"seed {seed}, decision {n}: " + "\n".join(diffs)
+        ns.legal_mask(buf)
+        mask = legal_mask(s)
+        assert np.array_equal(buf, mask), f"seed {seed}, decision {n}: mask differs"
+        if s.phase == GAME_OVER:
+            return n
+        action = int(rnd.choice(np.flatnonzero(mask)))
+        machine.step(s, action)
+        ns.step(action)
+    return max_decisions
+
+
+def test_brute_full_screen_scenario():
+    """R21.4 / R17.1: a Brute's Charge creature comes back to a full screen (BruteScreens, then the
+    discard), a path random play hardly reaches: arranged as tests/test_powers.py does, then played
+    on both engines from there with the game's own dice."""
+    from ktenv.constants import CUP
+    from ktenv.engine import decisions as D
+    from ktenv.state import COMBAT
+
+    from .builders import put, screen, thing
+    from .test_powers import battle, powers_board
+
+    with counting() as use:
+        for seed in range(12):
+            s = powers_board(p1="Brute", p0="Amoeba")
+            a, _ = battle(s)
+            put(s, thing("Wolf Pack"), 0, a)
+            put(s, thing("White Knight"), 1, a)
+            for c in np.flatnonzero(s.thing_place == CUP)[:10]:
+                screen(s, int(c), 1)
+            s.frames.clear()
+            s.phase, s.stage, s.turn, s.decision = COMBAT, 0, 0, D.NONE
+            s.check_invariants()
+            _from_here(s, seed, max_decisions=60)
+    assert use.get("Brute: screen over 10"), table(use)
