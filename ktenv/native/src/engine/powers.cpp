@@ -534,7 +534,10 @@ void battle_end(State& s, int won) {
   Battle& b = *s.frame<Battle>();
   int k = b.stake;
   b.stake = 0;
-  if (k) s.gold[won >= 0 ? won : b.defender] += 2 * k;
+  if (!k) return;
+  int taker = won >= 0 ? won : b.defender;
+  if (taker >= n_players(s)) throw InvariantViolation("Gambler's stakes: no player holds the hex");  // Python: IndexError
+  s.gold[wrap(taker, n_players(s))] += 2 * k;  // numpy's index, as Python's
 }
 
 // ----- R21.12 Populous: n value-1 attackers in a step roll 3n - 1 dice (battle_sides::populous_dice)
