@@ -3,6 +3,7 @@
     python bench/native_speed.py --seconds 5 --players 4
     python bench/native_speed.py --players 6 --set mysterious_kadab=true --set where_will_they_stop=true
     python bench/native_speed.py --seconds 5 --players 4 --set house_content=true   # any GameConfig option
+    python bench/native_speed.py --seconds 5 --players 4 --set encounter_powers=true
 
 Rows (random play, decisions per second; each row for about `--seconds`):
 

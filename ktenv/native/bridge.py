@@ -13,7 +13,7 @@ from functools import cache
 
 from .. import catalog as cat
 from ..board import board_radius, geometry
-from ..config import ENCOUNTER_POWERS, OPTION_CHOICES, OPTION_FLAGS, GameConfig
+from ..config import OPTION_CHOICES, OPTION_FLAGS, GameConfig, power_code
 from ..engine.actions import action_layout
 from . import core
 
@@ -23,7 +23,7 @@ def config_numbers(cfg: GameConfig) -> dict[str, object]:
     for f in dataclasses.fields(GameConfig):
         value = getattr(cfg, f.name)
         if f.name == "powers":
-            out["powers"] = [ENCOUNTER_POWERS.index(p) for p in value or ()]
+            out["powers"] = [power_code(p) for p in value or ()]  # any spelling power_code reads
         elif f.name in OPTION_CHOICES:
             out[f.name] = OPTION_CHOICES[f.name].index(value)
         elif f.name in OPTION_FLAGS:

@@ -31,9 +31,9 @@ from .bridge import rules_for
 # Set once the whole base game is ported and the differential tests pass: until then "auto" picks Python.
 PORT_COMPLETE = True
 
-# The optional content not ported yet (issue 17). Ported: six players (R20.1), "Where will they stop?"
-# (R20.2), Mysterious Kadab with both flip modes (R20.3), house content (R22).
-_OPTIONAL = ("encounter_powers",)
+# Every optional content is ported (issue 17): six players (R20.1), "Where will they stop?" (R20.2),
+# Mysterious Kadab (R20.3), the Encounter powers (R21) and the house content (R22).
+_OPTIONAL: tuple[str, ...] = ()
 
 
 def supported(cfg: GameConfig) -> str:

@@ -273,7 +273,7 @@ void hits(State& s) {
   if (st == B::RANGED_STEP)
     for (int side = 0; side < kSides; ++side)
       if (got[side] && B::has_golem(s, side)) received[side] -= 1;  // C.7 / RT.18: one ranged hit fewer
-  // hooks.hits_received (R21.1 Amoeba): nothing in the base game
+  hooks::hits_received(s, received);  // R21.1 Amoeba: the first hit of a round is ignored
   for (int side : b.order) b.hits[side] = std::max(0, received[side]);
   int total = 0;
   for (int side = 0; side < kSides; ++side) total += received[side];

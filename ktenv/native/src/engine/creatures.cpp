@@ -1,13 +1,15 @@
 // ktenv/engine/creatures.py: which Things fly (RD4.7, R11.5, R11.6).
 #include "creatures.hpp"
 
+#include "hooks.hpp"
+
 namespace ktenv::creatures {
 
-// The printed flag; the optional rules' flyers (R21.2 the Aviator, hooks.flyers) are issue 17.
+// The printed flag, plus what the optional rules add (hooks.flyers: R21.2 the Aviator's creature).
 ThingFlags flying(const State& s) {
   ThingFlags out{};
   for (int c = 0; c < s.n.Things; ++c) out[c] = s.t->THING_FLYING[c];
-  return out;
+  return hooks::flyers(s, out);
 }
 
 }  // namespace ktenv::creatures

@@ -7,6 +7,6 @@
 
 namespace ktenv::creatures {
 
-ThingFlags flying(const State& s);  // per Thing: moves as a flyer now (base game: the printed flag)
+ThingFlags flying(const State& s);  // per Thing: moves as a flyer now (the printed flag; R21.2 the Aviator's creature)
 
 }  // namespace ktenv::creatures

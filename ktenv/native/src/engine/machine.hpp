@@ -43,6 +43,7 @@ struct Registry {
   X(special_powers)    \
   X(victory)           \
   X(interrupts)        \
+  X(powers)            \
   X(house)             \
   X(boat)
 
