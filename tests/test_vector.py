@@ -259,8 +259,8 @@ def test_bad_input_is_refused():
         VectorEnv(2, num_players=5)
     with pytest.raises(ConfigError, match="unknown"):
         VectorEnv(2, gold_rush=True)
-    with pytest.raises(ConfigError, match="encounter_powers"):  # not ported yet (issue 17)
-        VectorEnv(2, encounter_powers=True)
+    with pytest.raises(ConfigError, match="victory"):
+        VectorEnv(2, victory="nonsense")
     with pytest.raises(ConfigError, match="seats: 'robot'"):
         VectorEnv(2, seats=("external", "robot"))
     with pytest.raises(ConfigError, match="game 0 has no external seat"):
