@@ -228,3 +228,19 @@ def test_brute_full_screen_scenario():
             s.check_invariants()
             _from_here(s, seed, max_decisions=60)
     assert use.get("Brute: screen over 10"), table(use)
+
+
+def test_a_battle_where_the_amoeba_ignores_every_hit_still_ends():
+    """R21.1 / RD7.4: in this game (4 players, random play) a battle once went on for ever: the Amoeba's
+    side took one hit a round and ignored it, nobody could retreat, and the ignored hit counted as a hit,
+    so the 50-rounds-without-a-hit rule never ended it. An ignored hit is no hit now, in both engines (the
+    differential tests above compare them on games where the Amoeba ignores hits)."""
+    import subprocess
+    import sys
+
+    code = ("from ktenv.native import core; from ktenv.native.bridge import rules_for; "
+            "from ktenv.config import GameConfig; "
+            "cfg = GameConfig(n_players=4, max_rounds=100, encounter_powers=True); "
+            "print(core().play_random_games(rules_for(cfg), 274, 1))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

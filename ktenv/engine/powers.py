@@ -129,8 +129,8 @@ def amoeba(s: GameState, received: dict[int, int]) -> None:
         received[p] -= 1
     else:
         return
-    b.amoeba_round[p] = b.round
-    b.hits_this_round = True  # the hit was scored (RD7.4 counts it)
+    b.amoeba_round[p] = b.round  # an ignored hit is no hit for RD7.4 (as the Golem's, C.7): else a battle
+    # where only the Amoeba's side is hit, once a round, and nobody can retreat would never end
 
 
 # ----- R21.2 Aviator -----

@@ -219,7 +219,8 @@ void amoeba(State& s, PerSide& received) {
   else
     return;
   b.amoeba_round[p] = b.round;
-  b.hits_this_round = true;  // the hit was scored (RD7.4 counts it)
+  // an ignored hit is no hit for RD7.4 (as the Golem's, C.7): else a battle where only the Amoeba's side is
+  // hit, once a round, and nobody can retreat would never end
 }
 
 // ----- R21.2 Aviator
