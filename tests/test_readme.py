@@ -28,7 +28,7 @@ SKIP = [
     (r"runs/ppo_2p/final\.zip", "needs the model of a training run"),
     (r"^python -m ktenv\.fuzz\b", "about 25 minutes (tests/test_random_games.py runs a short form)"),
 ]
-COPIED = ("configs", "bench")  # folders the commands read, relative to the repository root
+COPIED = ("configs", "bench", "models")  # folders the commands read, relative to the repository root
 
 
 def bash_lines(text: str) -> list[str]:

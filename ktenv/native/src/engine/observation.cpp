@@ -2,6 +2,7 @@
 #include "observation.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <type_traits>
 
@@ -690,7 +691,9 @@ void encode(const State& s, const Plan& P, int p, float* out, const StatTable* s
     player_stats(s, P, drawn, own_stats);
     stats_in = &own_stats;
   }
-  for (const auto& [begin, end] : P.sparse) std::fill(out + begin, out + end, 0.0f);  // the rest is written whole
+  // the rest is written whole; memset, not std::fill: the compiler turns the fill into `rep stosb`, which
+  // took a tenth of a vector env step (perf), where the C library's memset writes whole vectors
+  for (const auto& [begin, end] : P.sparse) std::memset(out + begin, 0, sizeof(float) * static_cast<std::size_t>(end - begin));
   Sheet w{s, P, *stats_in, drawn, p, out};
   read_turn(w);
   encode_game(w);

@@ -55,6 +55,7 @@ class Pool {
       call_ = call;
       done_.store(0, std::memory_order_relaxed);
       next_.store(static_cast<std::uint64_t>(number) << 32, std::memory_order_release);
+      posted_.store(number, std::memory_order_release);
     }
     wake_.notify_all();
     drain(call, number);
@@ -88,6 +89,10 @@ class Pool {
     std::uint32_t seen = 0;
     for (;;) {
       Call call;
+      // Spin a little before sleeping: the next call usually comes within a fraction of a millisecond
+      // (the caller only chooses actions in between), and waking a sleeping thread costs tens of
+      // microseconds, several games' worth (measured: 4% of a vector env's decisions/s at 2 threads).
+      for (int spin = 0; spin < kSpins && posted_.load(std::memory_order_acquire) == seen; ++spin) relax();
       {
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [&] { return stopping_ || number_ != seen; });
@@ -99,6 +104,16 @@ class Pool {
     }
   }
 
+  static constexpr int kSpins = 1 << 12;  // about 0.1-0.5 ms of pause instructions
+
+  static void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::this_thread::yield();
+#endif
+  }
+
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -107,6 +122,7 @@ class Pool {
   Call call_;
   std::atomic<std::uint64_t> next_{0};  // (call number << 32) | next index to claim
   std::atomic<int> done_{0};            // tasks finished in the call under way
+  std::atomic<std::uint32_t> posted_{0};  // number_, readable without the mutex (the spin before sleeping)
 };
 
 }  // namespace ktenv::vector
