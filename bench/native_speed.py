@@ -122,7 +122,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--max-rounds", type=int, default=100)
     parser.add_argument("--set", "--option", dest="set", action="append", default=[], metavar="OPTION=VALUE",
-                        help="a game option, e.g. --set house_content=true (repeatable; as the differential tool's --set)")
+                        help="a game option, e.g. --set house_content=true (repeatable; as diff's --set)")
     args = parser.parse_args()
 
     import ktenv

@@ -2,7 +2,8 @@
 
     python -m ktenv.training.curve runs/ppo_2p            # writes runs/ppo_2p/learning_curve.png
 
-Three panels (four after an imitation warm start, whose agreement with the teacher comes first): the learner's win rate in its training games against each kind of opponent (random,
+Three panels (four after an imitation warm start: its agreement with the teacher comes first): the
+learner's win rate in its training games against each kind of opponent (random,
 greedy, expert, snapshot); the evaluation win rate against each eval opponent (the arena's
 tournament games); the mean return per training game (its own scale, shaped or +-1).
 """

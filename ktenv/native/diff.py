@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..config import GameConfig, parse_value
+from ..config import GameConfig
 from ..engine import decisions as D
 from ..engine import interrupts, machine
 from ..engine.machine import RUNNERS, legal_mask
