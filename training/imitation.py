@@ -130,9 +130,10 @@ def best_actions(policy, observations: np.ndarray, masks: np.ndarray) -> np.ndar
     """The policy's most likely legal action in each row (as the arena's ``ppo:`` agent plays)."""
     import torch
 
+    from .policy import batch_logits
+
     with torch.no_grad():
-        x = torch.as_tensor(observations)
-        logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(x))).numpy()
+        logits = batch_logits(policy, torch.as_tensor(observations)).numpy()
     return np.where(masks.astype(bool), logits, -np.inf).argmax(1)
 
 
@@ -226,6 +227,8 @@ def agreement(policy, demos: Demonstrations, rows: np.ndarray, chunk: int = 2048
     """Share of `rows` where the policy's most likely legal action is the teacher's."""
     import torch
 
+    from .policy import batch_logits
+
     if len(rows) == 0:
         return float("nan")
     policy.set_training_mode(False)
@@ -233,8 +236,7 @@ def agreement(policy, demos: Demonstrations, rows: np.ndarray, chunk: int = 2048
     with torch.no_grad():
         for start in range(0, len(rows), chunk):
             obs, masks, actions, _ = _batch(demos, rows[start:start + chunk])
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(obs)))
-            logits = logits.masked_fill(~masks, -torch.inf)
+            logits = batch_logits(policy, obs).masked_fill(~masks, -torch.inf)
             same += int((logits.argmax(1) == actions).sum())
     return same / len(rows)
 

@@ -125,10 +125,12 @@ def load_network(path: str | Path):
     return policy, meta
 
 
+def batch_logits(policy, observations: torch.Tensor) -> torch.Tensor:
+    """The policy's logits (unmasked) for a batch of observations: the actor's path of the network only."""
+    return policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(observations)))
+
+
 def action_logits(policy, observation: np.ndarray) -> np.ndarray:
     """The policy's logits for one observation (numpy float32[N])."""
     with torch.no_grad():
-        x = torch.as_tensor(np.asarray(observation, np.float32)[None])
-        features = policy.pi_features_extractor(x)
-        latent = policy.mlp_extractor.forward_actor(features)
-        return policy.action_net(latent)[0].numpy()
+        return batch_logits(policy, torch.as_tensor(np.asarray(observation, np.float32)[None]))[0].numpy()

@@ -67,10 +67,10 @@ class PolicyOpponent:
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         import torch
 
+        from ..training.policy import batch_logits
+
         with torch.no_grad():
-            x = torch.as_tensor(observations)
-            latent = self.policy.mlp_extractor.forward_actor(self.policy.pi_features_extractor(x))
-            logits = self.policy.action_net(latent).numpy().astype(np.float64)
+            logits = batch_logits(self.policy, torch.as_tensor(observations)).numpy().astype(np.float64)
         logits = np.where(masks.astype(bool), logits, -np.inf)
         if self.deterministic:
             return logits.argmax(1)
