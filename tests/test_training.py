@@ -61,6 +61,7 @@ def test_every_shipped_training_config_loads():
     ({"vec_env": "threads"}, "'vec_env'"),
     ({"env.engine": "python"}, "'vec_env': 'vector' runs native games"),
     ({"keep_checkpoints": -1}, "'keep_checkpoints'"),
+    ({"learner_precision": "fp16"}, "'learner_precision'"),
 ])
 def test_a_bad_config_names_the_key(overrides, message):
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(".", r"\.")):

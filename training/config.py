@@ -29,6 +29,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
 VEC_ENVS = ("vector", "subproc", "dummy")  # batched native games (ktenv.vector), or SingleAgentEnvs in SB3's
+PRECISIONS = ("auto", "bf16", "fp32")  # the first layer's products in PPO (training/policy.py, SymlogFeatures)
 
 
 @dataclass
@@ -198,6 +199,7 @@ class TrainConfig:
     keep_checkpoints: int = 3  # the newest kept (0: all); final.zip and latest.json's checkpoint always stay
     log_every_seconds: float = 30.0  # the console progress line
     torch_threads: int = 1
+    learner_precision: str = "auto"  # bf16 where the CPU multiplies bfloat16 natively (AMX, AVX512-BF16), else fp32
     env: EnvSection = field(default_factory=EnvSection)
     ppo: PPOSection = field(default_factory=PPOSection)
     policy: PolicySection = field(default_factory=PolicySection)
@@ -219,6 +221,7 @@ class TrainConfig:
         _range("keep_checkpoints", self.keep_checkpoints, 0, 1_000_000)
         _positive("log_every_seconds", self.log_every_seconds)
         _range("torch_threads", self.torch_threads, 1, 256)
+        _choice("learner_precision", self.learner_precision, PRECISIONS)
         for section in (self.env, self.ppo, self.policy, self.league, self.eval, self.imitation):
             section.check()
         if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:

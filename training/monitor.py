@@ -25,6 +25,7 @@ from stable_baselines3.common.vec_env import VecEnvWrapper
 from .checkpoints import prune_checkpoints, save_model, save_policy, write_latest
 from .config import TrainConfig
 from .league import add_snapshot
+from .policy import symlog_array
 
 WINDOW = 200  # training games averaged in the game/ scalars
 FIRST_LOG_SECONDS = 10.0  # the first progress line comes this soon (then every log_every_seconds)
@@ -36,13 +37,17 @@ class GameVecEnv(VecEnvWrapper):
     The batched games (`ktenv.vector.sb3.LearnerVecEnv`, opponents' forward passes included in their
     step) answer ``action_masks()`` themselves. In SB3's vector envs of `SingleAgentEnv`s the learner's
     mask comes in every step's and reset's info, so ``env_method("action_masks")`` answers from them
-    instead of a second round trip to every game process per step."""
+    instead of a second round trip to every game process per step.
 
-    def __init__(self, venv) -> None:
+    ``symlog``: hand the learner symlog(observation) (terminal observations too), once per step, for a
+    policy whose `SymlogFeatures` is ``prescaled``; the time it takes counts as the games' time."""
+
+    def __init__(self, venv, symlog: bool = False) -> None:
         super().__init__(venv)
         self.env_seconds = 0.0
         self.masks = np.ones((venv.num_envs, venv.action_space.n), bool)
         self.batched = callable(getattr(venv, "action_masks", None))
+        self.symlog = symlog
 
     def _take_masks(self, infos, dones=None) -> None:
         if self.batched:
@@ -59,7 +64,7 @@ class GameVecEnv(VecEnvWrapper):
         try:
             obs = self.venv.reset()
             self._take_masks(self.venv.reset_infos)
-            return obs
+            return symlog_array(obs) if self.symlog else obs
         finally:
             self.env_seconds += time.perf_counter() - t
 
@@ -73,6 +78,11 @@ class GameVecEnv(VecEnvWrapper):
         try:
             obs, rewards, dones, infos = self.venv.step_wait()
             self._take_masks(infos, dones)
+            if self.symlog:
+                obs = symlog_array(obs)
+                for info in infos:
+                    if info.get("terminal_observation") is not None:
+                        info["terminal_observation"] = symlog_array(info["terminal_observation"])
             return obs, rewards, dones, infos
         finally:
             self.env_seconds += time.perf_counter() - t

@@ -40,22 +40,67 @@ class CheckpointError(ValueError):
     """A model or checkpoint file that cannot be used (missing, corrupt, or for another game)."""
 
 
+def symlog(x: torch.Tensor) -> torch.Tensor:
+    """sign(x) * log(1 + |x|), in two passes over the batch instead of four (the same numbers)."""
+    return torch.log1p(x.abs()).copysign_(x)
+
+
+def symlog_array(x: np.ndarray) -> np.ndarray:
+    """`symlog` on a float32 numpy array, into a new array."""
+    out = np.log1p(np.abs(x))
+    return np.copysign(out, x, out=out)
+
+
 class SymlogFeatures(BaseFeaturesExtractor):
-    """symlog, then one linear layer with ReLU (see the module docstring)."""
+    """symlog, then one linear layer with ReLU (see the module docstring).
+
+    Two switches for training speed, neither of them saved with the weights (a loaded model takes raw
+    observations and computes in float32):
+    - ``prescaled``: the observations arrive with `symlog` already applied (training/monitor.py's
+      GameVecEnv applies it once per step; without it every PPO epoch would apply it again to the same
+      rollout);
+    - ``bf16``: the big first layer multiplies in bfloat16 (torch.autocast, float32 weights and
+      accumulation): about 3x faster on CPUs with AMX or AVX512-BF16 (the 7,081 x 256 layer holds most
+      of the network's arithmetic)."""
 
     def __init__(self, observation_space: spaces.Box, features_dim: int = 512) -> None:
         super().__init__(observation_space, features_dim)
         self.linear = nn.Sequential(nn.Linear(int(np.prod(observation_space.shape)), features_dim), nn.ReLU())
+        self.prescaled = False
+        self.bf16 = False
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
-        x = torch.sign(observations) * torch.log1p(torch.abs(observations))
-        return self.linear(x)
+        x = observations if self.prescaled else symlog(observations)
+        if not self.bf16:
+            return self.linear(x)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            return self.linear(x).float()
 
 
 def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str) -> dict:
     """The keyword arguments of `MaskableActorCriticPolicy` for this network."""
     return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": {"features_dim": features},
             "net_arch": {"pi": list(pi), "vf": list(vf)}, "activation_fn": ACTIVATIONS[activation]}
+
+
+def native_bf16() -> bool:
+    """Whether this CPU multiplies bfloat16 in hardware (AMX or AVX512-BF16): there, autocast to
+    bfloat16 is about 3x faster on the first layer; elsewhere it is emulated and slower than float32."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            flags = next((line for line in info if line.startswith("flags")), "").split()
+    except OSError:
+        return False
+    return "amx_bf16" in flags or "avx512_bf16" in flags
+
+
+def set_learner_speedups(policy, precision: str, prescaled: bool) -> None:
+    """Switch a policy's features extractors to `SymlogFeatures`' training speedups (precision: "auto",
+    "bf16" or "fp32"; prescaled: the observations arrive symlog'd). Nothing saved changes."""
+    bf16 = precision == "bf16" or (precision == "auto" and native_bf16())
+    for extractor in {id(e): e for e in (policy.features_extractor, policy.pi_features_extractor,
+                                          policy.vf_features_extractor)}.values():
+        extractor.bf16, extractor.prescaled = bf16, prescaled
 
 
 def meta_bytes(meta: dict) -> bytes:

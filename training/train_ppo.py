@@ -92,10 +92,10 @@ def make_vec_env(cfg: TrainConfig, run_dir: str):
     from .monitor import GameVecEnv
 
     if cfg.vec_env == "vector":
-        return GameVecEnv(make_batched_games(cfg, run_dir))
+        return GameVecEnv(make_batched_games(cfg, run_dir), symlog=True)
     thunks = [make_env(cfg, run_dir, i) for i in range(cfg.n_envs)]
     venv = SubprocVecEnv(thunks, start_method="forkserver") if cfg.vec_env == "subproc" else DummyVecEnv(thunks)
-    return GameVecEnv(venv)
+    return GameVecEnv(venv, symlog=True)
 
 
 # ----------------------------------------------------------------------------- the model
@@ -111,15 +111,19 @@ def build_model(cfg: TrainConfig, venv):
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from .policy import policy_kwargs
+    from .buffer import FlatRolloutBuffer
+    from .policy import policy_kwargs, set_learner_speedups
 
     p = cfg.ppo
-    return MaskablePPO(
+    network = policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation)
+    model = MaskablePPO(
         MaskableActorCriticPolicy, venv, learning_rate=p.learning_rate, n_steps=p.n_steps,
         batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda,
         clip_range=p.clip_range, ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
-        target_kl=p.target_kl, seed=cfg.seed, device="cpu", verbose=0,
-        policy_kwargs=policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation))
+        target_kl=p.target_kl, seed=cfg.seed, device="cpu", verbose=0, rollout_buffer_class=FlatRolloutBuffer,
+        policy_kwargs={**network, "optimizer_kwargs": {"fused": True}})  # one pass over the weights, not ten
+    set_learner_speedups(model.policy, cfg.learner_precision, prescaled=False)  # imitation feeds raw observations
+    return model
 
 
 # ----------------------------------------------------------------------------- the run
@@ -189,6 +193,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
           f"{min(cfg.log_every_seconds, FIRST_LOG_SECONDS):g} s, then every {cfg.log_every_seconds:g} s",
           file=sys.stderr, flush=True)
     torch.set_num_threads(cfg.torch_threads)
+    torch.distributions.Distribution.set_default_validate_args(False)  # SB3 builds a masked Categorical per
+    # forward pass; checking each one's logits cost 5% of the run, and the masks keep them valid
     venv = make_vec_env(cfg, str(run_dir))
     try:
         model, meta = build_model(cfg, venv), network_meta(cfg, venv)
@@ -260,8 +266,10 @@ def learn(cfg: TrainConfig, run_dir: Path, model, meta: dict, start: int):
 
     from .checkpoints import save_model
     from .monitor import Monitor
+    from .policy import set_learner_speedups
 
     model.set_logger(configure(str(run_dir / "tb"), ["tensorboard", "csv"]))
+    set_learner_speedups(model.policy, cfg.learner_precision, prescaled=True)  # GameVecEnv symlogs the games'
     monitor = Monitor(cfg, run_dir, meta, start)
 
     def on_term(signum, frame):  # SIGTERM behaves as Ctrl-C: checkpoint, then stop
