@@ -55,6 +55,26 @@ def test_bfloat16_products_stay_close_and_float32_out():
     assert features.linear[0].weight.grad is not None and features.linear[0].weight.grad.dtype == torch.float32
 
 
+def test_the_games_forward_pass_is_autocasts_and_follows_the_optimizer():
+    """Without gradients the first layer's bfloat16 copy is kept between calls, and made again once the
+    weights change in place (an optimizer step, a load): the same numbers as autocast, every time."""
+    x, features = torch.as_tensor(observations()), extractor()
+    features.bf16 = True
+
+    def autocast():
+        with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+            return features.linear(symlog(x)).float()
+
+    for _ in range(2):
+        with torch.no_grad():
+            assert torch.equal(features(x), autocast())
+        with torch.no_grad():
+            features.linear[0].weight.mul_(-0.5)  # what Adam's in-place step does to the version counter
+    features.load_state_dict(extractor().state_dict())
+    with torch.no_grad():
+        assert torch.equal(features(x), autocast())
+
+
 def test_the_switches_are_not_part_of_the_weights():
     features = extractor()
     before = features.state_dict()
