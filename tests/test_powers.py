@@ -539,6 +539,30 @@ def test_gambler_loses_the_stake_when_the_defender_holds():
     assert s.hex_owner[a] == 1 and tuple(s.gold) == (6, 12)
 
 
+def gamble_in_a_third_players_hex(seed: int = 1) -> GameState:
+    """Players 0 (the Gambler) and 1 meet in player 2's empty hex (melee creatures each)."""
+    s = powers_board(n_players=3, seed=seed, p0="Gambler")
+    a, b = pair(s)
+    own(s, 2, a)
+    own(s, 0, b)
+    put(s, thing("Wolf Pack"), 0, a)
+    put(s, thing("Farmers"), 1, a)
+    s.gold[:] = (9, 9, 0)
+    return s
+
+
+def test_gambler_stakes_go_back_when_neither_staker_holds_the_hex():
+    """R21.11 / RD10.16: the winner takes both stakes; in a third player's hex with no survivor the hex
+    stays the third player's, who staked nothing: each staker takes his stake back."""
+    s = gamble_in_a_third_players_hex()
+    s.rng.script = [1, 1]  # melee: both hit, nobody is left
+    start_phase(s, COMBAT)
+    assert s.decision == D.GAMBLER_STAKE and s.actor == 0
+    step(s, NUMBER + 3)
+    assert s.frame(Battle) is None or s.frame(Battle).stake == 0
+    assert tuple(s.gold) == (9, 9, 0)
+
+
 def test_no_stake_without_gambler_or_without_gold():
     s = powers_board(p0="Builder")
     s.gold[:] = (9, 9)

@@ -549,11 +549,18 @@ def apply_stake(s: GameState, lay: ActionLayout, action: int) -> None:
 @hooks.battle_end.implement("encounter_powers")
 def battle_end(s: GameState, won: int) -> None:
     """R21.11 / RD10.16: the side holding the hex takes both stakes (the defender unless the
-    attacker won)."""
+    attacker won). Where that is neither staker (two players met in a third one's hex and neither
+    won it), each takes back his own stake."""
     b = s.frame(Battle)
     k, b.stake = b.stake, 0
-    if k:
-        s.gold[won if won >= 0 else b.defender] += 2 * k
+    if not k:
+        return
+    taker = won if won >= 0 else b.defender
+    if taker in b.order:
+        s.gold[taker] += 2 * k
+    else:
+        for p in b.order:
+            s.gold[p] += k
 
 
 # ----- R21.12 Populous -----

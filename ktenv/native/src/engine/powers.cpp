@@ -537,8 +537,12 @@ void battle_end(State& s, int won) {
   b.stake = 0;
   if (!k) return;
   int taker = won >= 0 ? won : b.defender;
-  if (taker >= n_players(s)) throw InvariantViolation("Gambler's stakes: no player holds the hex");  // Python: IndexError
-  s.gold[wrap(taker, n_players(s))] += 2 * k;  // numpy's index, as Python's
+  const auto& stakers = b.order;
+  if (std::find(stakers.begin(), stakers.end(), taker) != stakers.end()) {
+    s.gold[taker] += 2 * k;
+    return;
+  }
+  for (int p : stakers) s.gold[p] += k;  // neither staker holds the hex (a third player's): stakes back
 }
 
 // ----- R21.12 Populous: n value-1 attackers in a step roll 3n - 1 dice (battle_sides::populous_dice)
