@@ -40,7 +40,8 @@ class GameVecEnv(VecEnvWrapper):
     instead of a second round trip to every game process per step.
 
     ``symlog``: hand the learner symlog(observation) (terminal observations too), once per step, for a
-    policy whose `SymlogFeatures` is ``prescaled``; the time it takes counts as the games' time."""
+    policy whose `SymlogFeatures` is ``prescaled``: the policy's own first step, moved here so that the
+    PPO epochs do not repeat it; its time is the learner's, not the games'."""
 
     def __init__(self, venv, symlog: bool = False) -> None:
         super().__init__(venv)
@@ -64,9 +65,9 @@ class GameVecEnv(VecEnvWrapper):
         try:
             obs = self.venv.reset()
             self._take_masks(self.venv.reset_infos)
-            return symlog_array(obs) if self.symlog else obs
         finally:
             self.env_seconds += time.perf_counter() - t
+        return symlog_array(obs) if self.symlog else obs
 
     def step_async(self, actions) -> None:
         t = time.perf_counter()
@@ -78,14 +79,14 @@ class GameVecEnv(VecEnvWrapper):
         try:
             obs, rewards, dones, infos = self.venv.step_wait()
             self._take_masks(infos, dones)
-            if self.symlog:
-                obs = symlog_array(obs)
-                for info in infos:
-                    if info.get("terminal_observation") is not None:
-                        info["terminal_observation"] = symlog_array(info["terminal_observation"])
-            return obs, rewards, dones, infos
         finally:
             self.env_seconds += time.perf_counter() - t
+        if self.symlog:
+            obs = symlog_array(obs)
+            for info in infos:
+                if info.get("terminal_observation") is not None:
+                    info["terminal_observation"] = symlog_array(info["terminal_observation"])
+        return obs, rewards, dones, infos
 
     def env_method(self, method_name, *args, indices=None, **kwargs):
         if method_name == "action_masks" and not args and not kwargs and not self.batched:
