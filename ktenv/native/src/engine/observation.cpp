@@ -691,8 +691,8 @@ void encode(const State& s, const Plan& P, int p, float* out, const StatTable* s
     player_stats(s, P, drawn, own_stats);
     stats_in = &own_stats;
   }
-  // the rest is written whole; memset, not std::fill: the compiler turns the fill into `rep stosb`, which
-  // took a tenth of a vector env step (perf), where the C library's memset writes whole vectors
+  // the rest is written whole; clearing the sparse parts is about 8% of a vector env step (perf): GCC
+  // emits `rep stosb` for it (as glibc's memset would at these sizes), the cost of writing 22 KB
   for (const auto& [begin, end] : P.sparse) std::memset(out + begin, 0, sizeof(float) * static_cast<std::size_t>(end - begin));
   Sheet w{s, P, *stats_in, drawn, p, out};
   read_turn(w);
