@@ -224,7 +224,8 @@ class ExpertAgent(KingsburgHeuristic):
         """Index sets of `dice` (with a coloured die) whose pips reach `target` with the own modifiers."""
         token = v.tokens[0] > 0 and not v.flags[0, 0]
         market = v.owns(cat.MARKET) and not v.flags[0, 1]
-        diffs = {0} | ({-1, 1} if market else set()) | ({2} if token else set()) | ({1, 3} if token and market else set())
+        diffs = {0} | ({-1, 1} if market else set()) | ({2} if token else set())
+        diffs |= {1, 3} if token and market else set()
         out = []
         for bits in range(1, 1 << len(dice)):
             used = {j for j in range(len(dice)) if bits >> j & 1}

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields
 from ..config import ConfigError
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # K1.1
+GAME = "kingsburg"
 
 
 @dataclass(frozen=True)
@@ -38,13 +39,16 @@ class KingsburgConfig:
         return self.n_players in self.neutral_dice_players
 
     def to_dict(self) -> dict:
-        d = asdict(self)
+        """The options plus ``"game": "kingsburg"``, so that a record or a tournament store says its game."""
+        d = {"game": GAME, **asdict(self)}
         d["neutral_dice_players"] = list(self.neutral_dice_players)
         return d
 
     @classmethod
     def from_dict(cls, data: dict) -> KingsburgConfig:
         data = dict(data)
+        if data.pop("game", GAME) != GAME:
+            raise ConfigError("this is not a Kingsburg configuration (its 'game' is not 'kingsburg')")
         if "num_players" in data:  # PettingZoo's keyword
             if "n_players" in data and data["n_players"] != data["num_players"]:
                 raise ConfigError("num_players and n_players disagree")

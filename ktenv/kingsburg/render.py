@@ -73,7 +73,7 @@ def rgb_array(s: KingsburgState) -> np.ndarray:
     height = 70 + 6 * 34 + 10 + ((n + 1) // 2) * (sheet_h + 10)
     img = Image.new("RGB", (width, height), (245, 240, 225))
     d = ImageDraw.Draw(img)
-    d.text((10, 8), f"Kingsburg  year {s.year} of 5   {describe_state(s)}", fill=(0, 0, 0))
+    d.text((10, 8), f"Kingsburg, {n} players: {describe_state(s)}", fill=(0, 0, 0))
     order = "turn order: " + " ".join(f"P{int(p)}" for p in s.order)
     if s.enemy >= 0:
         order += f"   enemy: {cat.ENEMY_CARDS[s.enemy].text()}  (reinforcements {s.reinforcement})"
@@ -116,3 +116,33 @@ def rgb_array(s: KingsburgState) -> np.ndarray:
                 d.text((cx + 3, cy + 5), _short(cat.BUILDING_NAMES[r * cat.COLUMNS + c]),
                        fill=(255, 255, 255) if built else (150, 150, 150))
     return np.asarray(img, dtype=np.uint8)
+
+
+def render_command(args) -> int:
+    """`ktenv render SAVED.json --game kingsburg`: the picture of a saved Kingsburg game as a PNG."""
+    from pathlib import Path
+
+    from PIL import Image
+
+    path = Path(args.game)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"cannot read saved game {str(path)!r}: {exc}") from None
+    try:
+        state = KingsburgState.from_json(text)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    img = Image.fromarray(rgb_array(state))
+    width = getattr(args, "width", None) or img.width
+    if width != img.width:
+        img = img.resize((width, round(img.height * width / img.width)), Image.LANCZOS)
+    out = Path(getattr(args, "out", None) or "board.png")
+    try:
+        img.save(out, format="PNG")
+    except OSError as exc:
+        raise ValueError(f"cannot write {str(out)!r}: {exc}") from None
+    if getattr(args, "text", False):
+        print(ansi(state))
+    print(f"wrote {out} ({img.width}x{img.height}): {describe_state(state)}")
+    return 0
