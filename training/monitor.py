@@ -216,6 +216,7 @@ class Monitor(BaseCallback):
                 agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
                 workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + step % 1_000_000,
                 max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
+                game_name=self.cfg.env.game_name,
                 db=str(self.run_dir / "eval" / f"{'final' if final else f'step_{step:010d}'}_vs_{opponent}.sqlite"))
             report = run_tournament(tcfg)
             row = next(s for s in report["standings"] if s.agent == me)

@@ -62,7 +62,13 @@ def make_env(cfg: TrainConfig, run_dir: str, rank: int):
 
         torch.set_num_threads(1)
         seats = cfg.env.players - 1
-        opponents = [LeagueOpponent(run_dir, cfg.league, seed=cfg.seed * 7919 + rank * 101 + k) for k in range(seats)]
+        opponents = [LeagueOpponent(run_dir, cfg.league, seed=cfg.seed * 7919 + rank * 101 + k,
+                                    game_name=cfg.env.game_name) for k in range(seats)]
+        if cfg.env.game_name == "kingsburg":
+            from ktenv.kingsburg.single import KingsburgSingleEnv
+
+            return Monitor(KingsburgSingleEnv(seat="random", opponents=opponents, reward=cfg.env.reward,
+                                              **cfg.env.game_config().to_dict()))
         env = SingleAgentEnv(seat="random", opponents=opponents, reward=cfg.env.reward, backend=cfg.env.engine,
                              **cfg.env.game_config().to_dict())
         return Monitor(env)
