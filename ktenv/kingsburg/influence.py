@@ -8,6 +8,8 @@ difference 0 (no modifier), -1 (Market), +1 (Market, or a "+2" token with Market
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from . import actions as A
@@ -39,30 +41,37 @@ def open_to(s: KingsburgState, p: int, advisor: int) -> bool:
 
 def free_subsets(s: KingsburgState, p: int) -> list[int]:
     """Indices of SUBSETS whose slots all hold unplaced dice, one per value multiset (K16.1)."""
-    unplaced = (s.dice[p] > 0) & (s.die_advisor[p] == -1)
+    return [i for i, _ in _free_subsets(_free_values(s, p))]
+
+
+def _free_values(s: KingsburgState, p: int) -> tuple[int, ...]:
+    """The dice values by slot, 0 where no unplaced die is."""
+    return tuple(v if on == -1 else 0 for v, on in zip(s.dice[p].tolist(), s.die_advisor[p].tolist()))
+
+
+@lru_cache(maxsize=4096)
+def _free_subsets(values: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(subset index, pips) of the canonical free subsets for dice `values` by slot (0: none)."""
     seen, out = set(), []
     for i, slots in enumerate(A.SUBSETS):
-        if all(unplaced[j] for j in slots):
-            key = (tuple(sorted(int(s.dice[p, j]) for j in slots if j in COLOURED)),
-                   tuple(sorted(int(s.dice[p, j]) for j in slots if j not in COLOURED)))
+        if all(values[j] for j in slots):
+            key = (tuple(sorted(values[j] for j in slots if j in COLOURED)),
+                   tuple(sorted(values[j] for j in slots if j not in COLOURED)))
             if key not in seen:
                 seen.add(key)
-                out.append(i)
-    return out
+                out.append((i, sum(values[j] for j in slots)))
+    return tuple(out)
 
 
 def pips(s: KingsburgState, p: int, subset: int) -> int:
     return int(sum(int(s.dice[p, j]) for j in A.SUBSETS[subset]))
 
 
-def subset_reaches(s: KingsburgState, p: int, subset: int, target: int) -> bool:
-    return bool(readings(target - pips(s, p, subset), can_token(s, p), can_market(s, p)))
-
-
 def legal_targets(s: KingsburgState, p: int) -> list[int]:
     token, market = can_token(s, p), can_market(s, p)
-    sums = {pips(s, p, i) for i in free_subsets(s, p)}
-    reach = {v + d for v in sums for d in range(-1, 4) if readings(d, token, market)}
+    sums = {v for _, v in _free_subsets(_free_values(s, p))}
+    diffs = [d for d in range(-1, 4) if readings(d, token, market)]
+    reach = {v + d for v in sums for d in diffs}
     return [a for a in range(1, cat.N_ADVISORS + 1) if a in reach and open_to(s, p, a)]
 
 
@@ -98,8 +107,10 @@ def influence_apply(s: KingsburgState, action: int) -> None:
 
 
 def dice_legal(s: KingsburgState, mask: np.ndarray) -> None:
-    for i in free_subsets(s, s.actor):
-        if subset_reaches(s, s.actor, i, s.target):
+    p = s.actor
+    token, market = can_token(s, p), can_market(s, p)
+    for i, value in _free_subsets(_free_values(s, p)):
+        if readings(s.target - value, token, market):
             mask[A.DICE + i] = 1
 
 

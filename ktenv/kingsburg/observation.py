@@ -17,6 +17,8 @@ Sections (`ObservationLayout`, shared with Kings & Things; `layout.markdown()` d
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from ..env.layout import Column, ObservationLayout
@@ -77,6 +79,7 @@ def build_layout(n_players: int) -> ObservationLayout:
     ])
 
 
+@cache
 def _card_row(card: cat.EnemyCard) -> list[float]:
     return ([1.0, card.strength] + [float(card.enemy == t) for t in cat.ENEMY_TYPES] + list(card.reward)
             + list(card.losses))
@@ -106,14 +109,12 @@ class ObservationEncoder:
         ]).astype(np.float32)
         obs[lay["players"]] = players.T.ravel()
         adv = np.zeros((cat.N_ADVISORS, 2 * n + 1), np.float32)
-        for a in range(1, cat.N_ADVISORS + 1):
-            g, e = int(s.advisor_group[a]), int(s.advisor_envoy[a])
-            if g == NEUTRAL:
-                adv[a - 1, n] = 1
-            elif g >= 0:
-                adv[a - 1, rel[g]] = 1
+        column = {NEUTRAL: n, **rel}  # original group: relative seat, or the neutral column
+        for a, (g, e) in enumerate(zip(s.advisor_group[1:].tolist(), s.advisor_envoy[1:].tolist())):
+            if g != -1:
+                adv[a, column[g]] = 1
             if e >= 0:
-                adv[a - 1, n + 1 + rel[e]] = 1
+                adv[a, n + 1 + rel[e]] = 1
         obs[lay["advisors"]] = adv.T.ravel()
         game = np.zeros(len(lay.section("game").columns), np.float32)
         game[s.year - 1] = 1
