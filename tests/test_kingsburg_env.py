@@ -109,3 +109,32 @@ def test_errors_and_render_rgb():
         raw.step(kb.N_ACTIONS)
     with pytest.raises(kb.IllegalActionError):
         raw.step(int(np.flatnonzero(raw.observe(raw.agent_selection)["action_mask"] == 0)[0]))
+
+
+def test_observations_stay_in_their_box_and_the_doc_shows_the_layout():
+    from pathlib import Path
+
+    from ktenv.kingsburg.observation import build_layout
+
+    enc = ObservationEncoder(4)
+    for s in random_states({"n_players": 4}, 30, seed=9):
+        for p in range(4):
+            obs = enc.encode(s, p)
+            assert ((obs >= enc.low) & (obs <= enc.high)).all()
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "kingsburg.md").read_text()
+    assert build_layout(4).markdown().strip() in doc  # docs/kingsburg.md is regenerated with the layout
+
+
+def test_single_agent_env_with_named_opponents():
+    env = gymnasium.make(kb.GYM_ID, num_players=3, opponents=["expert", "greedy"], seat=1)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    done, total = False, 0.0
+    while not done:
+        mask = env.unwrapped.action_masks()
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        done = terminated or truncated
+    assert terminated and info["reason"] == "game_end" and total in (-1.0, -0.5, 0.0, 0.5, 1.0)
+    with pytest.raises(ConfigError):
+        gymnasium.make(kb.GYM_ID, num_players=2, opponents=["expert", "greedy"])

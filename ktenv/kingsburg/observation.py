@@ -27,12 +27,12 @@ from . import catalog as cat
 from .state import DIE_SLOTS, FLAG_NAMES, NEUTRAL, STAGE_NAMES, KingsburgState
 
 MAX_PLAYERS = 5
-_BIG = 60.0
+_BIG = 255.0  # counts are unbounded by the rules (K15.D1, D17); far above any real game
 
 
 def _player_columns() -> list[Column]:
     cols = [Column(g, 0, _BIG, f"{g} owned") for g in cat.GOODS]
-    cols += [Column("tokens", 0, _BIG, '"+2" tokens'), Column("vp", -_BIG, 2 * _BIG, "victory points"),
+    cols += [Column("tokens", 0, _BIG, '"+2" tokens'), Column("vp", -_BIG, _BIG, "victory points"),
              Column("soldiers", 0, _BIG, "soldiers (this year)")]
     cols += [Column(f"built_{name}", 0, 1, "building built (K12)", "built") for name in cat.BUILDING_NAMES]
     cols += [Column("envoy", 0, 1, "holds the King's Envoy"), Column("aid_die", 0, 1, "holds the aid die"),
