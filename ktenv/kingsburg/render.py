@@ -55,7 +55,7 @@ def ansi(s: KingsburgState) -> str:
             lines.append("    " + "".join(cells))
     if s.decision != A.NONE and not s.game_over:
         lines.append("legal: " + "; ".join(A.action_name(int(a)) for a in np.flatnonzero(_mask(s))))
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _mask(s: KingsburgState) -> np.ndarray:
