@@ -140,9 +140,6 @@ class GreedyAgent(KingsburgHeuristic):
 
     name = "greedy"
 
-    def pick(self, p: Prices, mask: np.ndarray, lowest: bool) -> int:
-        return super().pick(p, mask, lowest)
-
     def prices(self, v: View) -> Prices:
         scarce = 1.0 + 0.1 * (v.goods[0] == v.goods[0].min())  # a slight wish for the good it lacks
         return Prices(goods=scarce, vp=1.5, soldier=0.8, token=0.5)

@@ -185,6 +185,12 @@ class KingsburgState:
         for y in range(cat.YEARS):
             if int(self.enemy_deck[y]) not in cat.CARDS_OF_YEAR[y]:
                 errors.append(f"the enemy card of year {y + 1} is one of that year's five (K2.3)")
+        if self.picks_left < 0 or not 0 <= self.decision < 16 or self.pick_kinds & ~0b111:
+            errors.append("a pending decision is one of K16's, with picks >= 0 among the three goods")
+        if (self.decision != 0 or self.game_over) and not (-1 <= self.actor < n):
+            errors.append("the actor is a player")
+        if self.decision != 0 and not (0 <= self.actor < n and not self.game_over):
+            errors.append("a pending decision has a player to make it")
         errors += self._placement_errors()
         return errors
 
@@ -204,7 +210,7 @@ class KingsburgState:
                 errors.append(f"advisor {a}: an Envoy group joins an influenced advisor only (K5.3.6)")
         for p in range(n):
             for a in set(on[p][on[p] >= 1].tolist()):
-                if not (self.dice[p][on[p] == a][:1].size and (on[p][list(COLOURED)] == a).any()):
+                if not (on[p][list(COLOURED)] == a).any():
                     errors.append(f"player {p}: every group has a coloured die (K5.3.2)")
         return errors
 
