@@ -167,7 +167,9 @@ class Monitor(BaseCallback):
         self.games += 1
         win = learner_share(info)
         length = info.get("episode", {}).get("l", 0)
-        self.recent.append((win, info.get("income", 0), info.get("hexes", 0), info.get("round", 0), length))
+        # Kingsburg's infos (ktenv/kingsburg/aec.py) give VP, buildings and the year in these places
+        self.recent.append((win, info.get("income", info.get("vp", 0)), info.get("hexes", info.get("buildings", 0)),
+                            info.get("round", info.get("year", 0)), length))
         for name in set(info.get("opponents", [])):
             self.by_opponent[name].append(win)
 
