@@ -297,7 +297,8 @@ def finish(cfg: TrainConfig, run_dir: Path, model, monitor) -> Path:
     monitor.close()
     curve = plot_learning_curve(run_dir, run_dir / "learning_curve.png")
     print(f"[ktenv train] done: {final} ({model.num_timesteps:,} steps, {time.strftime('%H:%M:%S')}); "
-          f"learning curve {curve}; play it: ktenv tournament --agents ppo:{final},random --players "
+          f"learning curve {curve}; play it: ktenv tournament "
+          f"{'--game kingsburg ' if cfg.env.game_name == 'kingsburg' else ''}--agents ppo:{final},random --players "
           f"{cfg.env.players}", file=sys.stderr)
     return final
 
