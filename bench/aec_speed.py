@@ -16,6 +16,8 @@ and restarted with a new seed when its episode ends. Rows:
   step (the observation is computed lazily, so this is the full cost of an agent that looks);
 - the same with `last(observe=False)` and the mask from `env.unwrapped.action_masks()` (an agent
   that needs only the mask, e.g. random play, pays nothing for the observation);
+- Kingsburg (ktenv.kingsburg, issue 19) beside it: its engine alone and its env() wrapped, observing
+  and mask only, at the same player count (2-5);
 - connect_four_v3 and chess_v6 from `pettingzoo.classic` (needs `pip install "pettingzoo[classic]"`;
   chess also needs python-chess). Missing ones are reported and skipped.
 """
@@ -58,9 +60,18 @@ def run_aec(make, seconds: float, observe: bool = True, seed: int = 0) -> tuple[
     return steps / elapsed, steps, episodes
 
 
-def run_engine(cfg, seconds: float, seed: int = 0, backend: str = "auto") -> tuple[float, int, int]:
-    """(decisions/s, decisions, games) of the engine alone: `new_game` / `legal_mask` / `step`."""
+def run_engine(cfg, seconds: float, seed: int = 0, backend: str = "auto", kingsburg: bool = False
+               ) -> tuple[float, int, int]:
+    """(decisions/s, decisions, games) of the engine alone: `new_game` / `legal_mask` / `step`
+    (`kingsburg`: the Kingsburg engine, whose `new_game` takes no backend)."""
     from ktenv.engine import legal_mask, new_game, step
+
+    if kingsburg:
+        from ktenv.kingsburg import legal_mask, step
+        from ktenv.kingsburg import new_game as kingsburg_new_game
+
+        def new_game(cfg, seed, backend):
+            return kingsburg_new_game(cfg, seed)
 
     rng = np.random.default_rng(seed)
     steps = games = 0
@@ -102,6 +113,14 @@ def main() -> None:
     row("ktenv env() wrapped, observing", run_aec(lambda: ktenv.env(**cfg), args.seconds))
     row("ktenv raw_env, mask only", run_aec(lambda: ktenv.raw_env(**cfg), args.seconds, observe=False))
     row("ktenv env() wrapped, mask only", run_aec(lambda: ktenv.env(**cfg), args.seconds, observe=False))
+    if 2 <= args.players <= 5:
+        import ktenv.kingsburg as kingsburg
+
+        kb = {"num_players": args.players}
+        row("kingsburg engine (no env)", run_engine(kingsburg.KingsburgConfig(n_players=args.players), args.seconds,
+                                                   kingsburg=True))
+        row("kingsburg env() wrapped, observing", run_aec(lambda: kingsburg.env(**kb), args.seconds))
+        row("kingsburg env() wrapped, mask only", run_aec(lambda: kingsburg.env(**kb), args.seconds, observe=False))
     peers = []
     try:
         from pettingzoo.classic import connect_four_v3

@@ -14,6 +14,7 @@ from pathlib import Path
 __version__ = "0.2.0"
 
 GYM_ID = "ktenv/KingsAndThings-v0"
+KINGSBURG_GYM_ID = "ktenv/Kingsburg-v0"
 
 # name -> (module, attribute); `ktenv.env` is the callable package ktenv/env (ktenv.env(**config)).
 _LAZY = {"env": ("ktenv.env", None), "raw_env": ("ktenv.env.aec", "raw_env"),
@@ -42,6 +43,8 @@ def _register() -> None:
         return
     if GYM_ID not in registry:
         register(id=GYM_ID, entry_point="ktenv.env.single:SingleAgentEnv")
+    if KINGSBURG_GYM_ID not in registry:  # the second game (issue 19): ktenv/kingsburg/single.py
+        register(id=KINGSBURG_GYM_ID, entry_point="ktenv.kingsburg.single:KingsburgSingleEnv")
 
 
 _register()

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from .arena.cli import add_replay_parser, add_tournament_parser
+from .arena.cli import add_game_flag, add_replay_parser, add_tournament_parser
 from .config import ConfigError, GameConfig, parse_value
 from .engine import legal_mask, new_game, step
 from .render import add_render_parser
@@ -87,6 +87,8 @@ def play_game(cfg: GameConfig, seed: int, agent_names: list[str], engine: str = 
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.game_name == "kingsburg":
+        return _play_kingsburg(args)
     cfg = game_config(args)
     save = check_save_path(args.save) if args.save else None
     from ktenv import agents
@@ -102,6 +104,39 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play_kingsburg(args: argparse.Namespace) -> int:
+    """`ktenv play --game kingsburg`: one seeded game of Kingsburg (ktenv/kingsburg/)."""
+    from .kingsburg import KingsburgConfig
+    from .kingsburg.arena import format_summary, play, summary
+
+    if args.max_rounds is not None or args.victory:
+        raise ConfigError("--max-rounds and --victory are Kings & Things options; Kingsburg lasts five years")
+    values: dict = {"n_players": args.players or DEFAULT_PLAYERS}
+    for item in args.set or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
+        values[key.strip()] = parse_value(value.strip())
+    cfg = KingsburgConfig.from_dict(values)
+    save = check_save_path(args.save) if args.save else None
+    from ktenv import agents
+
+    names = agents.split_names(args.agents)
+    if len(names) == 1:
+        names = names * cfg.n_players
+    if len(names) != cfg.n_players:
+        raise ValueError(f"--agents: {len(names)} names for {cfg.n_players} players")
+    state, _ = play(cfg, args.seed, names)
+    if save is not None:
+        try:
+            save.write_text(state.to_json())
+        except OSError as exc:
+            raise ConfigError(f"--save {args.save}: cannot write it ({exc.strerror or exc})") from None
+    info = summary(state)
+    print(json.dumps(info) if args.json else format_summary(info))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -112,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     render = add_render_parser(sub)
     render.description = ("Draw a game saved by `ktenv play --save` as a PNG picture: the board with its forts and "
                           "stacks, and each player's gold, income and land.")
+    add_game_flag(render)
     render.set_defaults(func=cmd_render)
 
     add_tournament_parser(sub)
@@ -143,6 +179,7 @@ def _add_play_parser(sub) -> argparse.ArgumentParser:
                            "the same game either way")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     play.add_argument("--save", metavar="PATH", help="write the final game state as JSON (its folder is made)")
+    add_game_flag(play)
     play.set_defaults(func=cmd_play)
     return play
 
@@ -153,6 +190,10 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     if args.width is not None and args.width <= 0:
         raise ConfigError(f"--width: expected a positive number of pixels, got {args.width}")
+    if args.game_name == "kingsburg":
+        from .kingsburg.render import render_command as kingsburg_render
+
+        return kingsburg_render(args)
     return render_command(args)
 
 

@@ -39,9 +39,11 @@ class EnvSection:
     reward: str = "shaped"  # "win" (+1/-1 at the end) or "shaped" (also income and hexes gained)
     game: dict = field(default_factory=dict)  # further GameConfig options
     engine: str = "auto"  # the rules engine: auto, native or python (the same games either way)
+    game_name: str = "kings_and_things"  # or "kingsburg" (ktenv/kingsburg/: 2-5 players, no round limit)
 
     def check(self) -> None:
-        _range("env.players", self.players, 2, 4)
+        _choice("env.game_name", self.game_name, ("kings_and_things", "kingsburg"))
+        _range("env.players", self.players, 2, 5 if self.game_name == "kingsburg" else 4)
         _range("env.max_rounds", self.max_rounds, 1, 10_000)
         _choice("env.reward", self.reward, ("win", "shaped"))
         _choice("env.engine", self.engine, ("auto", "native", "python"))
@@ -55,6 +57,10 @@ class EnvSection:
             raise ConfigError(f"training key 'env.game': {exc}") from None
 
     def game_config(self) -> GameConfig:
+        if self.game_name == "kingsburg":  # five years, always: max_rounds does not apply
+            from ktenv.kingsburg import KingsburgConfig
+
+            return KingsburgConfig.from_dict({**self.game, "n_players": self.players})
         return GameConfig.from_dict({**self.game, "n_players": self.players, "max_rounds": self.max_rounds})
 
 
@@ -217,6 +223,9 @@ class TrainConfig:
         if self.vec_env == "vector" and self.env.engine == "python":
             raise ConfigError("training key 'vec_env': 'vector' runs native games, and env.engine is 'python' "
                               "(choose vec_env subproc or dummy for the Python engine)")
+        if self.env.game_name == "kingsburg" and (self.vec_env == "vector" or self.imitation.teacher):
+            raise ConfigError("training key 'vec_env' / 'imitation.teacher': Kingsburg trains in subproc or dummy "
+                              "games (no batched native games) and without the imitation warm start")
         _range("checkpoint_every", self.checkpoint_every, 1, 10**12)
         _range("keep_checkpoints", self.keep_checkpoints, 0, 1_000_000)
         _positive("log_every_seconds", self.log_every_seconds)

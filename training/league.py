@@ -109,8 +109,10 @@ class League:
 class LeagueOpponent:
     """One opponent seat: a heuristic agent or a frozen snapshot, drawn anew every game."""
 
-    def __init__(self, run_dir: str | Path, league: LeagueSection, seed: int = 0) -> None:
+    def __init__(self, run_dir: str | Path, league: LeagueSection, seed: int = 0,
+                 game_name: str = "kings_and_things") -> None:
         self.run_dir = Path(run_dir)
+        self.game_name = game_name  # whose agents the heuristic names are (Kingsburg: ktenv.agents.kingsburg)
         self.league = league
         self.mix = League(run_dir, league)
         self.rng = np.random.default_rng(seed)
@@ -134,6 +136,8 @@ class LeagueOpponent:
         if agent is None:
             from ktenv import agents
 
+            if self.game_name == "kingsburg":
+                from ktenv.agents import kingsburg as agents
             if len(self._agents) > 4 * self.league.max_snapshots + 8:
                 self._agents.clear()
             agent = self._agents[name] = agents.make(name)

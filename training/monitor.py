@@ -178,7 +178,9 @@ class Monitor(BaseCallback):
         self.games += 1
         win = learner_share(info)
         length = info.get("episode", {}).get("l", 0)
-        self.recent.append((win, info.get("income", 0), info.get("hexes", 0), info.get("round", 0), length))
+        # Kingsburg's infos (ktenv/kingsburg/aec.py) give VP, buildings and the year in these places
+        self.recent.append((win, info.get("income", info.get("vp", 0)), info.get("hexes", info.get("buildings", 0)),
+                            info.get("round", info.get("year", 0)), length))
         for name in set(info.get("opponents", [])):
             self.by_opponent[name].append(win)
 
@@ -227,6 +229,7 @@ class Monitor(BaseCallback):
                 agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
                 workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + step % 1_000_000,
                 max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
+                game_name=self.cfg.env.game_name,
                 db=str(self.run_dir / "eval" / f"{'final' if final else f'step_{step:010d}'}_vs_{opponent}.sqlite"))
             report = run_tournament(tcfg)
             row = next(s for s in report["standings"] if s.agent == me)

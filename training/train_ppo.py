@@ -62,7 +62,13 @@ def make_env(cfg: TrainConfig, run_dir: str, rank: int):
 
         torch.set_num_threads(1)
         seats = cfg.env.players - 1
-        opponents = [LeagueOpponent(run_dir, cfg.league, seed=cfg.seed * 7919 + rank * 101 + k) for k in range(seats)]
+        opponents = [LeagueOpponent(run_dir, cfg.league, seed=cfg.seed * 7919 + rank * 101 + k,
+                                    game_name=cfg.env.game_name) for k in range(seats)]
+        if cfg.env.game_name == "kingsburg":
+            from ktenv.kingsburg.single import KingsburgSingleEnv
+
+            return Monitor(KingsburgSingleEnv(seat="random", opponents=opponents, reward=cfg.env.reward,
+                                              **cfg.env.game_config().to_dict()))
         env = SingleAgentEnv(seat="random", opponents=opponents, reward=cfg.env.reward, backend=cfg.env.engine,
                              **cfg.env.game_config().to_dict())
         return Monitor(env)
@@ -299,7 +305,8 @@ def finish(cfg: TrainConfig, run_dir: Path, model, monitor) -> Path:
     monitor.close()
     curve = plot_learning_curve(run_dir, run_dir / "learning_curve.png")
     print(f"[ktenv train] done: {final} ({model.num_timesteps:,} steps, {time.strftime('%H:%M:%S')}); "
-          f"learning curve {curve}; play it: ktenv tournament --agents ppo:{final},random --players "
+          f"learning curve {curve}; play it: ktenv tournament "
+          f"{'--game kingsburg ' if cfg.env.game_name == 'kingsburg' else ''}--agents ppo:{final},random --players "
           f"{cfg.env.players}", file=sys.stderr)
     return final
 

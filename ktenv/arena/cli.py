@@ -10,7 +10,7 @@ from ..config import ConfigError, parse_value
 
 # flag dest -> tournament key (flags left out keep the YAML's or the default value)
 _FLAG_KEYS = ("agents", "players", "games", "workers", "seed", "max_rounds", "db", "records", "summary_json",
-              "plot", "backend", "ray_address", "max_decisions", "engine")
+              "plot", "backend", "ray_address", "max_decisions", "engine", "game_name")
 
 
 def add_tournament_parser(sub) -> argparse.ArgumentParser:
@@ -38,8 +38,15 @@ def add_tournament_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--engine", choices=("auto", "native", "python"),
                    help="rules engine: auto (default: native where it plays the config), native or python")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_game_flag(p)
     p.set_defaults(func=cmd_tournament)
     return p
+
+
+def add_game_flag(p: argparse.ArgumentParser) -> None:
+    """``--game``: which board game (Kings & Things, the default, or Kingsburg: ktenv/kingsburg/)."""
+    p.add_argument("--game", dest="game_name", choices=("kings_and_things", "kingsburg"), default=None,
+                   help="the board game: kings_and_things (default) or kingsburg")
 
 
 def tournament_config(args: argparse.Namespace):
@@ -116,6 +123,7 @@ def add_replay_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--render", metavar="PNG", help="draw the board (before move --at K; default: the end)")
     p.add_argument("--at", type=int, metavar="K", help="the move --render draws the board before")
     p.add_argument("--json", action="store_true", help="print the verified result as JSON")
+    add_game_flag(p)
     p.set_defaults(func=cmd_replay)
     return p
 
@@ -129,6 +137,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     try:
         rec = GameRecord.load(args.record)
+        game = "kingsburg" if type(rec.config).__name__ == "KingsburgConfig" else "kings_and_things"
+        if getattr(args, "game_name", None) not in (None, game):
+            raise RecordError(f"{args.record} is a game of {game}, not of {args.game_name}")
+        if game == "kingsburg":
+            return _replay_kingsburg(args, rec)
         shows = set(args.show or [])
         for k in shows:
             if not 0 <= k < len(rec.actions):
@@ -158,6 +171,43 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"verified: {done.moves} moves replayed from seed {rec.seed}; the result is identical to the record")
         if done.note:
             print(f"note: {done.note}")
+        print(f"agents: {', '.join(f'{p}={a}' for p, a in enumerate(rec.agents))}")
+        print(format_summary(info))
+    return 0
+
+
+def _replay_kingsburg(args: argparse.Namespace, rec) -> int:
+    """`ktenv replay` of a Kingsburg record (ktenv/kingsburg/)."""
+    from ..kingsburg import describe_action, render
+    from ..kingsburg.arena import format_summary, summary
+    from ..kingsburg.state import PHASE_NAMES
+    from .records import RecordError, replay
+
+    shows = set(args.show or [])
+    for k in shows:
+        if not 0 <= k < len(rec.actions):
+            raise RecordError(f"--show {k}: the record has moves 0..{len(rec.actions) - 1}")
+
+    def on_move(s, k, a):
+        if args.list or k in shows:
+            print(f"move {k}: year {s.year}, {PHASE_NAMES[s.phase]}, player {s.actor} ({rec.agents[s.actor]}): "
+                  f"{describe_action(s, a)}")
+        if k in shows:
+            print(render.ansi(s))
+            print()
+
+    done = replay(rec, on_move=on_move if (args.list or shows) else None)
+    if args.render:
+        from PIL import Image
+
+        state = done.state if args.at is None else replay(rec, upto=args.at).state
+        Image.fromarray(render.rgb_array(state)).save(args.render)
+        print(f"picture written to {args.render}")
+    info = summary(done.state)
+    if args.json:
+        print(json.dumps({"verified": True, "moves": done.moves, "agents": rec.agents, **info}))
+    else:
+        print(f"verified: {done.moves} moves replayed from seed {rec.seed}; the result is identical to the record")
         print(f"agents: {', '.join(f'{p}={a}' for p, a in enumerate(rec.agents))}")
         print(format_summary(info))
     return 0

@@ -22,6 +22,7 @@ from pathlib import Path
 from ..config import ConfigError, GameConfig
 from ..constants import PLAYER_COUNTS
 
+GAME_NAMES = ("kings_and_things", "kingsburg")
 DEFAULT_MAX_DECISIONS = 200_000  # a safety bound; the round limit ends every normal game
 
 BACKENDS = ("process", "ray")
@@ -47,6 +48,7 @@ class TournamentConfig:
     progress: bool = True
     max_decisions: int = DEFAULT_MAX_DECISIONS
     engine: str = "auto"  # the rules engine: auto, native or python (the same games either way)
+    game_name: str = "kings_and_things"  # or "kingsburg" (ktenv/kingsburg/, issue 19)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -56,8 +58,13 @@ class TournamentConfig:
     def validate(self) -> None:
         from ktenv import agents as registry
 
+        if self.game_name not in GAME_NAMES:
+            raise ConfigError(f"tournament key 'game_name': expected one of {list(GAME_NAMES)}, got {self.game_name!r}")
         if isinstance(self.agents, str):
             self.agents = registry.split_names(self.agents)
+        if self.kingsburg:  # Kingsburg's own agents (ktenv.agents.kingsburg)
+            from ktenv.agents import kingsburg as registry
+
         if not isinstance(self.agents, list) or not self.agents or not all(isinstance(a, str) for a in self.agents):
             raise ConfigError(f"tournament key 'agents': expected a list of agent names, got {self.agents!r}")
         for name in self.agents:
@@ -73,7 +80,9 @@ class TournamentConfig:
         if len(set(self.agents)) != len(self.agents):
             raise ConfigError(f"tournament key 'agents': an agent is named twice ({self.agents})")
         _whole("players", self.players, 2, 6)
-        if self.players not in PLAYER_COUNTS:
+        if self.kingsburg and self.players == 6:
+            raise ConfigError("tournament key 'players': Kingsburg is for 2 to 5 players (K1.1)")
+        if not self.kingsburg and self.players not in PLAYER_COUNTS:
             raise ConfigError(f"tournament key 'players': {self.players} players are not covered by any source; "
                               f"play 2-4, or 6 with two boxes (R20.1)")
         _whole("games", self.games, 1, 10_000_000)
@@ -109,13 +118,22 @@ class TournamentConfig:
         if self.backend not in BACKENDS:
             raise ConfigError(f"tournament key 'backend': {self.backend!r} is not one of {list(BACKENDS)}")
 
+    @property
+    def kingsburg(self) -> bool:
+        return self.game_name == "kingsburg"
+
     def game_config(self) -> GameConfig:
+        if self.kingsburg:  # no round limit: a game of Kingsburg always lasts five years (K3.1)
+            from ..kingsburg import KingsburgConfig
+
+            return KingsburgConfig.from_dict({**self.game, "n_players": self.players})
         return GameConfig.from_dict({**self.game, "n_players": self.players, "max_rounds": self.max_rounds})
 
     @property
     def name(self) -> str:
         agents = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", a) for a in self.agents)  # ppo:PATH has slashes
-        return f"{agents}_{self.players}p_seed{self.seed}"
+        prefix = "kingsburg_" if self.kingsburg else ""
+        return f"{prefix}{agents}_{self.players}p_seed{self.seed}"
 
     @property
     def db_path(self) -> Path:

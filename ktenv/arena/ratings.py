@@ -137,10 +137,11 @@ def head_to_head(games: list[dict], agents: list[str]) -> list[list[float | None
     return [[(ahead[a, b] / met[a, b]) if met[a, b] else None for b in agents] for a in agents]
 
 
-def format_table(rows: list[Standing], title: str = "") -> str:
+def format_table(rows: list[Standing], title: str = "", labels: tuple[str, str] = ("income", "hexes")) -> str:
+    """`labels`: the names of the two averaged columns (Kingsburg stores VP and buildings there)."""
     w = max([10] + [len(s.agent) + 1 for s in rows])  # a model's path can be long
     head = (f"{'#':>2}  {'agent':<{w}}{'games':>7}{'wins':>8}{'win rate':>10}  {'95% interval':<15}"
-            f"{'income':>8}{'hexes':>7}  {'rating (mu ± sigma)':<20}")
+            f"{labels[0]:>8}{labels[1]:>7}  {'rating (mu ± sigma)':<20}")
     lines = [title] if title else []
     lines += [head, "-" * len(head)]
     for i, s in enumerate(rows, 1):

@@ -125,7 +125,7 @@ class GameRecord:
             if key not in data:
                 raise RecordError(f"record field '{key}' is missing (truncated file?)")
         try:
-            cfg = GameConfig.from_dict(data["config"])
+            cfg = config_from_dict(data["config"])
         except (ConfigError, TypeError) as exc:
             raise RecordError(f"record field 'config': {exc}") from None
         seed = data["seed"]
@@ -165,7 +165,33 @@ class GameRecord:
             raise RecordError(f"{path}: {exc}") from None
 
 
+def config_from_dict(data):
+    """A GameConfig, or a KingsburgConfig where the mapping says ``"game": "kingsburg"`` (issue 19)."""
+    if isinstance(data, dict) and data.get("game") == "kingsburg":
+        from ..kingsburg import KingsburgConfig
+
+        return KingsburgConfig.from_dict(data)
+    if isinstance(data, dict):
+        return GameConfig.from_dict(data)
+    raise ConfigError(f"expected a mapping of game options, got {type(data).__name__}")
+
+
+def _rules(cfg):
+    """(new_game, legal_mask, step, result_of, save format) of the game `cfg` belongs to."""
+    if isinstance(cfg, GameConfig):
+        return new_game, legal_mask, step, result_of, SCHEMA_VERSION
+    from ..kingsburg import machine as kingsburg
+    from ..kingsburg.results import SCHEMA as KINGSBURG_SCHEMA
+    from ..kingsburg.results import result_of as kingsburg_result
+
+    return kingsburg.new_game, kingsburg.legal_mask, kingsburg.step, kingsburg_result, KINGSBURG_SCHEMA
+
+
 def result_of(s: GameState, decisions: int) -> dict:
+    if not isinstance(s, GameState) and not hasattr(s, "to_python"):  # a Kingsburg state
+        from ..kingsburg.results import result_of as kingsburg_result
+
+        return kingsburg_result(s, decisions)
     stats = player_stats(s)
     return {
         "winners": [int(w) for w in s.winners] if s.game_over else [],
@@ -200,7 +226,8 @@ def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
     actions = record.actions
     if upto is not None and not 0 <= upto <= len(actions):
         raise RecordError(f"move {upto} is outside the record (moves 0..{len(actions) - 1})")
-    s = new_game(record.config, record.seed)
+    new, legal_mask, step, result_of, schema = _rules(record.config)
+    s = new(record.config, record.seed)
     stop = len(actions) if upto is None else upto
     for k in range(stop):
         a = actions[k]
@@ -221,10 +248,10 @@ def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
     got = result_of(s, len(actions))
     want = record.result
     keys, note = ["winners", "reason", "rounds", "income", "hexes", "state_sha256"], ""
-    if want.get("state_schema", 2) != SCHEMA_VERSION:  # ktenv 0.1 records hashed the version-2 save
+    if want.get("state_schema", 2) != schema:  # ktenv 0.1 records hashed the version-2 save
         keys.remove("state_sha256")
         note = (f"the record's state fingerprint is of save format {want.get('state_schema', 2)}, this ktenv "
-                f"writes {SCHEMA_VERSION}: the result was compared, the final state's fingerprint was not")
+                f"writes {schema}: the result was compared, the final state's fingerprint was not")
     for key in keys:
         if key in want and want[key] != got[key]:
             raise RecordError(f"replay differs from the record: '{key}' is {got[key]!r}, the record says {want[key]!r}")

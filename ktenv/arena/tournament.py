@@ -200,11 +200,14 @@ def check_rows(rows: list[dict], agents: list[str], path: Path) -> None:
 def run_one(task: tuple) -> tuple[int, dict]:
     """Play one scheduled game (in a worker process or a Ray task)."""
     index, seed, names, cfg_dict, record_dir, max_decisions, engine = task
-    from ..config import GameConfig
+    from .records import config_from_dict
 
-    cfg = GameConfig.from_dict(cfg_dict)
+    cfg = config_from_dict(cfg_dict)
+    play = play_game
+    if cfg_dict.get("game") == "kingsburg":
+        from ..kingsburg.arena import play_game as play
     try:
-        result = play_game(cfg, seed, names, record=record_dir is not None, max_decisions=max_decisions,
+        result = play(cfg, seed, names, record=record_dir is not None, max_decisions=max_decisions,
                            backend=engine)
     except AgentError as exc:
         raise TournamentError(f"game {index} (seed {seed}, agents {names}): {exc}") from None
@@ -343,7 +346,12 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
         reasons[g["reason"]] = reasons.get(g["reason"], 0) + 1
     title = (f"Tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
              f"(seed {cfg.seed}, round limit {cfg.max_rounds})")
-    lines = [format_table(report["standings"], title)]
+    labels = ("income", "hexes")
+    if cfg.kingsburg:
+        title = (f"Kingsburg tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
+                 f"(seed {cfg.seed})")
+        labels = ("VP", "bldgs")
+    lines = [format_table(report["standings"], title, labels)]
     for name, digest in report.get("agent_files", {}).items():  # which model or source file played
         lines.append(f"    {name}: file sha256 {short_digest(digest)}")
     order = [st.agent for st in report["standings"]]
@@ -365,7 +373,7 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
                f"({report['games_per_second']:.2f} games/s)")
     else:
         now = "played now: none (every game was already stored)"
-    lines.append(f"average rounds: {rounds:.1f}; {now}; results: {report['db']}")
+    lines.append(f"average {'years' if cfg.kingsburg else 'rounds'}: {rounds:.1f}; {now}; results: {report['db']}")
     return "\n".join(lines)
 
 

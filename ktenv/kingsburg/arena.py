@@ -1,0 +1,99 @@
+"""Kingsburg in the arena (`ktenv play|tournament|replay|render --game kingsburg`): one game between agents
+straight on the engine, its summary, and its result in the shape the tournament store and the game
+records keep for Kings & Things (`ktenv.arena.game.GameResult`, `ktenv.arena.records`).
+
+The store's columns are named for Kings & Things; for Kingsburg they hold: ``rounds`` = years played (5),
+``income`` = final VP, ``hexes`` = buildings, ``gold`` = goods, ``forts`` = "+2" tokens, ``heroes`` = 0.
+Non-winners are ranked by VP, then buildings (for the ratings); the winners are those of K10.3.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..arena.config import DEFAULT_MAX_DECISIONS
+from ..arena.game import AgentError, GameResult, agent_seed
+from . import catalog as cat
+from .common import IllegalActionError
+from .config import KingsburgConfig
+from .machine import legal_mask, new_game, step
+from .observation import ObservationEncoder
+from .results import result_of
+from .state import KingsburgState
+
+GAME = "kingsburg"
+
+
+def is_kingsburg(config) -> bool:
+    """A KingsburgConfig, or a config mapping that names this game (``"game": "kingsburg"``)."""
+    return isinstance(config, KingsburgConfig) or (isinstance(config, dict) and config.get("game") == GAME)
+
+
+def make_agents(names: list[str], seed: int) -> list:
+    from ktenv.agents import kingsburg as registry
+
+    return [registry.make(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names)]
+
+
+def play(cfg: KingsburgConfig, seed: int, names: list[str],
+         max_decisions: int = DEFAULT_MAX_DECISIONS) -> tuple[KingsburgState, list[int]]:
+    """Play one game: (the final state, every action). Each agent sees only its observation and mask."""
+    if len(names) != cfg.n_players:
+        raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
+    seats = make_agents(names, seed)
+    readers = [bool(getattr(a, "needs_observation", False)) for a in seats]
+    encoder = ObservationEncoder(cfg.n_players)
+    s = new_game(cfg, seed)
+    actions: list[int] = []
+    while not s.game_over and len(actions) < max_decisions:
+        p, mask = s.actor, legal_mask(s)
+        try:
+            observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
+            a = seats[p].act(observation, mask)
+        except Exception as exc:
+            raise AgentError(f"agent {names[p]!r} (seat {p}) failed: {exc!r}") from exc
+        try:
+            step(s, a)
+        except IllegalActionError as exc:
+            raise AgentError(f"agent {names[p]!r} (seat {p}) played an illegal action: {exc}") from None
+        actions.append(int(a))
+    return s, actions
+
+
+def play_game(cfg: KingsburgConfig, seed: int, names: list[str], record: bool = False,
+              max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "python") -> GameResult:
+    """One game; seat i is played by `names[i]` (Kingsburg agents). `backend` is accepted for the arena's
+    call and ignored: Kingsburg has one engine."""
+    t0 = time.perf_counter()
+    s, actions = play(cfg, seed, names, max_decisions)
+    saved = None
+    if record:
+        from ..arena.records import record_of
+
+        saved = record_of(cfg, seed, names, actions, s).to_dict()
+    res = result_of(s, len(actions))
+    n = cfg.n_players
+    return GameResult(seed=int(seed), agents=list(names), winners=res["winners"], reason=res["reason"],
+                      rounds=res["rounds"], decisions=len(actions), seconds=time.perf_counter() - t0,
+                      income=res["income"], hexes=res["hexes"], gold=[s.goods_count(p) for p in range(n)],
+                      forts=[int(t) for t in s.tokens], heroes=[0] * n, actions=actions if record else [],
+                      record=saved)
+
+
+def summary(s: KingsburgState) -> dict:
+    players = [{"seat": p, "vp": int(s.vp[p]), "goods": s.goods_count(p), "buildings": s.building_count(p),
+                "tokens": int(s.tokens[p]),
+                "built": [cat.BUILDING_NAMES[i] for i in range(cat.N_BUILDINGS) if s.built[p].flat[i]]}
+               for p in range(s.n_players)]
+    return {"game": GAME, "winners": list(s.winners), "reason": "game_end" if s.game_over else "unfinished",
+            "year": int(s.year), "decisions": int(s.steps), "players": players}
+
+
+def format_summary(info: dict) -> str:
+    winners = ", ".join(f"player {w}" for w in info["winners"]) or "nobody"
+    lines = [f"Kingsburg: {winners} {'share the victory' if len(info['winners']) > 1 else 'wins'} "
+             f"after year {info['year']} ({info['decisions']} decisions)"]
+    for p in info["players"]:
+        lines.append(f"  player {p['seat']}: {p['vp']:3d} VP, {p['goods']:2d} goods, {p['buildings']:2d} buildings "
+                     f"({', '.join(p['built']) or 'none'})")
+    return "\n".join(lines)
