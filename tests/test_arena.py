@@ -205,7 +205,7 @@ def test_ray_backend_runs_or_says_what_is_missing(tmp_path):
         with pytest.raises(TournamentError, match="needs the 'ray' package"):
             run_tournament(cfg(tmp_path, games=1, backend="ray"))
         return
-    pytest.skip("ray is installed: the ray backend is exercised by tests/test_arena_ray.py (slow)")
+    pytest.skip("ray is installed: the ray backend is exercised by tests/test_ray_tournament.py")
 
 
 def test_ratings_helpers():
