@@ -84,7 +84,8 @@ def test_bad_yaml_and_cli_errors(tmp_path, capsys):
     assert "'players'" in capsys.readouterr().err
 
 
-TRAINING_CONFIGS = ("ppo_2p.yaml", "ppo_smoke.yaml")  # checked by tests/test_training.py
+# checked by tests/test_training.py and tests/test_rllib.py
+TRAINING_CONFIGS = ("ppo_2p.yaml", "ppo_smoke.yaml", "rllib_2p.yaml", "rllib_smoke.yaml")
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "configs").glob("*.yaml")
