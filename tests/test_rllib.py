@@ -121,3 +121,23 @@ def test_the_trained_policy_plays_in_the_arena(run, tmp_path):
     report = run_tournament(TournamentConfig(agents=[me, "random"], players=2, games=2, max_rounds=4, workers=1,
                                              progress=False, db=str(tmp_path / "t.sqlite")))
     assert report["played"] == 2 and me in report["agent_files"]
+
+
+def test_a_wrong_cluster_address_stops_training_at_once(tmp_path, capsys):
+    pytest.importorskip("ray")
+    import socket
+    import time
+
+    from ktenv.cli import main
+
+    with pytest.raises(ConfigError, match="'rllib.ray_address'"):
+        TrainConfig.from_yaml(SMOKE, {"rllib.ray_address": "nowhere"})
+    with socket.socket() as silent:  # bound, never listening: a connection is refused
+        silent.bind(("127.0.0.1", 0))
+        port = silent.getsockname()[1]
+        t0 = time.perf_counter()
+        code = main(["train", "--config", str(SMOKE), "--out", str(tmp_path / "r"), "--ray-address",
+                     f"127.0.0.1:{port}"])
+    assert code == 1 and time.perf_counter() - t0 < 30
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in capsys.readouterr().err
+    assert not (tmp_path / "r" / "checkpoints").exists()

@@ -198,9 +198,17 @@ class RLlibSection:
 
     def check(self) -> None:
         _range("rllib.env_runners", self.env_runners, 0, 4096)
-        if self.ray_address is not None and (not isinstance(self.ray_address, str) or not self.ray_address):
-            raise ConfigError("training key 'rllib.ray_address': expected 'auto' or HOST:PORT, "
-                              f"got {self.ray_address!r}")
+        if self.ray_address is None or self.ray_address == "auto":
+            return
+        from ktenv.ray_cluster import RayClusterError, parse_address
+
+        bad = ConfigError(f"training key 'rllib.ray_address': expected 'auto' or HOST:PORT, got {self.ray_address!r}")
+        if not isinstance(self.ray_address, str):
+            raise bad
+        try:
+            parse_address(self.ray_address)
+        except RayClusterError:
+            raise bad from None
 
 
 TRAINERS = ("sb3", "rllib")

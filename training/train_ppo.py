@@ -340,8 +340,11 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"training needs the 'train' extra ({exc.name} is missing): "
                           "pip install torch==2.13.0 && pip install -e \".[train]\"") from None
     if cfg.trainer == "rllib":
-        from .rllib_train import train as train_rllib  # needs the 'ray' extra
-
+        try:
+            from .rllib_train import train as train_rllib
+        except ModuleNotFoundError as exc:
+            raise ConfigError(f"trainer rllib needs the 'ray' extra ({exc.name} is missing): "
+                              "pip install -e \".[ray]\"") from None
         train_rllib(cfg, run_dir, resume=args.resume)
     else:
         train(cfg, run_dir, resume=args.resume)
