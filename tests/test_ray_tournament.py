@@ -62,7 +62,7 @@ def test_a_killed_ray_driver_resumes_on_the_cluster(cluster, tmp_path):
     """`ktenv tournament --backend ray --ray-address HOST:PORT`, killed mid-run, then --resume: the
     missing games only, and the same games as the process backend."""
     db = tmp_path / "k.sqlite"
-    games = 40
+    games = 24
     args = [sys.executable, "-m", "ktenv.cli", "tournament", "--agents", "random,greedy", "--players", "2",
             "--games", str(games), "--max-rounds", "6", "--backend", "ray", "--ray-address", cluster,
             "--db", str(db), "--no-progress"]

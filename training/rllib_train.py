@@ -12,11 +12,12 @@ What happens:
    seat to move gets an observation, a dict of its flat observation and its action mask; rewards
    go to every seat (RLlib adds them up until a seat moves again); at the end every seat sees its
    last observation. ``n_envs`` games per env runner, ``rllib.env_runners`` Ray actors.
-2. The league: each game, `SeatMapping` maps one seat (drawn) to the module ``learner`` and every
-   other seat to a league module, drawn with the config's ``league`` shares: ``random``, ``greedy``,
-   ``expert`` (the heuristic agents inside an RLModule: `HeuristicModule`) or a frozen snapshot of
-   the learner (``snapshot_K``, uniform over the pool). Only ``learner`` is trained. A snapshot is a
-   copy of the learner's weights into the next slot (the oldest is replaced after ``max_snapshots``).
+2. The league: each game, `SeatMapping` maps one seat (drawn, with seeded generators) to the module
+   ``learner`` and every other seat to a league module, drawn with the config's ``league`` shares:
+   ``random``, ``greedy``, ``expert`` (the heuristic agents inside an RLModule: `HeuristicModule`)
+   or a frozen snapshot of the learner (``snapshot_K``, uniform over the pool). Only ``learner`` is
+   trained. A snapshot is a copy of the learner's weights into the next slot (the oldest is replaced
+   after ``max_snapshots``).
 3. The network: `agents.rllib_agent.ActorCritic` (symlog, a shared layer, policy and value heads, as
    training/policy.py) inside `MaskedActorCriticModule`, which sets illegal actions' logits to the float
    minimum, so no illegal action is ever sampled.
@@ -34,13 +35,13 @@ RLlib checkpoints are Ray's own files (pickles inside): resume only a run folder
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import signal
 import sys
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 import gymnasium as gym
@@ -192,18 +193,34 @@ def module_specs(cfg: TrainConfig) -> dict[str, RLModuleSpec]:
 class SeatMapping:
     """Which module plays each seat of a game: one seat the learner, the others drawn from the league.
 
-    The draws depend on the episode's id only (the same answer whenever RLlib asks). ``pool`` lists
-    the snapshot modules that hold a snapshot; the driver updates every env runner's copy."""
+    The first time RLlib asks about a game, all its seats are drawn from this env runner's own
+    generator (``[seed, runner index, start step]``: `set_stream`), so a seed gives the same league
+    games; the answer is kept for the game's later questions. ``pool`` lists the snapshot modules
+    that hold a snapshot; the driver updates every env runner's copy (`share_pool`)."""
 
-    def __init__(self, players: int, opponents: dict[str, float], snapshots: float, pool: list[str]) -> None:
+    KEPT = 4096  # games remembered per env runner (far more than run at once)
+
+    def __init__(self, players: int, opponents: dict[str, float], snapshots: float, pool: list[str],
+                 seed: int = 0) -> None:
         self.players, self.opponents, self.snapshots, self.pool = players, dict(opponents), snapshots, list(pool)
+        self.seed, self.stream = seed, [0, 0]
+        self._rng: np.random.Generator | None = None
+        self._games: OrderedDict = OrderedDict()
+
+    def set_stream(self, runner: int, start_step: int) -> None:
+        self.stream, self._rng = [runner, start_step], None
 
     def __call__(self, agent_id: str, episode, **kwargs) -> str:
-        key = int.from_bytes(hashlib.blake2b(str(episode.id_).encode(), digest_size=8).digest(), "little")
-        seat = int(str(agent_id).rpartition("_")[2])
-        if seat == int(np.random.default_rng([key, 0]).integers(self.players)):
-            return LEARNER
-        return self.draw(np.random.default_rng([key, 1 + seat]))
+        seats = self._games.get(episode.id_)
+        if seats is None:
+            if self._rng is None:
+                self._rng = np.random.default_rng([self.seed, *self.stream])
+            learner = int(self._rng.integers(self.players))
+            seats = [LEARNER if s == learner else self.draw(self._rng) for s in range(self.players)]
+            self._games[episode.id_] = seats
+            if len(self._games) > self.KEPT:
+                self._games.popitem(last=False)
+        return seats[int(str(agent_id).rpartition("_")[2])]
 
     def draw(self, rng: np.random.Generator) -> str:
         names = [n for n, share in self.opponents.items() if share > 0]
@@ -258,7 +275,8 @@ def build_algorithm(cfg: TrainConfig, pool: list[str]):
                   train_batch_size_per_learner=p.n_steps * cfg.n_envs * max(1, runners),
                   use_kl_loss=p.target_kl is not None, kl_target=p.target_kl or 0.01)
         .multi_agent(policies=set(module_specs(cfg)), policies_to_train=[LEARNER],
-                     policy_mapping_fn=SeatMapping(cfg.env.players, cfg.league.opponents, cfg.league.snapshots, pool))
+                     policy_mapping_fn=SeatMapping(cfg.env.players, cfg.league.opponents, cfg.league.snapshots, pool,
+                                                   cfg.seed))
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=module_specs(cfg)))
         .callbacks(GameStats)
         .debugging(seed=cfg.seed, log_level="ERROR")
@@ -278,6 +296,14 @@ def network_meta(cfg: TrainConfig, algo) -> dict:
 
 def learner_network(algo) -> ActorCritic:
     return algo.get_module(LEARNER).network
+
+
+def seed_streams(algo, start_step: int) -> None:
+    """Each env runner's `SeatMapping` draws from its own generator (runner index, the run's start step)."""
+    def update(runner):
+        runner.config.policy_mapping_fn.set_stream(int(runner.worker_index or 0), start_step)
+
+    algo.env_runner_group.foreach_env_runner(update, local_env_runner=True)
 
 
 def share_pool(algo, pool: list[str]) -> None:
@@ -477,7 +503,9 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
                 algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group,
                                                    policies=[LEARNER, *snapshot_ids(cfg)], inference_only=True)
                 print(f"[ktenv train] resumed from {found[0]} at step {found[1]['step']:,}", file=sys.stderr)
-            run = Run(cfg, run_dir, algo, network_meta(cfg, algo), found[1]["step"] if found else 0, league)
+            start = found[1]["step"] if found else 0
+            seed_streams(algo, start)  # a resumed run draws new league games, not those of its start
+            run = Run(cfg, run_dir, algo, network_meta(cfg, algo), start, league)
             loop(run)
             return finish(run)
         finally:
