@@ -15,6 +15,8 @@
   or ``ismcts:seconds=0.5``. It sets ``needs_worlds`` (see `agents.base`).
 - ``ppo:PATH`` / ``ppo-sample:PATH``: a model trained by ``ktenv train`` (`agents.ppo`; needs the
   ``train`` extra), playing its best legal action or sampling from its policy.
+- ``rllib:PATH``: a model trained on RLlib (``ktenv train`` with ``trainer: rllib``; `agents.rllib_agent`,
+  needs torch only), playing its best legal action.
 
 A name ``prefix:argument`` goes to the factory registered for that prefix
 (`agents.register_prefix`), called with the argument and the keyword arguments. Your own bot
@@ -70,8 +72,14 @@ def _ppo(kind: str) -> Callable[..., Agent]:
     return factory
 
 
+def _rllib(path: str, **kwargs) -> Agent:
+    from . import rllib_agent
+
+    return rllib_agent.make(path, **kwargs)
+
+
 _PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample"),
-                                              "ismcts": _ismcts_with_options}
+                                              "ismcts": _ismcts_with_options, "rllib": _rllib}
 
 
 def register(name: str, factory: Callable[..., Agent]) -> None:

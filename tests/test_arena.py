@@ -84,7 +84,8 @@ def test_bad_yaml_and_cli_errors(tmp_path, capsys):
     assert "'players'" in capsys.readouterr().err
 
 
-TRAINING_CONFIGS = ("ppo_2p.yaml", "ppo_smoke.yaml")  # checked by tests/test_training.py
+# checked by tests/test_training.py and tests/test_rllib.py
+TRAINING_CONFIGS = ("ppo_2p.yaml", "ppo_smoke.yaml", "rllib_2p.yaml", "rllib_smoke.yaml")
 OTHER_TRAINING_CONFIGS = ("ppo_kingsburg_4p.yaml",)  # checked by tests/test_kingsburg_training.py
 
 
@@ -206,7 +207,7 @@ def test_ray_backend_runs_or_says_what_is_missing(tmp_path):
         with pytest.raises(TournamentError, match="needs the 'ray' package"):
             run_tournament(cfg(tmp_path, games=1, backend="ray"))
         return
-    pytest.skip("ray is installed: the ray backend is exercised by tests/test_arena_ray.py (slow)")
+    pytest.skip("ray is installed: the ray backend is exercised by tests/test_ray_tournament.py")
 
 
 def test_ratings_helpers():

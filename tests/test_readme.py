@@ -25,7 +25,10 @@ SKIP = [
     (r"^python -m pytest\b", "the test suite itself"),
     (r"^ktenv train\b", "training: minutes to an hour"),
     (r"^tensorboard\b", "a server that runs until stopped"),
-    (r"runs/ppo_2p/final\.zip", "needs the model of a training run"),
+    (r"runs/(ppo|rllib)_2p/final\.zip", "needs the model of a training run"),
+    (r"^ray start\b", "starts a Ray cluster that runs until `ray stop` (tests/test_ray_tournament.py starts one)"),
+    (r"--ray-address", "needs a running Ray cluster"),
+    (r"^python bench/rllib_scaling\.py\b", "minutes: starts Ray actors and trains"),
     (r"^python -m ktenv\.fuzz\b", "about 25 minutes (tests/test_random_games.py runs a short form)"),
 ]
 COPIED = ("configs", "bench", "models")  # folders the commands read, relative to the repository root

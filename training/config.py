@@ -26,6 +26,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", help="override any key, e.g. ppo.n_epochs=8")
     parser.add_argument("--engine", choices=("auto", "native", "python"),
                         help="rules engine of the games (env.engine; default auto: native where it plays the config)")
+    parser.add_argument("--ray-address", metavar="ADDRESS",
+                        help="trainer rllib: join this Ray cluster ('auto' or HOST:PORT; rllib.ray_address; "
+                             "default: a local cluster)")
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
 VEC_ENVS = ("vector", "subproc", "dummy")  # batched native games (ktenv.vector), or SingleAgentEnvs in SB3's
@@ -195,8 +198,33 @@ class ImitationSection:
 
 
 @dataclass
+class RLlibSection:
+    # `trainer: rllib` (training/rllib_train.py): PPO on RLlib, every seat an RLlib agent.
+    env_runners: int = 1  # Ray actors playing the games (n_envs games each); 0: in the driver
+    ray_address: str | None = None  # null: a local Ray cluster; "auto" or HOST:PORT: an existing one
+
+    def check(self) -> None:
+        _range("rllib.env_runners", self.env_runners, 0, 4096)
+        if self.ray_address is None or self.ray_address == "auto":
+            return
+        from ktenv.ray_cluster import RayClusterError, parse_address
+
+        bad = ConfigError(f"training key 'rllib.ray_address': expected 'auto' or HOST:PORT, got {self.ray_address!r}")
+        if not isinstance(self.ray_address, str):
+            raise bad
+        try:
+            parse_address(self.ray_address)
+        except RayClusterError:
+            raise bad from None
+
+
+TRAINERS = ("sb3", "rllib")
+
+
+@dataclass
 class TrainConfig:
     out: str = "runs/ppo"  # the run folder: config, TensorBoard logs, checkpoints, league, eval results
+    trainer: str = "sb3"  # "sb3": MaskablePPO (training/train_ppo.py); "rllib": RLlib PPO (training/rllib_train.py)
     seed: int = 1
     total_steps: int = 1_000_000  # learner decisions
     n_envs: int = 64  # games in parallel (one batch of native games; or one subprocess each)
@@ -212,6 +240,7 @@ class TrainConfig:
     league: LeagueSection = field(default_factory=LeagueSection)
     eval: EvalSection = field(default_factory=EvalSection)
     imitation: ImitationSection = field(default_factory=ImitationSection)
+    rllib: RLlibSection = field(default_factory=RLlibSection)
 
     def check(self) -> None:
         if not isinstance(self.out, str) or not self.out:
@@ -231,8 +260,12 @@ class TrainConfig:
         _positive("log_every_seconds", self.log_every_seconds)
         _range("torch_threads", self.torch_threads, 1, 256)
         _choice("learner_precision", self.learner_precision, PRECISIONS)
-        for section in (self.env, self.ppo, self.policy, self.league, self.eval, self.imitation):
+        _choice("trainer", self.trainer, TRAINERS)
+        for section in (self.env, self.ppo, self.policy, self.league, self.eval, self.imitation, self.rllib):
             section.check()
+        if self.trainer == "rllib" and self.imitation.teacher is not None:
+            raise ConfigError("training key 'imitation.teacher': the imitation warm start is for trainer sb3 only "
+                              "(set it to null for trainer rllib)")
         if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
             raise ConfigError(f"training key 'ppo.batch_size': {self.ppo.batch_size} is more than one rollout "
                               f"(ppo.n_steps x n_envs = {self.ppo.n_steps * self.n_envs})")

@@ -346,12 +346,23 @@ def run(args: argparse.Namespace) -> int:
         overrides["total_steps"], labels["total_steps"] = args.total_steps, f"--total-steps {args.total_steps}"
     if getattr(args, "engine", None):
         overrides["env.engine"], labels["env.engine"] = args.engine, f"--engine {args.engine}"
+    if getattr(args, "ray_address", None):
+        overrides["rllib.ray_address"] = args.ray_address
+        labels["rllib.ray_address"] = f"--ray-address {args.ray_address}"
     try:
         cfg, run_dir = prepare_run(args.config, args.resume, overrides, labels)
     except ModuleNotFoundError as exc:
         raise ConfigError(f"training needs the 'train' extra ({exc.name} is missing): "
                           "pip install torch==2.13.0 && pip install -e \".[train]\"") from None
-    train(cfg, run_dir, resume=args.resume)
+    if cfg.trainer == "rllib":
+        try:
+            from .rllib_train import train as train_rllib
+        except ModuleNotFoundError as exc:
+            raise ConfigError(f"trainer rllib needs the 'ray' extra ({exc.name} is missing): "
+                              "pip install -e \".[ray]\"") from None
+        train_rllib(cfg, run_dir, resume=args.resume)
+    else:
+        train(cfg, run_dir, resume=args.resume)
     return 0
 
 

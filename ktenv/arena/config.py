@@ -70,7 +70,7 @@ class TournamentConfig:
         for name in self.agents:
             if not registry.known(name):
                 raise ConfigError(f"tournament key 'agents': unknown agent {name!r} "
-                                  f"(known: {', '.join(registry.names())}, ppo:PATH, ppo-sample:PATH, "
+                                  f"(known: {', '.join(registry.names())}, ppo:PATH, ppo-sample:PATH, rllib:PATH, "
                                   "or FILE.py:CLASS)")
             if ":" in name:  # a model or a user's file: it must load now, not in the middle of a tournament
                 try:

@@ -245,15 +245,14 @@ def _process_backend(tasks: list[tuple], workers: int) -> Iterator[tuple[int, di
 
 
 def _ray_backend(tasks: list[tuple], address: str | None) -> Iterator[tuple[int, dict]]:
+    from ..ray_cluster import RayClusterError, join
+
     try:
-        import ray
-    except ImportError:
-        raise TournamentError("backend 'ray' needs the 'ray' package, which is not installed here: "
-                              "pip install \"ktenv[ray]\" (or use the default backend 'process')") from None
-    started = False
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
-        started = True
+        started = join(address)
+    except RayClusterError as exc:
+        raise TournamentError(f"backend 'ray': {exc} (or use the default backend 'process')") from None
+    import ray
+
     try:
         remote = ray.remote(run_one)
         pending = [remote.remote(t) for t in tasks]

@@ -1,0 +1,546 @@
+"""Self-play PPO on RLlib: every seat an RLlib agent, the learner against a league, on a Ray cluster.
+
+    ktenv train --config configs/rllib_2p.yaml                          # a local Ray cluster
+    ray start --head --port=6379 && ktenv train --config configs/rllib_2p.yaml --ray-address auto
+    ktenv train --config configs/rllib_2p.yaml --resume                 # continue from the last checkpoint
+
+The same config file and run folder as the MaskablePPO trainer (training/train_ppo.py), with
+``trainer: rllib`` and an ``rllib`` section (``env_runners``, ``ray_address``).
+
+What happens:
+1. The games: `KingsAndThingsMultiAgent`, an RLlib ``MultiAgentEnv`` over the PettingZoo env. Only the
+   seat to move gets an observation, a dict of its flat observation and its action mask; rewards
+   go to every seat (RLlib adds them up until a seat moves again); at the end every seat sees its
+   last observation. ``n_envs`` games per env runner, ``rllib.env_runners`` Ray actors.
+2. The league: each game, `SeatMapping` maps one seat (drawn, with seeded generators) to the module
+   ``learner`` and every other seat to a league module, drawn with the config's ``league`` shares:
+   ``random``, ``greedy``, ``expert`` (the heuristic agents inside an RLModule: `HeuristicModule`)
+   or a frozen snapshot of the learner (``snapshot_K``, uniform over the pool). Only ``learner`` is
+   trained. A snapshot is a copy of the learner's weights into the next slot (the oldest is replaced
+   after ``max_snapshots``).
+3. The network: `agents.rllib_agent.ActorCritic` (symlog, a shared layer, policy and value heads, as
+   training/policy.py) inside `MaskedActorCriticModule`, which sets illegal actions' logits to the float
+   minimum, so no illegal action is ever sampled.
+4. Every ``checkpoint_every`` steps ``checkpoints/step_N/`` (RLlib's whole algorithm state, for
+   --resume, with ``ktenv_state.json``: the step and the league) and ``checkpoints/step_N/policy.zip``
+   (the learner's weights: the ``rllib:PATH`` agent); ``checkpoints/latest.json`` names the newest.
+   TensorBoard scalars under ``tb/``; evaluations with the arena's tournament code under ``eval/``.
+5. At the end: ``final.zip`` (play it: ``ktenv tournament --agents rllib:<out>/final.zip,greedy``),
+   a last evaluation and ``learning_curve.png``.
+
+Steps (``total_steps`` and every ``*_every``) are decisions in the training games, all seats
+together (RLlib's environment steps), as RLlib counts them; PPO learns from the learner's share.
+RLlib checkpoints are Ray's own files (pickles inside): resume only a run folder you made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sys
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import torch
+from ktenv.agents.rllib_agent import ActorCritic, save_model
+from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
+from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+from ktenv.config import ConfigError
+
+from .config import HEURISTIC_AGENTS, TrainConfig
+
+LEARNER = "learner"
+LATEST = "checkpoints/latest.json"
+STATE_FILE = "ktenv_state.json"
+WINDOW = 200  # training games averaged in the game/ scalars
+
+
+# ----------------------------------------------------------------------------- the games
+
+class KingsAndThingsMultiAgent(MultiAgentEnv):
+    """The PettingZoo game as an RLlib multi-agent env (turn based: only the seat to move observes)."""
+
+    def __init__(self, config: dict | None = None) -> None:
+        super().__init__()
+        from ktenv.env.aec import raw_env
+
+        config = dict(config or {})
+        torch.set_num_threads(1)  # env runners: small batches, one core each
+        self.game = raw_env(reward=config.get("reward", "win"), backend=config.get("engine", "auto"),
+                            **config.get("game", {"n_players": 2}))
+        self.agents = self.possible_agents = list(self.game.possible_agents)
+        size, n_actions = self.game.encoder.size, self.game.action_layout.size
+        space = gym.spaces.Dict({"observations": gym.spaces.Box(-np.inf, np.inf, (size,), np.float32),
+                                 "action_mask": gym.spaces.Box(0.0, 1.0, (n_actions,), np.float32)})
+        self.observation_spaces = dict.fromkeys(self.agents, space)
+        self.action_spaces = dict.fromkeys(self.agents, gym.spaces.Discrete(n_actions))
+
+    def _observe(self, agent: str) -> dict[str, np.ndarray]:
+        seen = self.game.observe(agent)
+        return {"observations": seen["observation"], "action_mask": seen["action_mask"].astype(np.float32)}
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        self.game.reset(seed=seed)
+        actor = self.game.agent_selection
+        return {actor: self._observe(actor)}, {}
+
+    def step(self, action_dict: dict):
+        actor = self.game.agent_selection
+        self.game.step(int(action_dict[actor]))  # the mask made it legal; an illegal one raises
+        rewards = {a: float(r) for a, r in self.game.rewards.items()}
+        terminated = all(self.game.terminations.values())
+        truncated = all(self.game.truncations.values())
+        if terminated or truncated:
+            state = self.game.game_state
+            winners = [f"player_{i}" for i in state.winners]
+            infos = {a: {"winners": winners, "reason": state.reason, "round": self.game.infos[a].get("round", 0),
+                         "income": self.game.infos[a].get("income", 0), "hexes": self.game.infos[a].get("hexes", 0)}
+                     for a in self.agents}
+            return ({a: self._observe(a) for a in self.agents}, rewards, {"__all__": terminated},
+                    {"__all__": truncated and not terminated}, infos)
+        nxt = self.game.agent_selection
+        return {nxt: self._observe(nxt)}, rewards, {"__all__": False}, {"__all__": False}, {}
+
+
+# ----------------------------------------------------------------------------- the modules
+
+class MaskedActorCriticModule(TorchRLModule, ValueFunctionAPI):
+    """`agents.rllib_agent.ActorCritic` for PPO; illegal actions get the float minimum as their logit."""
+
+    def setup(self) -> None:
+        net = self.model_config
+        self.network = ActorCritic(int(self.observation_space["observations"].shape[0]), int(self.action_space.n),
+                                   net["features"], net["pi"], net["vf"], net["activation"])
+
+    def _forward(self, batch: dict, **kwargs) -> dict:
+        obs = batch[Columns.OBS]
+        embeddings = self.network.embed(obs["observations"])
+        return {Columns.ACTION_DIST_INPUTS: self.network.masked_logits(embeddings, obs["action_mask"]),
+                Columns.EMBEDDINGS: embeddings}
+
+    def compute_values(self, batch: dict, embeddings=None):
+        if embeddings is None:
+            embeddings = self.network.embed(batch[Columns.OBS]["observations"])
+        return self.network.value(embeddings)
+
+
+class HeuristicModule(RLModule):
+    """A heuristic agent of the league (random, greedy, expert) as an RLModule: one `act` per row."""
+
+    def setup(self) -> None:
+        from ktenv import agents
+
+        self.agent = agents.make(self.model_config["agent"], seed=self.model_config.get("seed", 0))
+
+    def _forward(self, batch: dict, **kwargs) -> dict:
+        obs = batch[Columns.OBS]
+        rows, masks = _numpy(obs["observations"]), _numpy(obs["action_mask"]) > 0
+        return {Columns.ACTIONS: np.array([self.agent.act(row, mask) for row, mask in zip(rows, masks)], np.int64)}
+
+    def _forward_train(self, batch: dict, **kwargs) -> dict:
+        raise NotImplementedError("a heuristic league module is never trained")
+
+    def compile(self, *args, **kwargs) -> None:  # asked of torch modules; nothing to compile
+        pass
+
+
+def _count(value) -> int | None:
+    """A count from RLlib's results (None: missing or NaN)."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return None
+    return int(value) if np.isfinite(value) else None
+
+
+def _numpy(x) -> np.ndarray:
+    return x.detach().cpu().numpy() if isinstance(x, torch.Tensor) else np.asarray(x)
+
+
+def snapshot_ids(cfg: TrainConfig) -> list[str]:
+    return [f"snapshot_{k}" for k in range(cfg.league.max_snapshots)] if cfg.league.snapshots > 0 else []
+
+
+def heuristic_ids(cfg: TrainConfig) -> list[str]:
+    return [name for name in HEURISTIC_AGENTS if cfg.league.opponents.get(name, 0) > 0]
+
+
+def module_specs(cfg: TrainConfig) -> dict[str, RLModuleSpec]:
+    network = {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
+               "activation": cfg.policy.activation}
+    specs = {mid: RLModuleSpec(module_class=MaskedActorCriticModule, model_config=network)
+             for mid in [LEARNER, *snapshot_ids(cfg)]}
+    for k, name in enumerate(heuristic_ids(cfg)):
+        specs[name] = RLModuleSpec(module_class=HeuristicModule, model_config={"agent": name, "seed": cfg.seed + k})
+    return specs
+
+
+# ----------------------------------------------------------------------------- the league
+
+class SeatMapping:
+    """Which module plays each seat of a game: one seat the learner, the others drawn from the league.
+
+    The first time RLlib asks about a game, all its seats are drawn from this env runner's own
+    generator (``[seed, runner index, start step]``: `set_stream`), so a seed gives the same league
+    games; the answer is kept for the game's later questions. ``pool`` lists the snapshot modules
+    that hold a snapshot; the driver updates every env runner's copy (`share_pool`)."""
+
+    KEPT = 4096  # games remembered per env runner (far more than run at once)
+
+    def __init__(self, players: int, opponents: dict[str, float], snapshots: float, pool: list[str],
+                 seed: int = 0) -> None:
+        self.players, self.opponents, self.snapshots, self.pool = players, dict(opponents), snapshots, list(pool)
+        self.seed, self.stream = seed, [0, 0]
+        self._rng: np.random.Generator | None = None
+        self._games: OrderedDict = OrderedDict()
+
+    def set_stream(self, runner: int, start_step: int) -> None:
+        self.stream, self._rng = [runner, start_step], None
+
+    def __call__(self, agent_id: str, episode, **kwargs) -> str:
+        seats = self._games.get(episode.id_)
+        if seats is None:
+            if self._rng is None:
+                self._rng = np.random.default_rng([self.seed, *self.stream])
+            learner = int(self._rng.integers(self.players))
+            seats = [LEARNER if s == learner else self.draw(self._rng) for s in range(self.players)]
+            self._games[episode.id_] = seats
+            if len(self._games) > self.KEPT:
+                self._games.popitem(last=False)
+        return seats[int(str(agent_id).rpartition("_")[2])]
+
+    def draw(self, rng: np.random.Generator) -> str:
+        names = [n for n, share in self.opponents.items() if share > 0]
+        weights = [float(self.opponents[n]) for n in names]
+        if self.pool and self.snapshots > 0:
+            names += self.pool
+            weights += [self.snapshots / len(self.pool)] * len(self.pool)
+        p = np.asarray(weights) / sum(weights)
+        return names[int(rng.choice(len(names), p=p))]
+
+
+def opponent_kind(module_id: str) -> str:
+    return "snapshot" if module_id.startswith("snapshot_") else module_id
+
+
+class GameStats(RLlibCallback):
+    """Per finished game: the learner's share of the win (ties split), overall and per opponent kind."""
+
+    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs) -> None:
+        modules = {aid: episode.module_for(aid) for aid in episode.agent_ids}
+        learner = next((aid for aid, mid in modules.items() if mid == LEARNER), None)
+        if learner is None or metrics_logger is None:
+            return
+        infos = episode.agent_episodes[learner].get_infos(-1) or {}
+        winners = infos.get("winners", [])
+        win = 1.0 / len(winners) if learner in winners else 0.0
+        metrics_logger.log_value("game/win_rate", win, reduce="mean", window=WINDOW)
+        for kind in {opponent_kind(mid) for aid, mid in modules.items() if aid != learner}:
+            metrics_logger.log_value(f"game/win_rate_vs_{kind}", win, reduce="mean", window=WINDOW)
+        for key in ("round", "income", "hexes"):
+            metrics_logger.log_value(f"game/{'rounds' if key == 'round' else key}", float(infos.get(key, 0)),
+                                     reduce="mean", window=WINDOW)
+        metrics_logger.log_value("game/games", 1, reduce="sum")
+
+
+# ----------------------------------------------------------------------------- the algorithm
+
+def build_algorithm(cfg: TrainConfig, pool: list[str]):
+    p, runners = cfg.ppo, cfg.rllib.env_runners
+    game = cfg.env.game_config().to_dict()
+    config = (
+        PPOConfig()
+        .environment(KingsAndThingsMultiAgent, env_config={"game": game, "reward": cfg.env.reward,
+                                                           "engine": cfg.env.engine}, disable_env_checking=True)
+        .framework("torch")
+        .env_runners(num_env_runners=runners, num_envs_per_env_runner=cfg.n_envs, num_cpus_per_env_runner=1,
+                     rollout_fragment_length="auto")
+        .learners(num_learners=0)
+        .training(lr=p.learning_rate, gamma=p.gamma, lambda_=p.gae_lambda, clip_param=p.clip_range,
+                  entropy_coeff=p.ent_coef, vf_loss_coeff=p.vf_coef, grad_clip=p.max_grad_norm,
+                  grad_clip_by="global_norm", num_epochs=p.n_epochs, minibatch_size=p.batch_size,
+                  train_batch_size_per_learner=p.n_steps * cfg.n_envs * max(1, runners),
+                  use_kl_loss=p.target_kl is not None, kl_target=p.target_kl or 0.01)
+        .multi_agent(policies=set(module_specs(cfg)), policies_to_train=[LEARNER],
+                     policy_mapping_fn=SeatMapping(cfg.env.players, cfg.league.opponents, cfg.league.snapshots, pool,
+                                                   cfg.seed))
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=module_specs(cfg)))
+        .callbacks(GameStats)
+        .debugging(seed=cfg.seed, log_level="ERROR")
+    )
+    return config.build_algo()
+
+
+def network_meta(cfg: TrainConfig, algo) -> dict:
+    env = KingsAndThingsMultiAgent({"game": cfg.env.game_config().to_dict(), "engine": cfg.env.engine})
+    agent = env.possible_agents[0]
+    return {"observation_size": int(env.observation_spaces[agent]["observations"].shape[0]),
+            "action_size": int(env.action_spaces[agent].n),
+            "network": {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
+                        "activation": cfg.policy.activation},
+            "game": cfg.env.game_config().to_dict()}
+
+
+def learner_network(algo) -> ActorCritic:
+    return algo.get_module(LEARNER).network
+
+
+def seed_streams(algo, start_step: int) -> None:
+    """Each env runner's `SeatMapping` draws from its own generator (runner index, the run's start step)."""
+    def update(runner):
+        runner.config.policy_mapping_fn.set_stream(int(runner.worker_index or 0), start_step)
+
+    algo.env_runner_group.foreach_env_runner(update, local_env_runner=True)
+
+
+def share_pool(algo, pool: list[str]) -> None:
+    """Every env runner's `SeatMapping` learns the snapshot modules in the pool."""
+    def update(runner):
+        runner.config.policy_mapping_fn.pool = list(pool)
+
+    algo.env_runner_group.foreach_env_runner(update, local_env_runner=True)
+
+
+def take_snapshot(algo, slot: str) -> None:
+    """The learner's weights into module `slot`, on the learner and on every env runner."""
+    weights = algo.learner_group.get_state(components=f"learner/rl_module/{LEARNER}")
+    weights = weights["learner"]["rl_module"][LEARNER]
+    algo.learner_group.set_state({"learner": {"rl_module": {slot: weights}}})
+    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[slot],
+                                       inference_only=True)
+
+
+# ----------------------------------------------------------------------------- the run
+
+class Run:
+    """The loop's state: step, league, next events, TensorBoard; checkpoints and evaluations."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, algo, meta: dict, step: int, league: list[dict]) -> None:
+        from torch.utils.tensorboard import SummaryWriter
+
+        self.cfg, self.run_dir, self.algo, self.meta = cfg, run_dir, algo, meta
+        self.step, self.league = step, league  # league: [{"module": "snapshot_K", "step": N}], oldest first
+        every = cfg.league.snapshot_every
+        self.next_snapshot = (step // every + 1) * every
+        self.next_checkpoint = (step // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+        self.next_eval = (step // cfg.eval.every + 1) * cfg.eval.every if cfg.eval.every else None
+        self.writer = SummaryWriter(str(run_dir / "tb"))
+        self.t0, self.step0 = time.perf_counter(), step
+        self.next_log = self.t0 + min(cfg.log_every_seconds, 10.0)
+        self.evals: dict[str, float] = {}
+        self.recent: dict = {}
+        self.games = 0  # finished training games since this start
+
+    def pool(self) -> list[str]:
+        return [e["module"] for e in self.league]
+
+    def iterate(self) -> None:
+        result = self.algo.train()
+        runners = result.get(ENV_RUNNER_RESULTS, {})
+        sampled, games = _count(runners.get(NUM_ENV_STEPS_SAMPLED)), _count(runners.get("game/games"))
+        if sampled is None:
+            raise RuntimeError(f"RLlib reported no sampled steps ({NUM_ENV_STEPS_SAMPLED}: "
+                               f"{runners.get(NUM_ENV_STEPS_SAMPLED)!r}); result keys: {sorted(runners)}")
+        self.step += sampled
+        self.games += games or 0
+        self.log(result)
+        if self.step >= self.next_snapshot and snapshot_ids(self.cfg):
+            self.snapshot()
+            self.next_snapshot = (self.step // self.cfg.league.snapshot_every + 1) * self.cfg.league.snapshot_every
+        path = None
+        if self.step >= self.next_checkpoint:
+            path = self.checkpoint()
+            self.next_checkpoint = (self.step // self.cfg.checkpoint_every + 1) * self.cfg.checkpoint_every
+        if self.next_eval is not None and self.step >= self.next_eval:
+            if self.step < self.cfg.total_steps:  # the last one is the final evaluation
+                self.evaluate((path or self.checkpoint()) / "policy.zip")
+            self.next_eval = (self.step // self.cfg.eval.every + 1) * self.cfg.eval.every
+        if time.perf_counter() >= self.next_log:
+            self.next_log = time.perf_counter() + self.cfg.log_every_seconds
+            print(self.progress_line(), file=sys.stderr, flush=True)
+
+    def log(self, result: dict) -> None:
+        runners, learners = result.get(ENV_RUNNER_RESULTS, {}), result.get(LEARNER_RESULTS, {}).get(LEARNER, {})
+        scalars = {k: v for k, v in runners.items() if k.startswith("game/")}
+        scalars["game/games"] = self.games
+        self.recent = scalars
+        for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "curr_kl_coeff"):
+            if key in learners:
+                scalars[f"train/{key}"] = learners[key]
+        scalars["speed/steps_per_second"] = self.speed()
+        scalars["game/league_size"] = len(self.league)
+        for tag, value in scalars.items():
+            if np.isscalar(value) and np.isfinite(value):
+                self.writer.add_scalar(tag, float(value), self.step)
+        self.writer.flush()
+
+    def speed(self) -> float:
+        return (self.step - self.step0) / max(time.perf_counter() - self.t0, 1e-9)
+
+    def progress_line(self) -> str:
+        total, sps = self.cfg.total_steps, self.speed()
+        parts = [f"[ktenv train] step {self.step:,}/{total:,} ({100 * self.step / total:.0f}%)", f"{sps:,.0f} steps/s",
+                 f"games {self.games}"]
+        if "game/win_rate" in self.recent:
+            parts.append(f"win {100 * self.recent['game/win_rate']:.0f}%")
+        if self.evals:
+            parts.append("eval " + " ".join(f"{k} {100 * v:.0f}%" for k, v in self.evals.items()))
+        parts.append(f"league {len(self.league)}")
+        if sps > 0:
+            parts.append(f"ETA {max(total - self.step, 0) / sps / 60:.0f} min")
+        return " | ".join(parts)
+
+    def snapshot(self) -> None:
+        slots = snapshot_ids(self.cfg)
+        used = self.pool()
+        slot = next((s for s in slots if s not in used), None) or self.league[0]["module"]  # free, else the oldest
+        take_snapshot(self.algo, slot)
+        self.league = [e for e in self.league if e["module"] != slot] + [{"module": slot, "step": self.step}]
+        share_pool(self.algo, self.pool())
+
+    def checkpoint(self) -> Path:
+        """RLlib's checkpoint, the step and league beside it, the policy zip; then latest.json; then pruning."""
+        folder = self.run_dir / "checkpoints" / f"step_{self.step:010d}"
+        partial = folder.with_name(folder.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        self.algo.save_to_path(str(partial.resolve()))
+        (partial / STATE_FILE).write_text(json.dumps({"step": self.step, "league": self.league}))
+        save_model(learner_network(self.algo), partial / "policy.zip", {**self.meta, "step": self.step})
+        shutil.rmtree(folder, ignore_errors=True)
+        os.replace(partial, folder)
+        latest = self.run_dir / LATEST
+        latest.with_suffix(".tmp").write_text(json.dumps({"path": str(folder.relative_to(self.run_dir)),
+                                                          "step": self.step}))
+        os.replace(latest.with_suffix(".tmp"), latest)
+        prune_checkpoints(self.run_dir, self.cfg.keep_checkpoints, folder)
+        return folder
+
+    def evaluate(self, model: Path, final: bool = False) -> dict[str, float]:
+        """Win rate of ``rllib:MODEL`` against each eval opponent, by the arena's tournament code."""
+        from ktenv.arena.config import TournamentConfig
+        from ktenv.arena.tournament import run_tournament
+
+        me, results = f"rllib:{model}", {}
+        name = "final" if final else f"step_{self.step:010d}"
+        for opponent in self.cfg.eval.opponents:
+            tcfg = TournamentConfig(
+                agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
+                workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + self.step % 1_000_000,
+                max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
+                db=str(self.run_dir / "eval" / f"{name}_vs_{opponent}.sqlite"))
+            row = next(s for s in run_tournament(tcfg)["standings"] if s.agent == me)
+            results[opponent] = row.win_rate
+            self.writer.add_scalar(f"eval/win_rate_vs_{opponent}", row.win_rate, self.step)
+            self.writer.add_scalar(f"eval/rating_vs_{opponent}", row.rating_mu, self.step)
+        self.writer.flush()
+        self.evals = results
+        print(f"[ktenv train] eval at step {self.step:,}: " + ", ".join(
+            f"{k} {100 * v:.1f}% of {self.cfg.eval.games}" for k, v in results.items()), file=sys.stderr, flush=True)
+        return results
+
+
+def prune_checkpoints(run_dir: Path, keep: int, latest: Path) -> None:
+    """All but the newest `keep` checkpoint folders (0: keep all); the one latest.json names stays."""
+    if keep <= 0:
+        return
+    found = sorted((p for p in (run_dir / "checkpoints").glob("step_*") if p.is_dir() and
+                    not p.name.endswith(".partial")), reverse=True)
+    for old in found[keep:]:
+        if old.resolve() != latest.resolve():
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def resume_point(run_dir: Path) -> tuple[Path, dict] | None:
+    """The checkpoint latest.json names and its ktenv state (step, league); None for a run without one."""
+    latest = run_dir / LATEST
+    if not latest.exists():
+        return None
+    try:
+        folder = run_dir / json.loads(latest.read_text())["path"]
+        state = json.loads((folder / STATE_FILE).read_text())
+        assert isinstance(state["step"], int) and isinstance(state["league"], list)
+    except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
+        raise ConfigError(f"--resume: {latest} or the checkpoint it names is unusable ({exc!r})") from None
+    return folder, state
+
+
+def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
+    """Train until ``total_steps`` on a Ray cluster (local unless ``rllib.ray_address``); returns final.zip."""
+    import ray
+
+    from ktenv.ray_cluster import join
+
+    found = resume_point(run_dir) if resume else None
+    if found and found[1]["step"] >= cfg.total_steps:
+        print(f"[ktenv train] nothing to train: the run is at step {found[1]['step']:,} and total_steps is "
+              f"{cfg.total_steps:,}; raise --total-steps to train on", file=sys.stderr, flush=True)
+        return run_dir / "final.zip"
+    where = cfg.rllib.ray_address or "a local Ray cluster"
+    print(f"[ktenv train] {'resuming' if found else 'starting'} {run_dir} on RLlib ({where}): {cfg.total_steps:,} "
+          f"steps, {cfg.rllib.env_runners} env runner(s) x {cfg.n_envs} games of {cfg.env.players} players",
+          file=sys.stderr, flush=True)
+    torch.set_num_threads(cfg.torch_threads)
+    started = join(cfg.rllib.ray_address)
+    try:
+        league = found[1]["league"] if found else []
+        algo = build_algorithm(cfg, [e["module"] for e in league])
+        try:
+            if found:
+                algo.restore_from_path(str(found[0].resolve()))
+                algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group,
+                                                   policies=[LEARNER, *snapshot_ids(cfg)], inference_only=True)
+                print(f"[ktenv train] resumed from {found[0]} at step {found[1]['step']:,}", file=sys.stderr)
+            start = found[1]["step"] if found else 0
+            seed_streams(algo, start)  # a resumed run draws new league games, not those of its start
+            run = Run(cfg, run_dir, algo, network_meta(cfg, algo), start, league)
+            loop(run)
+            return finish(run)
+        finally:
+            algo.stop()
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def loop(run: Run) -> None:
+    """algo.train() until total_steps; Ctrl-C or SIGTERM saves a checkpoint, then stops."""
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        while run.step < run.cfg.total_steps:
+            run.iterate()
+    except KeyboardInterrupt:
+        path = run.checkpoint()
+        print(f"\n[ktenv train] interrupted: checkpoint {path} at step {run.step:,}; continue with --resume",
+              file=sys.stderr)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def finish(run: Run) -> Path:
+    from .curve import plot_learning_curve
+
+    folder = run.checkpoint()
+    final = save_model(learner_network(run.algo), run.run_dir / "final.zip", {**run.meta, "step": run.step})
+    run.evaluate(final, final=True)
+    run.writer.close()
+    curve = plot_learning_curve(run.run_dir, run.run_dir / "learning_curve.png")
+    print(f"[ktenv train] done: {final} ({run.step:,} steps; checkpoint {folder}); learning curve {curve}; play it: "
+          f"ktenv tournament --agents rllib:{final},random --players {run.cfg.env.players}", file=sys.stderr)
+    return final
