@@ -83,6 +83,28 @@ def test_the_generated_declarations_are_current():
     assert main(["--check"]) == 0
 
 
+def test_reading_a_state_keeps_what_it_reads_alive():
+    """`State.from_python` once held the `stats` and `rng` it read by a borrowed handle, which dangled
+    once the attribute's temporary was gone: a crash in `to_dict` under the system allocator (seen in a
+    full test run with Ray loaded). Run where freed memory is reused at once, a new process each time."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np; from ktenv import native; from ktenv.engine import legal_mask, new_game, step; "
+            "from ktenv.fuzz import plan\n"
+            "for index in range(3):\n"
+            "    game = plan(index, base_seed=4242, max_rounds=(2, 6)); s = new_game(game.config(), game.seed)\n"
+            "    rng = np.random.default_rng(index)\n"
+            "    for _ in range(6):\n"
+            "        for _ in range(int(rng.integers(1, 60))):\n"
+            "            if s.game_over: break\n"
+            "            legal = np.flatnonzero(legal_mask(s)); step(s, int(legal[rng.integers(legal.size)]))\n"
+            "        state = native.core().State.from_python(s); state.to_dict(); state.copy().to_dict()\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONMALLOC": "malloc"})
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 @pytest.mark.parametrize("index", range(6))
 def test_a_state_crosses_into_native_memory_and_back_exactly(index):
     from ktenv.engine import legal_mask, new_game, step

@@ -137,12 +137,12 @@ inline State from_python(nb::handle gs) {
   }
   for (nb::handle v : gs.attr("hex_stack")) s.hex_stack.push_back(nb::cast<std::int32_t>(v));
   for (nb::handle v : gs.attr("hex_aside")) s.hex_aside.push_back(nb::cast<std::int32_t>(v));
-  nb::handle rng = gs.attr("rng");
+  nb::object rng = gs.attr("rng");  // owned: a handle would dangle once the accessor is gone
   s.rng.state = nb::cast<std::uint64_t>(rng.attr("state"));
   for (nb::handle v : rng.attr("script")) s.rng.script.push_back(nb::cast<int>(v));
   for (nb::handle v : gs.attr("winners")) s.winners.push_back(nb::cast<std::int32_t>(v));
   s.reason = nb::cast<std::string>(gs.attr("reason"));
-  nb::handle stats = gs.attr("stats");
+  nb::object stats = gs.attr("stats");  // owned: a native State builds this dict on every access
 #define KTENV_READ_STAT(name) s.stats.name = nb::cast<long long>(stats[#name]);
   KTENV_STATS(KTENV_READ_STAT)
 #undef KTENV_READ_STAT
