@@ -210,3 +210,20 @@ def test_bad_input_is_refused():
 def test_the_registered_expert_is_the_native_one_when_built():
     """agents.make("expert") plays natively (the same choices as ExpertAgent, tested above)."""
     assert isinstance(agents.make("expert", seed=1), NativeExpertAgent)
+
+
+def test_vector_expert_seats_play_the_python_expert():
+    """VectorEnv's "expert" seats play inside native code what agents/expert.py plays on the AEC env (seeded
+    as the greedy seats are, docs/vector.md)."""
+    from ktenv.vector import VectorEnv
+    from tests.test_vector import Twin, drive
+
+    n, seed, seats = 2, 23, ("expert", "external", "random")
+    env = VectorEnv(n, seed=seed, num_threads=2, reward="shaped", seats=seats, n_players=3, max_rounds=2)
+    twins = [Twin("native", seats, "shaped", None, {"max_rounds": 2}) for _ in range(n)]
+    for twin in twins:  # the oracle: the Python agent
+        twin.greedy = {p: ExpertAgent(n_players=3) for p, kind in enumerate(seats) if kind == "expert"}
+    assert drive(env, twins, seed, 150, np.random.default_rng(8)) >= n
+    env.set_next_seats(0, ("greedy", "external", "expert"))  # set later: the plan is added then
+    with pytest.raises(ValueError, match="unknown seat kind|not one of|expert"):
+        VectorEnv(1, seed=1, seats=("expert", "nobody"), n_players=2)
