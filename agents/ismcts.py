@@ -62,6 +62,7 @@ import time
 
 import numpy as np
 
+from ktenv.engine import decisions as D
 from ktenv.engine.machine import legal_mask, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
@@ -141,7 +142,7 @@ class ISMCTSAgent:
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
                  rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
-                 race: float = W_RACE, seed: int | None = None) -> None:
+                 race: float = W_RACE, follow: int = 0, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -159,6 +160,12 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: widening must be positive, got {widening}")
         self.widening = float(widening)
         self.w_citadel, self.w_top, self.w_race = float(citadel), float(top), float(race)  # public_value's weights
+        if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
+            raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
+                             f"rollout={rollout!r})")
+        self.follow = bool(int(follow))
+        self.needs_observation = self.follow  # its own expert reads the observation (see act)
+        self._own = None  # follow: the native expert that carries out its moves
         self.playouts = None if playouts is None else int(playouts)
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
@@ -175,6 +182,7 @@ class ISMCTSAgent:
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self._greedy = None
+        self._own = None
 
     # ----- protocol
 
@@ -190,9 +198,29 @@ class ISMCTSAgent:
             raise ValueError("ismcts agent: needs observation['worlds'] (a ktenv.worlds.WorldSampler for its "
                              "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
                              "needs_worlds")
-        if isinstance(worlds, NativeWorldSampler):
+        if not isinstance(worlds, NativeWorldSampler):
+            return self.search(worlds, legal)
+        if not self.follow:
             return self.native_search(worlds, legal)
-        return self.search(worlds, legal)
+        # follow: a move's counters and steps are its expert's plan for the stack the search started
+        obs, mask = observation["observation"], np.asarray(action_mask)
+        own = self._own_expert()
+        decision = View(obs).decision
+        if decision in (D.MOVE_SELECT, D.MOVE_STACK):
+            self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
+            return int(own.act(obs, mask))
+        a = self.native_search(worlds, legal)
+        if decision == D.MOVE_START:
+            own.scores(obs, mask)
+            own.follow(a)
+        return a
+
+    def _own_expert(self):
+        if self._own is None:
+            from ktenv.native.expert import NativeExpertAgent
+
+            self._own = NativeExpertAgent(seed=int(self.rng.integers(2**63)))
+        return self._own
 
     # ----- search
 
@@ -206,7 +234,7 @@ class ISMCTSAgent:
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), legal.tolist(),
             self.playouts or 0, self.seconds or 0.0, self.c, ROLLOUTS.index(self.rollout), self.cutoff,
             self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
-            int(self.rng.integers(2**63)))
+            self.follow, int(self.rng.integers(2**63)))
         return int(action)
 
     def search(self, worlds, legal: np.ndarray) -> int:
@@ -326,7 +354,8 @@ class ISMCTSAgent:
 
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
-            "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "seed": int}
+            "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
+            "seed": int}
 
 
 def parse_options(text: str) -> dict:

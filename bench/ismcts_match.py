@@ -46,7 +46,7 @@ def play(job: tuple[str, str, int, int, int]) -> dict:
         if getattr(agent, "needs_worlds", False):
             obs["worlds"] = WorldSampler(s, p)
         a = agent.act(obs, mask)
-        if p == seat and mask.sum() > 1:
+        if p == seat and mask.sum() > 1 and getattr(agent, "last_iterations", 0) > 0:
             searched += 1
             spent += getattr(agent, "last_seconds", 0.0)
             iterations += getattr(agent, "last_iterations", 0)

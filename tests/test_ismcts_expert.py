@@ -77,3 +77,45 @@ def test_native_expert_search_plays_whole_games():
     r = play_game(cfg, 4, ["ismcts:playouts=15,cutoff=10,rollout=expert,expand=expert,race=10", "expert",
                            "greedy"], backend="native")
     assert r.winners or r.reason, r.reason
+
+
+def test_follow_option():
+    with pytest.raises(ValueError, match="follow"):
+        agents.make("ismcts:follow=1,rollout=greedy")
+    with pytest.raises(ValueError, match="follow"):
+        agents.make("ismcts:follow=2,rollout=expert")
+    a = agents.make("ismcts:follow=1,rollout=expert,expand=expert,playouts=5", seed=1)
+    assert a.follow and a.needs_observation  # its own expert reads the observation
+    assert not agents.make("ismcts", seed=1).needs_observation
+
+
+@native_only
+def test_native_follow_plays_whole_games_and_moves_by_plan():
+    """follow=1: the agent's MOVE_SELECT and MOVE_STACK decisions are not searched (its expert carries out
+    the plan of the stack the search started); the search covers the rest."""
+    from ktenv.engine import decisions as D
+    from ktenv.native.game import NativeGame
+
+    cfg = GameConfig(n_players=2, max_rounds=3)
+    r = play_game(cfg, 5, ["ismcts:playouts=10,cutoff=10,rollout=expert,expand=expert,follow=1,race=10",
+                           "expert"], backend="native")
+    assert r.winners or r.reason, r.reason
+    agent = agents.make("ismcts:playouts=10,cutoff=10,rollout=expert,expand=expert,follow=1", seed=2)
+    from ktenv.arena.game import encoder_for
+
+    enc, searched, followed = encoder_for(cfg), 0, 0
+    for s in random_states(cfg, 8, seed=9, gap=(20, 200)):
+        s = s if isinstance(s, NativeGame) else _native(s)
+        mask = legal_mask(s).copy()
+        if np.count_nonzero(mask) < 2:
+            continue
+        obs = {"observation": enc.encode(s, s.actor), "action_mask": mask, "worlds": WorldSampler(s, s.actor)}
+        a = agent.act(obs, mask)
+        assert mask[a]
+        if s.decision in (D.MOVE_SELECT, D.MOVE_STACK):
+            assert agent.last_iterations == 0
+            followed += 1
+        else:
+            assert agent.last_iterations == 10
+            searched += 1
+    assert searched

@@ -227,3 +227,42 @@ def test_vector_expert_seats_play_the_python_expert():
     env.set_next_seats(0, ("greedy", "external", "expert"))  # set later: the plan is added then
     with pytest.raises(ValueError, match="unknown seat kind|not one of|expert"):
         VectorEnv(1, seed=1, seats=("expert", "nobody"), n_players=2)
+
+
+def test_follow_moves_the_stack_a_search_chose():
+    """follow(action) after a MOVE_START: the expert then carries out its plan for that stack, the plan
+    agents/expert.py makes for it (move_targets), as if it had started that stack itself."""
+    from ktenv.agents.view import HERO_COMBAT, THING_COMBAT
+
+    cfg = GameConfig(n_players=2, max_rounds=4)
+    s = machine.new_game(cfg, 7, backend="python")
+    enc, players = encoder_for(cfg), [ExpertAgent(seed=p) for p in range(2)]
+    followed = 0
+    while not s.game_over and followed < 3:
+        p, mask = s.actor, legal_mask(s)
+        obs = enc.encode(s, p)
+        v = View(obs)
+        starts = [a for a in np.flatnonzero(mask) if v.split(int(a))[0] == "HEX"]
+        if v.decision == D.MOVE_START and len(starts) >= 2:
+            nat = NativeExpertAgent(seed=1)
+            nat.scores(obs, mask)
+            assert not nat.follow(-5)  # not an action scored there: nothing changes
+            a = int(starts[-1])
+            x = v.split(a)[1]
+            assert nat.follow(a)
+            py = ExpertAgent(seed=1)
+            things, heroes = py.unmoved_at(v, x)
+            values = np.sort(np.concatenate([THING_COMBAT[things] * np.where(v.thing_supported[things], 1.0, 0.0),
+                                             HERO_COMBAT[heroes]]))[::-1]
+            target, _, need = py.move_targets(v, x, values)
+            py.memory["move"] = (x, target, need)
+            t = s.copy()
+            step(t, a)  # then both carry out the move of that stack
+            while not t.game_over and t.actor == p and t.decision in (D.MOVE_SELECT, D.MOVE_STACK):
+                o, m = enc.encode(t, p), legal_mask(t)
+                b = py.act(o, m)
+                assert nat.act(o, m) == b
+                step(t, b)
+            followed += 1
+        step(s, players[p].act(obs, mask))
+    assert followed == 3

@@ -91,8 +91,9 @@ struct Target {  // ExpertAgent.move_targets
 
 class Scorer {
  public:
-  Scorer(View& v, const ExpertPlan& E, Expert::MovePlan& move, const int* legal, int n, double* out)
-      : v(v), E(E), P(*E.base), move(move), legal(legal), n(n), out(out) {}
+  Scorer(View& v, const ExpertPlan& E, Expert::MovePlan& move, std::vector<std::pair<int, Expert::MovePlan>>& started,
+         const int* legal, int n, double* out)
+      : v(v), E(E), P(*E.base), move(move), started(started), legal(legal), n(n), out(out) {}
   void run(int decision);
 
  private:
@@ -156,6 +157,7 @@ class Scorer {
   const ExpertPlan& E;
   const GreedyPlan& P;
   Expert::MovePlan& move;
+  std::vector<std::pair<int, Expert::MovePlan>>& started;
   const int* legal;
   int n;
   double* out;
@@ -526,6 +528,9 @@ void Scorer::move_start() {
     plans[k] = move_targets(x, values);
     out[k] = plans[k].hex >= 0 && plans[k].need > 0 ? plans[k].value : -1.0;
   }
+  started.clear();
+  for (int k = 0; k < n; ++k)
+    if (at(k).block == B_HEX && is_hex(at(k).i)) started.emplace_back(legal[k], Expert::MovePlan{true, at(k).i, plans[k].hex, plans[k].need});
   if (n == 0) return;
   int best = 0;  // np.argmax: the first of equals
   for (int k = 1; k < n; ++k)
@@ -840,10 +845,19 @@ int Expert::scores(const float* obs, const std::int8_t* mask, int* legal, double
   for (int a = 0; a < P.n_actions; ++a)
     if (mask[a]) legal[n++] = a;
   view_.read(obs);
-  Scorer(view_, *plan_, move_, legal, n, out).run(view_.decision());
+  Scorer(view_, *plan_, move_, started_, legal, n, out).run(view_.decision());
   for (int k = 0; k < n; ++k)  // a treasure may be cashed at any decision of its holder (R18.3)
     if (legal[k] >= P.a_cash && legal[k] < P.a_player) out[k] = 1e3;
   return n;
+}
+
+bool Expert::follow(int action) {
+  for (const auto& [a, plan] : started_)
+    if (a == action) {
+      move_ = plan;
+      return true;
+    }
+  return false;
 }
 
 int Expert::act(const float* obs, const std::int8_t* mask) {

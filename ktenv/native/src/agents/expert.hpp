@@ -58,6 +58,11 @@ class Expert {
   // Python agent's does; nothing is drawn.
   int scores(const float* obs, const std::int8_t* mask, int* legal, double* out);
 
+  // After scores() of a MOVE_START: move the stack of `action` (a HEX action scored there) with the plan
+  // made for it, whatever the expert would have started itself (a search choosing the stack); false, and
+  // nothing changed, for an action that was not scored there. Not part of the Python agent.
+  bool follow(int action);
+
   const ExpertPlan& plan() const { return *plan_; }
   const GreedyPlan& layout() const { return *plan_->base; }
   void set_plan(std::shared_ptr<const ExpertPlan> plan);
@@ -73,6 +78,7 @@ class Expert {
   View view_;
   Pcg64 rng_;
   MovePlan move_;
+  std::vector<std::pair<int, MovePlan>> started_;  // the last MOVE_START's plan per HEX action
   std::vector<int> legal_;
   std::vector<double> score_;
 };

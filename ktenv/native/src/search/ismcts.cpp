@@ -39,6 +39,7 @@ Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::Exper
   if (opt_.rollout < RANDOM || opt_.rollout > EXPERT || opt_.expand < RANDOM || opt_.expand > EXPERT)
     throw std::invalid_argument("ismcts: rollout and expand are 0 (random), 1 (greedy) or 2 (expert)");
   if (!expert_plan_) throw std::invalid_argument("ismcts: no expert plan given");
+  if (opt_.follow && opt_.rollout != EXPERT) throw std::invalid_argument("ismcts: follow needs expert rollouts");
   plan_ = expert_plan_->base;
   if (plan_->n != obs_.n || plan_->size != obs_.size)
     throw std::invalid_argument("ismcts: the agents' plan and the observation plan are of different layouts");
@@ -64,6 +65,18 @@ int Search::policy_act(State& w, int p) {
   observation::encode(w, obs_, p, obs_buf_.data());
   if (opt_.rollout == EXPERT) return expert_[p].act(obs_buf_.data(), mask_.data());
   return greedy_[p].act(obs_buf_.data(), mask_.data());
+}
+
+// A MOVE_START chosen by the tree: the actor's expert makes its plans there and follows the one of that
+// stack (mask_: w's mask), so that its MOVE_SELECT and MOVE_STACK decisions carry out the tree's choice.
+void Search::follow_start(State& w, int action) {
+  if (expert_.empty() || w.decision != decision::MOVE_START) return;
+  const int p = w.actor;
+  observation::encode(w, obs_, p, obs_buf_.data());
+  scratch_legal_.resize(static_cast<std::size_t>(plan_->n_actions));
+  scratch_scores_.resize(static_cast<std::size_t>(plan_->n_actions));
+  expert_[p].scores(obs_buf_.data(), mask_.data(), scratch_legal_.data(), scratch_scores_.data());
+  expert_[p].follow(action);
 }
 
 // The legal actions in the order the expansion policy prefers them for the player to act (a tiny noise
@@ -140,10 +153,16 @@ void Search::iterate(State& w) {
   std::vector<int> legal, untried;
   int node = 0;
   path_.clear();
+  bool root = true;  // the root's own decision is searched whatever it is
   while (!over(w)) {
     collect(w, legal);
     if (legal.empty()) break;
+    if (opt_.follow && !root && (w.decision == decision::MOVE_SELECT || w.decision == decision::MOVE_STACK)) {
+      machine::step_legal(w, policy_act(w, w.actor));  // the plan of the stack the tree started
+      continue;
+    }
     const int actor = w.actor;
+    root = false;
     for (const auto& [a, child] : nodes_[node].children) child_of_[a] = child;
     untried.clear();
     for (int a : legal)
@@ -172,6 +191,7 @@ void Search::iterate(State& w) {
       for (int b : legal)  // availability of the children legal in this world (the new one included)
         if (child_of_[b] >= 0) ++nodes_[child_of_[b]].avail;
       for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+      if (opt_.follow) follow_start(w, a);
       machine::step_legal(w, a);
       path_.push_back(next);
       break;
@@ -188,6 +208,7 @@ void Search::iterate(State& w) {
     }
     next = child_of_[best];
     for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+    if (opt_.follow) follow_start(w, best);
     machine::step_legal(w, best);
     path_.push_back(next);
     node = next;

@@ -38,6 +38,8 @@ struct SearchOptions {
   double widening = 2.0;    // ranked expansion: at most widening * sqrt(visits) + 1 children
   double w_citadel = 20.0;  // value estimate: weight of a Citadel
   double w_top = 0.0;       // ... of each level of the player's highest fort
+  bool follow = false;      // with expert rollouts: a stack's MOVE_SELECT and MOVE_STACK decisions are played by
+                            // the expert's plan for the stack the tree started (no tree nodes for them)
   double w_race = 0.0;      // ... of the race to a Citadel: highest fort level + income / Citadel income (<= 1)
                             //     + gold / 5 (<= 1), the three things a Citadel needs (R14.3)
 };
@@ -73,6 +75,7 @@ class Search {
   void value(const State& w);
   void rank(State& w, Node& node, const std::vector<int>& legal);
   int policy_act(State& w, int p);
+  void follow_start(State& w, int action);
   int rank_of(const Node& node, int action) const;
   void collect(State& w, std::vector<int>& legal);
   bool out_of_time() const;
@@ -89,6 +92,8 @@ class Search {
   std::vector<std::int8_t> mask_;
   std::vector<int> child_of_;  // scratch: child index per action of the node being visited (-1: none)
   std::vector<int> path_;
+  std::vector<int> scratch_legal_;
+  std::vector<double> scratch_scores_;
   std::vector<double> value_;
   double deadline_ = 0.0;
 };
