@@ -142,7 +142,7 @@ class ISMCTSAgent:
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
                  rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
-                 race: float = W_RACE, follow: int = 0, seed: int | None = None) -> None:
+                 race: float = W_RACE, follow: int = 0, margin: float = 0.0, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -164,6 +164,9 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
                              f"rollout={rollout!r})")
         self.follow = bool(int(follow))
+        if not float(margin) >= 0:
+            raise ValueError(f"ismcts: margin must not be negative, got {margin}")
+        self.margin = float(margin)
         self.needs_observation = self.follow  # its own expert reads the observation (see act)
         self._own = None  # follow: the native expert that carries out its moves
         self.playouts = None if playouts is None else int(playouts)
@@ -234,7 +237,7 @@ class ISMCTSAgent:
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), legal.tolist(),
             self.playouts or 0, self.seconds or 0.0, self.c, ROLLOUTS.index(self.rollout), self.cutoff,
             self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
-            self.follow, int(self.rng.integers(2**63)))
+            self.follow, self.margin, int(self.rng.integers(2**63)))
         return int(action)
 
     def search(self, worlds, legal: np.ndarray) -> int:
@@ -355,7 +358,7 @@ class ISMCTSAgent:
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
-            "seed": int}
+            "margin": float, "seed": int}
 
 
 def parse_options(text: str) -> dict:

@@ -22,6 +22,9 @@ def test_options():
     assert (a.rollout, a.expand, a.w_race) == ("expert", "expert", 8.0)
     with pytest.raises(ValueError, match="race"):
         agents.make("ismcts:race=fast")
+    assert agents.make("ismcts:margin=0.02").margin == 0.02
+    with pytest.raises(ValueError, match="margin"):
+        agents.make("ismcts:margin=-1")
 
 
 def test_race_progress_counts_what_a_citadel_needs():
@@ -97,7 +100,7 @@ def test_native_follow_plays_whole_games_and_moves_by_plan():
     from ktenv.native.game import NativeGame
 
     cfg = GameConfig(n_players=2, max_rounds=3)
-    r = play_game(cfg, 5, ["ismcts:playouts=10,cutoff=10,rollout=expert,expand=expert,follow=1,race=10",
+    r = play_game(cfg, 5, ["ismcts:playouts=10,cutoff=10,rollout=expert,expand=expert,follow=1,race=10,margin=0.01",
                            "expert"], backend="native")
     assert r.winners or r.reason, r.reason
     agent = agents.make("ismcts:playouts=10,cutoff=10,rollout=expert,expand=expert,follow=1", seed=2)

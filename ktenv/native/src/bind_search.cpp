@@ -86,7 +86,7 @@ void bind_search(nb::module_& m) {
                             std::shared_ptr<const ktenv::agents::ExpertPlan> expert, const std::vector<int>& legal,
                             int playouts, double seconds, double c, int rollout, int cutoff, int n_worlds,
                             int expand, double widening, double w_citadel, double w_top, double w_race,
-                            bool follow, std::uint64_t seed) {
+                            bool follow, double margin, std::uint64_t seed) {
     // agents/ismcts.py's search in native code (search/ismcts.hpp), without the GIL:
     // (action, iterations, tree nodes, seconds)
     if (legal.size() < 2) throw std::invalid_argument("ismcts_search: needs at least two legal actions");
@@ -94,7 +94,7 @@ void bind_search(nb::module_& m) {
     for (int a : legal)
       if (a < 0 || a >= size) throw std::invalid_argument("ismcts_search: action " + std::to_string(a) + " out of range");
     ktenv::search::SearchOptions opt{playouts, seconds,  c,         rollout, cutoff, n_worlds,
-                                     expand,   widening, w_citadel, w_top,   follow, w_race};
+                                     expand,   widening, w_citadel, w_top,   follow, margin, w_race};
     ktenv::search::SearchResult r;
     {
       ktenv::search::Search search(obs, std::move(expert), opt, seed);
@@ -105,6 +105,6 @@ void bind_search(nb::module_& m) {
   }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("legal"), nb::arg("playouts"),
      nb::arg("seconds"), nb::arg("c"), nb::arg("rollout"), nb::arg("cutoff"), nb::arg("worlds_per_decision"),
      nb::arg("expand"), nb::arg("widening"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
-     nb::arg("follow"), nb::arg("seed"),
+     nb::arg("follow"), nb::arg("margin"), nb::arg("seed"),
      "rollout, expand: 0 random, 1 greedy, 2 expert");
 }

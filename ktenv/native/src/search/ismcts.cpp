@@ -264,6 +264,19 @@ SearchResult Search::decide(const State& truth, int seat, const std::vector<int>
       best_tie = tie;
     }
   }
+  if (opt_.margin > 0 && root.ranked) {  // the policy's first choice unless another is clearly better
+    int first = -1, other = -1;
+    for (const auto& [b, c] : root.children)
+      if (rank_of(root, b) == 0) first = c;
+    for (const auto& [b, c] : root.children)
+      if (c != first && nodes_[c].visits > 0 && b == out.action) other = c;
+    if (first >= 0 && nodes_[first].visits > 0 && other >= 0) {
+      const Node &f = nodes_[first], &o = nodes_[other];
+      if (o.total / o.visits < f.total / f.visits + opt_.margin)
+        for (const auto& [b, c] : root.children)
+          if (c == first) out.action = b;
+    }
+  }
   out.seconds = now() - t0;
   return out;
 }

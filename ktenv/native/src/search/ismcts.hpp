@@ -40,6 +40,8 @@ struct SearchOptions {
   double w_top = 0.0;       // ... of each level of the player's highest fort
   bool follow = false;      // with expert rollouts: a stack's MOVE_SELECT and MOVE_STACK decisions are played by
                             // the expert's plan for the stack the tree started (no tree nodes for them)
+  double margin = 0.0;      // > 0: the move is the expansion policy's first choice unless the most visited child's
+                            // mean value beats that choice's by more than margin (ranked expansion only)
   double w_race = 0.0;      // ... of the race to a Citadel: highest fort level + income / Citadel income (<= 1)
                             //     + gold / 5 (<= 1), the three things a Citadel needs (R14.3)
 };
