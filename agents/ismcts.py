@@ -11,16 +11,16 @@ agent never sees the true game. At each of its decisions the arena hands it a `W
    only the children legal in this world are *available*: selection is UCB1 with availability
    counts, ``mean + c * sqrt(ln(availability) / visits)``, from the point of view of the player
    who decides there,
-3. adds one child (an untried action legal in this world): with ``expand=greedy`` (default) the
-   one `agents.GreedyAgent` scores best for the player to act (its order is taken from the first
-   world that reaches the node), and a node visited n times has at most 2 sqrt(n) + 1 children
-   (progressive widening), so a small budget searches greedy's first choices; ``expand=random``
-   takes any untried action and expands every one before revisiting,
-4. plays on with the rollout policy (``random``: uniform over the mask; ``greedy``:
-   `agents.GreedyAgent` on the observation of the player to act) for at most ``cutoff``
-   decisions, and values the result: 1 shared by the winners of a finished game, else each
-   player's share of a score from public facts (`public_value`: income, land, forts, Citadels,
-   heroes, gold),
+3. adds one child (an untried action legal in this world): with ``expand=greedy`` (default) or
+   ``expand=expert`` the one that agent scores best for the player to act (its order is taken from
+   the first world that reaches the node), and a node visited n times has at most
+   widening x sqrt(n) + 1 children (progressive widening), so a small budget searches the policy's
+   first choices; ``expand=random`` takes any untried action and expands every one before revisiting,
+4. plays on with the rollout policy (``random``: uniform over the mask; ``greedy`` or ``expert``:
+   that agent on the observation of the player to act) for at most ``cutoff`` decisions, and values
+   the result: 1 shared by the winners of a finished game, else each player's share of a score from
+   public facts (`public_value`: income, land, forts, Citadels, heroes, gold, and with ``race`` the
+   race to a Citadel, `race_progress`),
 5. adds that value to every node on the path, for the player who chose the edge into it.
 
 The move played is the root's most visited child (ties: greedy's order, or the higher value). The
@@ -34,22 +34,29 @@ decision); on a game the native engine does not play (optional content), this Py
 The two draw their random numbers differently, so their choices agree in kind, not move for move.
 
 Options (``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50,worlds=0,seconds=0.5``); the defaults
-are the settings tuned against ``expert`` at 2 players (README):
+are the first version's settings, chosen in short matches against ``expert`` (the README says what was
+measured, and which settings it states for the 200-game match):
 
 - ``playouts``: iterations per decision (default 200, or no limit when ``seconds`` is given);
 - ``seconds``: time budget per decision (the search stops before an iteration that would likely
   overrun it, judged by the mean iteration time so far, and a rollout still under way when the
   time is up stops there and is valued as it stands; at least one iteration is made);
 - ``c``: exploration constant (default 0.05: values are shares of a score, close together);
-- ``rollout``: ``greedy`` (default) or ``random``;
+- ``rollout``: ``greedy`` (default), ``expert`` or ``random`` (in native games the native ports of the
+  agents: the same choices as the Python ones);
 - ``cutoff``: rollout length in decisions before the value estimate (default 50);
-- ``expand``: ``greedy`` (default) or ``random``, see step 3;
+- ``expand``: ``greedy`` (default), ``expert`` or ``random``, see step 3;
 - ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
   decision and cycles through them;
 - ``widening``: with ``expand=greedy``, a node visited n times has at most widening x sqrt(n) + 1
   children (default 2);
-- ``citadel``, ``top``: `public_value`'s weights of a Citadel (default 20) and of each level of the
-  player's highest fort (default 0);
+- ``citadel``, ``top``, ``race``: `public_value`'s weights of a Citadel (default 20), of each level of
+  the player's highest fort (default 0) and of `race_progress` (default 0);
+- ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
+  by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
+  decisions are played by its own native expert, so it reads its observation), default 0;
+- ``margin`` (native search, ranked expansion): > 0 plays the policy's first choice unless the most
+  visited child's mean value beats it by more than ``margin`` (default 0: the most visited child);
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
