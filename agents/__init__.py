@@ -9,7 +9,8 @@
   by its native port, `ktenv.native.agents`, where the native core is built: the same choices).
 - ``expert``: a rule-based player with a plan: Citadel on one home hex, exploration with real
   stacks, bribes, garrisons, assaults on enemy Citadels, events and items used with sense
-  (`agents.expert`).
+  (`agents.expert`; played by its native port, `ktenv.native.expert`, where the native core is built:
+  the same choices).
 - ``ismcts`` / ``ismcts:OPTIONS``: information-set Monte Carlo tree search over worlds its seat
   cannot tell apart (`agents.ismcts`), e.g. ``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50``
   or ``ismcts:seconds=0.5``. It sets ``needs_worlds`` (see `agents.base`).
@@ -59,7 +60,19 @@ def _greedy(**kwargs) -> Agent:
     return GreedyAgent(**kwargs)
 
 
-_REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": _greedy, "expert": ExpertAgent,
+def _expert(**kwargs) -> Agent:
+    """``expert``: in native code where the core is built (ktenv.native.expert: the same scores and choices
+    as `ExpertAgent`, bit for bit), else the Python agent."""
+    from .. import native
+
+    if native.available() and hasattr(native.core(), "Expert"):
+        from ..native.expert import NativeExpertAgent
+
+        return NativeExpertAgent(**kwargs)
+    return ExpertAgent(**kwargs)
+
+
+_REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": _greedy, "expert": _expert,
                                               "ismcts": ISMCTSAgent}
 
 

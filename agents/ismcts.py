@@ -11,16 +11,16 @@ agent never sees the true game. At each of its decisions the arena hands it a `W
    only the children legal in this world are *available*: selection is UCB1 with availability
    counts, ``mean + c * sqrt(ln(availability) / visits)``, from the point of view of the player
    who decides there,
-3. adds one child (an untried action legal in this world): with ``expand=greedy`` (default) the
-   one `agents.GreedyAgent` scores best for the player to act (its order is taken from the first
-   world that reaches the node), and a node visited n times has at most 2 sqrt(n) + 1 children
-   (progressive widening), so a small budget searches greedy's first choices; ``expand=random``
-   takes any untried action and expands every one before revisiting,
-4. plays on with the rollout policy (``random``: uniform over the mask; ``greedy``:
-   `agents.GreedyAgent` on the observation of the player to act) for at most ``cutoff``
-   decisions, and values the result: 1 shared by the winners of a finished game, else each
-   player's share of a score from public facts (`public_value`: income, land, forts, Citadels,
-   heroes, gold),
+3. adds one child (an untried action legal in this world): with ``expand=greedy`` (default) or
+   ``expand=expert`` the one that agent scores best for the player to act (its order is taken from
+   the first world that reaches the node), and a node visited n times has at most
+   widening x sqrt(n) + 1 children (progressive widening), so a small budget searches the policy's
+   first choices; ``expand=random`` takes any untried action and expands every one before revisiting,
+4. plays on with the rollout policy (``random``: uniform over the mask; ``greedy`` or ``expert``:
+   that agent on the observation of the player to act) for at most ``cutoff`` decisions, and values
+   the result: 1 shared by the winners of a finished game, else each player's share of a score from
+   public facts (`public_value`: income, land, forts, Citadels, heroes, gold, and with ``race`` the
+   race to a Citadel, `race_progress`),
 5. adds that value to every node on the path, for the player who chose the edge into it.
 
 The move played is the root's most visited child (ties: greedy's order, or the higher value). The
@@ -34,22 +34,29 @@ decision); on a game the native engine does not play (optional content), this Py
 The two draw their random numbers differently, so their choices agree in kind, not move for move.
 
 Options (``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50,worlds=0,seconds=0.5``); the defaults
-are the settings tuned against ``expert`` at 2 players (README):
+are the first version's settings, chosen in short matches against ``expert`` (the README says what was
+measured, and which settings it states for the 200-game match):
 
 - ``playouts``: iterations per decision (default 200, or no limit when ``seconds`` is given);
 - ``seconds``: time budget per decision (the search stops before an iteration that would likely
   overrun it, judged by the mean iteration time so far, and a rollout still under way when the
   time is up stops there and is valued as it stands; at least one iteration is made);
 - ``c``: exploration constant (default 0.05: values are shares of a score, close together);
-- ``rollout``: ``greedy`` (default) or ``random``;
+- ``rollout``: ``greedy`` (default), ``expert`` or ``random`` (in native games the native ports of the
+  agents: the same choices as the Python ones);
 - ``cutoff``: rollout length in decisions before the value estimate (default 50);
-- ``expand``: ``greedy`` (default) or ``random``, see step 3;
+- ``expand``: ``greedy`` (default), ``expert`` or ``random``, see step 3;
 - ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
   decision and cycles through them;
 - ``widening``: with ``expand=greedy``, a node visited n times has at most widening x sqrt(n) + 1
   children (default 2);
-- ``citadel``, ``top``: `public_value`'s weights of a Citadel (default 20) and of each level of the
-  player's highest fort (default 0);
+- ``citadel``, ``top``, ``race``: `public_value`'s weights of a Citadel (default 20), of each level of
+  the player's highest fort (default 0) and of `race_progress` (default 0);
+- ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
+  by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
+  decisions are played by its own native expert, so it reads its observation), default 0;
+- ``margin`` (native search, ranked expansion): > 0 plays the policy's first choice unless the most
+  visited child's mean value beats it by more than ``margin`` (default 0: the most visited child);
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -62,18 +69,21 @@ import time
 
 import numpy as np
 
+from ktenv.engine import decisions as D
 from ktenv.engine.machine import legal_mask, step
 from ktenv.env.observation import ObservationEncoder
 from ktenv.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
 from ktenv.worlds import NativeWorldSampler
 
+from .expert import ExpertAgent
 from .greedy import GreedyAgent
 from .view import View
 
-W_INCOME, W_HEX, W_FORT, W_CITADEL, W_TOP, W_HERO, W_GOLD = 3.0, 1.5, 4.0, 20.0, 0.0, 2.0, 0.1
+W_INCOME, W_HEX, W_FORT, W_CITADEL, W_TOP, W_HERO, W_GOLD, W_RACE = 3.0, 1.5, 4.0, 20.0, 0.0, 2.0, 0.1, 0.0
+CITADEL_INCOME = {6: 25.0, 4: 20.0}  # R14.3, R20.1; 15 otherwise (the 2-player default)
 
 
-def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP) -> np.ndarray:
+def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP, race: float = W_RACE) -> np.ndarray:
     """Per player, a value in [0, 1]: 1 shared by the winners of a finished game; otherwise the
     player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + `citadel` x Citadels + `top` x
     the level of their highest fort (the race to a Citadel, R14.3) + 2 x heroes + 0.1 x gold (players
@@ -92,9 +102,26 @@ def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP) -> np.ndarra
         own = (s.hex_owner >= 0) & (s.hex_owner < n)
         np.maximum.at(highest, s.hex_owner[own].astype(np.int64), s.hex_fort[own])
         score += top * highest
+    if race:
+        score += race * race_progress(s, st)
     score *= s.alive
     total = score.sum()
     return score / total if total > 0 else np.full(n, 1.0 / n)
+
+
+def race_progress(s, st: np.ndarray | None = None) -> np.ndarray:
+    """Per player, the race to a Citadel (R14.3: a Castle, the Citadel income, 5 gold): the level of the
+    highest fort (0-4), plus, on a Castle, income / Citadel income and gold / 5 (each at most 1), or 2 on
+    a Citadel."""
+    n = s.n_players
+    st = player_stats(s) if st is None else st
+    highest = np.zeros(n)
+    own = (s.hex_owner >= 0) & (s.hex_owner < n)
+    np.maximum.at(highest, s.hex_owner[own].astype(np.int64), s.hex_fort[own])
+    income = np.minimum(1.0, st[:, INCOME] / CITADEL_INCOME.get(n, 15.0))
+    gold = np.minimum(1.0, st[:, GOLD] / 5.0)
+    ready = np.where(highest == 4, 2.0, np.where(highest == 3, income + gold, 0.0))
+    return highest + ready
 
 
 class _Node:
@@ -109,8 +136,8 @@ class _Node:
         self.player = player  # who chose the edge into this node
 
 
-ROLLOUTS = ("random", "greedy")
-EXPANSIONS = ("random", "greedy")
+ROLLOUTS = ("random", "greedy", "expert")  # native codes 0, 1, 2 (search/ismcts.hpp Policy)
+EXPANSIONS = ("random", "greedy", "expert")
 WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children (default)
 
 
@@ -122,7 +149,7 @@ class ISMCTSAgent:
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
                  rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
-                 seed: int | None = None) -> None:
+                 race: float = W_RACE, follow: int = 0, margin: float = 0.0, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -139,7 +166,16 @@ class ISMCTSAgent:
         if not float(widening) > 0:
             raise ValueError(f"ismcts: widening must be positive, got {widening}")
         self.widening = float(widening)
-        self.w_citadel, self.w_top = float(citadel), float(top)  # public_value's weights
+        self.w_citadel, self.w_top, self.w_race = float(citadel), float(top), float(race)  # public_value's weights
+        if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
+            raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
+                             f"rollout={rollout!r})")
+        self.follow = bool(int(follow))
+        if not float(margin) >= 0:
+            raise ValueError(f"ismcts: margin must not be negative, got {margin}")
+        self.margin = float(margin)
+        self.needs_observation = self.follow  # its own expert reads the observation (see act)
+        self._own = None  # follow: the native expert that carries out its moves
         self.playouts = None if playouts is None else int(playouts)
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
@@ -147,7 +183,7 @@ class ISMCTSAgent:
         self.cutoff = int(cutoff)
         self.n_worlds = int(worlds)
         self.rng = np.random.default_rng(seed)
-        self._greedy: list | None = None
+        self._greedy: dict[str, list] | None = None  # the rollout and expansion agents by kind
         self._encoder = None
         self.last_iterations = 0  # iterations of the last search (for measurements)
         self.last_nodes = 0  # tree nodes of the last search (native search only)
@@ -156,6 +192,7 @@ class ISMCTSAgent:
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self._greedy = None
+        self._own = None
 
     # ----- protocol
 
@@ -171,22 +208,43 @@ class ISMCTSAgent:
             raise ValueError("ismcts agent: needs observation['worlds'] (a ktenv.worlds.WorldSampler for its "
                              "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
                              "needs_worlds")
-        if isinstance(worlds, NativeWorldSampler):
+        if not isinstance(worlds, NativeWorldSampler):
+            return self.search(worlds, legal)
+        if not self.follow:
             return self.native_search(worlds, legal)
-        return self.search(worlds, legal)
+        # follow: a move's counters and steps are its expert's plan for the stack the search started
+        obs, mask = observation["observation"], np.asarray(action_mask)
+        own = self._own_expert()
+        decision = View(obs).decision
+        if decision in (D.MOVE_SELECT, D.MOVE_STACK):
+            self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
+            return int(own.act(obs, mask))
+        a = self.native_search(worlds, legal)
+        if decision == D.MOVE_START:
+            own.scores(obs, mask)
+            own.follow(a)
+        return a
+
+    def _own_expert(self):
+        if self._own is None:
+            from ktenv.native.expert import NativeExpertAgent
+
+            self._own = NativeExpertAgent(seed=int(self.rng.integers(2**63)))
+        return self._own
 
     # ----- search
 
     def native_search(self, worlds: NativeWorldSampler, legal: np.ndarray) -> int:
         """The same search in C++ (ktenv/native/src/search/ismcts.cpp), on the sampler's native worlds."""
         from ktenv.native import core
-        from ktenv.native.agents import plan_for
+        from ktenv.native.expert import expert_plan_for
         from ktenv.native.observation import stats_encoder
 
         action, self.last_iterations, self.last_nodes, self.last_seconds = core().ismcts_search(
-            worlds.handle, stats_encoder(worlds.cfg).plan, plan_for(worlds.cfg), legal.tolist(),
-            self.playouts or 0, self.seconds or 0.0, self.c, self.rollout == "greedy", self.cutoff, self.n_worlds,
-            self.expand == "greedy", self.widening, self.w_citadel, self.w_top, int(self.rng.integers(2**63)))
+            worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), legal.tolist(),
+            self.playouts or 0, self.seconds or 0.0, self.c, ROLLOUTS.index(self.rollout), self.cutoff,
+            self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
+            self.follow, self.margin, int(self.rng.integers(2**63)))
         return int(action)
 
     def search(self, worlds, legal: np.ndarray) -> int:
@@ -225,7 +283,7 @@ class ISMCTSAgent:
             actor = int(w.actor)
             children = node.children
             untried = [a for a in legal if a not in children]
-            if untried and self.expand == "greedy":
+            if untried and self.expand != "random":
                 if node.rank is None:
                     node.rank = self._greedy_rank(w, legal)
                 if len(children) >= self.widening * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
@@ -265,43 +323,49 @@ class ISMCTSAgent:
     def _rollout(self, w, deadline: float) -> np.ndarray:
         """Play on for `cutoff` decisions (fewer when the time budget runs out) and value the result."""
         rng = self.rng
-        greedy = self.rollout == "greedy"
+        policy = self.rollout != "random"
         clock = time.perf_counter
         for _ in range(self.cutoff):
             if w.game_over or clock() > deadline:
                 break
             mask = legal_mask(w)
-            if greedy:
-                a = self._greedy_act(w, mask)
+            if policy:
+                a = self._policy_act(w, mask)
             else:
                 legal = np.flatnonzero(mask)
                 a = int(legal[rng.integers(legal.size)])
             step(w, a)
-        return public_value(w, self.w_citadel, self.w_top)
+        return public_value(w, self.w_citadel, self.w_top, self.w_race)
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
-        """The legal actions in the order greedy prefers them for the player to act (its score of each)."""
+        """The legal actions in the order the expansion policy (greedy or expert) prefers them for the player
+        to act (its score of each)."""
         p = int(w.actor)
-        greedy = self._greedy_for(w)[p]
-        scores = greedy.scores(View(self._encoder.encode(w, p), w.n_players), np.asarray(legal))
+        agent = self._agents_for(w, self.expand)[p]
+        scores = agent.scores(View(self._encoder.encode(w, p), w.n_players), np.asarray(legal))
         scores = np.asarray(scores, np.float64) + self.rng.random(len(legal)) * 1e-6
         return {legal[i]: r for r, i in enumerate(np.argsort(-scores, kind="stable").tolist())}
 
-    def _greedy_for(self, w) -> list:
+    def _agents_for(self, w, kind: str) -> list:
+        """One Python agent of `kind` ("greedy" or "expert") per player of w's game (made on first use)."""
         if self._greedy is None or self._encoder is None or self._encoder.cfg != w.cfg:
             self._encoder = ObservationEncoder(w.cfg, w.geo.n_hexes)
-            self._greedy = [GreedyAgent(seed=int(self.rng.integers(2**31)), n_players=w.n_players)
-                            for _ in range(w.n_players)]
-        return self._greedy
+            self._greedy = {}
+        if kind not in self._greedy:
+            make = ExpertAgent if kind == "expert" else GreedyAgent
+            self._greedy[kind] = [make(seed=int(self.rng.integers(2**31)), n_players=w.n_players)
+                                  for _ in range(w.n_players)]
+        return self._greedy[kind]
 
-    def _greedy_act(self, w, mask: np.ndarray) -> int:
-        self._greedy_for(w)
+    def _policy_act(self, w, mask: np.ndarray) -> int:
         p = int(w.actor)
-        return self._greedy[p].act({"observation": self._encoder.encode(w, p), "action_mask": mask}, mask)
+        agent = self._agents_for(w, self.rollout)[p]
+        return agent.act({"observation": self._encoder.encode(w, p), "action_mask": mask}, mask)
 
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
-            "expand": str, "widening": float, "citadel": float, "top": float, "seed": int}
+            "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
+            "margin": float, "seed": int}
 
 
 def parse_options(text: str) -> dict:

@@ -182,4 +182,4 @@ def test_tournament_configs_carry_its_options():
         cfg = TournamentConfig.from_yaml(root / name)
         assert cfg.players == players and cfg.agents[0].startswith("ismcts:") and "expert" in cfg.agents
         agent = agents.make(cfg.agents[0], seed=1)
-        assert agent.seconds and agent.playouts is None and agent.rollout == "greedy"
+        assert agent.seconds and agent.playouts is None and agent.rollout == "expert" and agent.follow

@@ -157,24 +157,31 @@ class NativeGreedyAgent:
         if self._native is not None and self._native.size == obs_size:
             return self._native
         if self.n_players is None:
-            plan = plan_for_size(obs_size)
+            plan = self._plan(*_view.variant_for(obs_size))
         else:  # View(obs, n_players): that player count's variant of this length
             v = next((v for v in _view.VARIANTS if v[0] == self.n_players and _view._shape(*v)[0].size == obs_size),
                      None)
             if v is None:
                 raise _view.LayoutError(f"observation of length {obs_size} matches no layout for "
                                         f"{self.n_players} players")
-            plan = greedy_plan(*v)
+            plan = self._plan(*v)
         if self._native is None:
-            self._native = core().Greedy(plan, self._seed)
+            self._native = self._new(plan, self._seed)
         else:
             self._native.set_plan(plan)
         return self._native
 
+    # the plan of a layout variant and a native agent on it (NativeExpertAgent, ktenv/native/expert.py, swaps them)
+    _plan = staticmethod(greedy_plan)
+
+    @staticmethod
+    def _new(plan, seed):
+        return core().Greedy(plan, seed)
+
     def act(self, observation, action_mask=None) -> int:
         obs, mask = unpack(observation, action_mask)
         if obs is None:
-            raise ValueError("native greedy agent: it needs the observation vector (needs_observation)")
+            raise ValueError(f"native {self.name} agent: it needs the observation vector (needs_observation)")
         obs = np.ascontiguousarray(obs, dtype=np.float32).ravel()
         mask = _int8(mask).ravel()
         try:

@@ -34,8 +34,8 @@ restarts every stream from T, ``reset()`` starts each game's next seed.
 Seats: ``seats=("external", "random")`` (one kind per seat, for every game, or one such row per game)
 says who decides. "external" seats are the caller's; "random" seats play uniformly random legal actions
 inside native code, with a generator of their own (seeded by the game's seed, never the game's dice);
-"greedy" seats play agents/greedy.py's agent ported to native code (ktenv.native.agents), reading only
-their own observation and mask.
+"greedy" seats play agents/greedy.py's agent ported to native code (ktenv.native.agents), "expert" seats
+agents/expert.py's (ktenv.native.expert), reading only their own observation and mask.
 `step` applies the external actions, then plays the native seats until every game waits on an external
 seat again, so the caller sees only external decisions; the rewards of those turns are added to the
 row. A native seat's turns before an episode's first external decision are in ``opening_rewards``. Every
@@ -65,7 +65,7 @@ from ..env.aec import DEFAULT_MAX_STEPS, REWARD_MODES, game_config
 from ..env.layout import ObservationLayout
 from ..state import PHASE_NAMES
 
-SEAT_KINDS = ("external", "random", "greedy")  # the codes of src/vector/vector.hpp's Seat
+SEAT_KINDS = ("external", "random", "greedy", "expert")  # the codes of src/vector/vector.hpp's Seat
 SKIP = -1  # step's action for a game left as it is in that call
 _BOOL_ROWS = ("terminated", "truncated", "final_winners")
 
@@ -87,7 +87,7 @@ class VectorEnv:
         num_threads: threads stepping the games (default: the cores this process may use).
         reward: "win" or "shaped", as the AEC env.
         max_steps: decisions per episode before truncation (None: no bound), as the AEC env.
-        seats: who decides for each seat: "external" (the caller), "random" or "greedy"; one kind per seat,
+        seats: who decides for each seat: "external" (the caller), "random", "greedy" or "expert"; one kind per seat,
             or one such row per game. Default: every seat external.
         **game_options: every GameConfig key (the game must be one the native engine plays).
     """
@@ -123,19 +123,21 @@ class VectorEnv:
         self.encoder = NativeObservationEncoder(self.config)
         codes = _seat_codes(seats, self.num_envs, self.num_players)
         greedy = _greedy_plan(self.config) if (codes == SEAT_KINDS.index("greedy")).any() else None
+        expert = _expert_plan(self.config) if (codes == SEAT_KINDS.index("expert")).any() else None
         if not hasattr(core(), "VectorBatch"):  # a core built before src/vector/ existed
             from ..native import BUILD_HINT, NativeUnavailableError
 
             raise NativeUnavailableError(f"the native core was built without the batched games: {BUILD_HINT}")
         self._batch = core().VectorBatch(rules_for(self.config), self.encoder.plan, self.num_envs, int(seed),
                                          int(num_threads), REWARD_MODES.index(reward), max_steps or 0,
-                                         codes.ravel().tolist(), greedy)
+                                         codes.ravel().tolist(), greedy, expert)
         self.num_threads = self._batch.num_threads
         self.observation_size = self._batch.observation_size
         self.n_actions = self._batch.n_actions
         self._out = _as_bool(self._batch.buffers())
         self._started = False
         self._greedy_ready = greedy is not None
+        self._expert_ready = expert is not None
 
     # ----- reset / step
 
@@ -175,6 +177,9 @@ class VectorEnv:
         if not self._greedy_ready and (codes == SEAT_KINDS.index("greedy")).any():
             batch.set_greedy_plan(_greedy_plan(self.config))
             self._greedy_ready = True
+        if not self._expert_ready and (codes == SEAT_KINDS.index("expert")).any():
+            batch.set_expert_plan(_expert_plan(self.config))
+            self._expert_ready = True
         batch.set_next_seats(int(game), codes.tolist(), int(observer))
 
     def seats(self, game: int) -> tuple[str, ...]:
@@ -253,6 +258,16 @@ def _greedy_plan(cfg: GameConfig):
         raise ConfigError(f"seats: greedy seats need ktenv.native.agents.plan_for, not in this build ({exc})"
                           ) from None
     return plan_for(cfg)
+
+
+def _expert_plan(cfg: GameConfig):
+    """The native expert agent's plan of `cfg` (ktenv.native.expert)."""
+    try:
+        from ..native.expert import expert_plan_for
+    except ImportError as exc:
+        raise ConfigError(f"seats: expert seats need ktenv.native.expert.expert_plan_for, not in this build ({exc})"
+                          ) from None
+    return expert_plan_for(cfg)
 
 
 def _seat_codes(seats: Any, n: int, players: int, first: int = 0) -> np.ndarray:

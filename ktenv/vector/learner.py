@@ -7,12 +7,12 @@ the learner's observation and mask in every game, as SingleAgentEnv would: the l
 the opponents' turns until the learner must decide again. The opponents never cost one Python call per
 decision unless they are Python agents:
 
-- ``"random"`` and ``"greedy"`` play inside native code (VectorEnv's seats; random: its own generator
-  per game, greedy: the native port of agents/greedy.py);
+- ``"random"``, ``"greedy"`` and ``"expert"`` play inside native code (VectorEnv's seats; random: its own
+  generator per game, greedy and expert: the native ports of agents/greedy.py and agents/expert.py);
 - a policy snapshot (``"ppo:PATH"`` or ``"ppo-sample:PATH"``, or any agent with
   ``act_batch(observations, masks) -> actions``) decides for all the games that wait on it in one batched
   forward pass (`PolicyOpponent`);
-- any other agent (a registered name such as ``"expert"``, or an object with ``act(observation, mask)``)
+- any other agent (a registered name such as ``"ismcts"``, or an object with ``act(observation, mask)``)
   is called once per decision: allowed, but slow.
 
 ``opponents``: one such spec for every opponent seat, a list of one per opponent seat, or a callable
@@ -42,7 +42,7 @@ from ..env.aec import DEFAULT_MAX_STEPS
 from ..env.stats import STAT_COLUMNS
 from . import SEAT_KINDS, SKIP, VectorEnv
 
-NATIVE = ("random", "greedy")
+NATIVE = ("random", "greedy", "expert")
 POLICY_PREFIXES = ("ppo:", "ppo-sample:")
 INFO_STATS = ("income", "hexes", "gold", "forts", "citadels", "heroes", "alive")  # SingleAgentEnv's infos
 MAX_PASSED_OVER = 64  # games in a row in one slot that end before the learner decides

@@ -15,10 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "agents/expert.hpp"
 #include "agents/greedy.hpp"
 #include "agents/pcg64.hpp"
 
 namespace nb = nanobind;
+using ktenv::agents::Expert;
+using ktenv::agents::ExpertPlan;
 using ktenv::agents::Greedy;
 using ktenv::agents::GreedyPlan;
 
@@ -43,6 +46,11 @@ void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
 Greedy make_greedy(std::shared_ptr<const GreedyPlan> plan, const Words& seed) {
   if (seed.shape(0) == 0) throw std::invalid_argument("greedy: the seed needs at least one 32-bit word");
   return Greedy(std::move(plan), seed.data(), seed.shape(0));
+}
+
+Expert make_expert(std::shared_ptr<const ExpertPlan> plan, const Words& seed) {
+  if (seed.shape(0) == 0) throw std::invalid_argument("expert: the seed needs at least one 32-bit word");
+  return Expert(std::move(plan), seed.data(), seed.shape(0));
 }
 
 // N greedy agents playing N seats of batched games: one call decides for all of them.
@@ -153,4 +161,64 @@ void bind_agents(nb::module_& m) {
             throw std::invalid_argument("greedy batch: the action mask of row " + std::to_string(i) +
                                         " allows no action");
       }, nb::arg("obs"), nb::arg("mask"), nb::arg("out"), "out[i] = agent i's action for row i");
+
+  nb::class_<ExpertPlan>(m, "ExpertPlan",
+                         "What the native expert agent reads beyond the greedy plan (the same layout); built by "
+                         "ktenv.native.expert.")
+      .def_static("make", &ktenv::agents::make_expert_plan, nb::arg("greedy_plan"), nb::arg("ints"), nb::arg("tables"))
+      .def_prop_ro("greedy_plan", [](const ExpertPlan& E) { return E.base; })
+      .def_prop_ro("size", [](const ExpertPlan& E) { return E.base->size; })
+      .def_prop_ro("n_actions", [](const ExpertPlan& E) { return E.base->n_actions; })
+      .def_prop_ro("n_players", [](const ExpertPlan& E) { return E.base->n; });
+
+  nb::class_<Expert>(m, "Expert", "agents/expert.py's ExpertAgent in native code (bit-exact)")
+      .def("__init__", [](Expert* self, std::shared_ptr<const ExpertPlan> plan, const Words& seed) {
+        new (self) Expert(make_expert(std::move(plan), seed));
+      }, nb::arg("plan"), nb::arg("seed"), "seed: the seed's 32-bit words, least significant first")
+      .def("reset", [](Expert& e, const Words& seed) {
+        if (seed.shape(0) == 0) throw std::invalid_argument("expert: the seed needs at least one 32-bit word");
+        e.reset(seed.data(), seed.shape(0));
+      }, nb::arg("seed"), "a new generator; the move plan is forgotten")
+      .def("set_plan", &Expert::set_plan, nb::arg("plan"))
+      .def("follow", &Expert::follow, nb::arg("action"),
+           "after scores() of a MOVE_START: move the stack of `action` with the plan made for it; False (nothing "
+           "changed) for an action not scored there")
+      .def_prop_ro("size", [](const Expert& e) { return e.layout().size; })
+      .def("act", [](Expert& e, const Obs& obs, const Mask& mask) {
+        check_one(e.layout(), obs, mask);
+        const int a = e.act(obs.data(), mask.data());
+        if (a < 0) throw std::invalid_argument("expert agent: the action mask allows no action");
+        return a;
+      }, nb::arg("obs"), nb::arg("mask"))
+      .def("scores", [](Expert& e, const Obs& obs, const Mask& mask) {
+        check_one(e.layout(), obs, mask);
+        std::vector<int> legal(e.layout().n_actions);
+        std::vector<double> out(e.layout().n_actions);
+        const int n = e.scores(obs.data(), mask.data(), legal.data(), out.data());
+        legal.resize(n);
+        out.resize(n);
+        return nb::make_tuple(legal, out);
+      }, nb::arg("obs"), nb::arg("mask"),
+         "(legal actions, their scores before the tie-break noise); draws nothing (a MOVE_START sets the move plan, "
+         "as the Python agent's scores do)")
+      .def("time_act", [](Expert& e, const ObsRows& obs, const MaskRows& mask, int repeat) {
+        // CPU seconds of this thread per decision over these rows (as Greedy.time_act)
+        const GreedyPlan& P = e.layout();
+        if (static_cast<int>(obs.shape(1)) != P.size || static_cast<int>(mask.shape(1)) != P.n_actions ||
+            obs.shape(0) != mask.shape(0) || obs.shape(0) == 0 || repeat < 1)
+          throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks, "
+                                      "repeat >= 1");
+        const std::size_t rows = obs.shape(0);
+        nb::gil_scoped_release unlocked;
+        timespec start{}, stop{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+        long sum = 0;
+        for (int r = 0; r < repeat; ++r)
+          for (std::size_t i = 0; i < rows; ++i) sum += e.act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &stop);
+        asm volatile("" : : "g"(sum) : "memory");
+        const double took = static_cast<double>(stop.tv_sec - start.tv_sec) +
+                            1e-9 * static_cast<double>(stop.tv_nsec - start.tv_nsec);
+        return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"));
 }

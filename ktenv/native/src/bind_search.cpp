@@ -83,26 +83,28 @@ void bind_search(nb::module_& m) {
   }, nb::arg("state"), nb::arg("player"));
 
   m.def("ismcts_search", [](const WorldSampler& worlds, const ktenv::observation::Plan& obs,
-                            std::shared_ptr<const ktenv::agents::GreedyPlan> greedy, const std::vector<int>& legal,
-                            int playouts, double seconds, double c, bool greedy_rollout, int cutoff, int n_worlds,
-                            bool greedy_expand, double widening, double w_citadel, double w_top,
-                            std::uint64_t seed) {
+                            std::shared_ptr<const ktenv::agents::ExpertPlan> expert, const std::vector<int>& legal,
+                            int playouts, double seconds, double c, int rollout, int cutoff, int n_worlds,
+                            int expand, double widening, double w_citadel, double w_top, double w_race,
+                            bool follow, double margin, std::uint64_t seed) {
     // agents/ismcts.py's search in native code (search/ismcts.hpp), without the GIL:
     // (action, iterations, tree nodes, seconds)
     if (legal.size() < 2) throw std::invalid_argument("ismcts_search: needs at least two legal actions");
     const int size = worlds.truth().t->layout.size;
     for (int a : legal)
       if (a < 0 || a >= size) throw std::invalid_argument("ismcts_search: action " + std::to_string(a) + " out of range");
-    ktenv::search::SearchOptions opt{playouts,      seconds,  c,         greedy_rollout, cutoff,
-                                     n_worlds,      greedy_expand, widening, w_citadel, w_top};
+    ktenv::search::SearchOptions opt{playouts, seconds,  c,         rollout, cutoff, n_worlds,
+                                     expand,   widening, w_citadel, w_top,   follow, margin, w_race};
     ktenv::search::SearchResult r;
     {
-      ktenv::search::Search search(obs, std::move(greedy), opt, seed);
+      ktenv::search::Search search(obs, std::move(expert), opt, seed);
       nb::gil_scoped_release unlocked;
       r = search.decide(worlds.truth(), worlds.seat(), legal);
     }
     return nb::make_tuple(r.action, r.iterations, r.nodes, r.seconds);
-  }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("greedy_plan"), nb::arg("legal"), nb::arg("playouts"),
-     nb::arg("seconds"), nb::arg("c"), nb::arg("greedy_rollout"), nb::arg("cutoff"), nb::arg("worlds_per_decision"),
-     nb::arg("greedy_expand"), nb::arg("widening"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("seed"));
+  }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("legal"), nb::arg("playouts"),
+     nb::arg("seconds"), nb::arg("c"), nb::arg("rollout"), nb::arg("cutoff"), nb::arg("worlds_per_decision"),
+     nb::arg("expand"), nb::arg("widening"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
+     nb::arg("follow"), nb::arg("margin"), nb::arg("seed"),
+     "rollout, expand: 0 random, 1 greedy, 2 expert");
 }

@@ -47,16 +47,18 @@ void bind_vector(nb::module_& m) {
       .def("__init__", [](vec::Batch* self, std::shared_ptr<const ktenv::Rules> rules,
                           const ktenv::observation::Plan& plan, int num_envs, std::uint64_t seed, int num_threads,
                           int reward, std::int64_t max_steps, std::vector<std::int8_t> seats,
-                          std::shared_ptr<const ktenv::agents::GreedyPlan> greedy) {
+                          std::shared_ptr<const ktenv::agents::GreedyPlan> greedy,
+                          std::shared_ptr<const ktenv::agents::ExpertPlan> expert) {
         if (reward != static_cast<int>(vec::Reward::WIN) && reward != static_cast<int>(vec::Reward::SHAPED))
           throw std::invalid_argument("reward: unknown reward code " + std::to_string(reward));
         new (self) vec::Batch(std::move(rules), plan,
                               vec::Options{num_envs, seed, num_threads, static_cast<vec::Reward>(reward), max_steps,
-                                           std::move(seats), std::move(greedy)});
+                                           std::move(seats), std::move(greedy), std::move(expert)});
       }, nb::arg("rules"), nb::arg("plan"), nb::arg("num_envs"), nb::arg("seed"), nb::arg("num_threads"),
          nb::arg("reward"), nb::arg("max_steps"), nb::arg("seats"), nb::arg("greedy").none() = nb::none(),
-         "seats: num_envs * num_players seat codes (0 external, 1 random, 2 greedy); greedy: the GreedyPlan of "
-         "the config, needed by greedy seats")
+         nb::arg("expert").none() = nb::none(),
+         "seats: num_envs * num_players seat codes (0 external, 1 random, 2 greedy, 3 expert); greedy, expert: the "
+         "GreedyPlan and ExpertPlan of the config, needed by greedy and expert seats")
       .def_prop_ro("num_envs", &vec::Batch::num_envs)
       .def_prop_ro("num_players", &vec::Batch::num_players)
       .def_prop_ro("observation_size", &vec::Batch::observation_size)
@@ -116,6 +118,8 @@ void bind_vector(nb::module_& m) {
          "final_observation (-1: none)")
       .def("set_greedy_plan", &vec::Batch::set_greedy_plan, nb::arg("plan"),
            "the greedy agent's plan, for greedy seats set later")
+      .def("set_expert_plan", &vec::Batch::set_expert_plan, nb::arg("plan"),
+           "the expert agent's plan, for expert seats set later")
       .def("seats", [](const vec::Batch& b, int i) {
         if (i < 0 || i >= b.num_envs()) throw nb::index_error("seats: no such game in the batch");
         const std::int8_t* row = b.seats(i);

@@ -372,11 +372,20 @@ void Scorer::bribe() {
   }
 }
 
-// (my strength, strongest enemy side's strength) in the battle hex; enemy as a float64 value of what
-// numpy holds (float32 unless a fort is added).
 void Scorer::battle_balance(double& mine, double& enemy) {
+  bool single = false;
+  greedy_battle_balance(v, mine, enemy, single);
+}
+
+}  // namespace
+
+// (my strength, strongest enemy side's strength) in the battle hex; enemy as a float64 value of what
+// numpy holds (float32 unless a fort is added: enemy_single says which).
+void greedy_battle_balance(View& v, double& mine, double& enemy, bool& enemy_single) {
+  const GreedyPlan& P = v.plan();
   const int x = v.reg_hex(P.h_reg_b_hex);
   mine = enemy = 0.0;
+  enemy_single = false;
   if (x < 0) return;
   mine = v.own_strength()[x];
   const double held = static_cast<double>(v.fort(x)) + static_cast<double>(v.income_combat(x));
@@ -386,6 +395,7 @@ void Scorer::battle_balance(double& mine, double& enemy) {
     const float s = v.side_strength(side, x);
     if (s > strongest) strongest = s;
   }
+  enemy_single = v.owner(x) <= 0;
   if (v.owner(x) > 0)
     enemy = static_cast<double>(strongest) + held;
   else if (v.owner(x) < 0)
@@ -393,6 +403,8 @@ void Scorer::battle_balance(double& mine, double& enemy) {
   else
     enemy = static_cast<double>(strongest);
 }
+
+namespace {
 
 void Scorer::retreat() {
   double mine = 0.0, enemy = 0.0;
@@ -571,6 +583,10 @@ void Scorer::run(int decision) {
 }
 
 }  // namespace
+
+void greedy_handler_scores(View& v, const int* legal, int n, double* out) {
+  Scorer(v, legal, n, out).run(v.decision());
+}
 
 Greedy::Greedy(std::shared_ptr<const GreedyPlan> plan, std::uint64_t seed)
     : plan_(std::move(plan)), view_(*plan_), rng_(seed), legal_(plan_->n_actions), score_(plan_->n_actions) {}

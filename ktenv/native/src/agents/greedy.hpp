@@ -17,6 +17,12 @@
 
 namespace ktenv::agents {
 
+// For agents built on greedy (expert.cpp), on an observation already read into `v`:
+// GreedyAgent's handler of v's decision for the legal actions (no cash override, no noise) ...
+void greedy_handler_scores(View& v, const int* legal, int n, double* out);
+// ... and GreedyAgent.battle_balance (enemy_single: numpy holds the enemy's strength in float32).
+void greedy_battle_balance(View& v, double& mine, double& enemy, bool& enemy_single);
+
 class Greedy {
  public:
   // seed: as agents.make("greedy", seed=seed) (numpy.random.default_rng(seed))

@@ -29,16 +29,23 @@ constexpr double kAim = 0.95;  // the share of a time budget the search plans to
 
 }  // namespace
 
-Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::GreedyPlan> greedy, SearchOptions options,
+Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::ExpertPlan> expert, SearchOptions options,
                std::uint64_t seed)
-    : obs_(obs), plan_(std::move(greedy)), opt_(options), rng_(Dice::seeded(seed)) {
+    : obs_(obs), expert_plan_(std::move(expert)), opt_(options), rng_(Dice::seeded(seed)) {
   if (opt_.playouts < 0 || opt_.seconds < 0 || opt_.cutoff < 0 || opt_.worlds < 0 || opt_.widening <= 0)
     throw std::invalid_argument("ismcts: playouts, seconds, cutoff and worlds must not be negative, widening > 0");
   if (opt_.playouts == 0 && opt_.seconds == 0)
     throw std::invalid_argument("ismcts: give playouts or seconds (or both)");
+  if (opt_.rollout < RANDOM || opt_.rollout > EXPERT || opt_.expand < RANDOM || opt_.expand > EXPERT)
+    throw std::invalid_argument("ismcts: rollout and expand are 0 (random), 1 (greedy) or 2 (expert)");
+  if (!expert_plan_) throw std::invalid_argument("ismcts: no expert plan given");
+  if (opt_.follow && opt_.rollout != EXPERT) throw std::invalid_argument("ismcts: follow needs expert rollouts");
+  plan_ = expert_plan_->base;
   if (plan_->n != obs_.n || plan_->size != obs_.size)
-    throw std::invalid_argument("ismcts: the greedy plan and the observation plan are of different layouts");
+    throw std::invalid_argument("ismcts: the agents' plan and the observation plan are of different layouts");
   for (int p = 0; p < obs_.n; ++p) greedy_.emplace_back(plan_, rng_.next64());
+  if (opt_.rollout == EXPERT || opt_.expand == EXPERT)
+    for (int p = 0; p < obs_.n; ++p) expert_.emplace_back(expert_plan_, rng_.next64());
   obs_buf_.resize(static_cast<std::size_t>(obs_.size));
 }
 
@@ -53,18 +60,34 @@ void Search::collect(State& w, std::vector<int>& legal) {
     if (mask_[a]) legal.push_back(a);
 }
 
-int Search::greedy_act(State& w, int p) {
+// The rollout policy's action for player p (greedy or expert; mask_: w's mask, from collect)
+int Search::policy_act(State& w, int p) {
   observation::encode(w, obs_, p, obs_buf_.data());
-  return greedy_[p].act(obs_buf_.data(), mask_.data());  // mask_: w's mask (collect)
+  if (opt_.rollout == EXPERT) return expert_[p].act(obs_buf_.data(), mask_.data());
+  return greedy_[p].act(obs_buf_.data(), mask_.data());
 }
 
-// The legal actions in the order greedy prefers them for the player to act (a tiny noise breaks ties).
+// A MOVE_START chosen by the tree: the actor's expert makes its plans there and follows the one of that
+// stack (mask_: w's mask), so that its MOVE_SELECT and MOVE_STACK decisions carry out the tree's choice.
+void Search::follow_start(State& w, int action) {
+  if (expert_.empty() || w.decision != decision::MOVE_START) return;
+  const int p = w.actor;
+  observation::encode(w, obs_, p, obs_buf_.data());
+  scratch_legal_.resize(static_cast<std::size_t>(plan_->n_actions));
+  scratch_scores_.resize(static_cast<std::size_t>(plan_->n_actions));
+  expert_[p].scores(obs_buf_.data(), mask_.data(), scratch_legal_.data(), scratch_scores_.data());
+  expert_[p].follow(action);
+}
+
+// The legal actions in the order the expansion policy prefers them for the player to act (a tiny noise
+// breaks ties). The expert's scores of a MOVE_START set that player's move plan, as its act would.
 void Search::rank(State& w, Node& node, const std::vector<int>& legal) {
   const int p = w.actor;
   observation::encode(w, obs_, p, obs_buf_.data());
   std::vector<int> acts(static_cast<std::size_t>(plan_->n_actions));
   std::vector<double> scores(static_cast<std::size_t>(plan_->n_actions));
-  const int n = greedy_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data());
+  const int n = opt_.expand == EXPERT ? expert_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data())
+                                      : greedy_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data());
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) scores[i] += static_cast<double>(rng_.next64() >> 11) * 0x1.0p-53 * 1e-6;
   std::iota(order.begin(), order.end(), 0);
@@ -95,12 +118,19 @@ void Search::value(const State& w) {
     const int owner = w.hex_owner[h];
     if (owner >= 0 && owner < n) top[owner] = std::max<int>(top[owner], w.hex_fort[h]);
   }
+  const double citadel_income = n == 6 ? 25.0 : n == 4 ? 20.0 : 15.0;  // R14.3, R20.1 (the 2-player default)
   double total = 0.0;
   for (int p = 0; p < n; ++p) {
     const auto& r = st[p];
     double score = W_INCOME * r[observation::INCOME] + W_HEX * r[observation::HEXES] +
                    W_FORT * r[observation::FORT_LEVELS] + opt_.w_citadel * r[observation::CITADELS] +
                    opt_.w_top * top[p] + W_HERO * r[observation::HEROES] + W_GOLD * r[observation::GOLD];
+    if (opt_.w_race > 0) {  // what a Citadel needs (R14.3): a Castle, the income, 5 gold
+      const double income = std::min(1.0, r[observation::INCOME] / citadel_income);
+      const double gold = std::min(1.0, r[observation::GOLD] / 5.0);
+      const double ready = top[p] == 4 ? 2.0 : top[p] == 3 ? income + gold : 0.0;  // the last step's progress
+      score += opt_.w_race * (top[p] + ready);
+    }
     value_[p] = w.alive[p] ? score : 0.0;
     total += value_[p];
   }
@@ -112,8 +142,8 @@ void Search::rollout(State& w) {
   for (int i = 0; i < opt_.cutoff && !over(w) && !out_of_time(); ++i) {
     collect(w, legal);
     if (legal.empty()) break;  // no legal action: never in a correct engine
-    const int a = opt_.greedy_rollout ? greedy_act(w, w.actor)
-                                      : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
+    const int a = opt_.rollout != RANDOM ? policy_act(w, w.actor)
+                                         : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
     machine::step_legal(w, a);
   }
   value(w);
@@ -123,15 +153,21 @@ void Search::iterate(State& w) {
   std::vector<int> legal, untried;
   int node = 0;
   path_.clear();
+  bool root = true;  // the root's own decision is searched whatever it is
   while (!over(w)) {
     collect(w, legal);
     if (legal.empty()) break;
+    if (opt_.follow && !root && (w.decision == decision::MOVE_SELECT || w.decision == decision::MOVE_STACK)) {
+      machine::step_legal(w, policy_act(w, w.actor));  // the plan of the stack the tree started
+      continue;
+    }
     const int actor = w.actor;
+    root = false;
     for (const auto& [a, child] : nodes_[node].children) child_of_[a] = child;
     untried.clear();
     for (int a : legal)
       if (child_of_[a] < 0) untried.push_back(a);
-    if (!untried.empty() && opt_.greedy_expand) {
+    if (!untried.empty() && opt_.expand != RANDOM) {
       if (!nodes_[node].ranked) rank(w, nodes_[node], legal);
       const Node& n = nodes_[node];
       if (n.children.size() >= opt_.widening * std::sqrt(static_cast<double>(n.visits)) + 1 &&
@@ -155,6 +191,7 @@ void Search::iterate(State& w) {
       for (int b : legal)  // availability of the children legal in this world (the new one included)
         if (child_of_[b] >= 0) ++nodes_[child_of_[b]].avail;
       for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+      if (opt_.follow) follow_start(w, a);
       machine::step_legal(w, a);
       path_.push_back(next);
       break;
@@ -171,6 +208,7 @@ void Search::iterate(State& w) {
     }
     next = child_of_[best];
     for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+    if (opt_.follow) follow_start(w, best);
     machine::step_legal(w, best);
     path_.push_back(next);
     node = next;
@@ -208,7 +246,7 @@ SearchResult Search::decide(const State& truth, int seat, const std::vector<int>
       w = fixed[static_cast<std::size_t>(i) % fixed.size()];
     iterate(w);
   }
-  // the root's most visited child; ties: greedy's order, else the higher total value
+  // the root's most visited child; ties: the expansion policy's order, else the higher total value
   const Node& root = nodes_[0];
   SearchResult out{legal.empty() ? -1 : legal[0], i, static_cast<int>(nodes_.size()), 0.0};
   int best_visits = -1;
@@ -224,6 +262,19 @@ SearchResult Search::decide(const State& truth, int seat, const std::vector<int>
       out.action = a;
       best_visits = c.visits;
       best_tie = tie;
+    }
+  }
+  if (opt_.margin > 0 && root.ranked) {  // the policy's first choice unless another is clearly better
+    int first = -1, other = -1;
+    for (const auto& [b, c] : root.children)
+      if (rank_of(root, b) == 0) first = c;
+    for (const auto& [b, c] : root.children)
+      if (c != first && nodes_[c].visits > 0 && b == out.action) other = c;
+    if (first >= 0 && nodes_[first].visits > 0 && other >= 0) {
+      const Node &f = nodes_[first], &o = nodes_[other];
+      if (o.total / o.visits < f.total / f.visits + opt_.margin)
+        for (const auto& [b, c] : root.children)
+          if (c == first) out.action = b;
     }
   }
   out.seconds = now() - t0;

@@ -29,6 +29,7 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
     : rules_(std::move(rules)),
       plan_(std::make_shared<const observation::Plan>(plan)),
       greedy_plan_(std::move(options.greedy)),
+      expert_plan_(std::move(options.expert)),
       n_(options.num_envs),
       players_(plan.n),
       actions_(rules_ ? rules_->t.layout.size : 0),
@@ -40,6 +41,8 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
   if (n_ < 1) throw std::invalid_argument("num_envs: expected at least 1 game, got " + std::to_string(n_));
   if (options.num_threads < 1)
     throw std::invalid_argument("num_threads: expected at least 1, got " + std::to_string(options.num_threads));
+  if (expert_plan_ && (expert_plan_->base->size != plan_->size || expert_plan_->base->n_actions != actions_))
+    throw std::invalid_argument("expert: the expert agent's plan is for another observation or action layout");
   if (players_ != rules_->t.n.Players)
     throw std::invalid_argument("the observation plan is for " + std::to_string(players_) + " players, the rules for " +
                                 std::to_string(rules_->t.n.Players));
@@ -53,6 +56,7 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
     Game& g = games_[static_cast<std::size_t>(i)];
     g.index = i;
     g.greedy.resize(static_cast<std::size_t>(players_));
+    g.expert.resize(static_cast<std::size_t>(players_));
     std::copy_n(&options.seats[static_cast<std::size_t>(i) * players_], players_, g.next_seats.begin());
     g.next_observer = static_cast<int>(std::find(g.next_seats.begin(), g.next_seats.begin() + players_, EXTERNAL) -
                                        g.next_seats.begin());
@@ -82,18 +86,20 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
 // One game's seat codes (and observer, unless -1): known codes, an external seat, greedy seats only with
 // the greedy agent's plan.
 void Batch::check_seats(const std::int8_t* seats, int observer, const std::string& where) const {
-  bool external = false, greedy = false;
+  bool external = false, greedy = false, expert = false;
   for (int p = 0; p < players_; ++p) {
     int code = seats[p];
-    if (code != EXTERNAL && code != RANDOM && code != GREEDY)
+    if (code != EXTERNAL && code != RANDOM && code != GREEDY && code != EXPERT)
       throw std::invalid_argument("seats: unknown seat code " + std::to_string(code) + " (" + where + ")");
     external = external || code == EXTERNAL;
     greedy = greedy || code == GREEDY;
+    expert = expert || code == EXPERT;
   }
   if (!external)
     throw std::invalid_argument("seats: " + where + " has no external seat (nobody would ever hand the caller a "
                                 "decision)");
   if (greedy && !greedy_plan_) throw std::invalid_argument("seats: greedy seats need the greedy agent's plan");
+  if (expert && !expert_plan_) throw std::invalid_argument("seats: expert seats need the expert agent's plan");
   if (observer < -1 || observer >= players_)
     throw std::invalid_argument("observer: seat " + std::to_string(observer) + " is not a seat of the game (" + where +
                                 ")");
@@ -104,6 +110,13 @@ void Batch::set_greedy_plan(std::shared_ptr<const agents::GreedyPlan> plan) {
   if (plan->size != plan_->size || plan->n_actions != actions_)
     throw std::invalid_argument("greedy: the greedy agent's plan is for another observation or action layout");
   greedy_plan_ = std::move(plan);
+}
+
+void Batch::set_expert_plan(std::shared_ptr<const agents::ExpertPlan> plan) {
+  if (!plan) throw std::invalid_argument("expert: no plan given");
+  if (plan->base->size != plan_->size || plan->base->n_actions != actions_)
+    throw std::invalid_argument("expert: the expert agent's plan is for another observation or action layout");
+  expert_plan_ = std::move(plan);
 }
 
 void Batch::set_next_seats(int i, const std::int8_t* seats, int observer) {
@@ -121,8 +134,12 @@ void Batch::make_agents(Game& g) {
   for (int p = 0; p < players_; ++p)
     if (g.next_seats[static_cast<std::size_t>(p)] == GREEDY && !g.greedy[static_cast<std::size_t>(p)])
       g.greedy[static_cast<std::size_t>(p)] = std::make_unique<agents::Greedy>(greedy_plan_, 0);
-  if (g.seen.empty() && std::find(g.next_seats.begin(), g.next_seats.end(), GREEDY) != g.next_seats.end())
-    g.seen.assign(static_cast<std::size_t>(plan_->size), 0.0f);
+  for (int p = 0; p < players_; ++p)
+    if (g.next_seats[static_cast<std::size_t>(p)] == EXPERT && !g.expert[static_cast<std::size_t>(p)])
+      g.expert[static_cast<std::size_t>(p)] = std::make_unique<agents::Expert>(expert_plan_, 0);
+  const bool reads = std::any_of(g.next_seats.begin(), g.next_seats.end(),
+                                 [](std::int8_t code) { return code == GREEDY || code == EXPERT; });
+  if (g.seen.empty() && reads) g.seen.assign(static_cast<std::size_t>(plan_->size), 0.0f);
 }
 
 // ----- the calls
@@ -230,6 +247,8 @@ void Batch::start(Game& g) {
     for (int p = 0; p < players_; ++p)
       if (g.seats[static_cast<std::size_t>(p)] == GREEDY)
         g.greedy[static_cast<std::size_t>(p)]->reset(greedy_seed(g.seed, p));
+      else if (g.seats[static_cast<std::size_t>(p)] == EXPERT)
+        g.expert[static_cast<std::size_t>(p)]->reset(greedy_seed(g.seed, p));
     g.steps = 0;
     g.returns.fill(0.0);
     std::fill_n(opening, players_, 0.0);
@@ -293,10 +312,11 @@ bool Batch::play_native(Game& g, double* rewards) {
 
 int Batch::native_action(Game& g, int seat) {
   const std::int8_t* mask = mask_of(g.s);
-  if (seat == GREEDY) {  // it sees what an external seat would: its own observation and mask
+  if (seat == GREEDY || seat == EXPERT) {  // it sees what an external seat would: its own observation and mask
     int p = static_cast<int>(g.s.actor);
     observation::encode(g.s, *plan_, p, g.seen.data(), stats_of(g));
-    int a = g.greedy[static_cast<std::size_t>(p)]->act(g.seen.data(), mask);
+    int a = seat == GREEDY ? g.greedy[static_cast<std::size_t>(p)]->act(g.seen.data(), mask)
+                           : g.expert[static_cast<std::size_t>(p)]->act(g.seen.data(), mask);
     if (a < 0) throw InvariantViolation("no legal action at a decision");
     return a;
   }

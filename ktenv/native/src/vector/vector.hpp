@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../agents/expert.hpp"
 #include "../agents/greedy.hpp"
 #include "../engine/observation.hpp"
 #include "../game.hpp"
@@ -27,8 +28,9 @@ namespace ktenv::vector {
 
 // Who decides for a seat. EXTERNAL: the caller (step's actions); the others are played inside native
 // code between the caller's decisions: RANDOM uniformly among the legal actions, GREEDY by the native
-// port of agents/greedy.py (agents/greedy.hpp), reading only its seat's observation and mask.
-enum Seat : std::int8_t { EXTERNAL = 0, RANDOM = 1, GREEDY = 2 };
+// port of agents/greedy.py (agents/greedy.hpp), EXPERT by that of agents/expert.py (agents/expert.hpp),
+// reading only its seat's observation and mask.
+enum Seat : std::int8_t { EXTERNAL = 0, RANDOM = 1, GREEDY = 2, EXPERT = 3 };
 enum class Reward : int { WIN = 0, SHAPED = 1 };
 
 // Why a game ended, as a code (the final_reason rows): the engine's reasons, then step_limit.
@@ -49,6 +51,7 @@ struct Options {
   std::int64_t max_steps = 0;  // decisions per episode before truncation; 0: no bound
   std::vector<std::int8_t> seats;  // num_envs * n_players Seat codes, row-major
   std::shared_ptr<const agents::GreedyPlan> greedy;  // the greedy seats' reading of this config's observation
+  std::shared_ptr<const agents::ExpertPlan> expert;  // the expert seats' (its base: the greedy plan)
 };
 
 // The rows every call writes, row i belonging to game i. Owned by the batch; the caller reads them
@@ -85,7 +88,8 @@ struct Game {
   std::array<std::int8_t, kMaxPlayers> seats{}, next_seats{};  // Seat codes: this episode's, the next one's
   int observer = 0, next_observer = 0;  // whose view of the final state is final_observation
   std::vector<std::unique_ptr<agents::Greedy>> greedy;  // per seat, made when the seat is first GREEDY
-  std::vector<float> seen;       // a greedy seat's observation (allocated with its first greedy seat)
+  std::vector<std::unique_ptr<agents::Expert>> expert;  // per seat, made when the seat is first EXPERT
+  std::vector<float> seen;       // a greedy or expert seat's observation (allocated with the first such seat)
   observation::StatTable stats;  // the players' statistics of the state as it stands (shaped rewards only)
   bool failed = false;           // the engine threw inside this game (message in `error`)
   std::string error;
@@ -119,6 +123,8 @@ class Batch {
   void set_next_seats(int i, const std::int8_t* seats, int observer);
   // The greedy agent's plan, for greedy seats set later (checked against the observation and action layout).
   void set_greedy_plan(std::shared_ptr<const agents::GreedyPlan> plan);
+  // The expert agent's plan, for expert seats set later (checked as the greedy plan is).
+  void set_expert_plan(std::shared_ptr<const agents::ExpertPlan> plan);
   const std::int8_t* seats(int i) const { return games_.at(static_cast<std::size_t>(i)).seats.data(); }
   int observer(int i) const { return games_.at(static_cast<std::size_t>(i)).observer; }
 
@@ -143,6 +149,7 @@ class Batch {
   std::shared_ptr<const Rules> rules_;
   std::shared_ptr<const observation::Plan> plan_;
   std::shared_ptr<const agents::GreedyPlan> greedy_plan_;
+  std::shared_ptr<const agents::ExpertPlan> expert_plan_;
   int n_, players_, actions_;
   std::uint64_t base_seed_;
   Reward reward_;
@@ -154,7 +161,7 @@ class Batch {
 };
 
 // The seed of a native seat's generator in the game with seed `game_seed` (docs/vector.md): random seats
-// share Dice(random_seed(s)); the greedy seat p is numpy.random.default_rng(greedy_seed(s, p)).
+// share Dice(random_seed(s)); the greedy (or expert) seat p is numpy.random.default_rng(greedy_seed(s, p)).
 inline std::uint64_t random_seed(std::uint64_t game_seed) { return game_seed * 7919 + 1; }
 inline std::uint64_t greedy_seed(std::uint64_t game_seed, int seat) {
   return game_seed * 7919 + 2 + static_cast<std::uint64_t>(seat);

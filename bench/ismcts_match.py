@@ -1,0 +1,83 @@
+"""A 2-player match of one search agent against one opponent, seats swapped every game (issue 16).
+
+    python bench/ismcts_match.py "ismcts:seconds=0.1,rollout=expert" expert --games 40 --workers 2
+
+Prints the search agent's wins, its win share with a 95% Wilson interval, the games' rounds, and the
+search's decisions per game and seconds per decision (measured in native code: `last_seconds`).
+Game g has seed `seed + g`; the search agent sits in seat g % 2. A drawn or unfinished game counts half.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from ktenv import agents
+from ktenv.arena.game import agent_seed, encoder_for
+from ktenv.config import GameConfig
+from ktenv.engine import new_game
+from ktenv.engine.machine import legal_mask, step
+from ktenv.worlds import WorldSampler
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play(job: tuple[str, str, int, int, int]) -> dict:
+    search, other, seed, seat, max_rounds = job
+    cfg = GameConfig(n_players=2, max_rounds=max_rounds)
+    names = [search, other] if seat == 0 else [other, search]
+    seats = [agents.make(name, seed=agent_seed(seed, p)) for p, name in enumerate(names)]
+    enc = encoder_for(cfg)
+    s = new_game(cfg, seed)
+    searched, spent, iterations, t0 = 0, 0.0, 0, time.perf_counter()
+    while not s.game_over:
+        p, mask = s.actor, legal_mask(s)
+        agent = seats[p]
+        obs = {"observation": enc.encode(s, p), "action_mask": mask}
+        if getattr(agent, "needs_worlds", False):
+            obs["worlds"] = WorldSampler(s, p)
+        a = agent.act(obs, mask)
+        if p == seat and mask.sum() > 1 and getattr(agent, "last_iterations", 0) > 0:
+            searched += 1
+            spent += getattr(agent, "last_seconds", 0.0)
+            iterations += getattr(agent, "last_iterations", 0)
+        step(s, a)
+    won = 1.0 if list(s.winners) == [seat] else 0.5 if seat in s.winners or not s.winners else 0.0
+    return {"won": won, "rounds": int(s.round), "searched": searched, "spent": spent, "iterations": iterations,
+            "seconds": time.perf_counter() - t0, "reason": s.reason}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("search")
+    ap.add_argument("other")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=16000)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--max-rounds", type=int, default=40)
+    args = ap.parse_args()
+    jobs = [(args.search, args.other, args.seed + g, g % 2, args.max_rounds) for g in range(args.games)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = list(pool.map(play, jobs))
+    wins = sum(r["won"] for r in results)
+    lo, hi = wilson(wins, len(results))
+    searched = sum(r["searched"] for r in results)
+    print(f"{args.search} vs {args.other}: {wins:g}/{len(results)} = {wins / len(results):.0%} "
+          f"[{lo:.0%}, {hi:.0%}] (95% Wilson); rounds {sum(r['rounds'] for r in results) / len(results):.1f}; "
+          f"{searched / len(results):.0f} searched decisions a game, "
+          f"{sum(r['spent'] for r in results) / max(searched, 1) * 1e3:.1f} ms and "
+          f"{sum(r['iterations'] for r in results) / max(searched, 1):.0f} iterations each; "
+          f"{sum(r['seconds'] for r in results) / len(results):.0f} s a game")
+
+
+if __name__ == "__main__":
+    main()
