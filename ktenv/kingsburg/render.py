@@ -11,8 +11,9 @@ from . import catalog as cat
 from .machine import describe_state
 from .state import NEUTRAL, KingsburgState
 
-COLOURS = ((200, 60, 60), (60, 110, 200), (60, 160, 80), (200, 160, 40), (150, 80, 180))
-COLOUR_NAMES = ("red", "blue", "green", "yellow", "purple")
+# Okabe-Ito: vermillion, blue, bluish green, reddish purple, orange (told apart with any colour vision)
+COLOURS = ((213, 94, 0), (0, 114, 178), (0, 158, 115), (204, 121, 167), (230, 159, 0))
+COLOUR_NAMES = ("vermillion", "blue", "green", "purple", "orange")
 NEUTRAL_COLOUR = (130, 130, 130)
 
 
