@@ -118,7 +118,7 @@ def build_model(cfg: TrainConfig, venv):
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from .buffer import FlatRolloutBuffer
-    from .policy import policy_kwargs, set_learner_speedups
+    from .policy import fused_adam, policy_kwargs, set_learner_speedups
 
     p = cfg.ppo
     network = policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation)
@@ -127,7 +127,7 @@ def build_model(cfg: TrainConfig, venv):
         batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda,
         clip_range=p.clip_range, ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         target_kl=p.target_kl, seed=cfg.seed, device="cpu", verbose=0, rollout_buffer_class=FlatRolloutBuffer,
-        policy_kwargs={**network, "optimizer_kwargs": {"fused": True}})  # one pass over the weights, not ten
+        policy_kwargs={**network, "optimizer_kwargs": fused_adam()})
     set_learner_speedups(model.policy, cfg.learner_precision, prescaled=False)  # imitation feeds raw observations
     return model
 
