@@ -190,11 +190,26 @@ def cmd_render(args: argparse.Namespace) -> int:
 
     if args.width is not None and args.width <= 0:
         raise ConfigError(f"--width: expected a positive number of pixels, got {args.width}")
-    if args.game_name == "kingsburg":
+    if args.game_name == "kingsburg" or (args.game_name is None and _saved_kingsburg(args.game)):
         from .kingsburg.render import render_command as kingsburg_render
 
         return kingsburg_render(args)
     return render_command(args)
+
+
+def _saved_kingsburg(path: str) -> bool:
+    """Whether a save file is a Kingsburg game (its schema says so); an unreadable file is left to the
+    render command, which names the problem."""
+    import json
+
+    from .kingsburg.state import SCHEMA
+
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("schema") == SCHEMA
 
 
 def cmd_train(args: argparse.Namespace) -> int:

@@ -29,6 +29,9 @@ def test_play_save_render_and_text(tmp_path, capsys):
     out = tmp_path / "g.png"
     assert main(["render", str(save), "--game", "kingsburg", "--out", str(out), "--width", "600", "--text"]) == 0
     assert out.stat().st_size > 5000 and "advisors:" in capsys.readouterr().out
+    out.unlink()
+    assert main(["render", str(save), "--out", str(out), "--text"]) == 0  # the save's schema says Kingsburg
+    assert out.stat().st_size > 5000 and "advisors:" in capsys.readouterr().out
     assert main(["play", "--game", "kingsburg", "--players", "6"]) == 2
     assert main(["play", "--game", "kingsburg", "--max-rounds", "3"]) == 2
     assert main(["play", "--game", "kingsburg", "--agents", "nobody"]) == 2
