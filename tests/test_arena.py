@@ -167,8 +167,9 @@ def test_a_store_of_another_tournament_is_refused(tmp_path):
 def test_killed_tournament_process_resumes(tmp_path):
     """Kill the whole tournament (parent and workers) mid-run, then --resume."""
     db = tmp_path / "k.sqlite"
+    games = 400  # enough that the run is still going when the poll below sees its first games stored
     args = [sys.executable, "-m", "ktenv.cli", "tournament", "--agents", "random,greedy", "--players", "2",
-            "--games", "30", "--workers", "2", "--max-rounds", "6", "--db", str(db), "--no-progress"]
+            "--games", str(games), "--workers", "2", "--max-rounds", "6", "--db", str(db), "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
@@ -186,18 +187,20 @@ def test_killed_tournament_process_resumes(tmp_path):
                 if count >= 3:
                     break
     finally:
-        if proc.poll() is None:
+        killed = proc.poll() is None
+        if killed:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+    assert killed, "the tournament ended before it could be killed"
     with sqlite3.connect(db) as c:
         before = c.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-    assert 3 <= before
+    assert 3 <= before < games
     done = subprocess.run(args + ["--resume"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db) as c:
         indices = [r[0] for r in c.execute("SELECT game_index FROM games ORDER BY game_index")]
-    assert indices == list(range(30))
-    assert f"played now: {30 - before} games" in done.stdout
+    assert indices == list(range(games))
+    assert f"played now: {games - before} games" in done.stdout
 
 
 def test_ray_backend_runs_or_says_what_is_missing(tmp_path):
