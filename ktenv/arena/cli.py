@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..config import ConfigError, parse_value
 
@@ -128,11 +130,40 @@ def add_replay_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class ReplayedGame:
+    """What `ktenv replay` needs of one board game: how a move is dated and told, the pictures, the summary."""
+
+    when: Callable  # state -> "round 3, Movement" / "year 2, Summer"
+    describe_action: Callable
+    ansi: Callable
+    save_picture: Callable  # (state, path) -> None
+    summary: Callable
+    format_summary: Callable
+
+
+def _kings_and_things() -> ReplayedGame:
     from .. import render
     from ..engine import describe_action
     from ..state import PHASE_NAMES
     from ..summary import format_summary, summary
+
+    return ReplayedGame(lambda s: f"round {s.round}, {PHASE_NAMES[s.phase]}", describe_action, render.ansi,
+                        lambda s, path: render.image(s).save(path), summary, format_summary)
+
+
+def _kingsburg() -> ReplayedGame:
+    from PIL import Image
+
+    from ..kingsburg import describe_action, render
+    from ..kingsburg.arena import format_summary, summary
+    from ..kingsburg.state import PHASE_NAMES
+
+    return ReplayedGame(lambda s: f"year {s.year}, {PHASE_NAMES[s.phase]}", describe_action, render.ansi,
+                        lambda s, path: Image.fromarray(render.rgb_array(s)).save(path), summary, format_summary)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
     from .records import GameRecord, RecordError, replay
 
     try:
@@ -140,8 +171,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         game = "kingsburg" if type(rec.config).__name__ == "KingsburgConfig" else "kings_and_things"
         if getattr(args, "game_name", None) not in (None, game):
             raise RecordError(f"{args.record} is a game of {game}, not of {args.game_name}")
-        if game == "kingsburg":
-            return _replay_kingsburg(args, rec)
+        pieces = _kingsburg() if game == "kingsburg" else _kings_and_things()
         shows = set(args.show or [])
         for k in shows:
             if not 0 <= k < len(rec.actions):
@@ -149,21 +179,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
         def on_move(s, k, a):
             if args.list or k in shows:
-                print(f"move {k}: round {s.round}, {PHASE_NAMES[s.phase]}, player {s.actor} "
-                      f"({rec.agents[s.actor]}): {describe_action(s, a)}")
+                print(f"move {k}: {pieces.when(s)}, player {s.actor} ({rec.agents[s.actor]}): "
+                      f"{pieces.describe_action(s, a)}")
             if k in shows:
-                print(render.ansi(s))
+                print(pieces.ansi(s))
                 print()
 
         done = replay(rec, on_move=on_move if (args.list or shows) else None)
         if args.render:
             state = done.state if args.at is None else replay(rec, upto=args.at).state
-            render.image(state).save(args.render)
-            print(f"board written to {args.render}")
+            pieces.save_picture(state, args.render)
+            print(f"{'picture' if game == 'kingsburg' else 'board'} written to {args.render}")
     except RecordError as exc:
         print(f"ktenv: error: {exc}", file=sys.stderr)
         return 2
-    info = summary(done.state)
+    info = pieces.summary(done.state)
     if args.json:
         note = {"note": done.note} if done.note else {}
         print(json.dumps({"verified": True, "moves": done.moves, "agents": rec.agents, **note, **info}))
@@ -172,42 +202,5 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if done.note:
             print(f"note: {done.note}")
         print(f"agents: {', '.join(f'{p}={a}' for p, a in enumerate(rec.agents))}")
-        print(format_summary(info))
-    return 0
-
-
-def _replay_kingsburg(args: argparse.Namespace, rec) -> int:
-    """`ktenv replay` of a Kingsburg record (ktenv/kingsburg/)."""
-    from ..kingsburg import describe_action, render
-    from ..kingsburg.arena import format_summary, summary
-    from ..kingsburg.state import PHASE_NAMES
-    from .records import RecordError, replay
-
-    shows = set(args.show or [])
-    for k in shows:
-        if not 0 <= k < len(rec.actions):
-            raise RecordError(f"--show {k}: the record has moves 0..{len(rec.actions) - 1}")
-
-    def on_move(s, k, a):
-        if args.list or k in shows:
-            print(f"move {k}: year {s.year}, {PHASE_NAMES[s.phase]}, player {s.actor} ({rec.agents[s.actor]}): "
-                  f"{describe_action(s, a)}")
-        if k in shows:
-            print(render.ansi(s))
-            print()
-
-    done = replay(rec, on_move=on_move if (args.list or shows) else None)
-    if args.render:
-        from PIL import Image
-
-        state = done.state if args.at is None else replay(rec, upto=args.at).state
-        Image.fromarray(render.rgb_array(state)).save(args.render)
-        print(f"picture written to {args.render}")
-    info = summary(done.state)
-    if args.json:
-        print(json.dumps({"verified": True, "moves": done.moves, "agents": rec.agents, **info}))
-    else:
-        print(f"verified: {done.moves} moves replayed from seed {rec.seed}; the result is identical to the record")
-        print(f"agents: {', '.join(f'{p}={a}' for p, a in enumerate(rec.agents))}")
-        print(format_summary(info))
+        print(pieces.format_summary(info))
     return 0
