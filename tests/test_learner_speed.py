@@ -25,10 +25,11 @@ def test_symlog_is_the_four_pass_formula_bit_for_bit():
     assert torch.equal(symlog(x), torch.sign(x) * torch.log1p(torch.abs(x)))
 
 
-def test_symlog_on_numpy_matches_torch():
+def test_symlog_on_numpy_matches_numpys_formula_bit_for_bit():
     x = observations()
-    np.testing.assert_allclose(symlog_array(x), symlog(torch.as_tensor(x)).numpy(), rtol=1e-6, atol=0)
+    np.testing.assert_array_equal(symlog_array(x), np.copysign(np.log1p(np.abs(x)), x))
     assert symlog_array(x).dtype == np.float32
+    np.testing.assert_array_equal(symlog_array(x[:, ::3]), symlog_array(np.ascontiguousarray(x[:, ::3])))
 
 
 def extractor(size: int = 300) -> SymlogFeatures:
@@ -82,11 +83,13 @@ def test_the_switches_are_not_part_of_the_weights():
     assert features.state_dict().keys() == before.keys()
 
 
-def test_the_flat_buffer_keeps_every_sample_whole():
+@pytest.mark.parametrize("bfloat16", [False, True])
+def test_the_flat_buffer_keeps_every_sample_whole(bfloat16):
     """Each minibatch row's observation, action, value, return and mask come from one (step, game)."""
     steps, games, size, n_actions = 8, 4, 5, 6
     buffer = FlatRolloutBuffer(steps, spaces.Box(-1e9, 1e9, (size,), np.float32), spaces.Discrete(n_actions),
                                device="cpu", n_envs=games, gamma=1.0, gae_lambda=1.0)
+    buffer.bfloat16_observations = bfloat16
     for t in range(steps):
         tag = (t * games + np.arange(games)).astype(np.float32)
         masks = np.zeros((games, n_actions), bool)
@@ -96,7 +99,8 @@ def test_the_flat_buffer_keeps_every_sample_whole():
     buffer.compute_returns_and_advantage(torch.zeros(games), np.zeros(games, bool))
     seen = []
     for batch in buffer.get(batch_size=7):
-        tags = batch.observations[:, 0].numpy()
+        assert batch.observations.dtype == (torch.bfloat16 if bfloat16 else torch.float32)
+        tags = batch.observations[:, 0].float().numpy()  # small integers: exact in bfloat16
         assert (batch.observations == batch.observations[:, :1]).all()
         np.testing.assert_array_equal(batch.old_values.numpy(), tags)
         np.testing.assert_array_equal(batch.old_log_prob.numpy(), -tags)
@@ -133,3 +137,84 @@ def test_the_training_games_hand_over_symlogged_observations_terminal_ones_inclu
             ended += 1
     raw.close()
     scaled.close()
+
+
+# ----------------------------------------------------------------------------- the masked distribution
+
+def masked_logits(rows: int = 300, n_actions: int = 40, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    logits = torch.as_tensor(rng.normal(0, 4, (rows, n_actions)).astype(np.float32))
+    masks = torch.as_tensor(rng.random((rows, n_actions)) < 0.2)
+    masks[np.arange(rows), rng.integers(0, n_actions, rows)] = True  # at least one legal action a row
+    masks[0] = False
+    masks[0, -1] = True  # only the last action legal
+    masks[1] = False
+    masks[1, 0] = True  # only the first
+    return logits, masks
+
+
+def both_distributions(logits, masks):
+    from ktenv.training.policy import MaskedCategorical
+    from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+
+    ours, theirs = MaskedCategorical(logits.shape[1]), MaskableCategoricalDistribution(logits.shape[1])
+    for dist, leaf in ((ours, logits.clone().requires_grad_()), (theirs, logits.clone().requires_grad_())):
+        dist.proba_distribution(leaf)
+        dist.apply_masking(masks)
+        dist.leaf = leaf
+    return ours, theirs
+
+
+def test_the_masked_distribution_is_sb3_contribs_numbers():
+    """What PPO computes from the policy's logits (log-probabilities of the taken actions,
+    entropy, their gradients, the mode) is sb3-contrib's MaskableCategorical's, to float rounding."""
+    logits, masks = masked_logits()
+    ours, theirs = both_distributions(logits, masks)
+    actions = torch.as_tensor([np.random.default_rng(2).choice(np.flatnonzero(m)) for m in masks.numpy()])
+    for dist in (ours, theirs):
+        (dist.log_prob(actions).sum() + 0.3 * dist.entropy().sum()).backward()
+    torch.testing.assert_close(ours.log_prob(actions), theirs.log_prob(actions), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(ours.entropy(), theirs.entropy(), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(ours.leaf.grad, theirs.leaf.grad, rtol=1e-5, atol=1e-6)
+    assert (ours.leaf.grad[~masks] == 0).all()  # nothing flows to an illegal logit
+    assert torch.equal(ours.mode(), theirs.mode())
+    assert torch.isfinite(ours.entropy()).all()
+
+
+def test_the_masked_distribution_never_draws_an_illegal_action_and_draws_in_proportion():
+    logits, masks = masked_logits(rows=8)
+    ours, _ = both_distributions(logits, masks)
+    torch.manual_seed(0)
+    draws = torch.stack([ours.sample() for _ in range(4000)])  # [draws, rows]
+    assert masks.gather(1, draws.T).all()
+    probs = torch.softmax(logits.masked_fill(~masks, -torch.inf), -1)
+    for row in range(8):
+        share = torch.bincount(draws[:, row], minlength=logits.shape[1]).float() / len(draws)
+        assert (share - probs[row]).abs().max() < 0.03
+
+
+def test_a_row_without_a_legal_action_is_uniform_not_nan():
+    from ktenv.training.policy import MaskedCategorical
+
+    dist = MaskedCategorical(5).proba_distribution(torch.randn(2, 5))
+    dist.apply_masking(torch.zeros(2, 5, dtype=torch.bool))
+    torch.testing.assert_close(dist.log_probs, torch.full((2, 5), -np.log(5), dtype=torch.float32))
+
+
+def test_the_learner_policy_takes_the_buffers_bfloat16_observations_as_they_are():
+    """bfloat16 minibatches give what the float32 ones give through the bfloat16 first layer."""
+    from ktenv.training.policy import LearnerPolicy, policy_kwargs, set_learner_speedups
+
+    size, n_actions = 300, 12
+    torch.manual_seed(0)
+    policy = LearnerPolicy(spaces.Box(-np.inf, np.inf, (size,), np.float32), spaces.Discrete(n_actions),
+                           lambda _: 1e-4, **policy_kwargs(32, [16], [16], "relu"))
+    set_learner_speedups(policy, "bf16", prescaled=True)
+    x = torch.as_tensor(symlog_array(observations(size=size)))
+    masks = np.ones((len(x), n_actions), bool)
+    actions = torch.zeros(len(x), dtype=torch.long)
+    values, log_prob, entropy = policy.evaluate_actions(x, actions, action_masks=masks)
+    values16, log_prob16, entropy16 = policy.evaluate_actions(x.bfloat16(), actions, action_masks=masks)
+    assert values16.dtype == torch.float32
+    for a, b in ((values, values16), (log_prob, log_prob16), (entropy, entropy16)):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)

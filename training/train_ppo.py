@@ -115,15 +115,14 @@ def network_meta(cfg: TrainConfig, venv) -> dict:
 
 def build_model(cfg: TrainConfig, venv):
     from sb3_contrib import MaskablePPO
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     from .buffer import FlatRolloutBuffer
-    from .policy import fused_adam, policy_kwargs, set_learner_speedups
+    from .policy import LearnerPolicy, fused_adam, policy_kwargs, set_learner_speedups
 
     p = cfg.ppo
     network = policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation)
     model = MaskablePPO(
-        MaskableActorCriticPolicy, venv, learning_rate=p.learning_rate, n_steps=p.n_steps,
+        LearnerPolicy, venv, learning_rate=p.learning_rate, n_steps=p.n_steps,
         batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda,
         clip_range=p.clip_range, ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm,
         target_kl=p.target_kl, seed=cfg.seed, device="cpu", verbose=0, rollout_buffer_class=FlatRolloutBuffer,
@@ -275,7 +274,8 @@ def learn(cfg: TrainConfig, run_dir: Path, model, meta: dict, start: int):
     from .policy import set_learner_speedups
 
     model.set_logger(configure(str(run_dir / "tb"), ["tensorboard", "csv"]))
-    set_learner_speedups(model.policy, cfg.learner_precision, prescaled=True)  # GameVecEnv symlogs the games'
+    bf16 = set_learner_speedups(model.policy, cfg.learner_precision, prescaled=True)  # GameVecEnv symlogs the games'
+    model.rollout_buffer.bfloat16_observations = bf16  # the first layer's input type, cast once per rollout
     monitor = Monitor(cfg, run_dir, meta, start)
 
     def on_term(signum, frame):  # SIGTERM behaves as Ctrl-C: checkpoint, then stop
