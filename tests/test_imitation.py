@@ -62,6 +62,17 @@ def test_the_teacher_games_hold_legal_labels_and_repeat_with_the_seed():
     assert 0.0 <= a.acting_wins <= 1.0
 
 
+def test_the_teacher_may_face_the_native_expert():
+    """Every default league member is native, so `expert` seats are an opponent kind like greedy's."""
+    rows = imitation.seat_rows(4, 2, {"expert": 1, "teacher": 1})
+    assert sorted(rows) == sorted([("external", "expert"), ("expert", "external"), ("external", "external"),
+                                   ("external", "external")])
+    demos = imitation.collect("greedy", 150, players=2, game=SHORT, reward="shaped", gamma=0.99,
+                              opponents={"expert": 1}, seed=3, num_envs=2)
+    assert len(demos) >= 150 and demos.masks[np.arange(len(demos)), demos.actions].all()
+    assert TrainConfig.from_yaml(SMOKE, {"imitation.opponents": {"expert": 1.0}}).imitation.opponents == {"expert": 1.0}
+
+
 def test_dagger_plays_the_policy_and_labels_with_the_teacher():
     from ktenv.vector import VectorEnv
 
@@ -99,7 +110,7 @@ def test_cloning_learns_the_labels():
 
 @pytest.mark.parametrize("overrides, message", [
     ({"imitation.teacher": "wizard"}, "'imitation.teacher'"),
-    ({"imitation.opponents": {"expert": 1.0}}, "'imitation.opponents'"),
+    ({"imitation.opponents": {"wizard": 1.0}}, "'imitation.opponents'"),
     ({"imitation.opponents": {"greedy": 0.0}}, "add up to 0"),
     ({"imitation.epochs": 0}, "'imitation.epochs'"),
     ({"imitation.learning_rate": 0}, "'imitation.learning_rate'"),

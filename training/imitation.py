@@ -5,7 +5,7 @@ the hand-written `expert` beats it 83-85%. So a run may start by imitating a tea
 in the training config):
 
 1. `collect`: the teacher plays batched native games (`ktenv.vector.VectorEnv`), in every seat of some
-   games (self-play) and against the native `greedy` and `random` seats in others, as the config's
+   games (self-play) and against the native `expert`, `greedy` and `random` seats in others, as the config's
    ``opponents`` shares say. Every teacher decision is kept: the teacher's observation (its own seat's
    view, exactly what the learner will see), its mask, its action, and the discounted return that
    followed it for that seat (the training reward, ``gamma`` of PPO), so the critic starts right too.
@@ -28,7 +28,7 @@ import numpy as np
 
 from ktenv.config import ConfigError
 
-OPPONENT_KINDS = ("teacher", "greedy", "random")  # the teacher's opponents while it is watched
+OPPONENT_KINDS = ("teacher", "expert", "greedy", "random")  # the teacher's opponents while it is watched
 
 
 @dataclass

@@ -133,6 +133,11 @@ class Monitor(BaseCallback):
         self.next_log = self.t0 + min(self.cfg.log_every_seconds, FIRST_LOG_SECONDS)
         self.env0 = self._env_seconds()
         self.start_step = self.num_timesteps
+        self.cycles: tuple[int, float, float] | None = None  # (steps, time, env seconds) at the last rollout start
+
+    def _on_rollout_start(self) -> None:
+        if self.num_timesteps > self.start_step:  # a rollout and its PPO update are done
+            self.cycles = (self.num_timesteps, time.perf_counter(), self._env_seconds())
 
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"]):
@@ -168,9 +173,10 @@ class Monitor(BaseCallback):
             record(f"game/win_rate_vs_{opponent}", float(np.mean(wins)))
         record("game/games", self.games)
         record("game/illegal_actions", self.illegal)
-        sps, share = self.speed()
-        record("speed/steps_per_second", sps)
-        record("speed/env_share", share)
+        if self.cycles is not None:  # whole rollout-and-update cycles only: the update after this rollout
+            sps, share = self.speed(*self.cycles)  # is still to come, and it is most of the learner's time
+            record("speed/steps_per_second", sps)
+            record("speed/env_share", share)
 
     # ----- statistics
 
@@ -188,9 +194,14 @@ class Monitor(BaseCallback):
         venv = self.model.get_env() if self.model is not None else None
         return float(getattr(venv, "env_seconds", 0.0))
 
-    def speed(self) -> tuple[float, float]:
-        wall = max(time.perf_counter() - self.t0, 1e-9)
-        return (self.num_timesteps - self.start_step) / wall, (self._env_seconds() - self.env0) / wall
+    def speed(self, step: int | None = None, now: float | None = None, env_seconds: float | None = None
+              ) -> tuple[float, float]:
+        """(learner steps/s, share of the wall time in the games) since training started, up to now or to
+        the given moment."""
+        step = self.num_timesteps if step is None else step
+        wall = max((time.perf_counter() if now is None else now) - self.t0, 1e-9)
+        env = self._env_seconds() if env_seconds is None else env_seconds
+        return (step - self.start_step) / wall, (env - self.env0) / wall
 
     def progress_line(self) -> str:
         total, step = self.cfg.total_steps, self.num_timesteps
