@@ -1,20 +1,24 @@
 """Learner steps/s of `ktenv train` on the batched native games beside the subprocess games, in one run.
 
-    python bench/train_speed.py --steps 30000                      # configs/ppo_2p.yaml, both paths
+    python bench/train_speed.py --steps 60000                      # configs/ppo_2p.yaml, both paths
+    python bench/train_speed.py --steps 60000 --repeats 3          # alternating runs, median ratio
     python bench/train_speed.py --steps 30000 --set torch_threads=2
 
 Each path trains the same config (its network, PPO settings, league and rollout size: 64 games x 64
 steps on the batched path, 8 processes x 512 steps on the subprocess path, the same 4,096-step rollout)
 for ``--steps`` learner steps from scratch, without the imitation warm start and without evaluations,
 in a fresh run folder. The figures are the runs' own TensorBoard scalars at their end: learner steps/s
-and ``speed/env_share`` (the share of wall time spent in the games and the opponents' moves). Compare
-rows of one run only: they depend on the machine and its load.
+and ``speed/env_share`` (the share of wall time spent in the games and the opponents' moves), over whole
+rollout-and-update cycles. Compare rows of one run only: they depend on the machine and its load. With
+``--repeats``, the paths take turns (vector, subproc, vector, ...) so that a change in the machine's load
+touches both, and the ratio is also given per pair with the median of the pairs.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,24 +48,36 @@ def train(path: str, steps: int, config: str, extra: list[str], folder: Path) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=30_000, help="learner steps per path")
+    parser.add_argument("--steps", type=int, default=60_000, help="learner steps per path")
     parser.add_argument("--config", default=str(ROOT / "configs" / "ppo_2p.yaml"))
     parser.add_argument("--paths", default="vector,subproc")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per path, taking turns")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="for both paths")
     args = parser.parse_args()
     extra = [item for kv in args.set for item in ("--set", kv)]
-    rows = {}
+    paths = args.paths.split(",")
+    rows: list[tuple[str, int, dict]] = []
+    loads = []
     with tempfile.TemporaryDirectory() as folder:
-        for path in args.paths.split(","):
-            print(f"training {args.steps:,} steps on the {path} path ...", file=sys.stderr, flush=True)
-            rows[path] = train(path, args.steps, args.config, extra, Path(folder))
+        for repeat in range(args.repeats):
+            for path in paths:
+                print(f"training {args.steps:,} steps on the {path} path (run {repeat + 1}/{args.repeats}) ...",
+                      file=sys.stderr, flush=True)
+                rows.append((path, repeat, train(path, args.steps, args.config, extra, Path(folder) / str(repeat))))
+                loads.append(os.getloadavg()[0])
     print(f"{args.steps:,} learner steps per path, {Path(args.config).name} {' '.join(args.set)}; load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
-    base = rows.get("subproc", {}).get("steps_per_second")
-    print(f"{'path':<10} {'steps/s':>9} {'x subproc':>10} {'env share':>10} {'wall s':>8}")
-    for path, row in rows.items():
-        ratio = f"{row['steps_per_second'] / base:.2f}" if base else "-"
-        print(f"{path:<10} {row['steps_per_second']:>9,.0f} {ratio:>10} {row['env_share']:>10.2f} {row['wall']:>8.0f}")
+          f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores\n")
+    base = {repeat: row["steps_per_second"] for path, repeat, row in rows if path == "subproc"}
+    print(f"{'path':<10} {'run':>4} {'steps/s':>9} {'x subproc':>10} {'env share':>10} {'wall s':>8}")
+    for path, repeat, row in rows:
+        ratio = f"{row['steps_per_second'] / base[repeat]:.2f}" if repeat in base else "-"
+        print(f"{path:<10} {repeat + 1:>4} {row['steps_per_second']:>9,.0f} {ratio:>10} {row['env_share']:>10.2f} "
+              f"{row['wall']:>8.0f}")
+    ratios = [row["steps_per_second"] / base[repeat] for path, repeat, row in rows
+              if path != "subproc" and repeat in base]
+    if len(ratios) > 1:
+        print(f"\nmedian ratio to subproc over {len(ratios)} pairs: {statistics.median(ratios):.2f} "
+              f"(range {min(ratios):.2f}-{max(ratios):.2f})")
 
 
 if __name__ == "__main__":
