@@ -257,7 +257,7 @@ def build_policy(meta: dict):
     net = meta["network"]
     obs_space = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
     return LearnerPolicy(obs_space, spaces.Discrete(meta["action_size"]), lambda _: 0.0,
-                                     **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"]))
+                         **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"]))
 
 
 def load_network(path: str | Path):

@@ -198,8 +198,6 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
           f"{min(cfg.log_every_seconds, FIRST_LOG_SECONDS):g} s, then every {cfg.log_every_seconds:g} s",
           file=sys.stderr, flush=True)
     torch.set_num_threads(cfg.torch_threads)
-    torch.distributions.Distribution.set_default_validate_args(False)  # SB3 builds a masked Categorical per
-    # forward pass; checking each one's logits cost 5% of the run, and the masks keep them valid
     venv = make_vec_env(cfg, str(run_dir))
     try:
         model, meta = build_model(cfg, venv), network_meta(cfg, venv)
