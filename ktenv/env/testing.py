@@ -91,9 +91,7 @@ def hidden_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
             t.hex_terrain[a], t.hex_terrain[b] = s.hex_terrain[b], s.hex_terrain[a]
             t.edited()
             out.append(("two face-down tiles swapped", t))
-    t = s.copy()
-    t.rng.state ^= 0x5DEECE66D
-    out.append(("future dice changed", t))
+    out.append(("future dice changed", checks.other_dice(s)))
     return out
 
 

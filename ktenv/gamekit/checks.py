@@ -4,6 +4,7 @@
 - `check_no_leak`: an observation ignores what its player may not know and sees every public change,
   given the game's ``hidden_variants`` and ``public_variants`` (copies of a state that differ from it
   only in hidden facts, or in one public fact); the player's mask ignores the hidden facts too.
+  `other_dice` is the hidden variant every game has.
 - `check_mask_exact`: through a raw env, every action the mask allows is accepted and a sample of the
   others is refused with nothing changed.
 """
@@ -40,6 +41,13 @@ def random_play(engine: Engine, cfg: Any, count: int, seed: int, gap: tuple[int,
                 produced += 1
                 wait = int(rng.integers(*gap))
         game += 1
+
+
+def other_dice(s: Any) -> Any:
+    """A copy of `s` whose generator draws other dice from now on: nobody may know the dice to come."""
+    t = s.copy()
+    t.rng.state ^= 0x5DEECE66D
+    return t
 
 
 def check_no_leak(encode: Callable[[Any, int], np.ndarray], s: Any, observer: int, rng: np.random.Generator, *,

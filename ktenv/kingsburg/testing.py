@@ -41,9 +41,7 @@ def hidden_variants(s: KingsburgState, observer: int, rng: np.random.Generator) 
         out.append((f"enemy card of year {y + 1}", _other_card(s, y, rng)))
     if s.enemy < 0 and not s.peeked[observer]:
         out.append(("this year's unrevealed, unpeeked card", _other_card(s, this_year, rng)))
-    t = s.copy()
-    t.rng.state ^= 0x5DEECE66D
-    out.append(("future dice", t))
+    out.append(("future dice", checks.other_dice(s)))
     return out
 
 
