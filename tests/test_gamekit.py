@@ -275,3 +275,14 @@ def test_restore_snapshot_pickle_render_and_errors():
         PileEnv(reward="points")
     with pytest.raises(ConfigError, match="illegal_action: 'ignore' is not one of"):
         wrap(PileEnv, {"illegal_action": "ignore"})
+
+
+def test_the_base_imports_no_game():
+    """ktenv.gamekit serves every game: it imports neither game's environment nor anything above them."""
+    from tests.test_imports import _imports_from, graph
+
+    banned = ("ktenv.env", "ktenv.kingsburg", "ktenv.vector", "ktenv.native", "ktenv.arena", "ktenv.agents",
+              "ktenv.training")
+    bad = _imports_from(graph(), "ktenv.gamekit", banned)
+    assert not bad, "\n".join(bad)
+    assert "ktenv.gamekit" in graph()["ktenv.env.aec"] and "ktenv.gamekit.aec" in graph()["ktenv.kingsburg.aec"]

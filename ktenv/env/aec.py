@@ -231,7 +231,6 @@ class raw_env(SeatedGameEnv):  # noqa: N801 (PettingZoo's naming convention)
 
     def __setstate__(self, d: dict) -> None:
         d.setdefault("backend", "python")  # pickled before the native engine
-        d.setdefault("n_actions", int(d["_action_spaces"][d["possible_agents"][0]].n))  # pickled before ktenv.gamekit
         super().__setstate__(d)
         if self._state is not None and self.backend == "native":
             from ..native.game import NativeGame

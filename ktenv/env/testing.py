@@ -6,6 +6,8 @@
   must be equal for the first and differ for the second (`check_no_leak`).
 - `check_mask_exact`: through the environment, every action the mask allows is accepted and a
   sample of the others is refused with nothing changed.
+
+The game-free harness of these checks is `ktenv.gamekit.checks` (Kingsburg's checks use it too).
 """
 
 from __future__ import annotations

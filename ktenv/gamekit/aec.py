@@ -308,6 +308,10 @@ class SeatedGameEnv(AECEnv):
     def __setstate__(self, d: dict) -> None:
         text = d["_state"]
         d["_state"] = None if text is None else self.engine.state_type.from_json(text)
+        if "n_actions" not in d:  # pickled before ktenv.gamekit
+            d["n_actions"] = int(d["_action_spaces"][d["possible_agents"][0]].n)
+            d["_infos"] = d.pop("infos", d.get("_infos", {}))
+            d.setdefault("_version", 0)
         self.__dict__.update(d)
         self._infos_version = -1
 
