@@ -59,11 +59,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ..board import board_radius, geometry
 from ..config import ConfigError, GameConfig
@@ -72,18 +69,33 @@ from ..engine.actions import action_layout
 from ..engine.machine import describe_action as _describe_action
 from ..engine.machine import legal_mask, new_game, resolve_backend
 from ..engine.machine import step as _engine_step
+from ..gamekit import Engine
+from ..gamekit.aec import (
+    DEFAULT_MAX_STEPS,
+    ILLEGAL_ACTION_MODES,
+    ILLEGAL_REWARD,
+    RENDER_MODES,
+    REWARD_MODES,
+    SHAPING_SCALE,
+    ActionSpaceCheck,
+    OrderEnforcing,
+    SeatedGameEnv,
+    checked_action,
+    win_rewards,
+    wrap,
+)
 from ..state import PHASE_NAMES, GameState
 from .layout import ObservationLayout
 from .observation import ObservationEncoder
 from .stats import ALIVE, CITADELS, FORTS, GOLD, HEROES, HEXES, INCOME, player_stats
 
+__all__ = ["DEFAULT_MAX_STEPS", "ENGINE", "ENV_NAME", "ILLEGAL_ACTION_MODES", "ILLEGAL_REWARD", "RENDER_MODES",
+           "REWARD_MODES", "SHAPING_SCALE", "ActionSpaceCheck", "OrderEnforcing", "checked_action", "env",
+           "game_config", "raw_env", "win_rewards"]
+
 ENV_NAME = "kings_and_things_v0"
-RENDER_MODES = ("human", "ansi", "rgb_array")  # human: the text board printed to stdout
-REWARD_MODES = ("win", "shaped")
-ILLEGAL_ACTION_MODES = ("raise", "terminate")
-SHAPING_SCALE = 0.01
-ILLEGAL_REWARD = -1.0
-DEFAULT_MAX_STEPS = 100_000  # decisions per episode; a full random 4-player game takes about 6k
+ENGINE = Engine(state_type=GameState, new_game=new_game, step=_engine_step, legal_mask=legal_mask,
+                describe_action=_describe_action)
 
 
 def game_config(config: dict[str, Any]) -> GameConfig:
@@ -94,49 +106,17 @@ def game_config(config: dict[str, Any]) -> GameConfig:
         raise ConfigError(f"config: {exc}") from None
 
 
-def checked_action(action: Any, n: int, agent: str = "the agent") -> int:
-    """`action` as an int of ``Discrete(n)``; anything outside the space raises (TypeError for a wrong
-    type or a float, ValueError out of range) before anything changes. An int in range that the mask
-    forbids is the engine's IllegalActionError, not this."""
-    if action is None:
-        raise ValueError(f"{agent} must act: None is only for agents whose episode ended")
-    if isinstance(action, np.ndarray) and action.shape == ():
-        action = action[()]  # a 0-d array, as a policy's predict() returns for one observation
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise TypeError(f"action {action!r} ({type(action).__name__}) is not in the action space Discrete({n}): "
-                        "expected a whole number")
-    if not 0 <= action < n:
-        raise ValueError(f"action {action!r} is outside the action space Discrete({n}) (0 to {n - 1})")
-    return int(action)
-
-
-def win_rewards(n: int, winners: list[int]) -> list[float]:
-    """Winners share +1, losers share -1; everybody winning (or nobody) is 0 for all."""
-    k = len(winners)
-    if k == 0 or k == n:
-        return [0.0] * n
-    return [1.0 / k if p in winners else -1.0 / (n - k) for p in range(n)]
-
-
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
+class raw_env(SeatedGameEnv):  # noqa: N801 (PettingZoo's naming convention)
     """The bare AEC environment; `ktenv.env()` wraps it the usual way."""
 
     metadata = {"name": ENV_NAME, "render_modes": list(RENDER_MODES), "is_parallelizable": False,
                 "render_fps": 1}
+    engine = ENGINE
+    renderer = "ktenv.render"
 
     def __init__(self, render_mode: str | None = None, reward: str = "win", max_steps: int | None = DEFAULT_MAX_STEPS,
                  backend: str = "auto", **config: Any) -> None:
-        super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ConfigError(f"render_mode: {render_mode!r} is not one of {[None, *RENDER_MODES]}")
-        if reward not in REWARD_MODES:
-            raise ConfigError(f"reward: {reward!r} is not one of {list(REWARD_MODES)}")
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)
-                                      or max_steps < 1):
-            raise ConfigError(f"max_steps: expected a positive whole number or None, got {max_steps!r}")
-        self.render_mode = render_mode
-        self.reward_mode = reward
-        self.max_steps = max_steps
+        super().__init__(render_mode, reward, max_steps)
         self.cfg = game_config(config)
         try:  # "auto": the native engine where it plays this config (ktenv.engine.new_game)
             self.backend = resolve_backend(self.cfg, backend)
@@ -147,134 +127,29 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self.action_layout = action_layout(n, self.cfg.house_content)
         self.encoder = ObservationEncoder(self.cfg, self.n_hexes)
         self._plan = self._native_plan()
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        size, n_actions = self.encoder.size, self.action_layout.size
-        self._observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(self.encoder.low, self.encoder.high, (size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (n_actions,), np.int8),
-            }) for a in self.possible_agents
-        }
-        self._action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
-        self._state: GameState | None = None
-        self._seed_rng: np.random.Generator | None = None
-        self._version = 0
+        self._seat_players(n, self.action_layout.size)
         self._obs_cache: list = [None] * n
         self._stats_version = -1
         self._stats: np.ndarray | None = None
         self._stats_memo: dict = {}
-        self._infos: dict[str, dict] = {}
-        self._infos_version = -1
-        self._potential: np.ndarray | None = None
-        self._steps = 0  # decisions taken in this episode
-        self._step_limit_hit = False
 
-    # ----- spaces
+    # ----- the game: the backend's state, its statistics and potentials
 
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_spaces[agent]
+    def _new_game(self, seed: int) -> GameState:
+        return new_game(self.cfg, seed, backend=self.backend)
 
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[agent]
-
-    # ----- reset / step
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """New game. `seed` seeds the game itself (same seed, same game as `new_game(cfg, seed)`);
-        without one the game seed comes from the env's generator (seeded by the last seed given).
-        ``options={"state": GameState or JSON}`` starts from a saved state instead."""
-        if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-            game_seed = int(seed)
-        else:
-            if self._seed_rng is None:
-                self._seed_rng = np.random.default_rng()
-            game_seed = int(self._seed_rng.integers(2**62))
-        start = (options or {}).get("state")
-        if start is not None:
-            self._load(start)
-        else:
-            self._state = new_game(self.cfg, game_seed, backend=self.backend)
-            self._start_episode()
-
-    def _load(self, state: GameState | str) -> None:
-        if isinstance(state, str):
-            state = GameState.from_json(state)
-        elif isinstance(state, GameState):
-            state = state.copy()
-        elif hasattr(state, "to_python"):  # a native game (ktenv.native.game.NativeGame)
-            state = state.to_python().copy()
-        else:
-            raise TypeError(f"expected a GameState or its JSON text, got {type(state).__name__}")
-        if state.cfg != self.cfg:
-            raise ConfigError("the saved game's config differs from this environment's config "
-                              f"({state.cfg} != {self.cfg})")
+    def _state_from(self, saved: GameState | str) -> GameState:
+        if hasattr(saved, "to_python") and not isinstance(saved, (str, GameState)):
+            saved = saved.to_python()  # a native game (ktenv.native.game.NativeGame)
+        state = super()._state_from(saved)
         if self.backend == "native":
             from ..native.game import NativeGame
 
             state = NativeGame.from_python(state)
-        self._state = state
-        self._start_episode()
+        return state
 
-    def _start_episode(self) -> None:
-        s = self._state
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._skip_agent_selection = None
-        self._steps = 0
-        self._step_limit_hit = False
-        self._version += 1
-        self._infos = {a: {} for a in self.agents}
-        self._infos_version = -1
-        self._potential = self._potentials() if self.reward_mode == "shaped" else None
-        if s.game_over:  # a finished game restored: no reward is handed out again
-            self.agent_selection = self.agents[0]
-            self._finish(reward=False)
-        else:
-            self.agent_selection = self.possible_agents[s.actor]
-
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        action = checked_action(action, self.action_layout.size, agent)
-        s = self._state
-        _engine_step(s, action)  # an illegal action raises here and changes nothing
-        self._version += 1
-        self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in self.agents:
-            rewards[a] = 0.0
-        if self._potential is not None:
-            before, after = self._potential, self._potentials()
-            for i, a in enumerate(self.possible_agents):
-                rewards[a] = float(after[i] - before[i])
-            self._potential = after
-        self._steps += 1
-        if s.game_over:
-            self._finish()
-        else:
-            self.agent_selection = self.possible_agents[s.actor]
-            if self.max_steps is not None and self._steps >= self.max_steps:
-                self._step_limit_hit = True  # a bound on every episode (decisions can go in circles)
-                for a in self.agents:
-                    self.truncations[a] = True
-        self._accumulate_rewards()
-
-    def _finish(self, reward: bool = True) -> None:
-        s = self._state
-        truncated = s.reason == "round_limit"
-        final = win_rewards(s.n_players, s.winners)
-        for i, a in enumerate(self.possible_agents):
-            if reward:
-                self.rewards[a] += final[i]
-            self.terminations[a] = not truncated
-            self.truncations[a] = truncated
+    def _end_reason(self) -> str:
+        return self._state.reason
 
     def _native_plan(self):
         """The native encoder's plan on the native backend (observations and statistics straight from the
@@ -320,16 +195,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         self._obs_cache[i] = (self._version, result)
         return result
 
-    @property
-    def infos(self) -> dict[str, dict]:
-        if self._infos_version != self._version and self._state is not None:
-            self._refresh_infos()
-        return self._infos
-
-    @infos.setter
-    def infos(self, value: dict[str, dict]) -> None:
-        self._infos = value
-        self._infos_version = self._version
+    def _observation_of(self, player: int) -> np.ndarray:
+        return self.encoder.encode(self._state, player, self._current_stats())
 
     def _refresh_infos(self) -> None:
         s = self._state
@@ -337,12 +204,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
         phase = PHASE_NAMES[s.phase]
         decision = D.NAMES.get(s.decision, str(s.decision))
         actor = self.possible_agents[s.actor] if 0 <= s.actor < s.n_players else None
-        end = {}
-        if s.game_over:
-            winners = [self.possible_agents[p] for p in s.winners]
-            end = {"winner": winners[0] if len(winners) == 1 else None, "winners": winners, "reason": s.reason}
-        elif self._step_limit_hit:
-            end = {"winner": None, "winners": [], "reason": "step_limit"}
+        end = self._end_info()
         index = self.agent_name_mapping
         for a in self._infos:
             row = rows[index[a]]
@@ -351,132 +213,31 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's naming convention)
                 "income": row[INCOME], "hexes": row[HEXES], "gold": row[GOLD], "forts": row[FORTS],
                 "citadels": row[CITADELS], "heroes": row[HEROES], "alive": bool(row[ALIVE]), **end,
             }
-        self._infos_version = self._version
 
     # ----- helpers beyond the PettingZoo API
-
-    @property
-    def game_state(self) -> GameState:
-        """The live game state (read it; change it only through `step`)."""
-        return self._state
-
-    def describe_action(self, action: int) -> str:
-        """What `action` means for the agent to act now, in English."""
-        return _describe_action(self._state, action)
 
     def observation_layout(self) -> ObservationLayout:
         """Named slices of the flat observation (a mapping section -> slice; docs/observation.md)."""
         return self.encoder.layout
 
-    def action_masks(self) -> np.ndarray:
-        """Boolean mask of the agent to act now (sb3-contrib naming)."""
-        return legal_mask(self._state).astype(bool)
-
-    def snapshot(self) -> str:
-        """The whole game state as JSON, generator included (restore it with `restore`)."""
-        return self._state.to_json()
-
-    def restore(self, snapshot: str | GameState) -> None:
-        """Continue from a snapshot; rewards bookkeeping starts afresh (cumulative rewards 0)."""
-        self._load(snapshot)
-
-    # ----- render / close
-
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        from .. import render as _render
-
-        if self.render_mode == "human":
-            print(_render.ansi(self._state), flush=True)
-            return None
-        if self.render_mode == "ansi":
-            return _render.ansi(self._state)
-        return _render.rgb_array(self._state)
-
-    def close(self) -> None:
-        pass
-
-    # ----- pickling: the game state travels as its JSON (exact, generator included)
+    # ----- pickling: the game state travels as its JSON; caches and the native plan are rebuilt
 
     def __getstate__(self) -> dict:
-        d = self.__dict__.copy()
-        d["_state"] = None if self._state is None else self._state.to_json()
+        d = super().__getstate__()
         d["_obs_cache"] = [None] * len(self.possible_agents)
         d["_stats"], d["_stats_version"], d["_stats_memo"] = None, -1, {}
         d["encoder"] = d["_plan"] = None
         return d
 
     def __setstate__(self, d: dict) -> None:
-        text = d["_state"]
-        d["_state"] = None if text is None else GameState.from_json(text)
         d.setdefault("backend", "python")  # pickled before the native engine
-        if d["_state"] is not None and d["backend"] == "native":
+        super().__setstate__(d)
+        if self._state is not None and self.backend == "native":
             from ..native.game import NativeGame
 
-            d["_state"] = NativeGame.from_python(d["_state"])
-        self.__dict__.update(d)
+            self._state = NativeGame.from_python(self._state)
         self.encoder = ObservationEncoder(self.cfg, self.n_hexes)
         self._plan = self._native_plan()
-        self._infos_version = -1
-
-
-def _forwarded(name: str, guarded: bool = False) -> property:
-    """The wrapped env's attribute `name`, read without BaseWrapper.__getattr__'s detour (which costs
-    more than a native step). `guarded`: OrderEnforcingWrapper's error before the first reset."""
-
-    def get(self):
-        if guarded and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
-
-    def put(self, value) -> None:
-        setattr(self.env, name, value)
-
-    return property(get, put, doc=f"the wrapped env's {name}")
-
-
-class _FastForwarding:
-    """What every AEC step reads, forwarded directly: `last()` and the per-agent dicts."""
-
-    _guarded = False
-
-    def last(self, observe: bool = True):
-        if self._guarded and not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.env.last(observe)
-
-
-for _name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
-    setattr(_FastForwarding, _name, _forwarded(_name))
-_FastForwarding._cumulative_rewards = _forwarded("_cumulative_rewards")
-
-
-class ActionSpaceCheck(_FastForwarding, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's AssertOutOfBoundsWrapper raising `checked_action`'s TypeError/ValueError (naming the
-    action and the space) instead of a bare assertion, which ``python -O`` would drop."""
-
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if action is not None or not (self.terminations[agent] or self.truncations[agent]):
-            action = checked_action(action, self.action_space(agent).n, agent)
-        wrappers.BaseWrapper.step(self, action)
-
-
-class OrderEnforcing(_FastForwarding, wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper, the same checks and errors, with the attributes read at every
-    step forwarded directly."""
-
-    _guarded = True
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
-for _name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "num_agents"):
-    setattr(OrderEnforcing, _name, _forwarded(_name, guarded=True))
-OrderEnforcing._cumulative_rewards = _forwarded("_cumulative_rewards")
 
 
 def env(**config: Any) -> AECEnv:
@@ -488,11 +249,4 @@ def env(**config: Any) -> AECEnv:
     default 100 000) and ``illegal_action`` ("raise", default, or "terminate": the standard
     TerminateIllegalWrapper with reward -1).
     """
-    illegal = config.pop("illegal_action", "raise")
-    if illegal not in ILLEGAL_ACTION_MODES:
-        raise ConfigError(f"illegal_action: {illegal!r} is not one of {list(ILLEGAL_ACTION_MODES)}")
-    e: AECEnv = raw_env(**config)
-    if illegal == "terminate":
-        e = wrappers.TerminateIllegalWrapper(e, illegal_reward=ILLEGAL_REWARD)
-    e = ActionSpaceCheck(e)
-    return OrderEnforcing(e)
+    return wrap(raw_env, config)

@@ -6,6 +6,8 @@
   must be equal for the first and differ for the second (`check_no_leak`).
 - `check_mask_exact`: through the environment, every action the mask allows is accepted and a
   sample of the others is refused with nothing changed.
+
+The game-free harness of these checks is `ktenv.gamekit.checks` (Kingsburg's checks use it too).
 """
 
 from __future__ import annotations
@@ -17,10 +19,16 @@ import numpy as np
 from .. import catalog as cat
 from ..config import GameConfig
 from ..constants import BOARD, CREATURE, CUP, SCREEN
-from ..engine import IllegalActionError, kadab
-from ..engine.machine import legal_mask, new_game, step
+from ..engine import kadab
+from ..engine.machine import legal_mask
+from ..gamekit import checks
+from ..gamekit.checks import check_mask_exact
 from ..state import RECRUIT, GameState
 from ..worlds import referenced_things as _referenced  # counters a procedure under way names
+from .aec import ENGINE
+
+__all__ = ["THING_FIELDS", "check_mask_exact", "check_no_leak", "hidden_variants", "public_variants",
+           "random_states", "swap_identities"]
 
 THING_FIELDS = tuple(name for name in GameState.__slots__ if name.startswith("thing_"))
 _IS_CREATURE = cat.THING_KIND == CREATURE
@@ -30,21 +38,7 @@ def random_states(config: GameConfig | dict, count: int, seed: int = 0, gap: tup
                   max_steps: int = 100_000) -> Iterator[GameState]:
     """Yield `count` copies of states met in uniform random play, `gap` decisions apart."""
     cfg = config if isinstance(config, GameConfig) else GameConfig.from_dict(dict(config))
-    rng = np.random.default_rng(seed)
-    produced = game = steps = 0
-    while produced < count and steps < max_steps:
-        s = new_game(cfg, seed * 7919 + game)
-        wait = int(rng.integers(*gap))
-        while not s.game_over and produced < count:
-            legal = np.flatnonzero(legal_mask(s))
-            step(s, int(legal[rng.integers(legal.size)]))
-            steps += 1
-            wait -= 1
-            if wait <= 0:
-                yield s.copy()
-                produced += 1
-                wait = int(rng.integers(*gap))
-        game += 1
+    yield from checks.random_play(ENGINE, cfg, count, seed, gap, max_steps)
 
 
 def swap_identities(s: GameState, a: int, b: int) -> GameState:
@@ -99,9 +93,7 @@ def hidden_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
             t.hex_terrain[a], t.hex_terrain[b] = s.hex_terrain[b], s.hex_terrain[a]
             t.edited()
             out.append(("two face-down tiles swapped", t))
-    t = s.copy()
-    t.rng.state ^= 0x5DEECE66D
-    out.append(("future dice changed", t))
+    out.append(("future dice changed", checks.other_dice(s)))
     return out
 
 
@@ -144,51 +136,5 @@ def public_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
 def check_no_leak(encode, s: GameState, observer: int, rng: np.random.Generator) -> int:
     """Assert that `encode(state, observer)` ignores hidden facts and sees public ones; the number
     of variants checked. The observer's mask (when it is to act) must ignore hidden facts too."""
-    base = encode(s, observer)
-    mask = legal_mask(s).copy() if s.actor == observer and not s.game_over else None
-    checked = 0
-    for what, t in hidden_variants(s, observer, rng):
-        got = encode(t, observer)
-        if not np.array_equal(got, base):
-            diff = np.flatnonzero(got != base)
-            raise AssertionError(f"hidden change '{what}' changed player {observer}'s observation at "
-                                 f"{diff[:10].tolist()}")
-        if mask is not None and not np.array_equal(legal_mask(t), mask):
-            raise AssertionError(f"hidden change '{what}' changed player {observer}'s action mask")
-        checked += 1
-    for what, t in public_variants(s, observer, rng):
-        if np.array_equal(encode(t, observer), base):
-            raise AssertionError(f"public change '{what}' left player {observer}'s observation unchanged")
-        checked += 1
-    return checked
-
-
-def check_mask_exact(raw, s: GameState, rng: np.random.Generator, n_illegal: int = 8) -> int:
-    """Through a `raw_env`: all legal actions accepted, `n_illegal` sampled others refused with the
-    state, the agent to act and the rewards unchanged. Returns the number of actions tried."""
-    raw.restore(s)
-    if raw.game_state.game_over:
-        return 0
-    agent = raw.agent_selection
-    mask = raw.observe(agent)["action_mask"]
-    legal = np.flatnonzero(mask)
-    assert legal.size >= 2, "the engine should have applied a forced move itself"
-    for a in legal:
-        raw.restore(s)
-        raw.step(int(a))
-    illegal = np.flatnonzero(mask == 0)
-    tried = legal.size
-    for a in rng.choice(illegal, size=min(n_illegal, illegal.size), replace=False):
-        raw.restore(s)
-        before = raw.snapshot()
-        rewards = dict(raw._cumulative_rewards)
-        try:
-            raw.step(int(a))
-        except IllegalActionError:
-            pass
-        else:
-            raise AssertionError(f"masked-out action {a} ({raw.describe_action(int(a))}) was accepted")
-        assert raw.snapshot() == before, f"refused action {a} changed the state"
-        assert raw.agent_selection == agent and raw._cumulative_rewards == rewards
-        tried += 1
-    return tried
+    return checks.check_no_leak(encode, s, observer, rng, hidden_variants=hidden_variants,
+                                public_variants=public_variants, legal_mask=legal_mask)

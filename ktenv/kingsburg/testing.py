@@ -1,6 +1,7 @@
-"""Checks for the Kingsburg environments, the same shape as `ktenv.env.testing` for Kings & Things:
-`random_states`, `hidden_variants` / `public_variants` and `check_no_leak` (an observation ignores what
-its player may not know and sees every public change), `check_mask_exact` (through a raw env)."""
+"""Checks for the Kingsburg environments, the same shape as `ktenv.env.testing` for Kings & Things (both on
+the shared harness `ktenv.gamekit.checks`): `random_states`, `hidden_variants` / `public_variants` and
+`check_no_leak` (an observation ignores what its player may not know and sees every public change),
+`check_mask_exact` (through a raw env)."""
 
 from __future__ import annotations
 
@@ -8,30 +9,22 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from ..gamekit import checks
+from ..gamekit.checks import check_mask_exact
 from . import catalog as cat
-from .common import IllegalActionError
+from .aec import ENGINE
 from .config import KingsburgConfig
-from .machine import legal_mask, new_game, step
+from .machine import legal_mask
 from .state import KingsburgState
+
+__all__ = ["check_mask_exact", "check_no_leak", "hidden_variants", "public_variants", "random_states"]
 
 
 def random_states(config: KingsburgConfig | dict, count: int, seed: int = 0,
                   gap: tuple[int, int] = (1, 40)) -> Iterator[KingsburgState]:
     """`count` copies of states met in uniform random play, `gap` decisions apart."""
     cfg = config if isinstance(config, KingsburgConfig) else KingsburgConfig.from_dict(config)
-    rng = np.random.default_rng(seed)
-    produced = game = 0
-    while produced < count:
-        s = new_game(cfg, seed * 7919 + game)
-        wait = int(rng.integers(*gap))
-        while not s.game_over and produced < count:
-            step(s, int(rng.choice(np.flatnonzero(legal_mask(s)))))
-            wait -= 1
-            if wait <= 0:
-                yield s.copy()
-                produced += 1
-                wait = int(rng.integers(*gap))
-        game += 1
+    yield from checks.random_play(ENGINE, cfg, count, seed, gap)
 
 
 def _other_card(s: KingsburgState, year: int, rng: np.random.Generator) -> KingsburgState:
@@ -49,9 +42,7 @@ def hidden_variants(s: KingsburgState, observer: int, rng: np.random.Generator) 
         out.append((f"enemy card of year {y + 1}", _other_card(s, y, rng)))
     if s.enemy < 0 and not s.peeked[observer]:
         out.append(("this year's unrevealed, unpeeked card", _other_card(s, this_year, rng)))
-    t = s.copy()
-    t.rng.state ^= 0x5DEECE66D
-    out.append(("future dice", t))
+    out.append(("future dice", checks.other_dice(s)))
     return out
 
 
@@ -77,43 +68,5 @@ def public_variants(s: KingsburgState, observer: int, rng: np.random.Generator) 
 def check_no_leak(encode, s: KingsburgState, observer: int, rng: np.random.Generator) -> int:
     """Assert `encode(state, observer)` ignores hidden facts and sees public ones; the observer's mask
     ignores hidden facts too. Returns the number of variants checked."""
-    base = encode(s, observer)
-    mask = legal_mask(s) if s.actor == observer and not s.game_over else None
-    checked = 0
-    for what, t in hidden_variants(s, observer, rng):
-        if not np.array_equal(encode(t, observer), base):
-            raise AssertionError(f"hidden change '{what}' changed player {observer}'s observation")
-        if mask is not None and not np.array_equal(legal_mask(t), mask):
-            raise AssertionError(f"hidden change '{what}' changed player {observer}'s action mask")
-        checked += 1
-    for what, t in public_variants(s, observer, rng):
-        if np.array_equal(encode(t, observer), base):
-            raise AssertionError(f"public change '{what}' left player {observer}'s observation unchanged")
-        checked += 1
-    return checked
-
-
-def check_mask_exact(raw, s: KingsburgState, rng: np.random.Generator, n_illegal: int = 8) -> int:
-    """Through a raw env: every legal action accepted; sampled others refused with nothing changed."""
-    raw.restore(s)
-    if raw.game_state.game_over:
-        return 0
-    agent = raw.agent_selection
-    mask = raw.observe(agent)["action_mask"]
-    legal = np.flatnonzero(mask)
-    assert legal.size >= 2, "the engine should have applied a forced move itself"
-    for a in legal:
-        raw.restore(s)
-        raw.step(int(a))
-    illegal = np.flatnonzero(mask == 0)
-    for a in rng.choice(illegal, size=min(n_illegal, illegal.size), replace=False):
-        raw.restore(s)
-        before = raw.snapshot()
-        try:
-            raw.step(int(a))
-        except IllegalActionError:
-            pass
-        else:
-            raise AssertionError(f"masked-out action {a} ({raw.describe_action(int(a))}) was accepted")
-        assert raw.snapshot() == before and raw.agent_selection == agent
-    return int(legal.size) + min(n_illegal, illegal.size)
+    return checks.check_no_leak(encode, s, observer, rng, hidden_variants=hidden_variants,
+                                public_variants=public_variants, legal_mask=legal_mask)
