@@ -6,7 +6,7 @@
   `advisors` (K5.4, K11), `construction` (K5.5), `year` (K6, K7), `recruiting` (K8), `battle` (K9),
   `scoring` (K10).
 - Environments: ``ktenv.kingsburg.env(num_players=4)`` (PettingZoo AEC, wrapped), ``raw_env``, and
-  ``gymnasium.make("ktenv/Kingsburg-v0")`` (`ktenv.kingsburg.env_single`); imported on first use.
+  ``gymnasium.make("ktenv/Kingsburg-v0")`` (`ktenv.kingsburg.single`); imported on first use.
 """
 
 from .actions import N_ACTIONS, action_name
