@@ -218,3 +218,42 @@ def test_the_learner_policy_takes_the_buffers_bfloat16_observations_as_they_are(
     assert values16.dtype == torch.float32
     for a, b in ((values, values16), (log_prob, log_prob16), (entropy, entropy16)):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def test_the_speed_scalars_count_whole_rollout_and_update_cycles(tmp_path, monkeypatch):
+    """speed/steps_per_second and speed/env_share cover rollouts and the updates that followed them: at a
+    rollout's end the update after it is still to come, so that rollout is left out until the next one."""
+    from pathlib import Path
+
+    from ktenv.training import monitor as monitor_module
+    from ktenv.training.config import TrainConfig
+
+    clock = {"t": 0.0}
+    monkeypatch.setattr(monitor_module.time, "perf_counter", lambda: clock["t"])
+    records: dict[str, float] = {}
+
+    class Games:
+        env_seconds = 0.0
+
+    class Model:
+        logger = type("Logger", (), {"record": staticmethod(lambda key, value: records.__setitem__(key, value))})()
+
+        @staticmethod
+        def get_env():
+            return Games
+
+    cfg = TrainConfig.from_yaml(Path(__file__).resolve().parent.parent / "configs" / "ppo_smoke.yaml")
+    monitor = monitor_module.Monitor(cfg, tmp_path, {}, 0)
+    monitor.model = Model
+    monitor._on_training_start()
+    for cycle in range(2):  # each: a rollout of 1 s (0.25 s of it in the games), then an update of 3 s
+        monitor._on_rollout_start()
+        clock["t"] += 1.0
+        Games.env_seconds += 0.25
+        monitor.num_timesteps += 1000
+        monitor._on_rollout_end()
+        if cycle == 0:
+            assert "speed/steps_per_second" not in records  # no whole cycle yet
+        clock["t"] += 3.0
+    assert records["speed/steps_per_second"] == pytest.approx(1000 / 4.0)
+    assert records["speed/env_share"] == pytest.approx(0.25 / 4.0)
