@@ -210,6 +210,8 @@ class ISMCTSAgent:
         self.last_seconds = 0.0  # its time, measured in native code (native search only)
         self.last_candidate = -1  # paired: the index of the candidate played (0: the expert's move); else -1
         self.last_rounds = 0  # paired: the whole rounds of the last search
+        self.last_gains: list[float] = []  # paired: per candidate, the mean paired difference from the expert's move
+        self.last_choices: list[int] = []  # paired: the candidates (the expert's move first)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -238,7 +240,7 @@ class ISMCTSAgent:
         obs, mask = observation["observation"], np.asarray(action_mask)
         own = self._own_expert()
         decision = View(obs).decision
-        self.last_candidate, self.last_rounds = -1, 0
+        self.last_candidate, self.last_rounds, self.last_gains, self.last_choices = -1, 0, [], []
         if decision in (D.MOVE_SELECT, D.MOVE_STACK):
             self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
             return int(own.act(obs, mask))
@@ -283,7 +285,9 @@ class ISMCTSAgent:
         choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
         order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
         candidates = [choice] + [int(a) for a in legal[order] if a != choice][:self.paired - 1]
-        a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds = core().ismcts_paired(
+        self.last_choices = candidates
+        (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
+         self.last_gains) = core().ismcts_paired(
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
             self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
             int(self.rng.integers(2**63)))

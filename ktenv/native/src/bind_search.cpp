@@ -113,7 +113,7 @@ void bind_search(nb::module_& m) {
                             const std::vector<int>& candidates, int playouts, double seconds, int cutoff,
                             double w_citadel, double w_top, double w_race, double z, std::uint64_t seed) {
     // paired root evaluation with expert rollouts (Search::decide_paired), without the GIL:
-    // (action, the index of the candidate played, rounds, rollouts, seconds)
+    // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate)
     const int size = worlds.truth().t->layout.size;
     if (candidates.size() < 2) throw std::invalid_argument("ismcts_paired: needs at least two candidates");
     for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -131,7 +131,7 @@ void bind_search(nb::module_& m) {
       nb::gil_scoped_release unlocked;
       r = search.decide_paired(worlds.truth(), worlds.seat(), candidates);
     }
-    return nb::make_tuple(r.action, r.candidate, r.rounds, r.iterations, r.seconds);
+    return nb::make_tuple(r.action, r.candidate, r.rounds, r.iterations, r.seconds, r.gains);
   }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("candidates"), nb::arg("playouts"),
      nb::arg("seconds"), nb::arg("cutoff"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
      nb::arg("z"), nb::arg("seed"),

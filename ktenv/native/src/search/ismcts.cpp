@@ -335,7 +335,8 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
     ++rounds;
   }
   // the candidate of the largest positive mean difference, if it stands z standard errors above 0
-  SearchResult out{candidates[0], rounds * k, 0, 0.0, 0, rounds};
+  SearchResult out{candidates[0], rounds * k, 0, 0.0, 0, rounds, std::vector<double>(static_cast<std::size_t>(k), 0.0)};
+  for (int j = 1; j < k && rounds > 0; ++j) out.gains[j] = sum[j] / rounds;
   int best = 0;
   double best_mean = 0.0;
   for (int j = 1; j < k && rounds >= 2; ++j)

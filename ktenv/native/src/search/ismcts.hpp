@@ -62,6 +62,7 @@ struct SearchResult {
   double seconds = 0.0;
   int candidate = -1;  // decide_paired: the index of the candidate played (0: the caller's first choice)
   int rounds = 0;      // decide_paired: whole rounds evaluated (each a rollout per candidate)
+  std::vector<double> gains;  // decide_paired: per candidate, the mean paired difference from candidate 0
 };
 
 class Search {
