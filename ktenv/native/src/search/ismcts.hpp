@@ -61,8 +61,8 @@ struct SearchResult {
   int nodes = 0;
   double seconds = 0.0;
   int candidate = -1;  // decide_paired: the index of the candidate played (0: the caller's first choice)
-  int rounds = 0;      // decide_paired: whole rounds evaluated (each a rollout per candidate)
-  std::vector<double> gains;  // decide_paired: per candidate, the mean paired difference from candidate 0
+  int rounds = 0;      // decide_paired: whole rounds evaluated (each a rollout per candidate legal there)
+  std::vector<double> gains;  // decide_paired: per candidate, the mean paired difference from candidate 0 (0: none)
 };
 
 class Search {
@@ -74,8 +74,10 @@ class Search {
   // legal actions there, ascending (at least two).
   SearchResult decide(const State& truth, int seat, const std::vector<int>& legal);
   // Paired root evaluation of `candidates` (at least two distinct actions legal for `seat` at `truth`;
-  // candidate 0 is the default) with expert rollouts; iterations counts the rollouts of whole rounds
-  // (a round the time budget cuts short is dropped). See the header comment.
+  // candidate 0 is the default) with expert rollouts; iterations counts the rollouts made. A round the
+  // time budget cuts short is dropped; a world where candidate 0 is not legal (an action naming a counter
+  // the seat cannot see) compares nothing, one where another is not legal compares the others. See the
+  // header comment.
   SearchResult decide_paired(const State& truth, int seat, const std::vector<int>& candidates);
 
  private:
