@@ -57,6 +57,19 @@ measured, and which settings it states for the 200-game match):
   decisions are played by its own native expert, so it reads its observation), default 0;
 - ``margin`` (native search, ranked expansion): > 0 plays the policy's first choice unless the most
   visited child's mean value beats it by more than ``margin`` (default 0: the most visited child);
+- ``paired`` (native search, ``rollout=expert``): K >= 2 replaces the tree by paired root evaluation
+  (default 0: the tree). The candidates are the expert's K best actions for the seat (its scores of the
+  seat's observation, the same in every world), candidate 0 the expert's own choice (the agent's own
+  native expert decides it, tie-break draw and move plan included, as an ``expert`` seat would). Every
+  round samples one world and plays each candidate in a copy of it, with the same future dice and the
+  rollout experts in the same state, to ``cutoff`` decisions; the seat's paired differences
+  d_k = value_k - value_0 cancel most of the dice and hidden-counter noise. The agent plays the candidate
+  of the largest mean d_k if that mean is positive and above ``z`` standard errors (at least two rounds),
+  else the expert's move. ``playouts`` and ``seconds`` bound the rollouts (whole rounds only: a round the
+  time cuts short is dropped). Implies ``follow`` (the stack's move is carried out by the expert's plan);
+  ``c``, ``worlds``, ``expand``, ``widening`` and ``margin`` do not apply. On a game the native engine does
+  not play, the tree search runs as without it;
+- ``z``: with ``paired``, the standard errors by which a candidate must beat the expert's move (default 2);
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -149,7 +162,8 @@ class ISMCTSAgent:
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
                  rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
-                 race: float = W_RACE, follow: int = 0, margin: float = 0.0, seed: int | None = None) -> None:
+                 race: float = W_RACE, follow: int = 0, margin: float = 0.0, paired: int = 0, z: float = 2.0,
+                 seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -170,7 +184,13 @@ class ISMCTSAgent:
         if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
             raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
                              f"rollout={rollout!r})")
-        self.follow = bool(int(follow))
+        if int(paired) < 0 or int(paired) == 1 or (int(paired) and rollout != "expert"):
+            raise ValueError(f"ismcts: paired is 0 (the tree) or the number of candidates K >= 2, and K needs "
+                             f"rollout=expert (got paired={paired!r}, rollout={rollout!r})")
+        if not (math.isfinite(float(z)) and float(z) >= 0):
+            raise ValueError(f"ismcts: z must be a finite number >= 0, got {z}")
+        self.paired, self.z = int(paired), float(z)
+        self.follow = bool(int(follow)) or self.paired > 0
         if not float(margin) >= 0:
             raise ValueError(f"ismcts: margin must not be negative, got {margin}")
         self.margin = float(margin)
@@ -188,6 +208,10 @@ class ISMCTSAgent:
         self.last_iterations = 0  # iterations of the last search (for measurements)
         self.last_nodes = 0  # tree nodes of the last search (native search only)
         self.last_seconds = 0.0  # its time, measured in native code (native search only)
+        self.last_candidate = -1  # paired: the index of the candidate played (0: the expert's move); else -1
+        self.last_rounds = 0  # paired: the whole rounds of the last search
+        self.last_gains: list[float] = []  # paired: per candidate, the mean paired difference from the expert's move
+        self.last_choices: list[int] = []  # paired: the candidates (the expert's move first)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -216,9 +240,12 @@ class ISMCTSAgent:
         obs, mask = observation["observation"], np.asarray(action_mask)
         own = self._own_expert()
         decision = View(obs).decision
+        self.last_candidate, self.last_rounds, self.last_gains, self.last_choices = -1, 0, [], []
         if decision in (D.MOVE_SELECT, D.MOVE_STACK):
             self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
             return int(own.act(obs, mask))
+        if self.paired:
+            return self.paired_search(worlds, own, obs, mask)
         a = self.native_search(worlds, legal)
         if decision == D.MOVE_START:
             own.scores(obs, mask)
@@ -246,6 +273,28 @@ class ISMCTSAgent:
             self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
             self.follow, self.margin, int(self.rng.integers(2**63)))
         return int(action)
+
+    def paired_search(self, worlds: NativeWorldSampler, own, obs, mask: np.ndarray) -> int:
+        """Paired root evaluation (option ``paired``) of the expert's best actions, in C++
+        (Search::decide_paired); `own`: the agent's native expert, whose choice is candidate 0."""
+        from ktenv.native import core
+        from ktenv.native.expert import expert_plan_for
+        from ktenv.native.observation import stats_encoder
+
+        legal, scores = own.scores(obs, mask)
+        choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
+        order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
+        candidates = [choice] + [int(a) for a in legal[order] if a != choice][:self.paired - 1]
+        self.last_choices = candidates
+        (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
+         self.last_gains) = core().ismcts_paired(
+            worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
+            self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
+            int(self.rng.integers(2**63)))
+        self.last_nodes = 0
+        if a != choice and View(obs).decision == D.MOVE_START:
+            own.follow(a)  # its expert carries out the move of the stack chosen (scored by act above)
+        return int(a)
 
     def search(self, worlds, legal: np.ndarray) -> int:
         t0 = time.perf_counter()
@@ -365,7 +414,7 @@ class ISMCTSAgent:
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
-            "margin": float, "seed": int}
+            "margin": float, "paired": int, "z": float, "seed": int}
 
 
 def parse_options(text: str) -> dict:

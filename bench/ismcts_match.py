@@ -3,7 +3,9 @@
     python bench/ismcts_match.py "ismcts:seconds=0.1,rollout=expert" expert --games 40 --workers 2
 
 Prints the search agent's wins, its win share with a 95% Wilson interval, the games' rounds, and the
-search's decisions per game and seconds per decision (measured in native code: `last_seconds`).
+search's decisions per game and seconds per decision (measured in native code: `last_seconds`); with
+``paired=K``, the paired rounds per searched decision and the share of them where it did not play the
+expert's move.
 Game g has seed `seed + g`; the search agent sits in seat g % 2. A drawn or unfinished game counts half.
 """
 
@@ -39,6 +41,7 @@ def play(job: tuple[str, str, int, int, int]) -> dict:
     enc = encoder_for(cfg)
     s = new_game(cfg, seed)
     searched, spent, iterations, t0 = 0, 0.0, 0, time.perf_counter()
+    paired_rounds, deviated = 0, 0
     while not s.game_over:
         p, mask = s.actor, legal_mask(s)
         agent = seats[p]
@@ -46,14 +49,19 @@ def play(job: tuple[str, str, int, int, int]) -> dict:
         if getattr(agent, "needs_worlds", False):
             obs["worlds"] = WorldSampler(s, p)
         a = agent.act(obs, mask)
-        if p == seat and mask.sum() > 1 and getattr(agent, "last_iterations", 0) > 0:
+        paired = getattr(agent, "last_candidate", -1) >= 0  # a paired search, even of no whole round
+        if p == seat and mask.sum() > 1 and (getattr(agent, "last_iterations", 0) > 0 or paired):
             searched += 1
             spent += getattr(agent, "last_seconds", 0.0)
             iterations += getattr(agent, "last_iterations", 0)
+            if paired:
+                paired_rounds += agent.last_rounds
+                deviated += agent.last_candidate > 0
         step(s, a)
     won = 1.0 if list(s.winners) == [seat] else 0.5 if seat in s.winners or not s.winners else 0.0
     return {"won": won, "rounds": int(s.round), "searched": searched, "spent": spent, "iterations": iterations,
-            "seconds": time.perf_counter() - t0, "reason": s.reason}
+            "seconds": time.perf_counter() - t0, "reason": s.reason, "paired_rounds": paired_rounds,
+            "deviated": deviated}
 
 
 def main() -> None:
@@ -77,6 +85,9 @@ def main() -> None:
           f"{sum(r['spent'] for r in results) / max(searched, 1) * 1e3:.1f} ms and "
           f"{sum(r['iterations'] for r in results) / max(searched, 1):.0f} iterations each; "
           f"{sum(r['seconds'] for r in results) / len(results):.0f} s a game")
+    if any(r["paired_rounds"] for r in results):
+        print(f"paired: {sum(r['paired_rounds'] for r in results) / max(searched, 1):.0f} rounds a searched decision, "
+              f"not the expert's move in {sum(r['deviated'] for r in results) / max(searched, 1):.1%} of them")
 
 
 if __name__ == "__main__":

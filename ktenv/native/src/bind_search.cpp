@@ -107,4 +107,33 @@ void bind_search(nb::module_& m) {
      nb::arg("expand"), nb::arg("widening"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
      nb::arg("follow"), nb::arg("margin"), nb::arg("seed"),
      "rollout, expand: 0 random, 1 greedy, 2 expert");
+
+  m.def("ismcts_paired", [](const WorldSampler& worlds, const ktenv::observation::Plan& obs,
+                            std::shared_ptr<const ktenv::agents::ExpertPlan> expert,
+                            const std::vector<int>& candidates, int playouts, double seconds, int cutoff,
+                            double w_citadel, double w_top, double w_race, double z, std::uint64_t seed) {
+    // paired root evaluation with expert rollouts (Search::decide_paired), without the GIL:
+    // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate)
+    const int size = worlds.truth().t->layout.size;
+    if (candidates.size() < 2) throw std::invalid_argument("ismcts_paired: needs at least two candidates");
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      const int a = candidates[i];
+      if (a < 0 || a >= size) throw std::invalid_argument("ismcts_paired: action " + std::to_string(a) + " out of range");
+      for (std::size_t j = 0; j < i; ++j)
+        if (candidates[j] == a) throw std::invalid_argument("ismcts_paired: candidate " + std::to_string(a) + " twice");
+    }
+    ktenv::search::SearchOptions opt;
+    opt.playouts = playouts, opt.seconds = seconds, opt.cutoff = cutoff, opt.rollout = ktenv::search::EXPERT;
+    opt.w_citadel = w_citadel, opt.w_top = w_top, opt.w_race = w_race, opt.z = z, opt.follow = true;
+    ktenv::search::SearchResult r;
+    {
+      ktenv::search::Search search(obs, std::move(expert), opt, seed);
+      nb::gil_scoped_release unlocked;
+      r = search.decide_paired(worlds.truth(), worlds.seat(), candidates);
+    }
+    return nb::make_tuple(r.action, r.candidate, r.rounds, r.iterations, r.seconds, r.gains);
+  }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("candidates"), nb::arg("playouts"),
+     nb::arg("seconds"), nb::arg("cutoff"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
+     nb::arg("z"), nb::arg("seed"),
+     "candidates: distinct actions legal for the sampler's seat, the first the default");
 }

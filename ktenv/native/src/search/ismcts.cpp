@@ -40,6 +40,7 @@ Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::Exper
     throw std::invalid_argument("ismcts: rollout and expand are 0 (random), 1 (greedy) or 2 (expert)");
   if (!expert_plan_) throw std::invalid_argument("ismcts: no expert plan given");
   if (opt_.follow && opt_.rollout != EXPERT) throw std::invalid_argument("ismcts: follow needs expert rollouts");
+  if (!(opt_.z >= 0) || !std::isfinite(opt_.z)) throw std::invalid_argument("ismcts: z must be a finite number >= 0");
   plan_ = expert_plan_->base;
   if (plan_->n != obs_.n || plan_->size != obs_.size)
     throw std::invalid_argument("ismcts: the agents' plan and the observation plan are of different layouts");
@@ -276,6 +277,95 @@ SearchResult Search::decide(const State& truth, int seat, const std::vector<int>
         for (const auto& [b, c] : root.children)
           if (c == first) out.action = b;
     }
+  }
+  out.seconds = now() - t0;
+  return out;
+}
+
+// One candidate of a paired round: `action` (legal in `world`) in a copy of the round's world (its dice
+// stream included), carried out by the seat's expert if it starts a move, then expert rollouts from the
+// round's seeds (the same tie-break draws for every candidate, no move plans left from other rollouts);
+// the seat's value, or NaN when the time budget cut the rollout short (the round is then dropped: its
+// rollouts would not be alike).
+double Search::paired_rollout(const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds) {
+  for (std::size_t p = 0; p < expert_.size(); ++p) expert_[p].reset(seeds[p]);
+  State w = world;
+  std::vector<int> legal;
+  collect(w, legal);
+  follow_start(w, action);
+  machine::step_legal(w, action);
+  rollout(w);
+  return out_of_time() ? std::numeric_limits<double>::quiet_NaN() : value_[seat];
+}
+
+SearchResult Search::decide_paired(const State& truth, int seat, const std::vector<int>& candidates) {
+  const double t0 = now();
+  const double aim = opt_.seconds * kAim;  // as decide: the last round's tail and the way back fit in the rest
+  deadline_ = t0 + aim;
+  if (opt_.rollout != EXPERT || expert_.empty())
+    throw std::invalid_argument("ismcts: paired evaluation needs expert rollouts");
+  const int k = static_cast<int>(candidates.size());
+  if (k < 2) throw std::invalid_argument("ismcts: paired evaluation needs at least two candidates");
+  const int size = truth.t->layout.size;
+  for (int a : candidates)
+    if (a < 0 || a >= size) throw std::invalid_argument("ismcts: a paired candidate is out of range");
+  // per candidate: the rounds it was legal in (with candidate 0), the sum of its differences and of their squares
+  std::vector<int> count(static_cast<std::size_t>(k), 0);
+  std::vector<double> sum(static_cast<std::size_t>(k), 0.0), squares(static_cast<std::size_t>(k), 0.0);
+  std::vector<double> v(static_cast<std::size_t>(k));
+  std::vector<std::int8_t> legal_here(static_cast<std::size_t>(k));
+  std::vector<std::uint64_t> seeds(expert_.size());
+  std::vector<int> legal;
+  State world;
+  int tries = 0, rounds = 0, rollouts = 0;
+  for (;; ++tries) {
+    // the budget counts tried rounds (a rollout per candidate each), so that worlds where the expert's
+    // move is not legal cannot make it loop
+    if (opt_.playouts > 0 && (tries + 1) * k > opt_.playouts) break;
+    if (opt_.seconds > 0 && tries > 0) {
+      const double spent = now() - t0;  // stop before a round that would likely overrun the budget
+      if (spent + spent / tries > aim) break;
+    }
+    if (out_of_time()) break;
+    sample_world(truth, seat, rng_, world);
+    for (auto& s : seeds) s = rng_.next64();
+    // An action can name a counter the seat cannot see (an Assassin's target among face-down counters):
+    // then it is legal only in the worlds that deal that counter there. A world without the expert's move
+    // compares nothing; a candidate missing from a world is compared over the worlds that have it.
+    collect(world, legal);
+    for (int j = 0; j < k; ++j) legal_here[j] = mask_[candidates[j]];
+    if (!legal_here[0]) continue;
+    bool whole = true;
+    for (int j = 0; j < k && whole; ++j) {
+      if (!legal_here[j]) continue;
+      v[j] = paired_rollout(world, seat, candidates[j], seeds);
+      whole = !std::isnan(v[j]);
+      ++rollouts;
+    }
+    if (!whole) break;
+    for (int j = 1; j < k; ++j) {
+      if (!legal_here[j]) continue;
+      const double d = v[j] - v[0];
+      ++count[j];
+      sum[j] += d;
+      squares[j] += d * d;
+    }
+    ++rounds;
+  }
+  // the candidate of the largest positive mean difference (over at least two rounds), if it stands z
+  // standard errors above 0
+  SearchResult out{candidates[0], rollouts, 0, 0.0, 0, rounds, std::vector<double>(static_cast<std::size_t>(k), 0.0)};
+  int best = 0;
+  double best_mean = 0.0;
+  for (int j = 1; j < k; ++j) {
+    if (count[j] == 0) continue;
+    out.gains[j] = sum[j] / count[j];
+    if (count[j] >= 2 && out.gains[j] > best_mean) best = j, best_mean = out.gains[j];
+  }
+  if (best > 0) {
+    const double n = count[best];
+    const double var = std::max(0.0, (squares[best] - n * best_mean * best_mean) / (n - 1));
+    if (best_mean > opt_.z * std::sqrt(var / n)) out.action = candidates[best], out.candidate = best;
   }
   out.seconds = now() - t0;
   return out;

@@ -12,6 +12,14 @@
 // Citadel; agents/ismcts.py's public_value).
 // The move played is the root's most visited child (ties: the expansion policy's order, else the higher
 // value).
+//
+// Paired root evaluation (decide_paired, issue 16): no tree. The caller names K candidate actions (the
+// expert's K best, candidate 0 the expert's own choice). Each round samples one world and plays every
+// candidate in a copy of it (the same dice stream: the world's own generator) with rollout experts in
+// the same state (reseeded alike each round, so the same tie-break draws and no move plans), to
+// `cutoff` decisions; the paired differences d_k = v_k - v_0 of the seat's value cancel most of the
+// dice and hidden-counter noise (common random numbers). The candidate of the largest mean d_k is
+// played if that mean is positive and above z standard errors, else candidate 0.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +52,7 @@ struct SearchOptions {
                             // mean value beats that choice's by more than margin (ranked expansion only)
   double w_race = 0.0;      // ... of the race to a Citadel: highest fort level + income / Citadel income (<= 1)
                             //     + gold / 5 (<= 1), the three things a Citadel needs (R14.3)
+  double z = 2.0;           // decide_paired: standard errors by which a candidate must beat candidate 0
 };
 
 struct SearchResult {
@@ -51,6 +60,9 @@ struct SearchResult {
   int iterations = 0;
   int nodes = 0;
   double seconds = 0.0;
+  int candidate = -1;  // decide_paired: the index of the candidate played (0: the caller's first choice)
+  int rounds = 0;      // decide_paired: whole rounds evaluated (each a rollout per candidate legal there)
+  std::vector<double> gains;  // decide_paired: per candidate, the mean paired difference from candidate 0 (0: none)
 };
 
 class Search {
@@ -61,6 +73,12 @@ class Search {
   // The action for `seat` at the true state `truth` (read only through sample_world); `legal`: the
   // legal actions there, ascending (at least two).
   SearchResult decide(const State& truth, int seat, const std::vector<int>& legal);
+  // Paired root evaluation of `candidates` (at least two distinct actions legal for `seat` at `truth`;
+  // candidate 0 is the default) with expert rollouts; iterations counts the rollouts made. A round the
+  // time budget cuts short is dropped; a world where candidate 0 is not legal (an action naming a counter
+  // the seat cannot see) compares nothing, one where another is not legal compares the others. See the
+  // header comment.
+  SearchResult decide_paired(const State& truth, int seat, const std::vector<int>& candidates);
 
  private:
   struct Node {
@@ -74,6 +92,7 @@ class Search {
 
   void iterate(State& w);
   void rollout(State& w);
+  double paired_rollout(const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds);
   void value(const State& w);
   void rank(State& w, Node& node, const std::vector<int>& legal);
   int policy_act(State& w, int p);
