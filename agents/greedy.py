@@ -332,7 +332,8 @@ class GreedyAgent(RuleAgent):
         return self.enemy_value_scores(v, legal)
 
     def score_assassin_target(self, v, legal):
-        return self.enemy_value_scores(v, legal)
+        """YES: one of the face-down counters the assassin cannot tell apart, worth an unknown counter."""
+        return np.where(legal == 1, HIDDEN_COMBAT + 0.1, self.enemy_value_scores(v, legal))
 
     def score_marksman(self, v, legal):
         return np.where(legal == 7, 1.0, 0.0)  # NUMBER 5: full value

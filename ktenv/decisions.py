@@ -62,7 +62,7 @@ SPECIAL_USE = 46  # HERO: use the Master Thief or Assassin Primus now; PASS: don
 SPECIAL_VICTIM = 47  # PLAYER (relative): the Master Thief's victim
 SPECIAL_HEX = 48  # HEX: the Assassin Primus's target hex
 THIEF_TAKE = 49  # NUMBER 0: all the victim's gold; 1: one random counter of the victim's screen
-ASSASSIN_TARGET = 50  # THING/HERO: the counter each side names for the Assassin Primus
+ASSASSIN_TARGET = 50  # HERO/THING (a seen counter; the hex owner: any): each side's target; YES: a face-down one (A.7)
 # Battle items and heroes (RP-6.4 - RP-6.11)
 ITEM_WINDOW = 51  # THING: a magic item to play in this battle window; PASS: none
 ITEM_BEARER = 52  # THING: the creature that carries the Magic Bow / Magic Sword

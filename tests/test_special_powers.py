@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+
+from ktenv import native
 from ktenv.constants import CUP, PLAINS, SCREEN
 from ktenv.engine import decisions as D
-from ktenv.engine import legal_actions, step
-from ktenv.engine.actions import NUMBER, PASS
+from ktenv.engine import legal_actions, legal_mask, step
+from ktenv.engine.actions import NUMBER, PASS, YES
 from ktenv.engine.machine import layout
 from ktenv.engine.special_powers import ASSASSIN, THIEF
+from ktenv.env.testing import swap_identities
+from ktenv.procedures import SpecialPower
 from ktenv.state import SPECIAL
 
 from .builders import board, hero, own, put, screen, start_phase, thing
@@ -97,20 +102,60 @@ def test_assassin_strikes_the_only_eligible_counter_without_a_roll():
     assert s.thing_place[victim] == CUP
 
 
-def test_assassin_roll_decides_whose_choice_dies():
-    """A.7: both name a target; d6 1-3 the assassin's, 4-6 the owner's."""
+def _assassin_at_target(hidden=("Farmers", "Centaur"), known=(), salt=0):
+    """Player 0's Assassin wins the duel against player 1's hex 3 (dice 5 v 2, then the strike 2).
+    With face-down counters alone his choice is forced (YES) and made at once: player 1 names next."""
     s = setup_two()
     hero(s, "Assassin Primus", 0, 0)
-    a, b = put(s, thing("Farmers"), 1, 3), put(s, thing("Centaur"), 1, 3)
+    down = [put(s, thing(name), 1, 3) for name in hidden]
+    shown = [put(s, thing(name), 1, 3) for name in known]
+    for c in shown:
+        s.thing_public[c] = True  # face down again, but all saw it (RI.4)
     s.rng.script = [5, 2, 2]
+    s.rng.state ^= salt
     start_phase(s, SPECIAL)
+    step(s, layout(s).hero + ASSASSIN)
+    assert s.decision == D.ASSASSIN_TARGET and s.actor == (0 if shown else 1)
+    return s, down, shown
+
+
+def test_assassin_roll_decides_whose_choice_dies():
+    """A.7: both name a target; d6 1-3 the assassin's, 4-6 the owner's."""
+    s, (a, b), _ = _assassin_at_target()
+    pick = s.frame(SpecialPower).target_a  # the forced YES: the game's draw among the face-down pair
+    assert pick in (a, b)
+    step(s, layout(s).thing + (b if pick == a else a))
+    assert s.thing_place[pick] == CUP and s.thing_place[a if pick == b else b] != CUP
+
+
+def test_assassin_cannot_name_a_face_down_counter_he_cannot_identify():
+    """A.7: a face-down target's identity is unknown to the assassin's owner, so his mask names no such
+    counter (RI: the mask leaks nothing). YES points at one of them, the draw saying which; a counter all
+    have seen is named by id. The hex owner names any of his own by id."""
+    s, (a, b), (bears,) = _assassin_at_target(known=("Bears",))
     lay = layout(s)
-    step(s, lay.hero + ASSASSIN)
-    assert s.decision == D.ASSASSIN_TARGET and s.actor == 0
-    step(s, lay.thing + a)
-    assert s.decision == D.ASSASSIN_TARGET and s.actor == 1
-    step(s, lay.thing + b)
-    assert s.thing_place[a] == CUP and s.thing_place[b] != CUP
+    assert set(legal_actions(s)) == {YES, lay.thing + bears}
+    step(s, YES)
+    assert set(legal_actions(s)) == {lay.thing + a, lay.thing + b, lay.thing + bears}
+
+
+def test_assassin_mask_ignores_which_counters_are_in_the_hex():
+    """Swapping a face-down counter of the hex with one elsewhere leaves the assassin's mask as it was."""
+    s, (a, _), _ = _assassin_at_target(known=("Goblins",))
+    other = put(s, thing("Bears"), 1, 4)
+    own(s, 1, 4)
+    swapped = swap_identities(s, a, other)
+    assert (legal_mask(swapped) == legal_mask(s)).all()
+
+
+def test_assassin_draw_reaches_every_face_down_counter():
+    """The counter YES points at is the game's draw, uniform over the face-down ones."""
+    hit = set()
+    for seed in range(40):
+        s, down, _ = _assassin_at_target(hidden=("Farmers", "Centaur", "Ogre"), salt=seed * 0x9E3779B97F4A7C15 % 2**64)
+        assert s.frame(SpecialPower).target_a in down
+        hit.add(s.frame(SpecialPower).target_a)
+    assert hit == set(down)
 
 
 def test_no_power_no_question():
@@ -118,3 +163,20 @@ def test_no_power_no_question():
     start_phase(s, SPECIAL)
     assert s.phase != SPECIAL or s.decision != D.SPECIAL_USE
     assert PASS == 0 and legal_actions(s).size >= 1
+
+
+@pytest.mark.skipif(not native.available(), reason="the native core is not built")
+def test_native_engine_names_and_draws_the_assassin_target_alike():
+    """Both engines give the same masks, the same draw and the same victim (two engines, one game)."""
+    from ktenv.native.game import NativeGame
+
+    for salt in range(12):
+        s, _, _ = _assassin_at_target(hidden=("Farmers", "Centaur", "Ogre"), known=("Goblins",),
+                                      salt=salt * 0x9E3779B97F4A7C15 % 2**64)
+        n = NativeGame.from_python(s)
+        for _ in range(2):
+            assert (legal_mask(n) == legal_mask(s)).all()
+            action = YES if s.actor == 0 else int(legal_actions(s)[salt % 4])
+            step(s, action)
+            step(n, action)
+        assert n.to_python().to_dict() == s.to_dict()

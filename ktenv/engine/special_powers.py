@@ -11,7 +11,7 @@ from ..procedures import SpecialPower, SpecialStage
 from ..state import CHANGE_ORDER, SPECIAL, GameState
 from . import decisions as D
 from . import dice, hooks
-from .actions import NUMBER, PASS, ActionLayout
+from .actions import NUMBER, PASS, YES, ActionLayout
 from .support import clear_hero_turn, lose_hero
 
 THIEF = cat.hero_id("Master Thief")
@@ -209,21 +209,37 @@ def _assassin_success(s: GameState, player: int) -> None:
 
 
 def legal_target(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
+    """The hex owner may name any of his eligible counters. The assassin's owner names heroes and
+    counters whose identity all know by id, and the others with YES: face down, they are alike to him."""
     things, heroes = _eligible(s, _use(s).hex)
-    mask[lay.thing + things] = 1
     mask[lay.hero + heroes] = 1
+    if _use(s).stage == TARGET_B:
+        mask[lay.thing + things] = 1
+        return
+    mask[lay.thing + things[s.thing_public[things]]] = 1
+    if not s.thing_public[things].all():
+        mask[YES] = 1
 
 
 def apply_target(s: GameState, lay: ActionLayout, action: int) -> None:
     """First the assassin's owner names a target, then the hex owner (possibly the same)."""
-    target = action - lay.thing if action < lay.hero else -1 - (action - lay.hero)
     use = _use(s)
     if use.stage == TARGET_A:
-        use.target_a, use.stage = target, TARGET_B
+        use.target_a, use.stage = _named(s, lay, action), TARGET_B
         s.actor = use.victim
         return
-    use.target_b, use.stage = target, STRIKE
+    use.target_b, use.stage = _named(s, lay, action), STRIKE
     s.decision = D.NONE
+
+
+def _named(s: GameState, lay: ActionLayout, action: int) -> int:
+    """The counter an action names: a Thing id, or -1 - hero face. YES points at one of the face-down
+    counters the assassin's owner cannot tell apart, and the game's draw says which."""
+    if action == YES:
+        things, _ = _eligible(s, _use(s).hex)
+        unknown = things[~s.thing_public[things]]
+        return int(unknown[s.rng.below(unknown.size)])
+    return action - lay.thing if action < lay.hero else -1 - (action - lay.hero)
 
 
 def _strike(s: GameState, player: int) -> None:

@@ -92,6 +92,7 @@ class Scorer {
   void target();
   void item_bearer();
   void enemy_value_scores();
+  void assassin_target();
   // ----- events, special powers
   void event_play();
   void leader_scores(int key);  // 0: income, 1: gold, 2: strength in the battle hex
@@ -451,6 +452,12 @@ void Scorer::enemy_value_scores() {  // hit (or name) the enemy counter worth mo
   }
 }
 
+void Scorer::assassin_target() {  // YES: one of the face-down counters he cannot tell apart, worth an unknown one
+  enemy_value_scores();
+  for (int k = 0; k < n; ++k)
+    if (legal[k] == 1) out[k] = P.hidden_combat + 0.1;
+}
+
 void Scorer::event_play() {
   for (int k = 0; k < n; ++k) {
     const Choice c = at(k);
@@ -561,8 +568,8 @@ void Scorer::run(int decision) {
     case D::ITEM_WINDOW: return when_action(0, 0.0, 1.0);
     case D::ITEM_BEARER: return item_bearer();
     case D::WARLORD:
-    case D::MARKSMAN_HIT:
-    case D::ASSASSIN_TARGET: return enemy_value_scores();
+    case D::MARKSMAN_HIT: return enemy_value_scores();
+    case D::ASSASSIN_TARGET: return assassin_target();
     case D::MARKSMAN: return when_action(7, 1.0, 0.0);  // NUMBER 5: full value
     case D::LUCKY_DIE: return when_action(0, 1.0, 0.0);
     case D::EVENT_PLAY: return event_play();

@@ -242,23 +242,42 @@ void apply_take(State& s, const ActionLayout&, int action) {
   use_done(s);  // R17.1: a screen over 10 is brought down at once (interrupts)
 }
 
+// The hex owner may name any of his eligible counters. The assassin's owner names heroes and counters whose
+// identity all know by id, and the others with YES: face down, they are alike to him.
 void legal_target(State& s, const ActionLayout& lay, std::int8_t* mask) {
   auto [things, heroes] = eligible(s, use_of(s).hex);
-  for (int c : things) mask[lay.thing + c] = 1;
   for (int f : heroes) mask[lay.hero + f] = 1;
+  const bool owner = use_of(s).stage == Stage::TARGET_B;
+  for (int c : things) {
+    if (owner || s.thing_public[c])
+      mask[lay.thing + c] = 1;
+    else
+      mask[YES] = 1;
+  }
+}
+
+// The counter an action names: a Thing id, or -1 - hero face. YES points at one of the face-down counters
+// the assassin's owner cannot tell apart, and the game's draw says which.
+int named(State& s, const ActionLayout& lay, int action) {
+  if (action == YES) {
+    Ids unknown;
+    for (int c : eligible(s, use_of(s).hex).things)
+      if (!s.thing_public[c]) unknown.push_back(c);
+    return unknown[static_cast<int>(s.rng.below(unknown.size()))];
+  }
+  return action < lay.hero ? action - lay.thing : -1 - (action - lay.hero);
 }
 
 // First the assassin's owner names a target, then the hex owner (possibly the same).
 void apply_target(State& s, const ActionLayout& lay, int action) {
-  int target = action < lay.hero ? action - lay.thing : -1 - (action - lay.hero);
   auto& use = use_of(s);
   if (use.stage == Stage::TARGET_A) {
-    use.target_a = target;
+    use.target_a = named(s, lay, action);
     use.stage = Stage::TARGET_B;
     s.actor = use.victim;
     return;
   }
-  use.target_b = target;
+  use.target_b = named(s, lay, action);
   use.stage = Stage::STRIKE;
   s.decision = decision::NONE;
 }

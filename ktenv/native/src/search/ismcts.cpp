@@ -329,9 +329,9 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
     if (out_of_time()) break;
     sample_world(truth, seat, rng_, world);
     for (auto& s : seeds) s = rng_.next64();
-    // An action can name a counter the seat cannot see (an Assassin's target among face-down counters):
-    // then it is legal only in the worlds that deal that counter there. A world without the expert's move
-    // compares nothing; a candidate missing from a world is compared over the worlds that have it.
+    // A seat's legal actions are the same in every world it cannot tell apart (the mask names no hidden
+    // counter); should one be missing from a world all the same, a world without the expert's move compares
+    // nothing, and a candidate missing from a world is compared over the worlds that have it.
     collect(world, legal);
     for (int j = 0; j < k; ++j) legal_here[j] = mask_[candidates[j]];
     if (!legal_here[0]) continue;
