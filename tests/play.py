@@ -1,7 +1,7 @@
 """Playing helpers for the tests: policies, running a game on, and naming actions (no arranging: that is
 `tests.builders`).
 
-- `config`, `scripted_new_game`: games to play;
+- `config`, `scripted_new_game`: games to play; `recorded`: (observation, mask) pairs met by an agent;
 - `legal`, `random_action`, `passive_action`, `run_until`, `act`: choosing and taking actions;
 - `a_hex`, `a_thing`, `a_hero`, `a_cash`, `a_dir`: the action that names a hex, Thing, hero face,
   treasure to cash or direction; `masked_in`: the indices one block of the mask allows;
@@ -140,3 +140,20 @@ def move(s: GameState, start: int, counters: list[tuple[str, int]], path: list[i
     for h in path:
         act(s, a_dir(s, here, h))
         here = h
+
+
+def recorded(cfg: GameConfig, seed: int, agent, every: int, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(observation, mask) at every `every`-th decision with a choice of a Python-engine game `agent` plays
+    in every seat, `count` of them at most."""
+    from ktenv.arena.game import encoder_for
+    from ktenv.engine import new_game
+
+    s = new_game(cfg, seed, backend="python")
+    enc, out, k = encoder_for(cfg), [], 0
+    while not s.game_over and len(out) < count:
+        obs, mask = enc.encode(s, s.actor), legal_mask(s)
+        if k % every == 0 and np.count_nonzero(mask) > 1:
+            out.append((obs, mask))
+        step(s, agent.act(obs, mask))
+        k += 1
+    return out

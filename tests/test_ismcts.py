@@ -114,25 +114,34 @@ def _native(s):
 native_only = pytest.mark.skipif(not __import__("ktenv.native").native.available(), reason="native core not built")
 
 
+SEARCHES = {  # spec, playouts, states checked, seed of the random states
+    "greedy rollouts": ("ismcts:playouts=300,cutoff=8,rollout=greedy", 300, 4, 50),
+    "expert rollouts": ("ismcts:playouts=60,cutoff=20,rollout=expert,expand=expert,race=10", 60, 3, 70),
+}
+
+
 @native_only
 @pytest.mark.parametrize("n", [2, 4])
-def test_native_search_choice_ignores_hidden_facts(n):
+@pytest.mark.parametrize("search", sorted(SEARCHES))
+def test_native_search_choice_ignores_hidden_facts(n, search):
     """On a native game the search runs in C++ over native worlds: still only what the seat may know
-    counts (the true game changed in hidden facts gives the same choice for the same seed)."""
+    counts (the true game changed in hidden facts gives the same choice for the same seed); expert
+    rollouts read only observations."""
+    spec, playouts, states, seed = SEARCHES[search]
     cfg = GameConfig(n_players=n, max_rounds=6)
     rng = np.random.default_rng(n)
     checked = 0
-    for s in random_states(cfg, 4, seed=50 + n, gap=(30, 150)):
+    for s in random_states(cfg, states, seed=seed + n, gap=(30, 150)):
         p = s.actor
         mask = legal_mask(s).copy()
-        agent = agents.make("ismcts:playouts=300,cutoff=8,rollout=greedy", seed=5)
+        agent = agents.make(spec, seed=5)
         want = agent.act({"action_mask": mask, "worlds": WorldSampler(_native(s), p)}, mask)
-        assert mask[want] and agent.last_iterations in (0, 300)
+        assert mask[want] and agent.last_iterations in (0, playouts)
         for _, t in hidden_variants(s, p, rng):
             agent.reset(seed=5)
             assert agent.act({"action_mask": mask, "worlds": WorldSampler(_native(t), p)}, mask) == want
             checked += 1
-    assert checked >= 4
+    assert checked >= states
 
 
 @native_only

@@ -36,6 +36,8 @@ from ktenv.native import core  # noqa: E402
 from ktenv.native.agents import greedy_plan  # noqa: E402
 from ktenv.native.expert import NativeExpertAgent, expert_plan, expert_plan_numbers  # noqa: E402
 
+from . import play  # noqa: E402
+
 EXPERT = ExpertAgent(seed=0)
 HANDLED = sorted(code for code, name in HANDLER_NAMES.items() if hasattr(EXPERT, name))
 CONFIGS = (
@@ -106,15 +108,7 @@ def test_games_full_length():
 
 def recorded(cfg: GameConfig, seed: int, every: int = 7, count: int = 14) -> list[tuple[np.ndarray, np.ndarray]]:
     """(observation, mask) at every `every`-th decision of an expert game."""
-    s = machine.new_game(cfg, seed, backend="python")
-    enc, agent, out, k = encoder_for(cfg), ExpertAgent(seed=seed), [], 0
-    while not s.game_over and len(out) < count:
-        obs, mask = enc.encode(s, s.actor), legal_mask(s)
-        if k % every == 0 and np.count_nonzero(mask) > 1:
-            out.append((obs, mask))
-        step(s, agent.act(obs, mask))
-        k += 1
-    return out
+    return play.recorded(cfg, seed, ExpertAgent(seed=seed), every, count)
 
 
 @pytest.mark.parametrize("n, options", [(2, {}), (4, {"house_content": True}), (3, {"mysterious_kadab": True})])

@@ -34,6 +34,8 @@ from ktenv.engine.machine import legal_mask, step  # noqa: E402
 from ktenv.native import core  # noqa: E402
 from ktenv.native.agents import GreedyBatch, NativeGreedyAgent, greedy_plan, greedy_plan_numbers, seed_words  # noqa: E402
 
+from . import play  # noqa: E402
+
 GREEDY = GreedyAgent(seed=0)
 HANDLED = sorted(code for code, name in HANDLER_NAMES.items() if hasattr(GREEDY, name))
 CONFIGS = (
@@ -101,15 +103,7 @@ def test_games_full_length():
 
 def recorded(cfg: GameConfig, seed: int, every: int = 9, count: int = 12) -> list[tuple[np.ndarray, np.ndarray]]:
     """(observation, mask) at every `every`-th decision of a greedy game."""
-    s = machine.new_game(cfg, seed, backend="python")
-    enc, agent, out, k = encoder_for(cfg), GreedyAgent(seed=seed), [], 0
-    while not s.game_over and len(out) < count:
-        obs, mask = enc.encode(s, s.actor), legal_mask(s)
-        if k % every == 0 and np.count_nonzero(mask) > 1:
-            out.append((obs, mask))
-        step(s, agent.act(obs, mask))
-        k += 1
-    return out
+    return play.recorded(cfg, seed, GreedyAgent(seed=seed), every, count)
 
 
 @pytest.mark.parametrize("n, options", [(2, {}), (4, {"house_content": True}), (3, {"mysterious_kadab": True})])

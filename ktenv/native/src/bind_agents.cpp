@@ -43,14 +43,61 @@ void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
                                 std::to_string(P.n_actions));
 }
 
+const Words& checked_seed(const Words& seed, const char* who) {
+  if (seed.shape(0) == 0) throw std::invalid_argument(std::string(who) + ": the seed needs at least one 32-bit word");
+  return seed;
+}
+
 Greedy make_greedy(std::shared_ptr<const GreedyPlan> plan, const Words& seed) {
-  if (seed.shape(0) == 0) throw std::invalid_argument("greedy: the seed needs at least one 32-bit word");
+  checked_seed(seed, "greedy");
   return Greedy(std::move(plan), seed.data(), seed.shape(0));
 }
 
 Expert make_expert(std::shared_ptr<const ExpertPlan> plan, const Words& seed) {
-  if (seed.shape(0) == 0) throw std::invalid_argument("expert: the seed needs at least one 32-bit word");
+  checked_seed(seed, "expert");
   return Expert(std::move(plan), seed.data(), seed.shape(0));
+}
+
+// The calls Greedy and Expert share (`who` names the agent in errors); `plan` is the agent's layout.
+template <class Agent>
+int act_one(Agent& agent, const GreedyPlan& plan, const Obs& obs, const Mask& mask, const char* who) {
+  check_one(plan, obs, mask);
+  const int a = agent.act(obs.data(), mask.data());
+  if (a < 0) throw std::invalid_argument(std::string(who) + " agent: the action mask allows no action");
+  return a;
+}
+
+template <class Agent>
+nb::tuple scores_of(Agent& agent, const GreedyPlan& plan, const Obs& obs, const Mask& mask) {
+  check_one(plan, obs, mask);
+  std::vector<int> legal(plan.n_actions);
+  std::vector<double> out(plan.n_actions);
+  const int n = agent.scores(obs.data(), mask.data(), legal.data(), out.data());
+  legal.resize(n);
+  out.resize(n);
+  return nb::make_tuple(legal, out);
+}
+
+// CPU seconds of this thread per decision over these rows, measured inside native code (thread time: a
+// busy machine's other work does not count); the agent's generator advances.
+template <class Agent>
+double time_act(Agent& agent, const GreedyPlan& P, const ObsRows& obs, const MaskRows& mask, int repeat) {
+  if (static_cast<int>(obs.shape(1)) != P.size || static_cast<int>(mask.shape(1)) != P.n_actions ||
+      obs.shape(0) != mask.shape(0) || obs.shape(0) == 0 || repeat < 1)
+    throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks, "
+                                "repeat >= 1");
+  const std::size_t rows = obs.shape(0);
+  nb::gil_scoped_release unlocked;
+  timespec start{}, stop{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  long sum = 0;
+  for (int r = 0; r < repeat; ++r)
+    for (std::size_t i = 0; i < rows; ++i) sum += agent.act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &stop);
+  asm volatile("" : : "g"(sum) : "memory");
+  const double took =
+      static_cast<double>(stop.tv_sec - start.tv_sec) + 1e-9 * static_cast<double>(stop.tv_nsec - start.tv_nsec);
+  return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
 }
 
 // N greedy agents playing N seats of batched games: one call decides for all of them.
@@ -90,47 +137,18 @@ void bind_agents(nb::module_& m) {
         new (self) Greedy(make_greedy(std::move(plan), seed));
       }, nb::arg("plan"), nb::arg("seed"), "seed: the seed's 32-bit words, least significant first")
       .def("reset", [](Greedy& g, const Words& seed) {
-        if (seed.shape(0) == 0) throw std::invalid_argument("greedy: the seed needs at least one 32-bit word");
-        g.reset(seed.data(), seed.shape(0));
+        g.reset(checked_seed(seed, "greedy").data(), seed.shape(0));
       }, nb::arg("seed"))
       .def("set_plan", &Greedy::set_plan, nb::arg("plan"))
       .def_prop_ro("size", [](const Greedy& g) { return g.plan().size; })
       .def("act", [](Greedy& g, const Obs& obs, const Mask& mask) {
-        check_one(g.plan(), obs, mask);
-        const int a = g.act(obs.data(), mask.data());
-        if (a < 0) throw std::invalid_argument("greedy agent: the action mask allows no action");
-        return a;
+        return act_one(g, g.plan(), obs, mask, "greedy");
       }, nb::arg("obs"), nb::arg("mask"))
-      .def("scores", [](Greedy& g, const Obs& obs, const Mask& mask) {
-        check_one(g.plan(), obs, mask);
-        std::vector<int> legal(g.plan().n_actions);
-        std::vector<double> out(g.plan().n_actions);
-        const int n = g.scores(obs.data(), mask.data(), legal.data(), out.data());
-        legal.resize(n);
-        out.resize(n);
-        return nb::make_tuple(legal, out);
-      }, nb::arg("obs"), nb::arg("mask"), "(legal actions, their scores before the tie-break noise); draws nothing")
+      .def("scores", [](Greedy& g, const Obs& obs, const Mask& mask) { return scores_of(g, g.plan(), obs, mask); },
+           nb::arg("obs"), nb::arg("mask"), "(legal actions, their scores before the tie-break noise); draws nothing")
       .def("time_act", [](Greedy& g, const ObsRows& obs, const MaskRows& mask, int repeat) {
-        // CPU seconds of this thread per decision over these rows, measured inside native code (thread
-        // time: a busy machine's other work does not count); the generator advances
-        const GreedyPlan& P = g.plan();
-        if (static_cast<int>(obs.shape(1)) != P.size || static_cast<int>(mask.shape(1)) != P.n_actions ||
-            obs.shape(0) != mask.shape(0) || obs.shape(0) == 0 || repeat < 1)
-          throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks, "
-                                      "repeat >= 1");
-        const std::size_t rows = obs.shape(0);
-        nb::gil_scoped_release unlocked;
-        timespec start{}, stop{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-        long sum = 0;
-        for (int r = 0; r < repeat; ++r)
-          for (std::size_t i = 0; i < rows; ++i) sum += g.act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &stop);
-        asm volatile("" : : "g"(sum) : "memory");
-        const double took = static_cast<double>(stop.tv_sec - start.tv_sec) +
-                            1e-9 * static_cast<double>(stop.tv_nsec - start.tv_nsec);
-        return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
-      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"));
+        return time_act(g, g.plan(), obs, mask, repeat);
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"), "CPU seconds of this thread per decision over the rows");
 
   nb::class_<GreedyBatch>(m, "GreedyBatch", "N native greedy agents deciding together (one call, no GIL)")
       .def("__init__", [](GreedyBatch* self, std::shared_ptr<const GreedyPlan> plan, const std::vector<Words>& seeds) {
@@ -141,8 +159,7 @@ void bind_agents(nb::module_& m) {
       .def("__len__", [](const GreedyBatch& b) { return b.seats.size(); })
       .def("reset", [](GreedyBatch& b, std::size_t i, const Words& seed) {
         if (i >= b.seats.size()) throw std::invalid_argument("greedy batch: no agent " + std::to_string(i));
-        if (seed.shape(0) == 0) throw std::invalid_argument("greedy: the seed needs at least one 32-bit word");
-        b.seats[i].reset(seed.data(), seed.shape(0));
+        b.seats[i].reset(checked_seed(seed, "greedy").data(), seed.shape(0));
       }, nb::arg("i"), nb::arg("seed"))
       .def("act", [](GreedyBatch& b, const ObsRows& obs, const MaskRows& mask, Actions out) {
         const GreedyPlan& P = *b.plan;
@@ -176,8 +193,7 @@ void bind_agents(nb::module_& m) {
         new (self) Expert(make_expert(std::move(plan), seed));
       }, nb::arg("plan"), nb::arg("seed"), "seed: the seed's 32-bit words, least significant first")
       .def("reset", [](Expert& e, const Words& seed) {
-        if (seed.shape(0) == 0) throw std::invalid_argument("expert: the seed needs at least one 32-bit word");
-        e.reset(seed.data(), seed.shape(0));
+        e.reset(checked_seed(seed, "expert").data(), seed.shape(0));
       }, nb::arg("seed"), "a new generator; the move plan is forgotten")
       .def("set_plan", &Expert::set_plan, nb::arg("plan"))
       .def("follow", &Expert::follow, nb::arg("action"),
@@ -185,40 +201,13 @@ void bind_agents(nb::module_& m) {
            "changed) for an action not scored there")
       .def_prop_ro("size", [](const Expert& e) { return e.layout().size; })
       .def("act", [](Expert& e, const Obs& obs, const Mask& mask) {
-        check_one(e.layout(), obs, mask);
-        const int a = e.act(obs.data(), mask.data());
-        if (a < 0) throw std::invalid_argument("expert agent: the action mask allows no action");
-        return a;
+        return act_one(e, e.layout(), obs, mask, "expert");
       }, nb::arg("obs"), nb::arg("mask"))
-      .def("scores", [](Expert& e, const Obs& obs, const Mask& mask) {
-        check_one(e.layout(), obs, mask);
-        std::vector<int> legal(e.layout().n_actions);
-        std::vector<double> out(e.layout().n_actions);
-        const int n = e.scores(obs.data(), mask.data(), legal.data(), out.data());
-        legal.resize(n);
-        out.resize(n);
-        return nb::make_tuple(legal, out);
-      }, nb::arg("obs"), nb::arg("mask"),
-         "(legal actions, their scores before the tie-break noise); draws nothing (a MOVE_START sets the move plan, "
-         "as the Python agent's scores do)")
+      .def("scores", [](Expert& e, const Obs& obs, const Mask& mask) { return scores_of(e, e.layout(), obs, mask); },
+           nb::arg("obs"), nb::arg("mask"),
+           "(legal actions, their scores before the tie-break noise); draws nothing (a MOVE_START sets the move plan, "
+           "as the Python agent's scores do)")
       .def("time_act", [](Expert& e, const ObsRows& obs, const MaskRows& mask, int repeat) {
-        // CPU seconds of this thread per decision over these rows (as Greedy.time_act)
-        const GreedyPlan& P = e.layout();
-        if (static_cast<int>(obs.shape(1)) != P.size || static_cast<int>(mask.shape(1)) != P.n_actions ||
-            obs.shape(0) != mask.shape(0) || obs.shape(0) == 0 || repeat < 1)
-          throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks, "
-                                      "repeat >= 1");
-        const std::size_t rows = obs.shape(0);
-        nb::gil_scoped_release unlocked;
-        timespec start{}, stop{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-        long sum = 0;
-        for (int r = 0; r < repeat; ++r)
-          for (std::size_t i = 0; i < rows; ++i) sum += e.act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &stop);
-        asm volatile("" : : "g"(sum) : "memory");
-        const double took = static_cast<double>(stop.tv_sec - start.tv_sec) +
-                            1e-9 * static_cast<double>(stop.tv_nsec - start.tv_nsec);
-        return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
-      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"));
+        return time_act(e, e.layout(), obs, mask, repeat);
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"), "CPU seconds of this thread per decision over the rows");
 }
