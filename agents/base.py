@@ -18,6 +18,9 @@ Flags an agent class may set:
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -28,3 +31,25 @@ class Agent(Protocol):
     def reset(self, seed: int | None = None) -> None: ...
 
     def act(self, observation, action_mask: np.ndarray) -> int: ...
+
+
+class ModelCache:
+    """The model files a process has loaded, keyed by path and modification time: a tournament that makes
+    a fresh agent every game loads a file once, and a file rewritten since is loaded again.
+
+    `load(path)` reads one file; `missing` is the error class a missing file raises."""
+
+    def __init__(self, load: Callable[[Path], tuple], missing: type[Exception], most: int = 32) -> None:
+        self.load, self.missing, self.most = load, missing, most
+        self.loaded: dict[tuple[str, float], tuple] = {}
+
+    def get(self, path: str | Path) -> tuple:
+        p = Path(path).expanduser().resolve()
+        if not p.is_file():
+            raise self.missing(f"{path}: no such model file")
+        key = (str(p), os.path.getmtime(p))
+        if key not in self.loaded:
+            if len(self.loaded) >= self.most:
+                self.loaded.clear()
+            self.loaded[key] = self.load(p)
+        return self.loaded[key]

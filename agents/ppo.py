@@ -17,25 +17,28 @@ from pathlib import Path
 
 import numpy as np
 
-_CACHE: dict[tuple[str, float], tuple] = {}
+from .base import ModelCache
+
+_CACHE: ModelCache | None = None  # made at the first load: torch and training are imported only then
+
+
+def _load(path: Path) -> tuple:
+    import torch
+    from ktenv.training.policy import load_network
+
+    if torch.get_num_threads() > 1 and os.environ.get("KTENV_TORCH_THREADS") is None:
+        torch.set_num_threads(1)  # one game per process: small matrices, threads only add overhead
+    return load_network(path)
 
 
 def load_cached(path: str | Path):
     """(policy, meta) of a model file, loaded once per process."""
-    import torch
-    from ktenv.training.policy import CheckpointError, load_network
+    global _CACHE
+    if _CACHE is None:
+        from ktenv.training.policy import CheckpointError
 
-    p = Path(path).expanduser().resolve()
-    if not p.is_file():
-        raise CheckpointError(f"{path}: no such model file")
-    key = (str(p), os.path.getmtime(p))
-    if key not in _CACHE:
-        if torch.get_num_threads() > 1 and os.environ.get("KTENV_TORCH_THREADS") is None:
-            torch.set_num_threads(1)  # one game per process: small matrices, threads only add overhead
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        _CACHE[key] = load_network(p)
-    return _CACHE[key]
+        _CACHE = ModelCache(_load, CheckpointError)
+    return _CACHE.get(path)
 
 
 class PPOAgent:

@@ -26,6 +26,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from .base import ModelCache
+
 FORMAT = 1
 META_ENTRY = "ktenv.json"
 WEIGHTS_ENTRY = "policy.pth"
@@ -115,20 +117,12 @@ def load_model(path: str | Path) -> tuple[ActorCritic, dict]:
     return network, meta
 
 
-_CACHE: dict[tuple[str, float], tuple[ActorCritic, dict]] = {}
+_CACHE = ModelCache(load_model, ModelFileError)
 
 
 def load_cached(path: str | Path) -> tuple[ActorCritic, dict]:
-    """Each process loads a file once (a tournament makes a fresh agent every game)."""
-    p = Path(path).expanduser().resolve()
-    if not p.is_file():
-        raise ModelFileError(f"{path}: no such model file")
-    key = (str(p), os.path.getmtime(p))
-    if key not in _CACHE:
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        _CACHE[key] = load_model(p)
-    return _CACHE[key]
+    """(network, meta) of a model file, loaded once per process."""
+    return _CACHE.get(path)
 
 
 # ----------------------------------------------------------------------------- the agent
