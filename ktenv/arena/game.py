@@ -10,6 +10,7 @@ also get ``observation["worlds"]``, a `ktenv.worlds.WorldSampler` for their seat
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..board import board_radius, geometry
@@ -26,6 +27,20 @@ ENGINE_ERROR = "engine_error"  # the engine offered no legal action in a running
 
 class AgentError(RuntimeError):
     """An agent failed or answered with an illegal action (the game is not counted)."""
+
+
+def take_turn(agent, name: str, seat: int, observation, mask, take: Callable[[int], None]) -> int:
+    """Ask `agent` (`name`, in `seat`) for its action and `take` it; a failure of the agent or an illegal
+    action is an AgentError naming it. Both games' arenas play every decision through here."""
+    try:
+        a = agent.act(observation, mask)
+    except Exception as exc:
+        raise AgentError(f"agent {name!r} (seat {seat}) failed: {exc!r}") from exc
+    try:
+        take(a)
+    except IllegalActionError as exc:
+        raise AgentError(f"agent {name!r} (seat {seat}) played an illegal action: {exc}") from None
+    return int(a)
 
 
 @dataclass
@@ -94,18 +109,10 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
 
             dead_end = f"no legal action for player {p} at '{D.NAMES.get(s.decision, s.decision)}', round {s.round}"
             break
-        agent = seats[p]
-        try:
-            observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
-            if searchers[p]:  # worlds its seat cannot tell apart, never the true state (agents.base)
-                observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, p)}
-            a = agent.act(observation, mask)
-        except Exception as exc:
-            raise AgentError(f"agent {names[p]!r} (seat {p}) failed: {exc!r}") from exc
-        try:
-            step(s, a)
-        except IllegalActionError as exc:
-            raise AgentError(f"agent {names[p]!r} (seat {p}) played an illegal action: {exc}") from None
+        observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
+        if searchers[p]:  # worlds its seat cannot tell apart, never the true state (agents.base)
+            observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, p)}
+        a = take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action))
         decisions += 1
         if record:
             actions.append(int(a))

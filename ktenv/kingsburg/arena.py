@@ -12,9 +12,8 @@ from __future__ import annotations
 import time
 
 from ..arena.config import DEFAULT_MAX_DECISIONS
-from ..arena.game import AgentError, GameResult, agent_seed
+from ..arena.game import GameResult, agent_seed, take_turn
 from . import catalog as cat
-from .common import IllegalActionError
 from .config import KingsburgConfig
 from .machine import legal_mask, new_game, step
 from .observation import ObservationEncoder
@@ -47,15 +46,8 @@ def play(cfg: KingsburgConfig, seed: int, names: list[str],
     actions: list[int] = []
     while not s.game_over and len(actions) < max_decisions:
         p, mask = s.actor, legal_mask(s)
-        try:
-            observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
-            a = seats[p].act(observation, mask)
-        except Exception as exc:
-            raise AgentError(f"agent {names[p]!r} (seat {p}) failed: {exc!r}") from exc
-        try:
-            step(s, a)
-        except IllegalActionError as exc:
-            raise AgentError(f"agent {names[p]!r} (seat {p}) played an illegal action: {exc}") from None
+        observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
+        a = take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action))
         actions.append(int(a))
     return s, actions
 
