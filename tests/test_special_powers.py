@@ -7,7 +7,7 @@ import pytest
 from ktenv import native
 from ktenv.constants import CUP, PLAINS, SCREEN
 from ktenv.engine import decisions as D
-from ktenv.engine import legal_actions, legal_mask, step
+from ktenv.engine import describe_action, legal_actions, legal_mask, step
 from ktenv.engine.actions import NUMBER, PASS, YES
 from ktenv.engine.machine import layout
 from ktenv.engine.special_powers import ASSASSIN, THIEF
@@ -135,6 +135,7 @@ def test_assassin_cannot_name_a_face_down_counter_he_cannot_identify():
     s, (a, b), (bears,) = _assassin_at_target(known=("Bears",))
     lay = layout(s)
     assert set(legal_actions(s)) == {YES, lay.thing + bears}
+    assert describe_action(s, YES) == "assassin's target: one of the face-down counters"
     step(s, YES)
     assert set(legal_actions(s)) == {lay.thing + a, lay.thing + b, lay.thing + bears}
 

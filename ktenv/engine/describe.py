@@ -23,6 +23,8 @@ def describe_action(s: GameState, action: int) -> str:
     if block == "PASS":
         return f"{context}: done / pass"
     if block == "YES":
+        if s.decision == D.ASSASSIN_TARGET:  # A.7: the counter is the game's draw among them
+            return f"{context}: one of the face-down counters"
         return f"{context}: yes"
     if block == "NUMBER":
         return f"{context}: {i}"
