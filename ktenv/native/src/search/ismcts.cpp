@@ -8,6 +8,7 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 #include "engine/machine.hpp"
 #include "game.hpp"
@@ -309,44 +310,37 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
   const int size = truth.t->layout.size;
   for (int a : candidates)
     if (a < 0 || a >= size) throw std::invalid_argument("ismcts: a paired candidate is out of range");
-  // per candidate: the rounds it was legal in (with candidate 0), the sum of its differences and of their squares
-  std::vector<int> count(static_cast<std::size_t>(k), 0);
+  // per candidate: the sum of its differences and of their squares
   std::vector<double> sum(static_cast<std::size_t>(k), 0.0), squares(static_cast<std::size_t>(k), 0.0);
   std::vector<double> v(static_cast<std::size_t>(k));
-  std::vector<std::int8_t> legal_here(static_cast<std::size_t>(k));
   std::vector<std::uint64_t> seeds(expert_.size());
   std::vector<int> legal;
   State world;
-  int tries = 0, rounds = 0, rollouts = 0;
-  for (;; ++tries) {
-    // the budget counts tried rounds (a rollout per candidate each), so that worlds where the expert's
-    // move is not legal cannot make it loop
-    if (opt_.playouts > 0 && (tries + 1) * k > opt_.playouts) break;
-    if (opt_.seconds > 0 && tries > 0) {
+  int rounds = 0, rollouts = 0;
+  for (;;) {
+    if (opt_.playouts > 0 && (rounds + 1) * k > opt_.playouts) break;  // a rollout per candidate a round
+    if (opt_.seconds > 0 && rounds > 0) {
       const double spent = now() - t0;  // stop before a round that would likely overrun the budget
-      if (spent + spent / tries > aim) break;
+      if (spent + spent / rounds > aim) break;
     }
     if (out_of_time()) break;
     sample_world(truth, seat, rng_, world);
     for (auto& s : seeds) s = rng_.next64();
-    // A seat's legal actions are the same in every world it cannot tell apart (the mask names no hidden
-    // counter); should one be missing from a world all the same, a world without the expert's move compares
-    // nothing, and a candidate missing from a world is compared over the worlds that have it.
+    // a seat's mask is the same in every world it cannot tell apart (it names no hidden counter)
     collect(world, legal);
-    for (int j = 0; j < k; ++j) legal_here[j] = mask_[candidates[j]];
-    if (!legal_here[0]) continue;
+    for (int a : candidates)
+      if (!mask_[a])
+        throw std::logic_error("ismcts: candidate " + std::to_string(a) +
+                               " is illegal in a sampled world: the seat's mask depends on hidden facts");
     bool whole = true;
     for (int j = 0; j < k && whole; ++j) {
-      if (!legal_here[j]) continue;
       v[j] = paired_rollout(world, seat, candidates[j], seeds);
       whole = !std::isnan(v[j]);
       ++rollouts;
     }
     if (!whole) break;
     for (int j = 1; j < k; ++j) {
-      if (!legal_here[j]) continue;
       const double d = v[j] - v[0];
-      ++count[j];
       sum[j] += d;
       squares[j] += d * d;
     }
@@ -357,13 +351,12 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
   SearchResult out{candidates[0], rollouts, 0, 0.0, 0, rounds, std::vector<double>(static_cast<std::size_t>(k), 0.0)};
   int best = 0;
   double best_mean = 0.0;
-  for (int j = 1; j < k; ++j) {
-    if (count[j] == 0) continue;
-    out.gains[j] = sum[j] / count[j];
-    if (count[j] >= 2 && out.gains[j] > best_mean) best = j, best_mean = out.gains[j];
+  for (int j = 1; j < k && rounds > 0; ++j) {
+    out.gains[j] = sum[j] / rounds;
+    if (rounds >= 2 && out.gains[j] > best_mean) best = j, best_mean = out.gains[j];
   }
   if (best > 0) {
-    const double n = count[best];
+    const double n = rounds;
     const double var = std::max(0.0, (squares[best] - n * best_mean * best_mean) / (n - 1));
     if (best_mean > opt_.z * std::sqrt(var / n)) out.action = candidates[best], out.candidate = best;
   }
