@@ -4,15 +4,15 @@
     agents.make("ppo-sample:runs/ppo_2p/final.zip")   # sampled from the masked policy
 
 The model zip is read safely (`training.policy.load_network`: weights with
-``torch.load(weights_only=True)``, the network description from JSON). Each process loads a file
-once (a cache keyed by path and modification time), so a tournament that makes a fresh agent
-every game pays the load once. Sampling uses the agent's own seeded generator, never torch's
+``torch.load(weights_only=True)``, the network description from JSON) and plays through the
+policy's actor path in numpy (`training.policy.PlayingNetwork`). Each process loads a file once
+(a cache keyed by path and modification time), so a tournament that makes a fresh agent every
+game pays the load once. Sampling uses the agent's own seeded generator, never torch's
 global one, so a seed reproduces a game.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -23,16 +23,14 @@ _CACHE: ModelCache | None = None  # made at the first load: torch and training a
 
 
 def _load(path: Path) -> tuple:
-    import torch
-    from ktenv.training.policy import load_network
+    from ktenv.training.policy import PlayingNetwork, load_network
 
-    if torch.get_num_threads() > 1 and os.environ.get("KTENV_TORCH_THREADS") is None:
-        torch.set_num_threads(1)  # one game per process: small matrices, threads only add overhead
-    return load_network(path)
+    policy, meta = load_network(path)
+    return PlayingNetwork(policy), meta
 
 
 def load_cached(path: str | Path):
-    """(policy, meta) of a model file, loaded once per process."""
+    """(`PlayingNetwork`, meta) of a model file, loaded once per process."""
     global _CACHE
     if _CACHE is None:
         from ktenv.training.policy import CheckpointError
@@ -48,7 +46,7 @@ class PPOAgent:
 
     def __init__(self, path: str | Path, deterministic: bool = True, seed: int | None = None) -> None:
         self.path = str(path)
-        self.policy, self.meta = load_cached(path)
+        self.network, self.meta = load_cached(path)
         self.deterministic = deterministic
         self.name = ("ppo:" if deterministic else "ppo-sample:") + self.path
         self.rng = np.random.default_rng(seed)
@@ -57,8 +55,6 @@ class PPOAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation, action_mask: np.ndarray) -> int:
-        from ktenv.training.policy import action_logits
-
         if isinstance(observation, dict):
             observation = observation["observation"]
         if observation is None:
@@ -70,7 +66,7 @@ class PPOAgent:
         legal = np.asarray(action_mask, bool)
         if not legal.any():
             raise ValueError(f"{self.name}: the action mask allows no action")
-        logits = np.where(legal, action_logits(self.policy, observation).astype(np.float64), -np.inf)
+        logits = np.where(legal, self.network.logits(observation)[0].astype(np.float64), -np.inf)
         if self.deterministic:
             return int(np.argmax(logits))
         p = np.exp(logits - logits.max())

@@ -257,3 +257,24 @@ def test_the_speed_scalars_count_whole_rollout_and_update_cycles(tmp_path, monke
         clock["t"] += 3.0
     assert records["speed/steps_per_second"] == pytest.approx(1000 / 4.0)
     assert records["speed/env_share"] == pytest.approx(0.25 / 4.0)
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh", "elu"])
+def test_the_playing_network_gives_the_policys_logits(activation):
+    """Arena agents and league snapshots play through numpy over the nonzero columns only: the logits of the
+    torch policy, on one row (few columns used) and on many (the dense branch)."""
+    from ktenv.training.policy import PlayingNetwork, batch_logits, build_policy
+
+    meta = {"observation_size": 300, "action_size": 40,
+            "network": {"features": 32, "pi": [24, 16], "vf": [8], "activation": activation}}
+    torch.manual_seed(5)
+    policy = build_policy(meta)
+    network = PlayingNetwork(policy)
+    sparse = observations(rows=8, seed=2)
+    sparse[:, 100:] = 0  # a third of the columns used: the gathered branch
+    for x in (sparse, observations(rows=64, seed=1)):
+        with torch.no_grad():
+            expected = batch_logits(policy, torch.as_tensor(x)).numpy()
+        np.testing.assert_allclose(network.logits(x), expected, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(network.logits(x[3]), expected[3:4], rtol=1e-5, atol=1e-5)
+    assert network.logits(np.zeros(300, np.float32)).shape == (1, 40)

@@ -281,7 +281,43 @@ def batch_logits(policy, observations: torch.Tensor) -> torch.Tensor:
     return policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(observations)))
 
 
-def action_logits(policy, observation: np.ndarray) -> np.ndarray:
-    """The policy's logits for one observation (numpy float32[N])."""
-    with torch.no_grad():
-        return batch_logits(policy, torch.as_tensor(np.asarray(observation, np.float32)[None]))[0].numpy()
+NUMPY_ACTIVATIONS = {nn.ReLU: lambda h: np.maximum(h, 0, out=h), nn.Tanh: lambda h: np.tanh(h, out=h),
+                     nn.ELU: lambda h: np.where(h > 0, h, np.expm1(np.minimum(h, 0)))}
+
+
+class PlayingNetwork:
+    """The actor's path of a loaded policy, for play (arena agents, the league's snapshots): numpy float32,
+    frozen weights, the same logits as `batch_logits` to float rounding.
+
+    Why not torch: a game asks for one row at a time, a snapshot for the few games waiting on it, and a
+    dense forward on so few rows is bound by reading the whole first layer (7,081 x features weights) for
+    each call. About 9% of an observation's entries are nonzero and symlog(0) = 0, so only the columns some
+    row uses are read: the first layer's weights are kept transposed, one contiguous row per observation
+    entry. The PPO update and the learner's own rollout keep torch (gradients; bfloat16 on wide batches)."""
+
+    def __init__(self, policy) -> None:
+        def arrays(linear: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+            return (np.ascontiguousarray(linear.weight.detach().float().numpy().T),
+                    linear.bias.detach().float().numpy().copy())
+
+        first = policy.pi_features_extractor.linear
+        if not (isinstance(first[0], nn.Linear) and isinstance(first[1], nn.ReLU)):
+            raise TypeError(f"PlayingNetwork: unexpected features extractor {first}")
+        self.first = arrays(first[0])  # [observation, features]
+        self.steps: list = [arrays(m) if isinstance(m, nn.Linear) else NUMPY_ACTIVATIONS[type(m)]
+                            for m in policy.mlp_extractor.policy_net]
+        self.action = arrays(policy.action_net)
+        self.observation_size = self.first[0].shape[0]
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """Unmasked logits, float32 [rows, actions], of observations [rows, observation_size]."""
+        x = np.asarray(observations, np.float32).reshape(-1, self.observation_size)
+        weights, bias = self.first
+        used = np.flatnonzero(x.any(axis=0))
+        if 2 * used.size < x.shape[1]:
+            x, weights = x[:, used], weights[used]
+        x = np.copysign(np.log1p(np.abs(x)), x)  # symlog
+        h = np.maximum(x @ weights + bias, 0)
+        for step in self.steps:
+            h = step(h) if callable(step) else h @ step[0] + step[1]
+        return h @ self.action[0] + self.action[1]

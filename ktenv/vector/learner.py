@@ -59,18 +59,13 @@ class PolicyOpponent:
         from ..agents.ppo import load_cached
 
         self.path = str(path)
-        self.policy, self.meta = load_cached(path)
+        self.network, self.meta = load_cached(path)
         self.deterministic = deterministic
         self.name = ("ppo:" if deterministic else "ppo-sample:") + self.path
         self.rng = np.random.default_rng(seed)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        import torch
-
-        from ..training.policy import batch_logits
-
-        with torch.no_grad():
-            logits = batch_logits(self.policy, torch.as_tensor(observations)).numpy().astype(np.float64)
+        logits = self.network.logits(observations).astype(np.float64)
         logits = np.where(masks.astype(bool), logits, -np.inf)
         if self.deterministic:
             return logits.argmax(1)
