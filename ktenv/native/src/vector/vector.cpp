@@ -11,6 +11,7 @@ namespace ktenv::vector {
 namespace {
 
 constexpr int kOpeningTries = 64;  // games in a row that may end before any external seat decides
+constexpr int kThreadedGames = 4;   // fewer games in a call run on the calling thread (no worker woken)
 
 std::string illegal_message(int i, std::int64_t action, const State& s, const char* why) {
   return "game " + std::to_string(i) + ": action " + std::to_string(action) + " is not legal now (" + why +
@@ -52,6 +53,8 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
   for (int i = 0; i < n_; ++i) check_seats(&options.seats[static_cast<std::size_t>(i) * players_], -1,
                                            "game " + std::to_string(i));
   games_ = std::vector<Game>(static_cast<std::size_t>(n_));  // made in place: a Game is not copied
+  for (int i = 0; i < n_; ++i) all_games_.push_back(i);
+  touched_.reserve(static_cast<std::size_t>(n_));
   for (int i = 0; i < n_; ++i) {
     Game& g = games_[static_cast<std::size_t>(i)];
     g.index = i;
@@ -175,10 +178,28 @@ void Batch::step(const std::int64_t* actions) {
   step_checked(actions);
 }
 
-void Batch::step_checked(const std::int64_t* actions) { run_all(&Batch::step_one, actions); }
+// Only the games given an action go to the threads: while a few games wait on a Python opponent (the
+// learner's league), most rows of a call are SKIP, and waking the workers for them would cost more than the
+// few games' steps.
+void Batch::step_checked(const std::int64_t* actions) {
+  touched_.clear();
+  for (int i = 0; i < n_; ++i) {
+    if (actions[i] == SKIP)
+      clear_row(i);
+    else
+      touched_.push_back(i);
+  }
+  run_on(touched_, &Batch::step_one, actions);
+}
 
 void Batch::run_all(void (Batch::*body)(int, const std::int64_t*), const std::int64_t* actions) {
-  auto task = [this, body, actions](int i) {
+  run_on(all_games_, body, actions);
+}
+
+void Batch::run_on(const std::vector<int>& games, void (Batch::*body)(int, const std::int64_t*),
+                   const std::int64_t* actions) {
+  auto task = [this, &games, body, actions](int k) {
+    int i = games[static_cast<std::size_t>(k)];
     Game& g = games_[static_cast<std::size_t>(i)];
     try {
       (this->*body)(i, actions);
@@ -187,8 +208,13 @@ void Batch::run_all(void (Batch::*body)(int, const std::int64_t*), const std::in
       g.error = e.what();
     }
   };
-  pool_.run(n_, task);
-  for (int i = 0; i < n_; ++i) {
+  int count = static_cast<int>(games.size());
+  if (count < kThreadedGames) {
+    for (int k = 0; k < count; ++k) task(k);
+  } else {
+    pool_.run(count, task);
+  }
+  for (int i : games) {
     const Game& g = games_[static_cast<std::size_t>(i)];
     if (g.failed)
       throw std::runtime_error("game " + std::to_string(i) + " (seed " + std::to_string(g.seed) + "): " + g.error);
@@ -206,10 +232,10 @@ void Batch::reset_one(int i, const std::int64_t*) {
   write_view(i);
 }
 
+// A game given an action (a SKIP game's view and game stay as they are, its rows cleared: nothing was earned).
 void Batch::step_one(int i, const std::int64_t* actions) {
   Game& g = games_[static_cast<std::size_t>(i)];
   clear_row(i);
-  if (actions[i] == SKIP) return;  // the game, its view and its rows stay as they are; nothing was earned
   double* rewards = &rows_.rewards[static_cast<std::size_t>(i) * players_];
   bool ended = play(g, static_cast<int>(actions[i]), rewards) || play_native(g, rewards);
   if (ended) {

@@ -142,6 +142,8 @@ class Batch {
   void finish(Game& g);
   void write_view(int i);
   void run_all(void (Batch::*body)(int, const std::int64_t*), const std::int64_t* actions);
+  void run_on(const std::vector<int>& games, void (Batch::*body)(int, const std::int64_t*),
+              const std::int64_t* actions);
   void reset_one(int i, const std::int64_t*);
   void step_one(int i, const std::int64_t* actions);
   void clear_row(int i);
@@ -155,6 +157,7 @@ class Batch {
   Reward reward_;
   std::int64_t max_steps_;
   std::vector<Game> games_;
+  std::vector<int> all_games_, touched_;  // 0..n-1; the games a step's actions touch (no allocation per step)
   Rows rows_;
   bool started_ = false;
   Pool pool_;
