@@ -57,6 +57,7 @@ def test_every_shipped_training_config_loads():
     ({"league.opponents": {"random": 0.0}}, "league.opponents"),
     ({"policy.activation": "swish"}, "'policy.activation'"),
     ({"eval.opponents": ["ppo"]}, "'eval.opponents'"),
+    ({"eval.best_against": "greedy"}, "eval.best_against: 'greedy' is not one of eval.opponents"),
     ({"n_envs": 0}, "'n_envs'"),
     ({"vec_env": "threads"}, "'vec_env'"),
     ({"env.engine": "python"}, "'vec_env': 'vector' runs native games"),
@@ -127,6 +128,35 @@ def test_the_run_leaves_everything_a_user_needs(run):
     # keep_checkpoints 2: step 1,024's checkpoint went; no half-written file is left behind
     assert sorted(p.name for p in (run / "checkpoints").iterdir()) == [
         "latest.json", "step_0000002048.zip", "step_0000003072.zip"]
+
+
+def test_the_best_model_is_kept_with_its_record(run):
+    best = json.loads((run / "best.json").read_text())
+    assert best["against"] == "random" and best["step"] in (2048, 3072)
+    assert load_network(run / "best.zip")[1]["step"] == best["step"]
+
+
+def test_best_zip_follows_the_highest_win_rate_and_survives_a_corrupt_record(tmp_path, capsys):
+    from ktenv.training.checkpoints import keep_if_best, read_best
+
+    models = {}
+    for step in (1, 2, 3, 4):
+        models[step] = tmp_path / f"step_{step}.zip"
+        models[step].write_bytes(f"model {step}".encode())
+    kept = [keep_if_best(tmp_path, models[1], {"greedy": 0.4, "random": 1.0}, "greedy", 1),
+            keep_if_best(tmp_path, models[2], {"greedy": 0.3, "random": 1.0}, "greedy", 2),
+            keep_if_best(tmp_path, models[3], {"greedy": 0.4}, "greedy", 3),  # a tie keeps the earlier model
+            keep_if_best(tmp_path, models[4], {"greedy": 0.9}, None, 4)]  # switched off
+    assert kept == [True, False, False, False]
+    assert (tmp_path / "best.zip").read_bytes() == b"model 1"
+    assert read_best(tmp_path) == {"step": 1, "against": "greedy", "win_rate": 0.4, "model": "step_1.zip"}
+    assert keep_if_best(tmp_path, models[4], {"greedy": 0.5}, "greedy", 4)
+    assert (tmp_path / "best.zip").read_bytes() == b"model 4" and read_best(tmp_path)["step"] == 4
+    (tmp_path / "best.json").write_text("{not json")
+    assert read_best(tmp_path) is None and "best.json is corrupt" in capsys.readouterr().err
+    assert (tmp_path / "best.zip").read_bytes() == b"model 4"  # kept until a new evaluation replaces it
+    assert keep_if_best(tmp_path, models[2], {"greedy": 0.1}, "greedy", 5)
+    assert read_best(tmp_path)["win_rate"] == 0.1 and not list(tmp_path.glob("*.partial"))
 
 
 def test_tensorboard_has_the_game_scalars_and_no_illegal_action(run):

@@ -5,6 +5,9 @@
   names the newest; only the newest ``keep_checkpoints`` stay (never the one latest.json names).
 - A **snapshot** (``league/snapshot_N.zip``) holds the policy's weights only: an opponent never
   needs the optimizer, two thirds of a checkpoint.
+- ``best.zip`` (with ``eval.best_against``) is a copy of the evaluated model that has won most often
+  against that opponent so far, as SB3's ``EvalCallback`` keeps ``best_model.zip``; ``best.json`` says
+  which step it is and its win rate.
 
 Every zip is deflated, carries ``ktenv.json`` (training/policy.py) and is written under a
 temporary name first, so an interrupted save never leaves half a file. Loading reads weights with
@@ -18,6 +21,7 @@ import json
 import os
 import pickle
 import re
+import shutil
 import sys
 import zipfile
 from pathlib import Path
@@ -25,6 +29,7 @@ from pathlib import Path
 from .policy import META_ENTRY, CheckpointError, meta_bytes, read_meta
 
 LATEST = "checkpoints/latest.json"
+BEST, BEST_RECORD = "best.zip", "best.json"
 CHECKPOINT_NAME = re.compile(r"step_(\d{10})\.zip")
 
 
@@ -70,6 +75,42 @@ def write_latest(run_dir: Path, ckpt: Path, step: int) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"path": str(ckpt.relative_to(run_dir)), "step": step}))
     os.replace(tmp, path)
+
+
+def keep_if_best(run_dir: Path, model: Path, win_rates: dict[str, float], against: str | None, step: int) -> bool:
+    """Copy the evaluated `model` to ``best.zip`` when its win rate against `against` beats every earlier
+    evaluation's (a tie keeps the earlier model). The zip is replaced first, then ``best.json``: a crash
+    between them leaves a record that undersells the zip, never a zip worse than its record."""
+    if against is None or against not in win_rates:
+        return False
+    best = read_best(run_dir)
+    if best is not None and win_rates[against] <= best["win_rate"]:
+        return False
+    tmp = run_dir / (BEST + ".partial")
+    shutil.copyfile(model, tmp)
+    os.replace(tmp, run_dir / BEST)
+    record = run_dir / BEST_RECORD
+    record.with_suffix(".tmp").write_text(json.dumps({"step": step, "against": against,
+                                                      "win_rate": win_rates[against], "model": model.name}))
+    os.replace(record.with_suffix(".tmp"), record)
+    print(f"[ktenv train] best so far against {against}: step {step:,} ({100 * win_rates[against]:.1f}%), "
+          f"kept as {run_dir / BEST}", file=sys.stderr, flush=True)
+    return True
+
+
+def read_best(run_dir: Path) -> dict | None:
+    """``best.json`` (step, against, win_rate, model), or None without one. An unreadable record is
+    reported and treated as none (the next evaluation writes a new one; best.zip stays until then)."""
+    path = run_dir / BEST_RECORD
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        return {"step": int(data["step"]), "against": str(data["against"]), "win_rate": float(data["win_rate"]),
+                "model": str(data["model"])}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        warn(f"{path} is corrupt ({exc!r}); the next evaluation starts the best model over")
+        return None
 
 
 def prune_checkpoints(run_dir: Path, keep: int) -> list[Path]:

@@ -147,6 +147,7 @@ class EvalSection:
     opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "expert"])
     workers: int = 2
     play: str = "best"  # the model takes its best legal action ("best", agent ppo:) or samples ("sample", ppo-sample:)
+    best_against: str | None = None  # keep best.zip: the evaluated model that beat this opponent most often
 
     def check(self) -> None:
         _range("eval.every", self.every, 0, 10**12)
@@ -155,6 +156,9 @@ class EvalSection:
         _range("eval.workers", self.workers, 1, 1024)
         for name in self.opponents:
             _choice("eval.opponents", name, HEURISTIC_AGENTS)
+        if self.best_against is not None and self.best_against not in self.opponents:
+            raise ConfigError(f"eval.best_against: {self.best_against!r} is not one of eval.opponents "
+                              f"{self.opponents}")
 
 
 @dataclass

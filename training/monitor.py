@@ -22,7 +22,7 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
-from .checkpoints import prune_checkpoints, save_model, save_policy, write_latest
+from .checkpoints import keep_if_best, prune_checkpoints, save_model, save_policy, write_latest
 from .config import TrainConfig
 from .league import add_snapshot
 from .policy import symlog_array
@@ -248,6 +248,7 @@ class Monitor(BaseCallback):
             self.logger.record(f"eval/win_rate_vs_{opponent}", row.win_rate)
             self.logger.record(f"eval/rating_vs_{opponent}", row.rating_mu)
         self.evals = results
+        keep_if_best(self.run_dir, model_path, results, self.cfg.eval.best_against, step)
         if final:
             self.logger.dump(step)
         print(f"[ktenv train] eval at step {step:,}: " + ", ".join(

@@ -433,6 +433,8 @@ class Run:
         from ktenv.arena.config import TournamentConfig
         from ktenv.arena.tournament import run_tournament
 
+        from .checkpoints import keep_if_best
+
         me, results = f"rllib:{model}", {}
         name = "final" if final else f"step_{self.step:010d}"
         for opponent in self.cfg.eval.opponents:
@@ -447,6 +449,7 @@ class Run:
             self.writer.add_scalar(f"eval/rating_vs_{opponent}", row.rating_mu, self.step)
         self.writer.flush()
         self.evals = results
+        keep_if_best(self.run_dir, model, results, self.cfg.eval.best_against, self.step)
         print(f"[ktenv train] eval at step {self.step:,}: " + ", ".join(
             f"{k} {100 * v:.1f}% of {self.cfg.eval.games}" for k, v in results.items()), file=sys.stderr, flush=True)
         return results
