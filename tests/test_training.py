@@ -157,6 +157,8 @@ def test_best_zip_follows_the_highest_win_rate_and_survives_a_corrupt_record(tmp
     assert (tmp_path / "best.zip").read_bytes() == b"model 4"  # kept until a new evaluation replaces it
     assert keep_if_best(tmp_path, models[2], {"greedy": 0.1}, "greedy", 5)
     assert read_best(tmp_path)["win_rate"] == 0.1 and not list(tmp_path.glob("*.partial"))
+    assert keep_if_best(tmp_path, models[3], {"greedy": 0.9, "expert": 0.05}, "expert", 6)  # another opponent
+    assert read_best(tmp_path) == {"step": 6, "against": "expert", "win_rate": 0.05, "model": "step_3.zip"}
 
 
 def test_tensorboard_has_the_game_scalars_and_no_illegal_action(run):

@@ -84,8 +84,8 @@ def keep_if_best(run_dir: Path, model: Path, win_rates: dict[str, float], agains
     if against is None or against not in win_rates:
         return False
     best = read_best(run_dir)
-    if best is not None and win_rates[against] <= best["win_rate"]:
-        return False
+    if best is not None and best["against"] == against and win_rates[against] <= best["win_rate"]:
+        return False  # (a best kept against another opponent, before a resume changed it, is replaced)
     tmp = run_dir / (BEST + ".partial")
     shutil.copyfile(model, tmp)
     os.replace(tmp, run_dir / BEST)
