@@ -13,7 +13,7 @@ the league's snapshots join early (one every eighth of the steps, not every ``le
 ``--set league.snapshot_every=N`` overrides it), but a game draws its opponents when it starts and lasts
 hundreds of learner steps, so few games meet them in a short run. ``--warm RUN`` measures a run under
 way instead: both paths start from that run folder's newest checkpoint (same network) with its league
-of snapshots in the pool from the first game. The figures are the runs' own TensorBoard scalars at their end:
+of snapshots in the pool from the first game, and take new snapshots at the config's pace. The figures are the runs' own TensorBoard scalars at their end:
 learner steps/s and ``speed/env_share`` (the share of wall time spent in the games and the opponents'
 moves), over whole rollout-and-update cycles. Compare rows of one run only: they depend on the machine
 and its load. With ``--repeats``, the paths take turns (vector, subproc, vector, ...) so that a change in
@@ -51,6 +51,12 @@ def path_settings(path: str, config: str, extra: list[str]) -> list[str]:
             f"ppo.n_steps={rollout // SUBPROCESSES}"]
 
 
+def early_snapshots(steps: int, warm: Path | None) -> list[str]:
+    """From scratch, a snapshot every eighth of the steps (else none would play); a run under way already has its
+    league, and takes snapshots at the config's own pace (saving one costs a fraction of a second)."""
+    return [] if warm is not None else ["--set", f"league.snapshot_every={max(1, steps // 8)}"]
+
+
 def train(path: str, steps: int, config: str, extra: list[str], folder: Path, warm: Path | None = None
           ) -> dict[str, float]:
     """Train one path; its last steps/s and env share, and the wall time of the whole command."""
@@ -68,8 +74,7 @@ def train(path: str, steps: int, config: str, extra: list[str], folder: Path, wa
     command = [sys.executable, "-m", "ktenv.training.train_ppo", "--config", config, "--out", str(out),
                "--total-steps", str(steps), "--set", f"imitation.teacher={teacher}", "--set", "eval.every=0",
                "--set", "eval.games=1", "--set", "eval.opponents=[random]", "--set", "eval.best_against=null",
-               "--set", "log_every_seconds=30",
-               "--set", f"league.snapshot_every={max(1, steps // 8)}",
+               "--set", "log_every_seconds=30", *early_snapshots(steps, warm),
                *path_settings(path, config, extra), *extra]
     start = time.perf_counter()
     subprocess.run(command, check=True, stderr=subprocess.DEVNULL)

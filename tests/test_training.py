@@ -282,6 +282,33 @@ def test_resume_falls_back_to_the_previous_intact_checkpoint_and_applies_overrid
     assert rates[-1] == (2560, pytest.approx(1e-4))  # used; the abandoned steps after 2,048 left the curve
 
 
+def test_a_checkpoint_does_not_take_back_the_fused_optimizer(run, tmp_path):
+    """A checkpoint saved by an older run (Adam with fused=None) is loaded into this run's fused Adam: the learned
+    state comes in, the kernel choice stays this run's."""
+    from ktenv.training import train_ppo
+    from ktenv.training.checkpoints import load_checkpoint, save_model
+    from ktenv.training.policy import fused_adam
+
+    if not fused_adam():
+        pytest.skip("this torch has no fused Adam on the CPU")
+    cfg = TrainConfig.from_yaml(run / "config.yaml", {"vec_env": "dummy", "n_envs": 1})
+    venv = train_ppo.make_vec_env(cfg, str(tmp_path))
+    meta = train_ppo.network_meta(cfg, venv)
+    old = train_ppo.build_model(cfg, venv)
+    load_checkpoint(old, sorted((run / "checkpoints").glob("step_*.zip"))[-1], meta)  # some learned Adam state
+    for group in old.policy.optimizer.param_groups:
+        group["fused"] = None
+    saved = save_model(old, tmp_path / "old.zip", meta)
+    model = train_ppo.build_model(cfg, venv)
+    load_checkpoint(model, saved, meta)
+    optimizer = model.policy.optimizer
+    assert all(group["fused"] for group in optimizer.param_groups)
+    assert optimizer.state_dict()["state"][0]["step"] == old.policy.optimizer.state_dict()["state"][0]["step"] > 0
+    sum(p.sum() for p in model.policy.parameters()).backward()
+    optimizer.step()  # fused Adam takes the loaded state
+    venv.close()
+
+
 def test_resume_refuses_to_change_the_seed_game_or_network(run, tmp_path, capsys):
     from ktenv.training.train_ppo import prepare_run
 

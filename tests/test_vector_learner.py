@@ -70,6 +70,8 @@ def twin_env(games: LearnerGames, i: int, kinds: list[str], reward: str, options
             greedy = make_agent("greedy", n_players=players)
             greedy.reset((seed * 7919 + 2 + p) % 2**64)
             opponents.append(Fixed(greedy))
+        elif kind.startswith(("ppo:", "ppo-sample:")):  # the arena's agent, seeded as the native seat
+            opponents.append(Fixed(make_agent(kind, seed=(seed * 7919 + 2 + p) % 2**64)))
         else:
             opponents.append(Fixed(make_agent(kind)))
     env = SingleAgentEnv(seat=seat, opponents=opponents, reward=reward, illegal_action="raise", backend="native",
@@ -178,22 +180,15 @@ def policy_file(tmp_path_factory):
     return path
 
 
-def test_snapshot_opponents_decide_in_batches_as_the_agent_would(policy_file, monkeypatch):
-    from ktenv.vector.learner import PolicyOpponent
-
-    calls = []
-    act_batch = PolicyOpponent.act_batch
-
-    def counted(self, observations, masks):
-        calls.append(len(observations))
-        return act_batch(self, observations, masks)
-
-    monkeypatch.setattr(PolicyOpponent, "act_batch", counted)
-    spec = f"ppo:{policy_file}"
+@pytest.mark.parametrize("mode", ["ppo", "ppo-sample"])
+def test_snapshot_opponents_play_natively_as_the_arena_agent(policy_file, mode):
+    """A snapshot seat chooses what agents/ppo.py's agent of the same name chooses (seeded as the seat is), so the
+    learner sees what SingleAgentEnv would show it; no Python agent is made for it."""
+    spec = f"{mode}:{policy_file}"
     games = LearnerGames(4, seed=12, num_threads=2, reward="shaped", max_rounds=1, opponents=spec)
     assert compare(games, lambda info: [spec], "shaped", {"max_rounds": 1}, 60, np.random.default_rng(6)) >= 1
-    assert max(calls) > 1  # several games waited on the snapshot at once: one forward pass for them
-    assert len([a for a in games._agents if a is not None]) == 1  # one network for every game
+    assert games._agents == []
+    assert games.games.seats(0)[1 - games.learner[0]] == spec
 
 
 def test_sampled_snapshots_are_deterministic(policy_file):

@@ -281,8 +281,10 @@ def batch_logits(policy, observations: torch.Tensor) -> torch.Tensor:
     return policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(observations)))
 
 
-NUMPY_ACTIVATIONS = {nn.ReLU: lambda h: np.maximum(h, 0, out=h), nn.Tanh: lambda h: np.tanh(h, out=h),
-                     nn.ELU: lambda h: np.where(h > 0, h, np.expm1(np.minimum(h, 0)))}
+NUMPY_ACTIVATIONS = {"none": lambda h: h, "relu": lambda h: np.maximum(h, 0, out=h),
+                     "tanh": lambda h: np.tanh(h, out=h),
+                     "elu": lambda h: np.where(h > 0, h, np.expm1(np.minimum(h, 0)))}
+ACTIVATION_NAMES = {module: name for name, module in ACTIVATIONS.items()}
 
 
 class PlayingNetwork:
@@ -304,8 +306,15 @@ class PlayingNetwork:
         if not (isinstance(first[0], nn.Linear) and isinstance(first[1], nn.ReLU)):
             raise TypeError(f"PlayingNetwork: unexpected features extractor {first}")
         self.first = arrays(first[0])  # [observation, features]
-        self.steps: list = [arrays(m) if isinstance(m, nn.Linear) else NUMPY_ACTIVATIONS[type(m)]
-                            for m in policy.mlp_extractor.policy_net]
+        # the policy MLP as (weights [in, out], bias, activation name): SB3 builds it Linear, activation, ...
+        self.hidden: list[tuple[np.ndarray, np.ndarray, str]] = []
+        for module in policy.mlp_extractor.policy_net:
+            if isinstance(module, nn.Linear):
+                self.hidden.append((*arrays(module), "none"))
+            elif type(module) in ACTIVATION_NAMES and self.hidden and self.hidden[-1][2] == "none":
+                self.hidden[-1] = (*self.hidden[-1][:2], ACTIVATION_NAMES[type(module)])
+            else:
+                raise TypeError(f"PlayingNetwork: unexpected policy MLP {policy.mlp_extractor.policy_net}")
         self.action = arrays(policy.action_net)
         self.observation_size = self.first[0].shape[0]
 
@@ -318,6 +327,15 @@ class PlayingNetwork:
             x, weights = x[:, used], weights[used]
         x = np.copysign(np.log1p(np.abs(x)), x)  # symlog
         h = np.maximum(x @ weights + bias, 0)
-        for step in self.steps:
-            h = step(h) if callable(step) else h @ step[0] + step[1]
+        for weights, bias, activation in self.hidden:
+            h = NUMPY_ACTIVATIONS[activation](h @ weights + bias)
         return h @ self.action[0] + self.action[1]
+
+    def native(self, sample: bool, name: str):
+        """This network as a native policy seat's (`ktenv.vector`'s ``ppo:PATH`` seats): a copy of the weights
+        in native memory; `sample`: draw from the masked softmax (``ppo-sample:``), else the best legal action."""
+        from ktenv.native import core
+
+        codes = ("none", "relu", "tanh", "elu")  # agents/policy.hpp's Activation
+        hidden = [(weights, bias, codes.index(activation)) for weights, bias, activation in self.hidden]
+        return core().PolicyNetwork.make(*self.first, hidden, *self.action, sample, name)

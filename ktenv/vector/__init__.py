@@ -35,7 +35,10 @@ Seats: ``seats=("external", "random")`` (one kind per seat, for every game, or o
 says who decides. "external" seats are the caller's; "random" seats play uniformly random legal actions
 inside native code, with a generator of their own (seeded by the game's seed, never the game's dice);
 "greedy" seats play agents/greedy.py's agent ported to native code (ktenv.native.agents), "expert" seats
-agents/expert.py's (ktenv.native.expert), reading only their own observation and mask.
+agents/expert.py's (ktenv.native.expert), and ``"ppo:PATH"`` / ``"ppo-sample:PATH"`` seats a trained model
+(a ``ktenv train`` zip, as the arena's agents of those names: the most likely legal action, or one drawn
+from the policy with numpy's ``default_rng`` seeded as a greedy seat's), its network evaluated in native code
+(ktenv/native/src/agents/policy.hpp); all of them read only their own observation and mask.
 `step` applies the external actions, then plays the native seats until every game waits on an external
 seat again, so the caller sees only external decisions; the rewards of those turns are added to the
 row. A native seat's turns before an episode's first external decision are in ``opening_rewards``. Every
@@ -66,6 +69,8 @@ from ..env.layout import ObservationLayout
 from ..state import PHASE_NAMES
 
 SEAT_KINDS = ("external", "random", "greedy", "expert")  # the codes of src/vector/vector.hpp's Seat
+POLICY_PREFIXES = ("ppo:", "ppo-sample:")  # a policy seat's kind: one of these and a model path (Seat code POLICY)
+POLICY_CODE = 4
 SKIP = -1  # step's action for a game left as it is in that call
 _BOOL_ROWS = ("terminated", "truncated", "final_winners")
 
@@ -87,8 +92,8 @@ class VectorEnv:
         num_threads: threads stepping the games (default: the cores this process may use).
         reward: "win" or "shaped", as the AEC env.
         max_steps: decisions per episode before truncation (None: no bound), as the AEC env.
-        seats: who decides for each seat: "external" (the caller), "random", "greedy" or "expert"; one kind per seat,
-            or one such row per game. Default: every seat external.
+        seats: who decides for each seat: "external" (the caller), "random", "greedy", "expert", "ppo:PATH" or
+            "ppo-sample:PATH"; one kind per seat, or one such row per game. Default: every seat external.
         **game_options: every GameConfig key (the game must be one the native engine plays).
     """
 
@@ -121,7 +126,14 @@ class VectorEnv:
         self.reward_mode = reward
         self.max_steps = max_steps
         self.encoder = NativeObservationEncoder(self.config)
-        codes = _seat_codes(seats, self.num_envs, self.num_players)
+        codes, policies = _seat_codes(seats, self.num_envs, self.num_players)
+        self._networks: dict[str, Any] = {}  # a policy seat kind's native network, while some game's next seats name it
+        self._uses: dict[str, int] = {}  # how many games' next seats name it
+        self._next_policies: list[list[str]] = [[] for _ in range(self.num_envs)]
+        networks = []
+        for i, row in enumerate(policies):
+            networks += [self._network(spec) for spec in row]
+            self._name_next(i, row)
         greedy = _greedy_plan(self.config) if (codes == SEAT_KINDS.index("greedy")).any() else None
         expert = _expert_plan(self.config) if (codes == SEAT_KINDS.index("expert")).any() else None
         if not hasattr(core(), "VectorBatch"):  # a core built before src/vector/ existed
@@ -130,7 +142,7 @@ class VectorEnv:
             raise NativeUnavailableError(f"the native core was built without the batched games: {BUILD_HINT}")
         self._batch = core().VectorBatch(rules_for(self.config), self.encoder.plan, self.num_envs, int(seed),
                                          int(num_threads), REWARD_MODES.index(reward), max_steps or 0,
-                                         codes.ravel().tolist(), greedy, expert)
+                                         codes.ravel().tolist(), greedy, expert, networks)
         self.num_threads = self._batch.num_threads
         self.observation_size = self._batch.observation_size
         self.n_actions = self._batch.n_actions
@@ -168,7 +180,8 @@ class VectorEnv:
         batch = self._live()
         if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < self.num_envs:
             raise IndexError(f"set_next_seats: {game!r} is not a game of this env (0 to {self.num_envs - 1})")
-        codes = _seat_codes([seats], 1, self.num_players, first=int(game))[0]
+        codes, policies = _seat_codes([seats], 1, self.num_players, first=int(game))
+        codes, policies = codes[0], policies[0]
         if observer is None:
             observer = int(np.flatnonzero(codes == 0)[0])
         elif isinstance(observer, bool) or not isinstance(observer, (int, np.integer)) or \
@@ -180,13 +193,46 @@ class VectorEnv:
         if not self._expert_ready and (codes == SEAT_KINDS.index("expert")).any():
             batch.set_expert_plan(_expert_plan(self.config))
             self._expert_ready = True
-        batch.set_next_seats(int(game), codes.tolist(), int(observer))
+        networks = [self._network(spec) for spec in policies]
+        batch.set_next_seats(int(game), codes.tolist(), int(observer), networks)
+        self._name_next(int(game), policies)
 
     def seats(self, game: int) -> tuple[str, ...]:
         """Game `game`'s seat kinds in the episode under way."""
         if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < self.num_envs:
             raise IndexError(f"seats: {game!r} is not a game of this env (0 to {self.num_envs - 1})")
-        return tuple(SEAT_KINDS[c] for c in self._live().seats(int(game)))
+        batch = self._live()
+        return tuple(batch.network(int(game), p).name if c == POLICY_CODE else SEAT_KINDS[c]
+                     for p, c in enumerate(batch.seats(int(game))))
+
+    def _network(self, spec: str):
+        """The native network of a policy seat kind (loaded once while games name it)."""
+        network = self._networks.get(spec)
+        if network is None:
+            from ..agents.ppo import load_cached
+            from ..training.policy import CheckpointError
+
+            try:
+                playing, meta = load_cached(spec.partition(":")[2])
+            except CheckpointError as exc:
+                raise ConfigError(f"seats: {spec!r}: {exc}") from None
+            if meta["observation_size"] != self.encoder.size:
+                raise ConfigError(f"seats: {spec!r} was trained on observations of {meta['observation_size']} "
+                                  f"entries, this game's have {self.encoder.size} (another player count or game "
+                                  "options?)")
+            network = self._networks[spec] = playing.native(spec.startswith("ppo-sample:"), spec)
+        return network
+
+    def _name_next(self, game: int, policies: list[str]) -> None:
+        """Game `game`'s next seats name these policy kinds: a network no game's next seats name is dropped (the
+        games still playing it hold it until they end)."""
+        for spec in policies:
+            self._uses[spec] = self._uses.get(spec, 0) + 1
+        for spec in self._next_policies[game]:
+            self._uses[spec] -= 1
+            if not self._uses[spec]:
+                del self._uses[spec], self._networks[spec]
+        self._next_policies[game] = list(policies)
 
     def _checked_actions(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)
@@ -270,24 +316,31 @@ def _expert_plan(cfg: GameConfig):
     return expert_plan_for(cfg)
 
 
-def _seat_codes(seats: Any, n: int, players: int, first: int = 0) -> np.ndarray:
-    """int8[n, players] seat codes from one row of kind names (every game) or one row per game."""
+def _seat_codes(seats: Any, n: int, players: int, first: int = 0) -> tuple[np.ndarray, list[list[str]]]:
+    """int8[n, players] seat codes from one row of kinds (every game) or one row per game, and each row's policy
+    seat kinds (``ppo:PATH``, ``ppo-sample:PATH``) in seat order."""
     if seats is None:
-        return np.zeros((n, players), np.int8)
+        return np.zeros((n, players), np.int8), [[] for _ in range(n)]
     rows = np.asarray(seats, dtype=object)
     if rows.shape == (players,):
         rows = np.broadcast_to(rows, (n, players))
     if rows.shape != (n, players):
         raise ConfigError(f"seats: expected {players} seat kinds, or {n} rows of {players}, got shape {rows.shape}")
     codes = np.zeros((n, players), np.int8)
+    policies: list[list[str]] = [[] for _ in range(n)]
     for (i, p), kind in np.ndenumerate(rows):
-        if kind not in SEAT_KINDS:
-            raise ConfigError(f"seats: {kind!r} (game {first + i}, seat {p}) is not one of {list(SEAT_KINDS)}")
-        codes[i, p] = SEAT_KINDS.index(kind)
+        if isinstance(kind, str) and kind.startswith(POLICY_PREFIXES) and kind.partition(":")[2]:
+            codes[i, p] = POLICY_CODE
+            policies[i].append(kind)
+        elif kind in SEAT_KINDS:
+            codes[i, p] = SEAT_KINDS.index(kind)
+        else:
+            raise ConfigError(f"seats: {kind!r} (game {first + i}, seat {p}) is not one of {list(SEAT_KINDS)}, "
+                              "ppo:PATH nor ppo-sample:PATH")
     if not (codes == 0).any(axis=1).all():
         game = first + int(np.flatnonzero(~(codes == 0).any(axis=1))[0])
         raise ConfigError(f"seats: game {game} has no external seat: the caller would never be asked to decide")
-    return codes
+    return codes, policies
 
 
 def _as_bool(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -295,4 +348,4 @@ def _as_bool(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {k: v.view(np.bool_) if k in _BOOL_ROWS else v for k, v in rows.items()}
 
 
-__all__ = ["SEAT_KINDS", "SKIP", "VectorEnv", "reasons"]
+__all__ = ["POLICY_PREFIXES", "SEAT_KINDS", "SKIP", "VectorEnv", "reasons"]

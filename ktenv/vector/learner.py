@@ -7,11 +7,12 @@ the learner's observation and mask in every game, as SingleAgentEnv would: the l
 the opponents' turns until the learner must decide again. The opponents never cost one Python call per
 decision unless they are Python agents:
 
-- ``"random"``, ``"greedy"`` and ``"expert"`` play inside native code (VectorEnv's seats; random: its own
-  generator per game, greedy and expert: the native ports of agents/greedy.py and agents/expert.py);
-- a policy snapshot (``"ppo:PATH"`` or ``"ppo-sample:PATH"``, or any agent with
-  ``act_batch(observations, masks) -> actions``) decides for all the games that wait on it in one batched
-  forward pass (`PolicyOpponent`);
+- ``"random"``, ``"greedy"``, ``"expert"`` and the policy snapshots ``"ppo:PATH"`` and ``"ppo-sample:PATH"``
+  play inside native code (VectorEnv's seats; random: its own generator per game, greedy and expert: the
+  native ports of agents/greedy.py and agents/expert.py, a snapshot: its network evaluated natively, choosing
+  as the arena's agent of that name with a generator seeded as a greedy seat's);
+- an agent with ``act_batch(observations, masks) -> actions`` decides for all the games that wait on it in
+  one call;
 - any other agent (a registered name such as ``"ismcts"``, or an object with ``act(observation, mask)``)
   is called once per decision: allowed, but slow.
 
@@ -40,39 +41,11 @@ from .. import agent_names
 from ..config import ConfigError
 from ..env.aec import DEFAULT_MAX_STEPS
 from ..env.stats import STAT_COLUMNS
-from . import SEAT_KINDS, SKIP, VectorEnv
+from . import POLICY_PREFIXES, SEAT_KINDS, SKIP, VectorEnv
 
 NATIVE = ("random", "greedy", "expert")
-POLICY_PREFIXES = ("ppo:", "ppo-sample:")
 INFO_STATS = ("income", "hexes", "gold", "forts", "citadels", "heroes", "alive")  # SingleAgentEnv's infos
 MAX_PASSED_OVER = 64  # games in a row in one slot that end before the learner decides
-
-
-class PolicyOpponent:
-    """A trained policy (a ktenv model zip) deciding for many games in one forward pass.
-
-    ``act_batch(observations [k, obs], masks [k, actions])`` returns k actions: the most likely legal one
-    (``deterministic``) or one sampled from the masked policy with the opponent's own generator (the rows
-    in the order given: ascending game index)."""
-
-    def __init__(self, path: str, deterministic: bool = False, seed: int | None = None) -> None:
-        from ..agents.ppo import load_cached
-
-        self.path = str(path)
-        self.network, self.meta = load_cached(path)
-        self.deterministic = deterministic
-        self.name = ("ppo:" if deterministic else "ppo-sample:") + self.path
-        self.rng = np.random.default_rng(seed)
-
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        logits = self.network.logits(observations).astype(np.float64)
-        logits = np.where(masks.astype(bool), logits, -np.inf)
-        if self.deterministic:
-            return logits.argmax(1)
-        p = np.exp(logits - logits.max(1, keepdims=True))
-        cumulative = np.cumsum(p / p.sum(1, keepdims=True), axis=1)
-        u = self.rng.random((len(p), 1))
-        return np.minimum((cumulative < u).sum(1), p.shape[1] - 1)  # the first action whose mass passes u
 
 
 class LearnerGames:
@@ -226,9 +199,9 @@ class LearnerGames:
         for k in range(players - 1):
             spec = self._draw_opponent(i, k, rng)
             p = (seat + 1 + k) % players
-            if isinstance(spec, str) and spec in NATIVE:
+            if isinstance(spec, str) and (spec in NATIVE or spec.startswith(POLICY_PREFIXES)):
                 kinds[p] = spec
-                names.append(spec)
+                names.append(_name_of(spec, None))
             else:
                 agent = self._resolve(spec, i, k)
                 indices[p] = self._agent_index[id(agent)]
@@ -250,21 +223,15 @@ class LearnerGames:
         self._plan_next(i)
 
     def _resolve(self, spec: Any, game: int, k: int):
-        """The Python agent of a spec: one per policy file and mode (shared: batched), one per named agent and
-        seat of each game (its own state), the object itself otherwise."""
+        """The Python agent of a spec: one per named agent and seat of each game (its own state), the object
+        itself otherwise."""
         if isinstance(spec, str):
-            key: Any = spec if spec.startswith(POLICY_PREFIXES) else (spec, game, k)
+            key = (spec, game, k)
             agent = self._agent_index.get(key)
             if agent is not None:
                 return self._agents[agent]
-            if spec.startswith(POLICY_PREFIXES):
-                self._forget_unused_policies()
-                deterministic = spec.startswith("ppo:")
-                agent = PolicyOpponent(spec.partition(":")[2], deterministic,
-                                       seed=int(self._rngs[game].integers(2**31)))
-            else:
-                agent = _make_agent(spec)
-                self._own.add(len(self._agents))  # this seat's own: reset every episode, as SingleAgentEnv does
+            agent = _make_agent(spec)
+            self._own.add(len(self._agents))  # this seat's own: reset every episode, as SingleAgentEnv does
             self._register(agent, key)
             return agent
         if not (callable(getattr(spec, "act", None)) or callable(getattr(spec, "act_batch", None))):
@@ -272,16 +239,6 @@ class LearnerGames:
         if id(spec) not in self._agent_index:
             self._register(spec, None)
         return spec
-
-    def _forget_unused_policies(self) -> None:
-        """Drop the snapshots no game plays now or next (a league's pool moves on; each holds a network)."""
-        used = set(self._slot_agent.ravel().tolist())
-        used.update(a for plan in self._next if plan is not None for a in plan[1])
-        for key in [k for k in self._agent_index if isinstance(k, str)]:
-            a = self._agent_index[key]
-            if a not in used:
-                del self._agent_index[key], self._agent_index[id(self._agents[a])]
-                self._agents[a] = None
 
     def _register(self, agent, key) -> None:
         index = len(self._agents)
@@ -349,4 +306,4 @@ def _name_of(spec: Any, agent: Any) -> str:
     return str(getattr(agent, "name", type(agent).__name__))
 
 
-__all__ = ["LearnerGames", "PolicyOpponent", "SEAT_KINDS"]
+__all__ = ["LearnerGames", "SEAT_KINDS"]

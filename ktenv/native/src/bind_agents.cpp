@@ -5,6 +5,7 @@
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <time.h>
@@ -18,12 +19,14 @@
 #include "agents/expert.hpp"
 #include "agents/greedy.hpp"
 #include "agents/pcg64.hpp"
+#include "agents/policy.hpp"
 
 namespace nb = nanobind;
 using ktenv::agents::Expert;
 using ktenv::agents::ExpertPlan;
 using ktenv::agents::Greedy;
 using ktenv::agents::GreedyPlan;
+using ktenv::agents::PolicyNetwork;
 
 namespace {
 
@@ -33,6 +36,9 @@ using Mask = nb::ndarray<const std::int8_t, nb::ndim<1>, nb::c_contig, nb::devic
 using ObsRows = nb::ndarray<const float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 using MaskRows = nb::ndarray<const std::int8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 using Actions = nb::ndarray<std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Matrix = nb::ndarray<const float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using Floats = nb::ndarray<const float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Layer = std::tuple<Matrix, Floats, int>;  // weight [in, out], bias [out], activation code
 
 void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
   if (static_cast<int>(obs.shape(0)) != P.size)
@@ -100,6 +106,36 @@ double time_act(Agent& agent, const GreedyPlan& P, const ObsRows& obs, const Mas
   return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
 }
 
+std::vector<float> copy_of(const Floats& a) { return std::vector<float>(a.data(), a.data() + a.shape(0)); }
+
+ktenv::agents::Dense dense_of(const Layer& layer) {
+  const auto& [weight, bias, activation] = layer;
+  ktenv::agents::Dense d;
+  d.in = static_cast<int>(weight.shape(0));
+  d.out = static_cast<int>(weight.shape(1));
+  d.weight.assign(weight.data(), weight.data() + weight.size());
+  d.bias = copy_of(bias);
+  d.activation = static_cast<ktenv::agents::Activation>(activation);
+  return d;
+}
+
+// The network from training.policy.PlayingNetwork's arrays (copied: the batch's threads read them without
+// Python).
+std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Floats& first_bias,
+                                                  const std::vector<Layer>& hidden, const Matrix& head,
+                                                  const Floats& head_bias, bool sample, std::string name) {
+  PolicyNetwork net;
+  net.observation_size = static_cast<int>(first.shape(0));
+  net.features = static_cast<int>(first.shape(1));
+  net.first.assign(first.data(), first.data() + first.size());
+  net.first_bias = copy_of(first_bias);
+  for (const Layer& layer : hidden) net.hidden.push_back(dense_of(layer));
+  net.head = dense_of(Layer{head, head_bias, 0});
+  net.sample = sample;
+  net.name = std::move(name);
+  return ktenv::agents::make_policy_network(std::move(net));
+}
+
 // N greedy agents playing N seats of batched games: one call decides for all of them.
 struct GreedyBatch {
   std::shared_ptr<const GreedyPlan> plan;
@@ -131,6 +167,32 @@ void bind_agents(nb::module_& m) {
     for (auto& x : out) x = rng.random();
     return out;
   }, nb::arg("seed"), nb::arg("n"));
+
+  nb::class_<PolicyNetwork>(m, "PolicyNetwork",
+                            "A trained policy's actor path for native policy seats (agents/policy.hpp); made by "
+                            "ktenv.vector from a ktenv model zip")
+      .def_static("make", &make_network, nb::arg("first"), nb::arg("first_bias"), nb::arg("hidden"), nb::arg("head"),
+                  nb::arg("head_bias"), nb::arg("sample"), nb::arg("name"),
+                  "first: [observation, features] (transposed), hidden: (weight [in, out], bias, activation code: "
+                  "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
+                  "play the best legal action (ppo:)")
+      .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
+      .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })
+      .def_prop_ro("sample", [](const PolicyNetwork& n) { return n.sample; })
+      .def_prop_ro("name", [](const PolicyNetwork& n) { return n.name; })
+      .def("logits", [](const PolicyNetwork& n, const ObsRows& obs) {
+        if (static_cast<int>(obs.shape(1)) != n.observation_size)
+          throw std::invalid_argument("logits: observations of " + std::to_string(obs.shape(1)) + " entries, the "
+                                      "network takes " + std::to_string(n.observation_size));
+        auto rows = obs.shape(0), width = static_cast<std::size_t>(n.n_actions());
+        auto* out = new std::vector<float>(rows * width);
+        std::vector<float> a(static_cast<std::size_t>(n.widest)), b(a.size());
+        for (std::size_t r = 0; r < rows; ++r)
+          n.logits(obs.data() + r * obs.shape(1), out->data() + r * width, a.data(), b.data());
+        nb::capsule owner(out, [](void* p) noexcept { delete static_cast<std::vector<float>*>(p); });
+        std::size_t shape[2] = {rows, width};
+        return nb::ndarray<nb::numpy, float>(out->data(), 2, shape, owner);
+      }, nb::arg("obs"), "unmasked logits, float32 [rows, actions] (the seat's arithmetic, for the tests)");
 
   nb::class_<Greedy>(m, "Greedy", "agents/greedy.py's GreedyAgent in native code (bit-exact)")
       .def("__init__", [](Greedy* self, std::shared_ptr<const GreedyPlan> plan, const Words& seed) {

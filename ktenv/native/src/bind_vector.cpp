@@ -48,17 +48,19 @@ void bind_vector(nb::module_& m) {
                           const ktenv::observation::Plan& plan, int num_envs, std::uint64_t seed, int num_threads,
                           int reward, std::int64_t max_steps, std::vector<std::int8_t> seats,
                           std::shared_ptr<const ktenv::agents::GreedyPlan> greedy,
-                          std::shared_ptr<const ktenv::agents::ExpertPlan> expert) {
+                          std::shared_ptr<const ktenv::agents::ExpertPlan> expert, vec::Networks networks) {
         if (reward != static_cast<int>(vec::Reward::WIN) && reward != static_cast<int>(vec::Reward::SHAPED))
           throw std::invalid_argument("reward: unknown reward code " + std::to_string(reward));
         new (self) vec::Batch(std::move(rules), plan,
                               vec::Options{num_envs, seed, num_threads, static_cast<vec::Reward>(reward), max_steps,
-                                           std::move(seats), std::move(greedy), std::move(expert)});
+                                           std::move(seats), std::move(greedy), std::move(expert),
+                                           std::move(networks)});
       }, nb::arg("rules"), nb::arg("plan"), nb::arg("num_envs"), nb::arg("seed"), nb::arg("num_threads"),
          nb::arg("reward"), nb::arg("max_steps"), nb::arg("seats"), nb::arg("greedy").none() = nb::none(),
-         nb::arg("expert").none() = nb::none(),
-         "seats: num_envs * num_players seat codes (0 external, 1 random, 2 greedy, 3 expert); greedy, expert: the "
-         "GreedyPlan and ExpertPlan of the config, needed by greedy and expert seats")
+         nb::arg("expert").none() = nb::none(), nb::arg("networks") = vec::Networks{},
+         "seats: num_envs * num_players seat codes (0 external, 1 random, 2 greedy, 3 expert, 4 policy); greedy, "
+         "expert: the GreedyPlan and ExpertPlan of the config, needed by greedy and expert seats; networks: the "
+         "PolicyNetwork of each policy seat, in the order of the codes")
       .def_prop_ro("num_envs", &vec::Batch::num_envs)
       .def_prop_ro("num_players", &vec::Batch::num_players)
       .def_prop_ro("observation_size", &vec::Batch::observation_size)
@@ -108,14 +110,19 @@ void bind_vector(nb::module_& m) {
       }, nb::arg("actions"),
          "one decision per game (-1: leave that game as it is), then the native seats; returns -1, or the first "
          "game whose action is illegal (then nothing changed)")
-      .def("set_next_seats", [](vec::Batch& b, int i, std::vector<std::int8_t> seats, int observer) {
+      .def("set_next_seats", [](vec::Batch& b, int i, std::vector<std::int8_t> seats, int observer,
+                                const vec::Networks& networks) {
         if (static_cast<int>(seats.size()) != b.num_players())
           throw std::invalid_argument("seats: expected " + std::to_string(b.num_players()) + " seat codes, got " +
                                       std::to_string(seats.size()));
-        b.set_next_seats(i, seats.data(), observer);
-      }, nb::arg("index"), nb::arg("seats"), nb::arg("observer"),
-         "game `index`'s seat codes from its next episode on, and the seat whose view of its final state is "
-         "final_observation (-1: none)")
+        b.set_next_seats(i, seats.data(), observer, networks);
+      }, nb::arg("index"), nb::arg("seats"), nb::arg("observer"), nb::arg("networks") = vec::Networks{},
+         "game `index`'s seat codes from its next episode on, the seat whose view of its final state is "
+         "final_observation (-1: none), and the PolicyNetwork of each policy seat in seat order")
+      .def("network", [](const vec::Batch& b, int i, int p) {
+        if (i < 0 || i >= b.num_envs()) throw nb::index_error("network: no such game in the batch");
+        return b.network(i, p);
+      }, nb::arg("index"), nb::arg("seat"), "the PolicyNetwork of a policy seat in the episode under way, else None")
       .def("set_greedy_plan", &vec::Batch::set_greedy_plan, nb::arg("plan"),
            "the greedy agent's plan, for greedy seats set later")
       .def("set_expert_plan", &vec::Batch::set_expert_plan, nb::arg("plan"),

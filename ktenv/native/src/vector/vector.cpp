@@ -50,17 +50,26 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
   if (max_steps_ < 0) throw std::invalid_argument("max_steps: expected 0 (no bound) or a positive number");
   if (options.seats.size() != static_cast<std::size_t>(n_) * players_)
     throw std::invalid_argument("seats: expected num_envs * num_players codes");
-  for (int i = 0; i < n_; ++i) check_seats(&options.seats[static_cast<std::size_t>(i) * players_], -1,
-                                           "game " + std::to_string(i));
+  std::size_t used = 0;  // the networks the games before took
+  for (int i = 0; i < n_; ++i)
+    used += check_seats(&options.seats[static_cast<std::size_t>(i) * players_], -1, options.networks, used,
+                        "game " + std::to_string(i));
+  if (used != options.networks.size())
+    throw std::invalid_argument("networks: " + std::to_string(options.networks.size()) + " given for " +
+                                std::to_string(used) + " policy seats");
   games_ = std::vector<Game>(static_cast<std::size_t>(n_));  // made in place: a Game is not copied
   for (int i = 0; i < n_; ++i) all_games_.push_back(i);
   touched_.reserve(static_cast<std::size_t>(n_));
+  used = 0;
   for (int i = 0; i < n_; ++i) {
     Game& g = games_[static_cast<std::size_t>(i)];
     g.index = i;
     g.greedy.resize(static_cast<std::size_t>(players_));
     g.expert.resize(static_cast<std::size_t>(players_));
+    g.policy.resize(static_cast<std::size_t>(players_));
     std::copy_n(&options.seats[static_cast<std::size_t>(i) * players_], players_, g.next_seats.begin());
+    for (std::size_t p = 0; p < static_cast<std::size_t>(players_); ++p)
+      if (g.next_seats[p] == POLICY) g.next_networks[p] = options.networks[used++];
     g.next_observer = static_cast<int>(std::find(g.next_seats.begin(), g.next_seats.begin() + players_, EXTERNAL) -
                                        g.next_seats.begin());
     g.seats = g.next_seats;
@@ -86,17 +95,29 @@ Batch::Batch(std::shared_ptr<const Rules> rules, const observation::Plan& plan, 
   rows_.final_observation.assign(N * static_cast<std::size_t>(plan_->size), 0.0f);
 }
 
-// One game's seat codes (and observer, unless -1): known codes, an external seat, greedy seats only with
-// the greedy agent's plan.
-void Batch::check_seats(const std::int8_t* seats, int observer, const std::string& where) const {
+// One game's seat codes (and observer, unless -1): known codes, an external seat, greedy and expert seats only
+// with their agent's plan, a network for each policy seat (networks[first], networks[first + 1], ...) made for
+// this observation and action layout. Returns the number of policy seats.
+std::size_t Batch::check_seats(const std::int8_t* seats, int observer, const Networks& networks, std::size_t first,
+                               const std::string& where) const {
   bool external = false, greedy = false, expert = false;
+  std::size_t policies = 0;
   for (int p = 0; p < players_; ++p) {
     int code = seats[p];
-    if (code != EXTERNAL && code != RANDOM && code != GREEDY && code != EXPERT)
+    if (code < EXTERNAL || code > POLICY)
       throw std::invalid_argument("seats: unknown seat code " + std::to_string(code) + " (" + where + ")");
     external = external || code == EXTERNAL;
     greedy = greedy || code == GREEDY;
     expert = expert || code == EXPERT;
+    if (code != POLICY) continue;
+    std::size_t k = first + policies++;
+    if (k >= networks.size() || !networks[k])
+      throw std::invalid_argument("networks: none given for the policy seat " + std::to_string(p) + " (" + where + ")");
+    if (networks[k]->observation_size != plan_->size || networks[k]->n_actions() != actions_)
+      throw std::invalid_argument("networks: '" + networks[k]->name + "' (seat " + std::to_string(p) + ", " + where +
+                                  ") takes observations of " + std::to_string(networks[k]->observation_size) +
+                                  " and gives " + std::to_string(networks[k]->n_actions()) + " actions; this game has " +
+                                  std::to_string(plan_->size) + " and " + std::to_string(actions_));
   }
   if (!external)
     throw std::invalid_argument("seats: " + where + " has no external seat (nobody would ever hand the caller a "
@@ -106,6 +127,7 @@ void Batch::check_seats(const std::int8_t* seats, int observer, const std::strin
   if (observer < -1 || observer >= players_)
     throw std::invalid_argument("observer: seat " + std::to_string(observer) + " is not a seat of the game (" + where +
                                 ")");
+  return policies;
 }
 
 void Batch::set_greedy_plan(std::shared_ptr<const agents::GreedyPlan> plan) {
@@ -122,16 +144,28 @@ void Batch::set_expert_plan(std::shared_ptr<const agents::ExpertPlan> plan) {
   expert_plan_ = std::move(plan);
 }
 
-void Batch::set_next_seats(int i, const std::int8_t* seats, int observer) {
+void Batch::set_next_seats(int i, const std::int8_t* seats, int observer, const Networks& networks) {
   if (i < 0 || i >= n_) throw std::invalid_argument("game: " + std::to_string(i) + " is not a game of the batch");
-  check_seats(seats, observer, "game " + std::to_string(i));
+  std::size_t policies = check_seats(seats, observer, networks, 0, "game " + std::to_string(i));
+  if (policies != networks.size())
+    throw std::invalid_argument("networks: " + std::to_string(networks.size()) + " given for " +
+                                std::to_string(policies) + " policy seats (game " + std::to_string(i) + ")");
   Game& g = games_[static_cast<std::size_t>(i)];
   std::copy_n(seats, players_, g.next_seats.begin());
+  std::size_t k = 0;
+  for (int p = 0; p < players_; ++p)
+    g.next_networks[static_cast<std::size_t>(p)] = seats[p] == POLICY ? networks[k++] : nullptr;
   g.next_observer = observer;
   make_agents(g);
 }
 
-// The greedy agents and the observation buffer the game's next seats need (made once, on the caller's thread,
+std::shared_ptr<const agents::PolicyNetwork> Batch::network(int i, int p) const {
+  const Game& g = games_.at(static_cast<std::size_t>(i));
+  if (p < 0 || p >= players_ || g.seats[static_cast<std::size_t>(p)] != POLICY) return nullptr;
+  return g.policy[static_cast<std::size_t>(p)]->network();
+}
+
+// The native agents and the observation buffer the game's next seats need (made once, on the caller's thread,
 // so that no step allocates them).
 void Batch::make_agents(Game& g) {
   for (int p = 0; p < players_; ++p)
@@ -140,8 +174,11 @@ void Batch::make_agents(Game& g) {
   for (int p = 0; p < players_; ++p)
     if (g.next_seats[static_cast<std::size_t>(p)] == EXPERT && !g.expert[static_cast<std::size_t>(p)])
       g.expert[static_cast<std::size_t>(p)] = std::make_unique<agents::Expert>(expert_plan_, 0);
+  for (int p = 0; p < players_; ++p)
+    if (g.next_seats[static_cast<std::size_t>(p)] == POLICY && !g.policy[static_cast<std::size_t>(p)])
+      g.policy[static_cast<std::size_t>(p)] = std::make_unique<agents::PolicyPlayer>();
   const bool reads = std::any_of(g.next_seats.begin(), g.next_seats.end(),
-                                 [](std::int8_t code) { return code == GREEDY || code == EXPERT; });
+                                 [](std::int8_t code) { return code == GREEDY || code == EXPERT || code == POLICY; });
   if (g.seen.empty() && reads) g.seen.assign(static_cast<std::size_t>(plan_->size), 0.0f);
 }
 
@@ -275,6 +312,9 @@ void Batch::start(Game& g) {
         g.greedy[static_cast<std::size_t>(p)]->reset(greedy_seed(g.seed, p));
       else if (g.seats[static_cast<std::size_t>(p)] == EXPERT)
         g.expert[static_cast<std::size_t>(p)]->reset(greedy_seed(g.seed, p));
+      else if (g.seats[static_cast<std::size_t>(p)] == POLICY)
+        g.policy[static_cast<std::size_t>(p)]->reset(g.next_networks[static_cast<std::size_t>(p)],
+                                                     greedy_seed(g.seed, p));
     g.steps = 0;
     g.returns.fill(0.0);
     std::fill_n(opening, players_, 0.0);
@@ -338,11 +378,12 @@ bool Batch::play_native(Game& g, double* rewards) {
 
 int Batch::native_action(Game& g, int seat) {
   const std::int8_t* mask = mask_of(g.s);
-  if (seat == GREEDY || seat == EXPERT) {  // it sees what an external seat would: its own observation and mask
-    int p = static_cast<int>(g.s.actor);
-    observation::encode(g.s, *plan_, p, g.seen.data(), stats_of(g));
-    int a = seat == GREEDY ? g.greedy[static_cast<std::size_t>(p)]->act(g.seen.data(), mask)
-                           : g.expert[static_cast<std::size_t>(p)]->act(g.seen.data(), mask);
+  if (seat != RANDOM) {  // it sees what an external seat would: its own observation and mask
+    auto p = static_cast<std::size_t>(g.s.actor);
+    observation::encode(g.s, *plan_, static_cast<int>(p), g.seen.data(), stats_of(g));
+    int a = seat == GREEDY ? g.greedy[p]->act(g.seen.data(), mask)
+            : seat == EXPERT ? g.expert[p]->act(g.seen.data(), mask)
+                             : g.policy[p]->act(g.seen.data(), mask);
     if (a < 0) throw InvariantViolation("no legal action at a decision");
     return a;
   }

@@ -19,6 +19,7 @@
 
 #include "../agents/expert.hpp"
 #include "../agents/greedy.hpp"
+#include "../agents/policy.hpp"
 #include "../engine/observation.hpp"
 #include "../game.hpp"
 #include "../state.hpp"
@@ -29,8 +30,10 @@ namespace ktenv::vector {
 // Who decides for a seat. EXTERNAL: the caller (step's actions); the others are played inside native
 // code between the caller's decisions: RANDOM uniformly among the legal actions, GREEDY by the native
 // port of agents/greedy.py (agents/greedy.hpp), EXPERT by that of agents/expert.py (agents/expert.hpp),
-// reading only its seat's observation and mask.
-enum Seat : std::int8_t { EXTERNAL = 0, RANDOM = 1, GREEDY = 2, EXPERT = 3 };
+// POLICY by a trained policy network (agents/policy.hpp: a league snapshot), each reading only its seat's
+// observation and mask.
+enum Seat : std::int8_t { EXTERNAL = 0, RANDOM = 1, GREEDY = 2, EXPERT = 3, POLICY = 4 };
+using Networks = std::vector<std::shared_ptr<const agents::PolicyNetwork>>;  // the POLICY seats', in seat order
 enum class Reward : int { WIN = 0, SHAPED = 1 };
 
 // Why a game ended, as a code (the final_reason rows): the engine's reasons, then step_limit.
@@ -52,6 +55,7 @@ struct Options {
   std::vector<std::int8_t> seats;  // num_envs * n_players Seat codes, row-major
   std::shared_ptr<const agents::GreedyPlan> greedy;  // the greedy seats' reading of this config's observation
   std::shared_ptr<const agents::ExpertPlan> expert;  // the expert seats' (its base: the greedy plan)
+  Networks networks;  // one per POLICY code in `seats`, in that order
 };
 
 // The rows every call writes, row i belonging to game i. Owned by the batch; the caller reads them
@@ -89,7 +93,9 @@ struct Game {
   int observer = 0, next_observer = 0;  // whose view of the final state is final_observation
   std::vector<std::unique_ptr<agents::Greedy>> greedy;  // per seat, made when the seat is first GREEDY
   std::vector<std::unique_ptr<agents::Expert>> expert;  // per seat, made when the seat is first EXPERT
-  std::vector<float> seen;       // a greedy or expert seat's observation (allocated with the first such seat)
+  std::vector<std::unique_ptr<agents::PolicyPlayer>> policy;  // per seat, made when the seat is first POLICY
+  std::array<std::shared_ptr<const agents::PolicyNetwork>, kMaxPlayers> next_networks{};  // the POLICY seats'
+  std::vector<float> seen;       // a native seat's observation (allocated with the first seat that reads one)
   observation::StatTable stats;  // the players' statistics of the state as it stands (shaped rewards only)
   bool failed = false;           // the engine threw inside this game (message in `error`)
   std::string error;
@@ -118,15 +124,17 @@ class Batch {
   // step() for actions already checked by first_illegal.
   void step_checked(const std::int64_t* actions);
   // The seats of game i from its next episode on (the one its next reset or auto-reset starts), and the
-  // seat whose view of that episode's final state goes to final_observation. Checked; throws
-  // std::invalid_argument naming what is wrong, and then changes nothing.
-  void set_next_seats(int i, const std::int8_t* seats, int observer);
+  // seat whose view of that episode's final state goes to final_observation, with the network of each POLICY
+  // seat (in seat order). Checked; throws std::invalid_argument naming what is wrong, and then changes nothing.
+  void set_next_seats(int i, const std::int8_t* seats, int observer, const Networks& networks = {});
   // The greedy agent's plan, for greedy seats set later (checked against the observation and action layout).
   void set_greedy_plan(std::shared_ptr<const agents::GreedyPlan> plan);
   // The expert agent's plan, for expert seats set later (checked as the greedy plan is).
   void set_expert_plan(std::shared_ptr<const agents::ExpertPlan> plan);
   const std::int8_t* seats(int i) const { return games_.at(static_cast<std::size_t>(i)).seats.data(); }
   int observer(int i) const { return games_.at(static_cast<std::size_t>(i)).observer; }
+  // The network of game i's seat p in the episode under way (null unless that seat is POLICY).
+  std::shared_ptr<const agents::PolicyNetwork> network(int i, int p) const;
 
  private:
   const std::int8_t* mask_of(State& s);
@@ -134,7 +142,8 @@ class Batch {
   bool play(Game& g, int action, double* rewards);
   bool play_native(Game& g, double* rewards);
   int native_action(Game& g, int seat);
-  void check_seats(const std::int8_t* seats, int observer, const std::string& where) const;
+  std::size_t check_seats(const std::int8_t* seats, int observer, const Networks& networks, std::size_t first,
+                          const std::string& where) const;
   void make_agents(Game& g);
   void potentials(Game& g, std::array<double, kMaxPlayers>& out) const;
   const observation::StatTable* stats_of(const Game& g) const;

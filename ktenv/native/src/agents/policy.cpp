@@ -1,0 +1,131 @@
+// The policy network's forward pass and choice (see policy.hpp). Built with -O3 (CMakeLists.txt): the
+// inner loops run over a layer's outputs, contiguous in the weight rows, and vectorize.
+#include "agents/policy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace ktenv::agents {
+namespace {
+
+// out[o] += x * row[o] for o in [0, n): one input's contribution to every output.
+inline void add_row(float* __restrict out, const float* __restrict row, float x, int n) {
+  for (int o = 0; o < n; ++o) out[o] += x * row[o];
+}
+
+void apply(Activation activation, float* h, int n) {
+  switch (activation) {
+    case Activation::NONE: return;
+    case Activation::RELU:
+      for (int i = 0; i < n; ++i) h[i] = std::max(h[i], 0.0f);
+      return;
+    case Activation::TANH:
+      for (int i = 0; i < n; ++i) h[i] = std::tanh(h[i]);
+      return;
+    case Activation::ELU:
+      for (int i = 0; i < n; ++i) h[i] = h[i] > 0.0f ? h[i] : std::expm1(h[i]);
+      return;
+  }
+}
+
+// out = activation(bias + x W); inputs that are 0 (most of them after a ReLU) add nothing and are skipped.
+void dense(const Dense& layer, const float* x, float* out) {
+  std::copy(layer.bias.begin(), layer.bias.end(), out);
+  for (int i = 0; i < layer.in; ++i)
+    if (x[i] != 0.0f) add_row(out, &layer.weight[static_cast<std::size_t>(i) * layer.out], x[i], layer.out);
+  apply(layer.activation, out, layer.out);
+}
+
+void check_dense(const Dense& layer, int in, const std::string& what) {
+  if (layer.in != in)
+    throw std::invalid_argument(what + ": takes " + std::to_string(layer.in) + " inputs, the layer before gives " +
+                                std::to_string(in));
+  if (layer.out < 1) throw std::invalid_argument(what + ": no outputs");
+  if (layer.weight.size() != static_cast<std::size_t>(layer.in) * layer.out ||
+      layer.bias.size() != static_cast<std::size_t>(layer.out))
+    throw std::invalid_argument(what + ": weights or bias of the wrong size");
+  int code = static_cast<int>(layer.activation);
+  if (code < 0 || code > static_cast<int>(Activation::ELU))
+    throw std::invalid_argument(what + ": unknown activation code " + std::to_string(code));
+}
+
+}  // namespace
+
+// symlog(x) = sign(x) log(1 + |x|) is 0 where x is: only the observation's nonzero entries (about 9% of it)
+// read their row of the first layer.
+void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) const {
+  std::copy(first_bias.begin(), first_bias.end(), a);
+  for (int j = 0; j < observation_size; ++j) {
+    float x = obs[j];
+    if (x == 0.0f) continue;
+    float v = std::copysign(std::log1p(std::fabs(x)), x);
+    add_row(a, &first[static_cast<std::size_t>(j) * features], v, features);
+  }
+  apply(Activation::RELU, a, features);
+  for (const Dense& layer : hidden) {
+    dense(layer, a, b);
+    std::swap(a, b);
+  }
+  dense(head, a, out);
+}
+
+std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
+  if (net.observation_size < 1 || net.features < 1)
+    throw std::invalid_argument("policy network: the first layer has no inputs or no outputs");
+  if (net.first.size() != static_cast<std::size_t>(net.observation_size) * net.features ||
+      net.first_bias.size() != static_cast<std::size_t>(net.features))
+    throw std::invalid_argument("policy network: first layer weights or bias of the wrong size");
+  int width = net.features;
+  net.widest = width;
+  for (std::size_t k = 0; k < net.hidden.size(); ++k) {
+    check_dense(net.hidden[k], width, "policy network: hidden layer " + std::to_string(k));
+    width = net.hidden[k].out;
+    net.widest = std::max(net.widest, width);
+  }
+  check_dense(net.head, width, "policy network: action head");
+  if (net.head.activation != Activation::NONE)
+    throw std::invalid_argument("policy network: the action head gives raw logits (no activation)");
+  return std::make_shared<const PolicyNetwork>(std::move(net));
+}
+
+void PolicyPlayer::reset(std::shared_ptr<const PolicyNetwork> network, std::uint64_t seed) {
+  if (!network) throw std::invalid_argument("policy seat: no network");
+  net_ = std::move(network);
+  rng_ = Pcg64(seed);
+  auto widest = static_cast<std::size_t>(net_->widest);
+  if (a_.size() < widest) a_.assign(widest, 0.0f), b_.assign(widest, 0.0f);
+  if (logits_.size() < static_cast<std::size_t>(net_->n_actions()))
+    logits_.assign(static_cast<std::size_t>(net_->n_actions()), 0.0f);
+}
+
+// agents/ppo.py's PPOAgent.act: the first best legal logit, or numpy's Generator.choice over the masked
+// softmax (float64): the cumulative probabilities scaled by their total, the first action whose cumulative
+// share passes one uniform draw.
+int PolicyPlayer::act(const float* obs, const std::int8_t* mask) {
+  const PolicyNetwork& net = *net_;
+  const int n = net.n_actions();
+  net.logits(obs, logits_.data(), a_.data(), b_.data());
+  int best = -1;
+  for (int k = 0; k < n; ++k)
+    if (mask[k] && (best < 0 || logits_[k] > logits_[best])) best = k;
+  if (best < 0 || !net.sample) return best;
+  const double top = logits_[best];
+  double total = 0.0;
+  for (int k = 0; k < n; ++k)
+    if (mask[k]) total += std::exp(static_cast<double>(logits_[k]) - top);
+  double end = 0.0;  // the last cumulative probability (1 up to rounding)
+  for (int k = 0; k < n; ++k)
+    if (mask[k]) end += std::exp(static_cast<double>(logits_[k]) - top) / total;
+  const double u = rng_.random();
+  double cumulative = 0.0;
+  for (int k = 0; k < n; ++k) {
+    if (!mask[k]) continue;
+    cumulative += std::exp(static_cast<double>(logits_[k]) - top) / total;
+    if (cumulative / end > u) return k;
+  }
+  return best;  // unreachable: the last legal action's share is end / end = 1 > u
+}
+
+}  // namespace ktenv::agents

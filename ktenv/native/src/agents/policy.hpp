@@ -1,0 +1,64 @@
+// A trained policy network playing a seat inside native code: the league's snapshots (`ppo:PATH`,
+// `ppo-sample:PATH`) in batched games, so that their turns never go back to Python (issue 15).
+//
+// The network is training/policy.py's actor path, as `PlayingNetwork` computes it in numpy: symlog of the
+// observation, the shared first layer and ReLU, the policy MLP, the action head. float32 throughout; the sums
+// run in a fixed order of their own, so the logits equal PlayingNetwork's to float rounding (not bit for bit:
+// numpy's matrix products block their sums differently) and are the same on every thread. The choice is that
+// of the arena's agent of the same name (agents/ppo.py): the most likely legal action (`ppo:`), or one drawn
+// from the masked softmax as numpy's Generator.choice draws (`ppo-sample:`), with default_rng(the seat's seed).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agents/pcg64.hpp"
+
+namespace ktenv::agents {
+
+enum class Activation : int { NONE = 0, RELU = 1, TANH = 2, ELU = 3 };  // the codes the binding takes
+
+// out[0..n) = activation(bias + x W) for x[in] and W stored [in, out] (a row per input).
+struct Dense {
+  int in = 0, out = 0;
+  std::vector<float> weight, bias;
+  Activation activation = Activation::NONE;
+};
+
+struct PolicyNetwork {
+  int observation_size = 0, features = 0;
+  std::vector<float> first, first_bias;  // [observation, features]: a row per observation entry, then ReLU
+  std::vector<Dense> hidden;             // the policy MLP, in order
+  Dense head;                            // the logits (no activation)
+  bool sample = false;                   // draw from the masked softmax (ppo-sample:), else the best legal action
+  std::string name;                      // the seat's spec, for the caller
+  int widest = 0;                        // the widest hidden layer (scratch size)
+
+  int n_actions() const { return head.out; }
+  // Unmasked logits of one observation (float32[observation_size]) into out[n_actions]; a and b: scratch of
+  // `widest` floats each.
+  void logits(const float* obs, float* out, float* a, float* b) const;
+};
+
+// Checked: the shapes chain (first layer -> hidden layers -> head), known activations; throws
+// std::invalid_argument naming what is wrong.
+std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net);
+
+// One seat's player: the network of the episode under way, its generator and scratch.
+class PolicyPlayer {
+ public:
+  // The network of the next episode and the seed of its generator (numpy.random.default_rng(seed)).
+  void reset(std::shared_ptr<const PolicyNetwork> network, std::uint64_t seed);
+  // The action for this observation and mask (nonzero = legal); -1 when the mask allows nothing.
+  int act(const float* obs, const std::int8_t* mask);
+  const std::shared_ptr<const PolicyNetwork>& network() const { return net_; }
+
+ private:
+  std::shared_ptr<const PolicyNetwork> net_;
+  Pcg64 rng_;
+  std::vector<float> a_, b_, logits_;
+};
+
+}  // namespace ktenv::agents
