@@ -6,7 +6,7 @@
     python bench/train_speed.py --steps 60000 --repeats 2 --warm runs/ppo_2p   # a run under way
 
 Each path trains the same config (its network, PPO settings, league and rollout size: the config's
-``n_envs`` x ``ppo.n_steps`` on the batched path, 128 games x 32 steps in configs/ppo_2p.yaml, and the
+``n_envs`` x ``ppo.n_steps`` on the batched path, 64 games x 64 steps in configs/ppo_2p.yaml, and the
 same number of steps from 8 processes on the subprocess path, 8 x 512) for ``--steps`` learner steps
 from scratch, without the imitation and without evaluations, in a fresh run folder. From scratch,
 the league's snapshots join early (one every eighth of the steps, not every ``league.snapshot_every``;

@@ -8,8 +8,8 @@ so no messages cross the process boundary and a resumed run finds its league on 
 Whom the learner plays is drawn for every game from the config's mix (`League`: a share per heuristic
 agent, and a share for snapshots, uniform over the pool). In the batched games (``vec_env: vector``)
 each game draws its opponent seats with its own generator (``numpy.random.default_rng([seed, game])``,
-ktenv.vector.learner); random and greedy seats play natively and every snapshot decides for all the
-games waiting on it in one forward pass. In subprocess games each opponent seat is a `LeagueOpponent`
+ktenv.vector.learner); random, greedy and expert seats and the snapshots (``ppo-sample:PATH``, their
+networks in C++) play natively. In subprocess games each opponent seat is a `LeagueOpponent`
 that draws at every reset with its own seeded generator.
 """
 

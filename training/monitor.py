@@ -34,7 +34,7 @@ FIRST_LOG_SECONDS = 10.0  # the first progress line comes this soon (then every 
 class GameVecEnv(VecEnvWrapper):
     """The training games: counts the wall time spent in them, and serves MaskablePPO's masks.
 
-    The batched games (`ktenv.vector.sb3.LearnerVecEnv`, opponents' forward passes included in their
+    The batched games (`ktenv.vector.sb3.LearnerVecEnv`, opponents' turns included in their
     step) answer ``action_masks()`` themselves. In SB3's vector envs of `SingleAgentEnv`s the learner's
     mask comes in every step's and reset's info, so ``env_method("action_masks")`` answers from them
     instead of a second round trip to every game process per step.

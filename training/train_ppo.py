@@ -9,8 +9,8 @@ What happens:
 2. ``n_envs`` games run as one batch of native games in this process (``vec_env: vector``, the
    default: `ktenv.vector.sb3.LearnerVecEnv`). The learner takes a random seat every game and the
    other seats are drawn every game from the league (training/league.py): heuristic agents and
-   frozen snapshots of the learner, mixed as the config says. Random and greedy seats play inside
-   native code; each snapshot decides for all the games waiting on it in one forward pass.
+   frozen snapshots of the learner, mixed as the config says. Random, greedy and expert seats and the
+   snapshots (their networks too) play inside native code.
    ``vec_env: subproc`` (or ``dummy``) runs one `ktenv.SingleAgentEnv` per game in subprocesses
    (SB3's SubprocVecEnv) with `LeagueOpponent` seats; masks cross the process boundary in each
    step's info (`GameVecEnv`).
