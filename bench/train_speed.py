@@ -12,12 +12,13 @@ from scratch, without the imitation and without evaluations, in a fresh run fold
 the league's snapshots join early (one every eighth of the steps, not every ``league.snapshot_every``;
 ``--set league.snapshot_every=N`` overrides it), but a game draws its opponents when it starts and lasts
 hundreds of learner steps, so few games meet them in a short run. ``--warm RUN`` measures a run under
-way instead: both paths start from that run folder's newest checkpoint (same network) with its league
-of snapshots in the pool from the first game, and take new snapshots at the config's pace. The figures are the runs' own TensorBoard scalars at their end:
-learner steps/s and ``speed/env_share`` (the share of wall time spent in the games and the opponents'
-moves), over whole rollout-and-update cycles. Compare rows of one run only: they depend on the machine
-and its load. With ``--repeats``, the paths take turns (vector, subproc, vector, ...) so that a change in
-the machine's load touches both, and the ratio is also given per pair with the median of the pairs.
+way instead: both paths start from that run folder's newest checkpoint (same network) with its league of
+snapshots in the pool from the first game, and take new snapshots at the config's pace. The figures are
+the runs' own TensorBoard scalars at their end: learner steps/s and ``speed/env_share`` (the share of
+wall time spent in the games and the opponents' moves), over whole rollout-and-update cycles. Compare
+rows of one run only: they depend on the machine and its load. With ``--repeats``, the paths take turns
+(vector, subproc, vector, ...) so that a change in the machine's load touches both, and the ratio is
+also given per pair with the median of the pairs.
 """
 
 from __future__ import annotations
