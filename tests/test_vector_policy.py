@@ -166,6 +166,10 @@ def test_bad_policy_seats_are_refused_and_change_nothing(tmp_path):
     assert env._networks == {}
     env.reset()
     assert env.seats(0) == ("external", "random")
+    three_players = VectorEnv(1, 3, seed=1, seats=("external", "random", "random"))
+    with pytest.raises(ConfigError, match="not a readable model zip"):  # the first model loads, the second not
+        three_players.set_next_seats(0, ("external", f"ppo:{three}", f"ppo:{broken}"))
+    assert three_players._networks == {}
 
 
 def test_a_network_of_the_wrong_shape_is_refused():

@@ -193,8 +193,11 @@ class VectorEnv:
         if not self._expert_ready and (codes == SEAT_KINDS.index("expert")).any():
             batch.set_expert_plan(_expert_plan(self.config))
             self._expert_ready = True
-        networks = [self._network(spec) for spec in policies]
-        batch.set_next_seats(int(game), codes.tolist(), int(observer), networks)
+        try:
+            batch.set_next_seats(int(game), codes.tolist(), int(observer), [self._network(p) for p in policies])
+        except ValueError:
+            self._name_next(int(game), self._next_policies[int(game)])  # unchanged; drops what was loaded for it
+            raise
         self._name_next(int(game), policies)
 
     def seats(self, game: int) -> tuple[str, ...]:
@@ -225,14 +228,15 @@ class VectorEnv:
 
     def _name_next(self, game: int, policies: list[str]) -> None:
         """Game `game`'s next seats name these policy kinds: a network no game's next seats name is dropped (the
-        games still playing it hold it until they end)."""
+        games still playing it hold it until they end), one loaded for seats that were refused too."""
         for spec in policies:
             self._uses[spec] = self._uses.get(spec, 0) + 1
         for spec in self._next_policies[game]:
             self._uses[spec] -= 1
-            if not self._uses[spec]:
-                del self._uses[spec], self._networks[spec]
         self._next_policies[game] = list(policies)
+        for spec in [spec for spec in self._networks if not self._uses.get(spec)]:
+            self._uses.pop(spec, None)
+            del self._networks[spec]
 
     def _checked_actions(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)
