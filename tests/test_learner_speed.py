@@ -70,10 +70,38 @@ def test_the_games_forward_pass_is_autocasts_and_follows_the_optimizer():
         with torch.no_grad():
             assert torch.equal(features(x), autocast())
         with torch.no_grad():
-            features.linear[0].weight.mul_(-0.5)  # what Adam's in-place step does to the version counter
+            features.linear[0].weight.mul_(-0.5)  # an in-place change that bumps the version counter
     features.load_state_dict(extractor().state_dict())
     with torch.no_grad():
         assert torch.equal(features(x), autocast())
+
+
+@pytest.mark.parametrize("kernel", [{"fused": True}, {"foreach": False}])
+def test_the_games_forward_pass_follows_fused_adam(kernel):
+    """Fused Adam changes the weights in place without bumping their version counter: the policy's optimizer
+    is followed, so the games never play a first layer PPO has left behind."""
+    from ktenv.training.policy import LearnerPolicy, fused_adam, policy_kwargs, set_learner_speedups
+
+    if kernel.get("fused") and not fused_adam():
+        pytest.skip("this torch has no fused Adam on the CPU")
+    size = 300
+    torch.manual_seed(0)
+    policy = LearnerPolicy(spaces.Box(-np.inf, np.inf, (size,), np.float32), spaces.Discrete(12),
+                           lambda _: 1e-2, **{**policy_kwargs(32, [16], [16], "relu"), "optimizer_kwargs": kernel})
+    set_learner_speedups(policy, "bf16", prescaled=False)
+    features = policy.features_extractor
+    x = torch.as_tensor(observations(size=size))
+
+    def autocast():
+        with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+            return features.linear(symlog(x)).float()
+
+    for _ in range(3):
+        with torch.no_grad():
+            assert torch.equal(features(x), autocast())  # the games' forward pass
+        policy.optimizer.zero_grad()
+        features(x).sum().backward()
+        policy.optimizer.step()
 
 
 def test_the_switches_are_not_part_of_the_weights():

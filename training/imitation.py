@@ -191,11 +191,14 @@ def clone(policy, demos: Demonstrations, *, epochs: int, batch_size: int, learni
     """Train `policy` (a MaskableActorCriticPolicy) on `demos` (see the module's docstring)."""
     import torch
 
+    from .policy import follow_optimizer
+
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(demos))
     n_test = int(len(order) * held_out) if len(order) >= 20 else 0
     test, train = order[:n_test], order[n_test:]
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    follow_optimizer(policy, optimizer)
     history = []
     for epoch in range(1, epochs + 1):
         t0 = time.perf_counter()

@@ -82,8 +82,14 @@ class SymlogFeatures(BaseFeaturesExtractor):
         with torch.autocast("cpu", dtype=torch.bfloat16):
             return self.linear(x).float()
 
+    def forget_bf16(self) -> None:
+        """The weights changed where the version counter does not show it (fused Adam): cast them again."""
+        self._bf16_layer = None
+
     def _bfloat16_weights(self) -> tuple[torch.Tensor, torch.Tensor]:
-        """The first layer in bfloat16, cast again only once the optimizer (or a load) has changed it."""
+        """The first layer in bfloat16, cast again only once the optimizer (or a load) has changed it: after
+        every step of an optimizer `follow_optimizer` watches, or once an in-place change bumps the weight's
+        version counter."""
         layer = self.linear[0]
         cached = self._bf16_layer
         if cached is None or cached[0] is not layer.weight or cached[1] != layer.weight._version:
@@ -200,15 +206,32 @@ def fused_adam() -> dict:
     return {"fused": True}
 
 
+def features_extractors(policy) -> list[SymlogFeatures]:
+    """The policy's `SymlogFeatures` extractors, each once (shared or not)."""
+    return [e for e in {id(e): e for e in (policy.features_extractor, policy.pi_features_extractor,
+                                           policy.vf_features_extractor)}.values() if isinstance(e, SymlogFeatures)]
+
+
 def set_learner_speedups(policy, precision: str, prescaled: bool) -> bool:
     """Switch a policy's features extractors to `SymlogFeatures`' training speedups (precision: "auto",
     "bf16" or "fp32"; prescaled: the observations arrive symlog'd). Nothing saved changes. Returns whether
     the first layer multiplies in bfloat16."""
     bf16 = precision == "bf16" or (precision == "auto" and native_bf16())
-    for extractor in {id(e): e for e in (policy.features_extractor, policy.pi_features_extractor,
-                                          policy.vf_features_extractor)}.values():
+    for extractor in features_extractors(policy):
         extractor.bf16, extractor.prescaled = bf16, prescaled
+    follow_optimizer(policy, policy.optimizer)
     return bf16
+
+
+def follow_optimizer(policy, optimizer) -> None:
+    """After every step of `optimizer`, the games' bfloat16 copy of the first layer is made again. Fused Adam
+    (`fused_adam`) changes the weights in place without bumping their version counter: without this the
+    games would go on playing the first layer of the first rollout while PPO trains another."""
+    if getattr(optimizer, "_ktenv_follows", None) is policy:
+        return
+    extractors = features_extractors(policy)
+    optimizer.register_step_post_hook(lambda *_: [e.forget_bf16() for e in extractors])
+    optimizer._ktenv_follows = policy
 
 
 def meta_bytes(meta: dict) -> bytes:
