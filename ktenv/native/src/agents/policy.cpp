@@ -95,8 +95,8 @@ void PolicyPlayer::reset(std::shared_ptr<const PolicyNetwork> network, std::uint
   rng_ = Pcg64(seed);
   auto widest = static_cast<std::size_t>(net_->widest);
   if (a_.size() < widest) a_.assign(widest, 0.0f), b_.assign(widest, 0.0f);
-  if (logits_.size() < static_cast<std::size_t>(net_->n_actions()))
-    logits_.assign(static_cast<std::size_t>(net_->n_actions()), 0.0f);
+  auto n = static_cast<std::size_t>(net_->n_actions());
+  if (logits_.size() < n) logits_.assign(n, 0.0f), weight_.assign(n, 0.0);
 }
 
 // agents/ppo.py's PPOAgent.act: the first best legal logit, or numpy's Generator.choice over the masked
@@ -112,16 +112,17 @@ int PolicyPlayer::act(const float* obs, const std::int8_t* mask) {
   if (best < 0 || !net.sample) return best;
   const double top = logits_[best];
   double total = 0.0;
-  for (int k = 0; k < n; ++k)
-    if (mask[k]) total += std::exp(static_cast<double>(logits_[k]) - top);
+  for (int k = 0; k < n; ++k) {
+    weight_[k] = mask[k] ? std::exp(static_cast<double>(logits_[k]) - top) : 0.0;
+    total += weight_[k];
+  }
   double end = 0.0;  // the last cumulative probability (1 up to rounding)
-  for (int k = 0; k < n; ++k)
-    if (mask[k]) end += std::exp(static_cast<double>(logits_[k]) - top) / total;
+  for (int k = 0; k < n; ++k) end += weight_[k] / total;
   const double u = rng_.random();
   double cumulative = 0.0;
   for (int k = 0; k < n; ++k) {
     if (!mask[k]) continue;
-    cumulative += std::exp(static_cast<double>(logits_[k]) - top) / total;
+    cumulative += weight_[k] / total;
     if (cumulative / end > u) return k;
   }
   return best;  // unreachable: the last legal action's share is end / end = 1 > u

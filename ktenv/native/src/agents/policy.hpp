@@ -59,6 +59,7 @@ class PolicyPlayer {
   std::shared_ptr<const PolicyNetwork> net_;
   Pcg64 rng_;
   std::vector<float> a_, b_, logits_;
+  std::vector<double> weight_;  // exp(logit - best) of the legal actions, 0 elsewhere (sampling)
 };
 
 }  // namespace ktenv::agents
