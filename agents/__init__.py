@@ -1,79 +1,35 @@
-"""Agents behind one protocol: `act(observation, action_mask) -> int` and `reset(seed)`.
+"""Agents behind one protocol: `act(observation, action_mask) -> int` and `reset(seed)` (`agents.base`).
 
-`agents.make("random")` builds a registered agent by name (`agents.names()` lists them,
-`agents.register(name, factory)` adds one):
+Each game has its agents in its own folder (``agents/<game>/``) and names them in an `AgentTable`;
+`make(name, game=None)` builds one by name for a game (the default game when None), `names(game)` lists
+them and `register(name, factory, game=)` adds one. Names every game shares:
 
 - ``random``: uniform over the legal actions (reads only the mask).
-- ``greedy``: scores every legal action one step ahead by a simple evaluation of its own facts
-  (income, hexes, army strength, forts, gold), read from the observation (`agents.greedy`; played
-  by its native port, `ktenv.native.agents`, where the native core is built: the same choices).
-- ``expert``: a rule-based player with a plan: Citadel on one home hex, exploration with real
-  stacks, bribes, garrisons, assaults on enemy Citadels, events and items used with sense
-  (`agents.expert`; played by its native port, `ktenv.native.expert`, where the native core is built:
-  the same choices).
-- ``ismcts`` / ``ismcts:OPTIONS``: information-set Monte Carlo tree search over worlds its seat
-  cannot tell apart (`agents.ismcts`), e.g. ``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50``
-  or ``ismcts:seconds=0.5``. It sets ``needs_worlds`` (see `agents.base`).
 - ``ppo:PATH`` / ``ppo-sample:PATH``: a model trained by ``ktenv train`` (`agents.ppo`; needs the
   ``train`` extra), playing its best legal action or sampling from its policy.
 - ``rllib:PATH``: a model trained on RLlib (``ktenv train`` with ``trainer: rllib``; `agents.rllib_agent`,
   needs torch only), playing its best legal action.
+- ``FILE.py:NAME``: your own bot, with no registration: the class (or factory) ``NAME`` of that file,
+  called with ``seed=`` (``ktenv tournament --agents bots/mine.py:MyAgent,random``).
 
-A name ``prefix:argument`` goes to the factory registered for that prefix
-(`agents.register_prefix`), called with the argument and the keyword arguments. Your own bot
-needs no registration: ``FILE.py:NAME`` loads class (or factory) ``NAME`` from that file and
-calls it with ``seed=`` (``ktenv tournament --agents bots/mine.py:MyAgent,random``).
+A name ``prefix:argument`` goes to the factory registered for that prefix (`register_prefix`). The
+game's own names (``greedy``, ``expert``, a search, ...) are listed in the docstring of its folder.
 
-``observation`` is what the PettingZoo env gives (the dict with ``observation`` and
-``action_mask``) or the vector alone; the rule-based agents decode it by name with
-`agents.view.View` and never see the engine's state. Agents with ``needs_observation = True``
-need the vector; the arena encodes it only for them. Agents with ``needs_worlds = True`` also get
-``observation["worlds"]``, a `ktenv.worlds.WorldSampler` for their seat (`agents.base`).
+``observation`` is what the PettingZoo env gives (the dict with ``observation`` and ``action_mask``) or
+the vector alone; agents with ``needs_observation = True`` need the vector (the arena encodes it only
+for them), agents with ``needs_worlds = True`` also get ``observation["worlds"]`` (`agents.base`).
 
 In a comma-separated list of agents (``--agents``), an item ``KEY=VALUE`` with no ``:`` before
 its ``=`` continues the options of the agent before it: ``ismcts:playouts=50,c=1,expert`` is
-two agents (`split_names`).
+two agents (`ktenv.gamekit.cli.split_names`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import agent_names
+from ..gamekit.random_agent import RandomAgent
 from .base import Agent
-from .expert import ExpertAgent
-from .greedy import GreedyAgent
-from .ismcts import ISMCTSAgent
-from .ismcts import make_with_options as _ismcts_with_options
-from .random_agent import RandomAgent
-
-
-def _greedy(**kwargs) -> Agent:
-    """``greedy``: in native code where the core is built (ktenv.native.agents: the same scores and choices
-    as `GreedyAgent`, bit for bit, about 100x faster), else the Python agent."""
-    from .. import native
-
-    if native.available() and hasattr(native.core(), "Greedy"):
-        from ..native.agents import NativeGreedyAgent
-
-        return NativeGreedyAgent(**kwargs)
-    return GreedyAgent(**kwargs)
-
-
-def _expert(**kwargs) -> Agent:
-    """``expert``: in native code where the core is built (ktenv.native.expert: the same scores and choices
-    as `ExpertAgent`, bit for bit), else the Python agent."""
-    from .. import native
-
-    if native.available() and hasattr(native.core(), "Expert"):
-        from ..native.expert import NativeExpertAgent
-
-        return NativeExpertAgent(**kwargs)
-    return ExpertAgent(**kwargs)
-
-
-_REGISTRY: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": _greedy, "expert": _expert,
-                                              "ismcts": ISMCTSAgent}
 
 
 def _ppo(kind: str) -> Callable[..., Agent]:
@@ -91,50 +47,81 @@ def _rllib(path: str, **kwargs) -> Agent:
     return rllib_agent.make(path, **kwargs)
 
 
-_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample"),
-                                              "ismcts": _ismcts_with_options, "rllib": _rllib}
+# prefixes every game's table knows (a trained model of that game, or a user's file)
+SHARED_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample"),
+                                                    "rllib": _rllib}
 
 
-def register(name: str, factory: Callable[..., Agent]) -> None:
-    _REGISTRY[name] = factory
+class AgentTable:
+    """One game's agents by name: its own names and prefixes beside the shared ones."""
+
+    def __init__(self, title: str, named: dict[str, Callable[..., Agent]],
+                 prefixes: dict[str, Callable[..., Agent]] | None = None) -> None:
+        self.title = title
+        self.named = {"random": RandomAgent, **named}
+        self.prefixes = {**SHARED_PREFIXES, **(prefixes or {})}
+
+    def names(self) -> list[str]:
+        return sorted(self.named)
+
+    def register(self, name: str, factory: Callable[..., Agent]) -> None:
+        self.named[name] = factory
+
+    def register_prefix(self, prefix: str, factory: Callable[..., Agent]) -> None:
+        """Names ``prefix:argument`` make ``factory(argument, **kwargs)``."""
+        self.prefixes[prefix] = factory
+
+    def known(self, name: str) -> bool:
+        """A registered name, ``prefix:argument`` with a registered prefix, or ``FILE.py:NAME``."""
+        prefix, sep, arg = name.partition(":")
+        return name in self.named or bool(sep and arg and prefix in self.prefixes) or is_file_spec(name)
+
+    def make(self, name: str, **kwargs) -> Agent:
+        if name in self.named:
+            return self.named[name](**kwargs)
+        prefix, sep, arg = name.partition(":")
+        if sep and arg and prefix in self.prefixes:
+            return self.prefixes[prefix](arg, **kwargs)
+        if is_file_spec(name):
+            return from_file(name, **kwargs)
+        raise ValueError(f"unknown agent '{name}' for {self.title} (known: {', '.join(self.names())}, "
+                         f"{', '.join(p + ':PATH' for p in sorted(self.prefixes))}, or FILE.py:CLASS)")
 
 
-def register_prefix(prefix: str, factory: Callable[..., Agent]) -> None:
-    """Names ``prefix:argument`` make ``factory(argument, **kwargs)``."""
-    _PREFIXES[prefix] = factory
+def table(game: str | None = None) -> AgentTable:
+    """The agent table of `game` (the default game when None)."""
+    from ..registry import game as lookup
+
+    return lookup(game).agents.AGENTS
 
 
-def names() -> list[str]:
-    return sorted(_REGISTRY)
+def make(name: str, game: str | None = None, **kwargs) -> Agent:
+    """The agent called `name` for `game` (the default game when None)."""
+    return table(game).make(name, **kwargs)
 
 
-def known(name: str) -> bool:
-    """A registered name, ``prefix:argument`` with a registered prefix, or ``FILE.py:NAME``."""
-    prefix, sep, arg = name.partition(":")
-    return name in _REGISTRY or bool(sep and arg and prefix in _PREFIXES) or _is_file_spec(name)
+def known(name: str, game: str | None = None) -> bool:
+    return table(game).known(name)
 
 
-def split_names(text: str) -> list[str]:
-    """Agent names from a comma-separated list; an item ``KEY=VALUE`` (no ``:`` before the ``=``)
-    belongs to the agent before it: ``ismcts:playouts=50,c=1,expert`` -> ["ismcts:playouts=50,c=1", "expert"]."""
-    out: list[str] = []
-    for item in (t.strip() for t in text.split(",")):
-        if not item:
-            continue
-        key, sep, _ = item.partition("=")
-        if sep and ":" not in key and out and ":" in out[-1]:
-            out[-1] += "," + item
-        else:
-            out.append(item)
-    return out
+def names(game: str | None = None) -> list[str]:
+    return table(game).names()
 
 
-def _is_file_spec(name: str) -> bool:
+def register(name: str, factory: Callable[..., Agent], game: str | None = None) -> None:
+    table(game).register(name, factory)
+
+
+def register_prefix(prefix: str, factory: Callable[..., Agent], game: str | None = None) -> None:
+    table(game).register_prefix(prefix, factory)
+
+
+def is_file_spec(name: str) -> bool:
     path, sep, attr = name.rpartition(":")
     return bool(sep and attr.isidentifier() and path.endswith(".py"))
 
 
-def _from_file(name: str, **kwargs) -> Agent:
+def from_file(name: str, **kwargs) -> Agent:
     """``FILE.py:NAME``: the class or factory NAME of a Python file, called with the keyword arguments."""
     import importlib.util
     import inspect
@@ -164,20 +151,5 @@ def _from_file(name: str, **kwargs) -> Agent:
     return agent
 
 
-def make(name: str, **kwargs) -> Agent:
-    """The agent called `name` (also what the environments resolve opponent names with: `ktenv.agent_names`)."""
-    if name in _REGISTRY:
-        return _REGISTRY[name](**kwargs)
-    prefix, sep, arg = name.partition(":")
-    if sep and arg and prefix in _PREFIXES:
-        return _PREFIXES[prefix](arg, **kwargs)
-    if _is_file_spec(name):
-        return _from_file(name, **kwargs)
-    raise ValueError(f"unknown agent '{name}' (known: {', '.join(names())}, "
-                     f"{', '.join(p + ':PATH' for p in sorted(_PREFIXES))}, or FILE.py:CLASS)")
-
-
-agent_names.register_resolver(make)  # SingleAgentEnv(opponents="greedy") and the like
-
-__all__ = ["Agent", "ExpertAgent", "GreedyAgent", "ISMCTSAgent", "RandomAgent", "known", "make", "names",
-           "register", "register_prefix", "split_names"]
+__all__ = ["Agent", "AgentTable", "RandomAgent", "is_file_spec", "known", "make", "names", "register",
+           "register_prefix", "table"]

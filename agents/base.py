@@ -7,11 +7,11 @@ None for agents that read only the mask.
 Flags an agent class may set:
 
 - ``needs_observation = True``: it reads the observation vector (the arena encodes it only then).
-- ``needs_worlds = True``: it searches. At each of its decisions the arena (`ktenv.arena.game.play_game`),
-  `ktenv play` and the single-agent env add ``observation["worlds"]``: a `ktenv.worlds.WorldSampler`
+- ``needs_worlds = True``: it searches. At each of its decisions the game's arena,
+  `ktenv play` and the single-agent env add ``observation["worlds"]``: the game's world sampler
   for the deciding seat. The handle holds the true state privately and exposes only ``seat`` and
   ``sample(rng) -> GameState``, a full game state that seat cannot tell from the true one (hidden
-  counters, the cup, unseen tiles and future dice drawn afresh, `ktenv.worlds.sample_world`). The
+  counters, the cup, unseen tiles and future dice drawn afresh). The
   agent may step such worlds as it likes; it never gets the true state. (An agent that searches but
   needs no vector gets ``{"action_mask": mask, "worlds": handle}``.)
 """

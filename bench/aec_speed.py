@@ -64,7 +64,7 @@ def run_engine(cfg, seconds: float, seed: int = 0, backend: str = "auto", kingsb
                ) -> tuple[float, int, int]:
     """(decisions/s, decisions, games) of the engine alone: `new_game` / `legal_mask` / `step`
     (`kingsburg`: the Kingsburg engine, whose `new_game` takes no backend)."""
-    from ktenv.engine import legal_mask, new_game, step
+    from ktenv.kings_and_things.engine import legal_mask, new_game, step
 
     if kingsburg:
         from ktenv.kingsburg import legal_mask, step
@@ -98,7 +98,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import ktenv
-    from ktenv.config import GameConfig
+    from ktenv.kings_and_things.config import GameConfig
 
     cfg = {"n_players": args.players, "max_rounds": args.max_rounds}
     rows: list[tuple[str, float, int, int]] = []

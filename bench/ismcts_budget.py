@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from ktenv import agents
-from ktenv.arena.game import play_game
+from ktenv.kings_and_things.arena import play_game
 
 
 def measure(seconds: float, games: int, players: int, max_rounds: int, opponent: str, cutoff: int,
@@ -35,7 +35,7 @@ def measure(seconds: float, games: int, players: int, max_rounds: int, opponent:
 
     agents.ISMCTSAgent.act = timed
     try:
-        from ktenv.config import GameConfig
+        from ktenv.kings_and_things.config import GameConfig
 
         cfg = GameConfig(n_players=players, max_rounds=max_rounds)
         for g in range(games):

@@ -17,11 +17,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from ktenv import agents
-from ktenv.arena.game import agent_seed, encoder_for
-from ktenv.config import GameConfig
-from ktenv.engine import new_game
-from ktenv.engine.machine import legal_mask, step
-from ktenv.worlds import WorldSampler
+from ktenv.kings_and_things.arena import agent_seed, encoder_for
+from ktenv.kings_and_things.config import GameConfig
+from ktenv.kings_and_things.engine import new_game
+from ktenv.kings_and_things.engine.machine import legal_mask, step
+from ktenv.kings_and_things.worlds import WorldSampler
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

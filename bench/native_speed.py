@@ -35,8 +35,8 @@ from aec_speed import run_aec, run_engine  # noqa: E402
 
 def run_native_core(cfg, seconds: float, seed: int = 0) -> tuple[float, int, int]:
     """The native state driven from Python with one buffer: the floor of any Python driver."""
-    from ktenv.native import core
-    from ktenv.native.diff import rules_for
+    from ktenv.kings_and_things.dev.diff import rules_for
+    from ktenv.kings_and_things.native import core
 
     rules = rules_for(cfg)
     rng = np.random.default_rng(seed)
@@ -60,8 +60,8 @@ def run_native_core(cfg, seconds: float, seed: int = 0) -> tuple[float, int, int
 
 
 def run_native_playouts(cfg, seconds: float, seed: int = 0) -> tuple[float, int, int]:
-    from ktenv.native import core
-    from ktenv.native.diff import rules_for
+    from ktenv.kings_and_things.dev.diff import rules_for
+    from ktenv.kings_and_things.native import core
 
     rules = rules_for(cfg)
     decisions = games = 0
@@ -74,7 +74,7 @@ def run_native_playouts(cfg, seconds: float, seed: int = 0) -> tuple[float, int,
 
 def native_micro(cfg) -> dict[str, float]:
     """Microseconds per copy() and per observation encode (all seats), timed inside native code."""
-    from ktenv.engine import legal_mask, new_game, step
+    from ktenv.kings_and_things.engine import legal_mask, new_game, step
 
     s = new_game(cfg, 7, backend="native")
     rng = np.random.default_rng(7)
@@ -85,7 +85,7 @@ def native_micro(cfg) -> dict[str, float]:
         step(s, int(legal[rng.integers(legal.size)]))
     out = {"copy": s.native.time_copies(20_000) * 1e6}
     try:
-        from ktenv.native.observation import NativeObservationEncoder
+        from ktenv.kings_and_things.native.observation import NativeObservationEncoder
 
         encoder = NativeObservationEncoder(cfg)
         out["encode"] = encoder.time_encode(s, 0, 20_000) * 1e6
@@ -126,9 +126,9 @@ def main() -> None:
     args = parser.parse_args()
 
     import ktenv
-    from ktenv import native
-    from ktenv.config import GameConfig
-    from ktenv.native.diff import parse_sets
+    from ktenv.kings_and_things import native
+    from ktenv.kings_and_things.config import GameConfig
+    from ktenv.kings_and_things.dev.diff import parse_sets
 
     native.core()  # a clear error if the native core is not built
     opts = {**parse_sets(args.set), "n_players": args.players, "max_rounds": args.max_rounds}

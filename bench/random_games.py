@@ -14,8 +14,8 @@ import time
 
 import numpy as np
 
-from ktenv.config import GameConfig
-from ktenv.engine import legal_mask, new_game, step
+from ktenv.kings_and_things.config import GameConfig
+from ktenv.kings_and_things.engine import legal_mask, new_game, step
 
 
 def play(cfg: GameConfig, seed: int) -> tuple[int, int]:

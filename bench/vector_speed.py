@@ -1,4 +1,4 @@
-"""Decisions/s of batched random play: ktenv.vector.VectorEnv beside the AEC env, in one run.
+"""Decisions/s of batched random play: ktenv.kings_and_things.vector.VectorEnv beside the AEC env, in one run.
 
     python bench/vector_speed.py --seconds 5 --players 2 --envs 64,256,1024 --threads 1,2
 
@@ -7,7 +7,7 @@ Rows:
 - VectorEnv(num_envs, num_threads): every game's action chosen in numpy from the masks at once
   (argmax of uniform random floats times the mask: a uniform legal action), observations included
   (the env writes every actor's observation and mask on each step whether it is read or not);
-- the AEC env (``ktenv.env.env()``, native backend) driven by the PettingZoo loop with ``last()``
+- the AEC env (``ktenv.kings_and_things.env.env()``, native backend) driven by the PettingZoo loop with ``last()``
   observing every decision and a uniform legal action, restarted with a new seed when a game ends.
 
 Ratios are to the AEC row. "per CPU s" divides by the process's CPU time (all its threads): on a
@@ -26,7 +26,7 @@ import numpy as np
 
 def run_vector(num_envs: int, threads: int, players: int, seconds: float, seed: int = 0) -> tuple[float, float, int]:
     """(decisions/s, decisions per CPU second, games ended) of VectorEnv random play for about `seconds`."""
-    from ktenv.vector import VectorEnv
+    from ktenv.kings_and_things.vector import VectorEnv
 
     env = VectorEnv(num_envs, num_players=players, seed=seed, num_threads=threads)
     rng = np.random.default_rng(seed)

@@ -24,7 +24,7 @@ The names, arguments always in the order what, who, where:
 - play: `start_phase(s, phase, first=, round_no=, fresh=)`; positions as text: `position`, `describe`.
 
 Every arranger marks the state edited (`GameState.edited`), so the cached legal mask is never stale;
-`start_phase` hands the state to the engine (`ktenv.engine.resume`).
+`start_phase` hands the state to the engine (`ktenv.kings_and_things.engine.resume`).
 
 Positions as text
 -----------------
@@ -76,9 +76,10 @@ import re
 
 import numpy as np
 
-from ktenv import catalog as cat
-from ktenv.config import GameConfig
-from ktenv.constants import (
+from ktenv.kings_and_things import catalog as cat
+from ktenv.kings_and_things import decisions as D
+from ktenv.kings_and_things.config import GameConfig
+from ktenv.kings_and_things.constants import (
     BOARD,
     CITY,
     CREATURE,
@@ -93,10 +94,9 @@ from ktenv.constants import (
     TERRAIN_NAMES,
     VILLAGE,
 )
-from ktenv.engine import decisions as D
-from ktenv.engine import new_game, resume
-from ktenv.engine.common import to_cup
-from ktenv.state import PHASE_NAMES, SETUP, GameState
+from ktenv.kings_and_things.engine import new_game, resume
+from ktenv.kings_and_things.engine.common import to_cup
+from ktenv.kings_and_things.state import PHASE_NAMES, SETUP, GameState
 
 from .play import config, passive_action, random_action, run_until
 

@@ -15,10 +15,10 @@ import pytest
 
 
 def _shadow_checker():
-    from ktenv import native
-    from ktenv.engine.common import IllegalActionError
-    from ktenv.native.diff import differences, python_dict, same_state, to_native
-    from ktenv.native.game import supported
+    from ktenv.errors import IllegalActionError
+    from ktenv.kings_and_things import native
+    from ktenv.kings_and_things.dev.diff import differences, python_dict, same_state, to_native
+    from ktenv.kings_and_things.native.game import supported
 
     core = native.core()
     state = {"checked": 0}
@@ -45,8 +45,8 @@ def _shadow_checker():
 
 @pytest.fixture(autouse=True, scope="session")
 def _both_engines():
-    from ktenv import native
-    from ktenv.engine import machine
+    from ktenv.kings_and_things import native
+    from ktenv.kings_and_things.engine import machine
 
     if not native.available() or os.environ.get("KTENV_SHADOW") == "0" or os.environ.get("KTENV_NO_NATIVE") == "1":
         yield
@@ -60,7 +60,7 @@ def _both_engines():
 def no_shadow():
     """For modules that compare the engines themselves: the Python engine's steps are not replayed
     natively as well (`pytestmark = pytest.mark.usefixtures("no_shadow")`)."""
-    from ktenv.engine import machine
+    from ktenv.kings_and_things.engine import machine
 
     shadow = machine.shadow
     machine.shadow = None

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ktenv import catalog as cat
-from ktenv.board import DIRECTION_NAMES
-from ktenv.config import GameConfig
-from ktenv.engine import decisions as D
-from ktenv.engine import layout, legal_actions, legal_mask, resume, step
-from ktenv.engine.actions import NUMBER, PASS
-from ktenv.procedures import Move
-from ktenv.state import UNMOVED, GameState
+from ktenv.kings_and_things import catalog as cat
+from ktenv.kings_and_things import decisions as D
+from ktenv.kings_and_things.board import DIRECTION_NAMES
+from ktenv.kings_and_things.config import GameConfig
+from ktenv.kings_and_things.engine import layout, legal_actions, legal_mask, resume, step
+from ktenv.kings_and_things.engine.actions import NUMBER, PASS
+from ktenv.kings_and_things.procedures import Move
+from ktenv.kings_and_things.state import UNMOVED, GameState
 
 # ----------------------------------------------------------------- games
 
@@ -30,7 +30,7 @@ def config(n_players: int = 2, **options) -> GameConfig:
 
 def scripted_new_game(cfg: GameConfig, seed: int, dice: list[int]) -> GameState:
     """`new_game` with the first d6 results scripted (the first-player roll comes before any decision)."""
-    from ktenv.engine import setup
+    from ktenv.kings_and_things.engine import setup
 
     s = GameState(cfg, seed)
     s.rng.script = list(dice)
@@ -145,8 +145,8 @@ def move(s: GameState, start: int, counters: list[tuple[str, int]], path: list[i
 def recorded(cfg: GameConfig, seed: int, agent, every: int, count: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """(observation, mask) at every `every`-th decision with a choice of a Python-engine game `agent` plays
     in every seat, `count` of them at most."""
-    from ktenv.arena.game import encoder_for
-    from ktenv.engine import new_game
+    from ktenv.kings_and_things.arena import encoder_for
+    from ktenv.kings_and_things.engine import new_game
 
     s = new_game(cfg, seed, backend="python")
     enc, out, k = encoder_for(cfg), [], 0

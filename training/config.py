@@ -12,9 +12,11 @@ import copy
 import typing
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
+from ktenv import registry
 from ktenv.arena.config import load_yaml
-from ktenv.config import ConfigError, GameConfig
+from ktenv.errors import ConfigError
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +33,7 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                              "default: a local cluster)")
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
-VEC_ENVS = ("vector", "subproc", "dummy")  # batched native games (ktenv.vector), or SingleAgentEnvs in SB3's
+VEC_ENVS = ("vector", "subproc", "dummy")  # batched native games (the game's learner_vec_env), or SingleAgentEnvs in SB3's
 PRECISIONS = ("auto", "bf16", "fp32")  # the first layer's products in PPO (training/policy.py, SymlogFeatures)
 
 
@@ -40,16 +42,22 @@ class EnvSection:
     players: int = 2
     max_rounds: int = 30  # the round limit; at the limit the highest income wins (R19.3)
     reward: str = "shaped"  # "win" (+1/-1 at the end) or "shaped" (also income and hexes gained)
-    game: dict = field(default_factory=dict)  # further GameConfig options
+    game: dict = field(default_factory=dict)  # further options of the game's config
     engine: str = "auto"  # the rules engine: auto, native or python (the same games either way)
-    game_name: str = "kings_and_things"  # or "kingsburg" (ktenv/kingsburg/: 2-5 players, no round limit)
+    game_name: str | None = None  # a registered game (ktenv.registry); None: the default game
+
+    @property
+    def spec(self) -> registry.GameSpec:
+        return registry.game(self.game_name)
 
     def check(self) -> None:
-        _choice("env.game_name", self.game_name, ("kings_and_things", "kingsburg"))
-        _range("env.players", self.players, 2, 5 if self.game_name == "kingsburg" else 4)
+        _choice("env.game_name", self.game_name, [None, *registry.names()])
+        _range("env.players", self.players, 2, 64)
+        self.spec.check_players(self.players, "training key 'env.players'")
         _range("env.max_rounds", self.max_rounds, 1, 10_000)
         _choice("env.reward", self.reward, ("win", "shaped"))
         _choice("env.engine", self.engine, ("auto", "native", "python"))
+        self.spec.check_engine(self.engine, "training key 'env.engine'")
         for key in ("n_players", "max_rounds"):
             if key in self.game:
                 instead = "players" if key == "n_players" else key
@@ -59,12 +67,8 @@ class EnvSection:
         except (ConfigError, TypeError) as exc:
             raise ConfigError(f"training key 'env.game': {exc}") from None
 
-    def game_config(self) -> GameConfig:
-        if self.game_name == "kingsburg":  # five years, always: max_rounds does not apply
-            from ktenv.kingsburg import KingsburgConfig
-
-            return KingsburgConfig.from_dict({**self.game, "n_players": self.players})
-        return GameConfig.from_dict({**self.game, "n_players": self.players, "max_rounds": self.max_rounds})
+    def game_config(self) -> Any:
+        return self.spec.make_config(self.game, self.players, self.max_rounds)
 
 
 @dataclass
@@ -256,9 +260,10 @@ class TrainConfig:
         if self.vec_env == "vector" and self.env.engine == "python":
             raise ConfigError("training key 'vec_env': 'vector' runs native games, and env.engine is 'python' "
                               "(choose vec_env subproc or dummy for the Python engine)")
-        if self.env.game_name == "kingsburg" and (self.vec_env == "vector" or self.imitation.teacher):
-            raise ConfigError("training key 'vec_env' / 'imitation.teacher': Kingsburg trains in subproc or dummy "
-                              "games (no batched native games) and without the imitation warm start")
+        spec = self.env.spec
+        if not spec.has("learner_vec_env") and (self.vec_env == "vector" or self.imitation.teacher):
+            raise ConfigError(f"training key 'vec_env' / 'imitation.teacher': {spec.title} trains in subproc or dummy "
+                              "games (it has no batched native games) and without the imitation warm start")
         _range("checkpoint_every", self.checkpoint_every, 1, 10**12)
         _range("keep_checkpoints", self.keep_checkpoints, 0, 1_000_000)
         _positive("log_every_seconds", self.log_every_seconds)

@@ -4,7 +4,7 @@ PPO from scratch learns slowly here: after 1.6 M steps it beat `greedy` only 22%
 the hand-written `expert` beats it 83-85%. So a run may start by imitating a teacher (``imitation``
 in the training config):
 
-1. `collect`: the teacher plays batched native games (`ktenv.vector.VectorEnv`), in every seat of some
+1. `collect`: the teacher plays batched native games (the game's `VectorEnv`, `ktenv.registry`), in every seat of some
    games (self-play) and against the native `expert`, `greedy` and `random` seats in others, as the config's
    ``opponents`` shares say. Every teacher decision is kept: the teacher's observation (its own seat's
    view, exactly what the learner will see), its mask, its action, and the discounted return that
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ktenv.config import ConfigError
+from ktenv.errors import ConfigError
 
 OPPONENT_KINDS = ("teacher", "expert", "greedy", "random")  # the teacher's opponents while it is watched
 
@@ -74,21 +74,22 @@ def seat_rows(num_envs: int, players: int, opponents: dict[str, float]) -> list[
 
 def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: str, gamma: float,
             opponents: dict[str, float], seed: int, num_envs: int = 32, policy=None,
-            progress: Callable[[int], None] | None = None) -> Demonstrations:
+            progress: Callable[[int], None] | None = None, game_name: str | None = None) -> Demonstrations:
     """At least `decisions` teacher decisions from finished games (see the module's docstring).
 
     With `policy` (DAgger), the policy's most likely legal action is played in the watched seats and the
     teacher only says what it would have done: the labels then cover the states the policy itself
     reaches, where its mistakes have led it."""
-    from ktenv import agents
-    from ktenv.vector import VectorEnv
+    from ktenv import agents, registry
+
+    spec = registry.game(game_name)
 
     for kind in opponents:
         if kind not in OPPONENT_KINDS:
             raise ConfigError(f"training key 'imitation.opponents': {kind!r} is not one of {list(OPPONENT_KINDS)}")
     rows = seat_rows(num_envs, players, opponents)
-    env = VectorEnv(num_envs, num_players=players, seed=seed, reward=reward, seats=rows, **game)
-    teachers = [[agents.make(teacher) if kind == "external" else None for kind in row] for row in rows]
+    env = spec.vector_env(num_envs, num_players=players, seed=seed, reward=reward, seats=rows, **game)
+    teachers = [[agents.make(teacher, game=game_name) if kind == "external" else None for kind in row] for row in rows]
     store: dict[str, list] = {"observations": [], "masks": [], "actions": [], "returns": []}
     kept = games = contests = wins = 0
     try:
@@ -281,7 +282,7 @@ def warm_start(cfg, policy, tb_dir) -> Demonstrations:
         say(f"round {rnd}: {who} plays {target:,} decisions, {im.teacher} labels them")
         new = collect(im.teacher, target, players=env.players, game=game, reward=env.reward,
                       gamma=cfg.ppo.gamma, opponents=im.opponents, seed=cfg.seed * 1_000_003 + rnd * 100_003,
-                      num_envs=im.games, policy=None if rnd == 0 else policy)
+                      num_envs=im.games, policy=None if rnd == 0 else policy, game_name=env.game_name)
         writer.add_scalar("imitation/acting_win_rate", new.acting_wins, rnd)
         say(f"round {rnd}: {len(new):,} decisions from {new.games} games; {who} won {new.acting_wins:.1%} "
             "against other opponents")

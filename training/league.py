@@ -8,7 +8,7 @@ so no messages cross the process boundary and a resumed run finds its league on 
 Whom the learner plays is drawn for every game from the config's mix (`League`: a share per heuristic
 agent, and a share for snapshots, uniform over the pool). In the batched games (``vec_env: vector``)
 each game draws its opponent seats with its own generator (``numpy.random.default_rng([seed, game])``,
-ktenv.vector.learner); random, greedy and expert seats and the snapshots (``ppo-sample:PATH``, their
+the game's batched games); random, greedy and expert seats and the snapshots (``ppo-sample:PATH``, their
 networks in C++) play natively. In subprocess games each opponent seat is a `LeagueOpponent`
 that draws at every reset with its own seeded generator.
 """
@@ -74,7 +74,7 @@ def prune_after(run_dir: str | Path, step: int) -> None:
 class League:
     """The run's mix of opponents: a share per heuristic agent and one for the snapshots in the pool (re-read
     from league.json whenever it changes). The subprocess games' `LeagueOpponent` seats and the batched games
-    (`ktenv.vector.learner`, ``opponents=league.draw_for``) draw from it."""
+    (the batched games, ``opponents=league.draw_for``) draw from it."""
 
     def __init__(self, run_dir: str | Path, league: LeagueSection) -> None:
         self.run_dir = Path(run_dir)
@@ -110,9 +110,9 @@ class LeagueOpponent:
     """One opponent seat: a heuristic agent or a frozen snapshot, drawn anew every game."""
 
     def __init__(self, run_dir: str | Path, league: LeagueSection, seed: int = 0,
-                 game_name: str = "kings_and_things") -> None:
+                 game_name: str | None = None) -> None:
         self.run_dir = Path(run_dir)
-        self.game_name = game_name  # whose agents the heuristic names are (Kingsburg: ktenv.agents.kingsburg)
+        self.game_name = game_name  # whose agents the heuristic names are (None: the default game's)
         self.league = league
         self.mix = League(run_dir, league)
         self.rng = np.random.default_rng(seed)
@@ -136,11 +136,9 @@ class LeagueOpponent:
         if agent is None:
             from ktenv import agents
 
-            if self.game_name == "kingsburg":
-                from ktenv.agents import kingsburg as agents
             if len(self._agents) > 4 * self.league.max_snapshots + 8:
                 self._agents.clear()
-            agent = self._agents[name] = agents.make(name)
+            agent = self._agents[name] = agents.make(name, game=self.game_name)
         agent.reset(seed=int(self.rng.integers(2**31)))
         self.current, self.name = agent, "snapshot" if ":" in name else name
 

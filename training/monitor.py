@@ -34,7 +34,7 @@ FIRST_LOG_SECONDS = 10.0  # the first progress line comes this soon (then every 
 class GameVecEnv(VecEnvWrapper):
     """The training games: counts the wall time spent in them, and serves MaskablePPO's masks.
 
-    The batched games (`ktenv.vector.sb3.LearnerVecEnv`, opponents' turns included in their
+    The batched games (the game's `learner_vec_env`, opponents' turns included in their
     step) answer ``action_masks()`` themselves. In SB3's vector envs of `SingleAgentEnv`s the learner's
     mask comes in every step's and reset's info, so ``env_method("action_masks")`` answers from them
     instead of a second round trip to every game process per step.
@@ -184,7 +184,7 @@ class Monitor(BaseCallback):
         self.games += 1
         win = learner_share(info)
         length = info.get("episode", {}).get("l", 0)
-        # Kingsburg's infos (ktenv/kingsburg/aec.py) give VP, buildings and the year in these places
+        # a game's infos name its two figures and its turn of the table (income/hexes/round, vp/buildings/year)
         self.recent.append((win, info.get("income", info.get("vp", 0)), info.get("hexes", info.get("buildings", 0)),
                             info.get("round", info.get("year", 0)), length))
         for name in set(info.get("opponents", [])):

@@ -353,12 +353,3 @@ class PlayingNetwork:
         for weights, bias, activation in self.hidden:
             h = NUMPY_ACTIVATIONS[activation](h @ weights + bias)
         return h @ self.action[0] + self.action[1]
-
-    def native(self, sample: bool, name: str):
-        """This network as a native policy seat's (`ktenv.vector`'s ``ppo:PATH`` seats): a copy of the weights
-        in native memory; `sample`: draw from the masked softmax (``ppo-sample:``), else the best legal action."""
-        from ktenv.native import core
-
-        codes = ("none", "relu", "tanh", "elu")  # agents/policy.hpp's Activation
-        hidden = [(weights, bias, codes.index(activation)) for weights, bias, activation in self.hidden]
-        return core().PolicyNetwork.make(*self.first, hidden, *self.action, sample, name)

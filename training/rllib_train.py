@@ -8,7 +8,7 @@ The same config file and run folder as the MaskablePPO trainer (training/train_p
 ``trainer: rllib`` and an ``rllib`` section (``env_runners``, ``ray_address``).
 
 What happens:
-1. The games: `KingsAndThingsMultiAgent`, an RLlib ``MultiAgentEnv`` over the PettingZoo env. Only the
+1. The games: `TurnBasedMultiAgent`, an RLlib ``MultiAgentEnv`` over the PettingZoo env. Only the
    seat to move gets an observation, a dict of its flat observation and its action mask; rewards
    go to every seat (RLlib adds them up until a seat moves again); at the end every seat sees its
    last observation. ``n_envs`` games per env runner, ``rllib.env_runners`` Ray actors.
@@ -58,7 +58,7 @@ from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV_STEPS_SAMPLED
 
-from ktenv.config import ConfigError
+from ktenv.errors import ConfigError
 
 from .config import HEURISTIC_AGENTS, TrainConfig
 
@@ -70,14 +70,15 @@ WINDOW = 200  # training games averaged in the game/ scalars
 
 # ----------------------------------------------------------------------------- the games
 
-class KingsAndThingsMultiAgent(MultiAgentEnv):
+class TurnBasedMultiAgent(MultiAgentEnv):
     """The PettingZoo game as an RLlib multi-agent env (turn based: only the seat to move observes)."""
 
     def __init__(self, config: dict | None = None) -> None:
         super().__init__()
-        from ktenv.env.aec import raw_env
+        from ktenv import registry
 
         config = dict(config or {})
+        raw_env = registry.game(config.get("game_name")).raw_env
         torch.set_num_threads(1)  # env runners: small batches, one core each
         self.game = raw_env(reward=config.get("reward", "win"), backend=config.get("engine", "auto"),
                             **config.get("game", {"n_players": 2}))
@@ -263,8 +264,8 @@ def build_algorithm(cfg: TrainConfig, pool: list[str]):
     game = cfg.env.game_config().to_dict()
     config = (
         PPOConfig()
-        .environment(KingsAndThingsMultiAgent, env_config={"game": game, "reward": cfg.env.reward,
-                                                           "engine": cfg.env.engine}, disable_env_checking=True)
+        .environment(TurnBasedMultiAgent, env_config={"game": game, "reward": cfg.env.reward,
+                                                      "engine": cfg.env.engine, "game_name": cfg.env.game_name}, disable_env_checking=True)
         .framework("torch")
         .env_runners(num_env_runners=runners, num_envs_per_env_runner=cfg.n_envs, num_cpus_per_env_runner=1,
                      rollout_fragment_length="auto")
@@ -285,7 +286,8 @@ def build_algorithm(cfg: TrainConfig, pool: list[str]):
 
 
 def network_meta(cfg: TrainConfig, algo) -> dict:
-    env = KingsAndThingsMultiAgent({"game": cfg.env.game_config().to_dict(), "engine": cfg.env.engine})
+    env = TurnBasedMultiAgent({"game": cfg.env.game_config().to_dict(), "engine": cfg.env.engine,
+                               "game_name": cfg.env.game_name})
     agent = env.possible_agents[0]
     return {"observation_size": int(env.observation_spaces[agent]["observations"].shape[0]),
             "action_size": int(env.action_spaces[agent].n),

@@ -7,7 +7,7 @@
 What happens:
 1. The config is validated and written, resolved, to ``<out>/config.yaml``.
 2. ``n_envs`` games run as one batch of native games in this process (``vec_env: vector``, the
-   default: `ktenv.vector.sb3.LearnerVecEnv`). The learner takes a random seat every game and the
+   default: the game's `learner_vec_env`, `ktenv.registry`). The learner takes a random seat every game and the
    other seats are drawn every game from the league (training/league.py): heuristic agents and
    frozen snapshots of the learner, mixed as the config says. Random, greedy and expert seats and the
    snapshots (their networks too) play inside native code.
@@ -37,7 +37,7 @@ import sys
 import time
 from pathlib import Path
 
-from ktenv.config import ConfigError
+from ktenv.errors import ConfigError
 
 from .checkpoints import LATEST
 from .config import TrainConfig, add_train_arguments
@@ -56,21 +56,16 @@ def make_env(cfg: TrainConfig, run_dir: str, rank: int):
         import torch
         from stable_baselines3.common.monitor import Monitor
 
-        from ktenv.env.single import SingleAgentEnv
-
         from .league import LeagueOpponent
 
         torch.set_num_threads(1)
         seats = cfg.env.players - 1
         opponents = [LeagueOpponent(run_dir, cfg.league, seed=cfg.seed * 7919 + rank * 101 + k,
                                     game_name=cfg.env.game_name) for k in range(seats)]
-        if cfg.env.game_name == "kingsburg":
-            from ktenv.kingsburg.single import KingsburgSingleEnv
-
-            return Monitor(KingsburgSingleEnv(seat="random", opponents=opponents, reward=cfg.env.reward,
-                                              **cfg.env.game_config().to_dict()))
-        env = SingleAgentEnv(seat="random", opponents=opponents, reward=cfg.env.reward, backend=cfg.env.engine,
-                             **cfg.env.game_config().to_dict())
+        spec = cfg.env.spec
+        engine = {} if cfg.env.engine == "auto" else {"backend": cfg.env.engine}  # a game of one engine takes none
+        env = spec.single_env(seat="random", opponents=opponents, reward=cfg.env.reward, **engine,
+                              **cfg.env.game_config().to_dict())
         return Monitor(env)
 
     return thunk
@@ -78,17 +73,11 @@ def make_env(cfg: TrainConfig, run_dir: str, rank: int):
 
 def make_batched_games(cfg: TrainConfig, run_dir: str):
     """The training games as one batch of native games (``vec_env: vector``)."""
-    from ktenv.native import available
-    from ktenv.vector.sb3 import LearnerVecEnv
-
     from .league import League
 
-    if not available():
-        raise ConfigError("vec_env 'vector' needs the native core, which is not built here (pip install -e .); "
-                          "--set vec_env=subproc runs the Python engine's games")
     game = cfg.env.game_config().to_dict()
     game.pop("n_players")
-    return LearnerVecEnv(cfg.n_envs, num_players=cfg.env.players, num_threads=None, reward=cfg.env.reward,
+    return cfg.env.spec.learner_vec_env(cfg.n_envs, num_players=cfg.env.players, num_threads=None, reward=cfg.env.reward,
                          seat="random", opponents=League(run_dir, cfg.league).draw_for, **game)
 
 
@@ -304,7 +293,7 @@ def finish(cfg: TrainConfig, run_dir: Path, model, monitor) -> Path:
     curve = plot_learning_curve(run_dir, run_dir / "learning_curve.png")
     print(f"[ktenv train] done: {final} ({model.num_timesteps:,} steps, {time.strftime('%H:%M:%S')}); "
           f"learning curve {curve}; play it: ktenv tournament "
-          f"{'--game kingsburg ' if cfg.env.game_name == 'kingsburg' else ''}--agents ppo:{final},random --players "
+          f"{'' if cfg.env.spec.default else f'--game {cfg.env.spec.name} '}--agents ppo:{final},random --players "
           f"{cfg.env.players}", file=sys.stderr)
     return final
 

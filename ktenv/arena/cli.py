@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 
-from ..config import ConfigError, parse_value
+from ..errors import ConfigError
+from ..gamekit.cli import set_options
 
 # flag dest -> tournament key (flags left out keep the YAML's or the default value)
 _FLAG_KEYS = ("agents", "players", "games", "workers", "seed", "max_rounds", "db", "records", "summary_json",
@@ -46,9 +45,12 @@ def add_tournament_parser(sub) -> argparse.ArgumentParser:
 
 
 def add_game_flag(p: argparse.ArgumentParser) -> None:
-    """``--game``: which board game (Kings & Things, the default, or Kingsburg: ktenv/kingsburg/)."""
-    p.add_argument("--game", dest="game_name", choices=("kings_and_things", "kingsburg"), default=None,
-                   help="the board game: kings_and_things (default) or kingsburg")
+    """``--game``: which registered game (`ktenv.registry`; the default game without it)."""
+    from .. import registry
+
+    names = registry.names()
+    p.add_argument("--game", dest="game_name", choices=names, default=None,
+                   help=f"the board game: {', '.join(names)} (default {registry.default().name})")
 
 
 def tournament_config(args: argparse.Namespace):
@@ -65,12 +67,7 @@ def tournament_config(args: argparse.Namespace):
         overrides["fresh"] = True
     if args.no_progress:
         overrides["progress"] = False
-    sets = {}
-    for item in args.set or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
-        sets[key.strip()] = parse_value(value.strip())
+    sets = set_options(args.set)
     if args.config:
         from .config import load_yaml
 
@@ -130,48 +127,16 @@ def add_replay_parser(sub) -> argparse.ArgumentParser:
     return p
 
 
-@dataclass(frozen=True)
-class ReplayedGame:
-    """What `ktenv replay` needs of one board game: how a move is dated and told, the pictures, the summary."""
-
-    when: Callable  # state -> "round 3, Movement" / "year 2, Summer"
-    describe_action: Callable
-    ansi: Callable
-    save_picture: Callable  # (state, path) -> None
-    summary: Callable
-    format_summary: Callable
-
-
-def _kings_and_things() -> ReplayedGame:
-    from .. import render
-    from ..engine import describe_action
-    from ..state import PHASE_NAMES
-    from ..summary import format_summary, summary
-
-    return ReplayedGame(lambda s: f"round {s.round}, {PHASE_NAMES[s.phase]}", describe_action, render.ansi,
-                        lambda s, path: render.image(s).save(path), summary, format_summary)
-
-
-def _kingsburg() -> ReplayedGame:
-    from PIL import Image
-
-    from ..kingsburg import describe_action, render
-    from ..kingsburg.arena import format_summary, summary
-    from ..kingsburg.state import PHASE_NAMES
-
-    return ReplayedGame(lambda s: f"year {s.year}, {PHASE_NAMES[s.phase]}", describe_action, render.ansi,
-                        lambda s, path: Image.fromarray(render.rgb_array(s)).save(path), summary, format_summary)
-
-
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .. import registry
     from .records import GameRecord, RecordError, replay
 
     try:
         rec = GameRecord.load(args.record)
-        game = "kingsburg" if type(rec.config).__name__ == "KingsburgConfig" else "kings_and_things"
-        if getattr(args, "game_name", None) not in (None, game):
-            raise RecordError(f"{args.record} is a game of {game}, not of {args.game_name}")
-        pieces = _kingsburg() if game == "kingsburg" else _kings_and_things()
+        game = registry.game_of_config(rec.config)
+        if getattr(args, "game_name", None) not in (None, game.name):
+            raise RecordError(f"{args.record} is a game of {game.name}, not of {args.game_name}")
+        pieces = game.replay_view
         shows = set(args.show or [])
         for k in shows:
             if not 0 <= k < len(rec.actions):
@@ -189,7 +154,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if args.render:
             state = done.state if args.at is None else replay(rec, upto=args.at).state
             pieces.save_picture(state, args.render)
-            print(f"{'picture' if game == 'kingsburg' else 'board'} written to {args.render}")
+            print(f"{pieces.picture_word} written to {args.render}")
     except RecordError as exc:
         print(f"ktenv: error: {exc}", file=sys.stderr)
         return 2

@@ -18,11 +18,11 @@ import hashlib
 import re
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
-from ..config import ConfigError, GameConfig
-from ..constants import PLAYER_COUNTS
+from .. import registry as games
+from ..errors import ConfigError
 
-GAME_NAMES = ("kings_and_things", "kingsburg")
 DEFAULT_MAX_DECISIONS = 200_000  # a safety bound; the round limit ends every normal game
 
 BACKENDS = ("process", "ray")
@@ -36,7 +36,7 @@ class TournamentConfig:
     workers: int = 2
     seed: int = 1
     max_rounds: int = 40
-    game: dict = field(default_factory=dict)  # further GameConfig options
+    game: dict = field(default_factory=dict)  # further options of the game's config
     db: str | None = None  # SQLite file; default: runs/<name>.sqlite
     resume: bool = False
     fresh: bool = False
@@ -48,7 +48,7 @@ class TournamentConfig:
     progress: bool = True
     max_decisions: int = DEFAULT_MAX_DECISIONS
     engine: str = "auto"  # the rules engine: auto, native or python (the same games either way)
-    game_name: str = "kings_and_things"  # or "kingsburg" (ktenv/kingsburg/, issue 19)
+    game_name: str | None = None  # a registered game (ktenv.registry); None: the default game
 
     def __post_init__(self) -> None:
         self.validate()
@@ -56,14 +56,17 @@ class TournamentConfig:
     # ----- validation: every error names its key
 
     def validate(self) -> None:
-        from ktenv import agents as registry
+        from ..gamekit.cli import split_names
 
-        if self.game_name not in GAME_NAMES:
-            raise ConfigError(f"tournament key 'game_name': expected one of {list(GAME_NAMES)}, got {self.game_name!r}")
+        if self.game_name is not None and not isinstance(self.game_name, str):
+            raise ConfigError(f"tournament key 'game_name': expected a game's name, got {self.game_name!r}")
+        try:
+            spec = self.spec
+        except ConfigError as exc:
+            raise ConfigError(f"tournament key 'game_name': {exc}") from None
         if isinstance(self.agents, str):
-            self.agents = registry.split_names(self.agents)
-        if self.kingsburg:  # Kingsburg's own agents (ktenv.agents.kingsburg)
-            from ktenv.agents import kingsburg as registry
+            self.agents = split_names(self.agents)
+        registry = spec.agents.AGENTS  # the game's own agents
 
         if not isinstance(self.agents, list) or not self.agents or not all(isinstance(a, str) for a in self.agents):
             raise ConfigError(f"tournament key 'agents': expected a list of agent names, got {self.agents!r}")
@@ -79,12 +82,8 @@ class TournamentConfig:
                     raise ConfigError(f"tournament key 'agents': {name!r} cannot be loaded: {exc}") from None
         if len(set(self.agents)) != len(self.agents):
             raise ConfigError(f"tournament key 'agents': an agent is named twice ({self.agents})")
-        _whole("players", self.players, 2, 6)
-        if self.kingsburg and self.players == 6:
-            raise ConfigError("tournament key 'players': Kingsburg is for 2 to 5 players (K1.1)")
-        if not self.kingsburg and self.players not in PLAYER_COUNTS:
-            raise ConfigError(f"tournament key 'players': {self.players} players are not covered by any source; "
-                              f"play 2-4, or 6 with two boxes (R20.1)")
+        _whole("players", self.players, 1, 64)
+        spec.check_players(self.players, "tournament key 'players'")
         _whole("games", self.games, 1, 10_000_000)
         _whole("workers", self.workers, 1, 1024)
         _whole("seed", self.seed, 0, 2**62)
@@ -92,6 +91,7 @@ class TournamentConfig:
         _whole("max_decisions", self.max_decisions, 1, 10**9)
         if self.engine not in ("auto", "native", "python"):
             raise ConfigError(f"tournament key 'engine': expected auto, native or python, got {self.engine!r}")
+        spec.check_engine(self.engine, "tournament key 'engine'")
         if not isinstance(self.game, dict):
             raise ConfigError(f"tournament key 'game': expected a mapping of game options, got {self.game!r}")
         for key in ("n_players", "max_rounds"):
@@ -119,21 +119,17 @@ class TournamentConfig:
             raise ConfigError(f"tournament key 'backend': {self.backend!r} is not one of {list(BACKENDS)}")
 
     @property
-    def kingsburg(self) -> bool:
-        return self.game_name == "kingsburg"
+    def spec(self) -> games.GameSpec:
+        """The game played (`ktenv.registry`)."""
+        return games.game(self.game_name)
 
-    def game_config(self) -> GameConfig:
-        if self.kingsburg:  # no round limit: a game of Kingsburg always lasts five years (K3.1)
-            from ..kingsburg import KingsburgConfig
-
-            return KingsburgConfig.from_dict({**self.game, "n_players": self.players})
-        return GameConfig.from_dict({**self.game, "n_players": self.players, "max_rounds": self.max_rounds})
+    def game_config(self) -> Any:
+        return self.spec.make_config(self.game, self.players, self.max_rounds)
 
     @property
     def name(self) -> str:
         agents = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", a) for a in self.agents)  # ppo:PATH has slashes
-        prefix = "kingsburg_" if self.kingsburg else ""
-        return f"{prefix}{agents}_{self.players}p_seed{self.seed}"
+        return f"{self.spec.run_prefix}{agents}_{self.players}p_seed{self.seed}"
 
     @property
     def db_path(self) -> Path:

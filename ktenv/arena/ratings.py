@@ -138,7 +138,7 @@ def head_to_head(games: list[dict], agents: list[str]) -> list[list[float | None
 
 
 def format_table(rows: list[Standing], title: str = "", labels: tuple[str, str] = ("income", "hexes")) -> str:
-    """`labels`: the names of the two averaged columns (Kingsburg stores VP and buildings there)."""
+    """`labels`: the names of the two averaged columns (a game's spec names them: `stat_labels`)."""
     w = max([10] + [len(s.agent) + 1 for s in rows])  # a model's path can be long
     head = (f"{'#':>2}  {'agent':<{w}}{'games':>7}{'wins':>8}{'win rate':>10}  {'95% interval':<15}"
             f"{labels[0]:>8}{labels[1]:>7}  {'rating (mu ± sigma)':<20}")

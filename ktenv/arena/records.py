@@ -9,14 +9,16 @@ legal and the result and final state are identical, and can stop at any move to 
 Format (``schema: "ktenv.record"``, ``version: 1``)::
 
     {"schema": "ktenv.record", "version": 1, "ktenv": "0.1.0",
-     "config": {...GameConfig...}, "seed": 17, "agents": ["expert", "random"],
+     "config": {...the game's config...}, "seed": 17, "agents": ["expert", "random"],
      "actions": {"encoding": "u16-zlib-base64", "count": 1984, "data": "eJz..."},
      "result": {"winners": [0], "reason": "sole_citadel", "rounds": 9, "income": [...],
                 "hexes": [...], "decisions": 1984, "state_sha256": "...", "state_schema": 3},
      "agent_files": {"ppo:runs/x/final.zip": "<sha256>"}}    # only for agents played from a file
 
-`state_sha256` hashes the final state's save (`GameState.to_json`) in save format `state_schema`; a
-record of an older format (ktenv 0.1: format 2, no `state_schema`) is verified on its result alone.
+The config of a game other than the default one carries its name (``"game": NAME``); the rules
+that replay a record are that game's (`ktenv.registry`). `state_sha256` hashes the final state's save
+(its ``to_json``) in save format `state_schema`; a record of an older format (ktenv 0.1: format 2, no
+`state_schema`) is verified on its result alone.
 
 Records are JSON only (never pickle): a file from elsewhere can be read safely. A malformed,
 truncated or tampered record is refused with a `RecordError` naming what is wrong.
@@ -32,14 +34,12 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ..config import ConfigError, GameConfig
-from ..engine import legal_mask, new_game, step
-from ..engine.common import IllegalActionError
-from ..env.stats import HEXES, INCOME, player_stats
-from ..state import SCHEMA_VERSION, GameState
+from .. import registry
+from ..errors import ConfigError, IllegalActionError
 from .config import agent_file, file_digest
 
 SCHEMA = "ktenv.record"
@@ -51,7 +51,7 @@ class RecordError(ValueError):
     """A game record that cannot be read or does not replay to its stated result."""
 
 
-def state_fingerprint(s: GameState) -> str:
+def state_fingerprint(s: Any) -> str:
     return hashlib.sha256(s.to_json().encode()).hexdigest()
 
 
@@ -84,7 +84,7 @@ def decode_actions(block) -> list[int]:
 
 @dataclass
 class GameRecord:
-    config: GameConfig
+    config: Any  # the game's config record
     seed: int
     agents: list[str]
     actions: list[int]
@@ -95,7 +95,7 @@ class GameRecord:
     def to_dict(self) -> dict:
         from .. import __version__
 
-        out = {"schema": SCHEMA, "version": VERSION, "ktenv": __version__, "config": self.config.to_dict(),
+        out = {"schema": SCHEMA, "version": VERSION, "ktenv": __version__, "config": registry.config_to_dict(self.config),
                "seed": self.seed, "agents": list(self.agents), "actions": encode_actions(self.actions),
                "result": self.result}
         if self.agent_files:
@@ -166,46 +166,16 @@ class GameRecord:
 
 
 def config_from_dict(data):
-    """A GameConfig, or a KingsburgConfig where the mapping says ``"game": "kingsburg"`` (issue 19)."""
-    if isinstance(data, dict) and data.get("game") == "kingsburg":
-        from ..kingsburg import KingsburgConfig
-
-        return KingsburgConfig.from_dict(data)
-    if isinstance(data, dict):
-        return GameConfig.from_dict(data)
-    raise ConfigError(f"expected a mapping of game options, got {type(data).__name__}")
+    """A record's config: the game its ``"game"`` key names (the default game without one)."""
+    return registry.config_from_dict(data)
 
 
-def _rules(cfg):
-    """(new_game, legal_mask, step, result_of, save format) of the game `cfg` belongs to."""
-    if isinstance(cfg, GameConfig):
-        return new_game, legal_mask, step, result_of, SCHEMA_VERSION
-    from ..kingsburg import machine as kingsburg
-    from ..kingsburg.results import SCHEMA as KINGSBURG_SCHEMA
-    from ..kingsburg.results import result_of as kingsburg_result
-
-    return kingsburg.new_game, kingsburg.legal_mask, kingsburg.step, kingsburg_result, KINGSBURG_SCHEMA
+def result_of(s: Any, decisions: int) -> dict:
+    """A finished game's result, by the rules of the game `s` belongs to."""
+    return registry.game_of_state(s).result_of(s, decisions)
 
 
-def result_of(s: GameState, decisions: int) -> dict:
-    if not isinstance(s, GameState) and not hasattr(s, "to_python"):  # a Kingsburg state
-        from ..kingsburg.results import result_of as kingsburg_result
-
-        return kingsburg_result(s, decisions)
-    stats = player_stats(s)
-    return {
-        "winners": [int(w) for w in s.winners] if s.game_over else [],
-        "reason": s.reason if s.game_over else "step_limit",
-        "rounds": int(s.round),
-        "decisions": int(decisions),
-        "income": [int(x) for x in stats[:, INCOME]],
-        "hexes": [int(x) for x in stats[:, HEXES]],
-        "state_sha256": state_fingerprint(s),
-        "state_schema": SCHEMA_VERSION,  # the save format the fingerprint hashes
-    }
-
-
-def record_of(cfg: GameConfig, seed: int, agents: list[str], actions: list[int], final: GameState) -> GameRecord:
+def record_of(cfg: Any, seed: int, agents: list[str], actions: list[int], final: Any) -> GameRecord:
     files = {name: file_digest(path) for name in dict.fromkeys(agents) if (path := agent_file(name)) is not None}
     return GameRecord(cfg, int(seed), list(agents), list(actions), result_of(final, len(actions)), files)
 
@@ -213,7 +183,7 @@ def record_of(cfg: GameConfig, seed: int, agents: list[str], actions: list[int],
 @dataclass
 class Replay:
     record: GameRecord
-    state: GameState  # the state after the replayed moves
+    state: Any  # the state after the replayed moves
     moves: int  # how many actions were applied
     verified: bool  # the whole game was replayed and matched the record
     note: str = ""  # what could not be compared (a fingerprint of an older save format)
@@ -226,8 +196,9 @@ def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
     actions = record.actions
     if upto is not None and not 0 <= upto <= len(actions):
         raise RecordError(f"move {upto} is outside the record (moves 0..{len(actions) - 1})")
-    new, legal_mask, step, result_of, schema = _rules(record.config)
-    s = new(record.config, record.seed)
+    game = registry.game_of_config(record.config)
+    legal_mask, step, schema = game.engine.legal_mask, game.engine.step, game.record_schema
+    s = game.new_game(record.config, record.seed)
     stop = len(actions) if upto is None else upto
     for k in range(stop):
         a = actions[k]
@@ -245,7 +216,7 @@ def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
             raise RecordError(f"move {k}: {exc}") from None
     if upto is not None:
         return Replay(record, s, stop, False)
-    got = result_of(s, len(actions))
+    got = game.result_of(s, len(actions))
     want = record.result
     keys, note = ["winners", "reason", "rounds", "income", "hexes", "state_sha256"], ""
     if want.get("state_schema", 2) != schema:  # ktenv 0.1 records hashed the version-2 save

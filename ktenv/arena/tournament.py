@@ -25,9 +25,9 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ..config import ConfigError
+from ..errors import ConfigError
 from .config import TournamentConfig, short_digest
-from .game import AgentError, play_game
+from .game import AgentError
 from .ratings import format_table, head_to_head, standings
 
 SCHEMA_VERSION = 1
@@ -200,12 +200,11 @@ def check_rows(rows: list[dict], agents: list[str], path: Path) -> None:
 def run_one(task: tuple) -> tuple[int, dict]:
     """Play one scheduled game (in a worker process or a Ray task)."""
     index, seed, names, cfg_dict, record_dir, max_decisions, engine = task
+    from .. import registry
     from .records import config_from_dict
 
     cfg = config_from_dict(cfg_dict)
-    play = play_game
-    if cfg_dict.get("game") == "kingsburg":
-        from ..kingsburg.arena import play_game as play
+    play = registry.game_of_config(cfg).play_game
     try:
         result = play(cfg, seed, names, record=record_dir is not None, max_decisions=max_decisions,
                            backend=engine)
@@ -343,14 +342,13 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
     reasons: dict[str, int] = {}
     for g in rows:
         reasons[g["reason"]] = reasons.get(g["reason"], 0) + 1
+    spec = cfg.spec
     title = (f"Tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
              f"(seed {cfg.seed}, round limit {cfg.max_rounds})")
-    labels = ("income", "hexes")
-    if cfg.kingsburg:
-        title = (f"Kingsburg tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
-                 f"(seed {cfg.seed})")
-        labels = ("VP", "bldgs")
-    lines = [format_table(report["standings"], title, labels)]
+    if not spec.default:
+        title = (f"{spec.title} tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
+                 f"(seed {cfg.seed}{f', round limit {cfg.max_rounds}' if spec.has_round_limit else ''})")
+    lines = [format_table(report["standings"], title, spec.stat_labels)]
     for name, digest in report.get("agent_files", {}).items():  # which model or source file played
         lines.append(f"    {name}: file sha256 {short_digest(digest)}")
     order = [st.agent for st in report["standings"]]
@@ -372,7 +370,7 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
                f"({report['games_per_second']:.2f} games/s)")
     else:
         now = "played now: none (every game was already stored)"
-    lines.append(f"average {'years' if cfg.kingsburg else 'rounds'}: {rounds:.1f}; {now}; results: {report['db']}")
+    lines.append(f"average {spec.round_word}: {rounds:.1f}; {now}; results: {report['db']}")
     return "\n".join(lines)
 
 

@@ -28,7 +28,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..config import ConfigError
+from ..errors import ConfigError
 from . import Engine
 
 RENDER_MODES = ("human", "ansi", "rgb_array")  # human: the text picture printed to stdout

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine.common import IllegalActionError
+from ..errors import IllegalActionError
 from . import Engine
 
 Variants = Callable[[Any, int, np.random.Generator], list[tuple[str, Any]]]

@@ -20,10 +20,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..config import ConfigError
-from ..engine.common import IllegalActionError
-from ..random_agent import RandomAgent
+from ..errors import ConfigError, IllegalActionError
 from .aec import ILLEGAL_ACTION_MODES, ILLEGAL_REWARD, RENDER_MODES, SeatedGameEnv, checked_action
+from .random_agent import RandomAgent
 
 
 def make_opponents(opponents: Any, count: int, named_agent: Callable[[str], Any]) -> list:
@@ -85,8 +84,9 @@ class LearnerSeatEnv(gymnasium.Env):
 
     @staticmethod
     def _named_agent(name: str) -> Any:
-        """The agent called `name` (an opponent given by name)."""
+        """The agent called `name` (an opponent given by name); a game sets it with `agent_maker`."""
         raise NotImplementedError
+
 
     # ----- gymnasium API
 
@@ -198,3 +198,17 @@ class LearnerSeatEnv(gymnasium.Env):
     def _table_info(self) -> dict:
         """What a game adds to the learner's info after its seat (before the mask)."""
         return {}
+
+
+def agent_maker(game: str):
+    """`name -> agent` by `game`'s agent table (`ktenv.registry`), loaded on first use (an env never imports the
+    agents); ``random`` needs no look-up."""
+
+    def make(name: str, **kwargs: Any) -> Any:
+        if name == RandomAgent.name:
+            return RandomAgent(**kwargs)
+        from ..registry import game as lookup
+
+        return lookup(game).agents.AGENTS.make(name, **kwargs)
+
+    return make

@@ -7,19 +7,17 @@
   `scoring` (K10).
 - Environments: ``ktenv.kingsburg.env(num_players=4)`` (PettingZoo AEC, wrapped), ``raw_env``, and
   ``gymnasium.make("ktenv/Kingsburg-v0")`` (`ktenv.kingsburg.single`); imported on first use.
+- Its agents live in `ktenv.agents.kingsburg`; `spec` registers the game (`ktenv.registry`).
 """
 
+from ..errors import IllegalActionError
 from .actions import N_ACTIONS, action_name
 from .catalog import ENEMY_CARDS, ENEMY_STATUS
-from .common import IllegalActionError
 from .config import KingsburgConfig
 from .machine import describe_action, describe_state, legal_actions, legal_mask, new_game, step
 from .state import KingsburgState
 
-GYM_ID = "ktenv/Kingsburg-v0"
-ENV_NAME = "kingsburg_v0"
-
-__all__ = ["ENEMY_CARDS", "ENEMY_STATUS", "ENV_NAME", "GYM_ID", "IllegalActionError", "KingsburgConfig",
+__all__ = ["ENEMY_CARDS", "ENEMY_STATUS", "IllegalActionError", "KingsburgConfig",
            "KingsburgState", "N_ACTIONS", "action_name", "describe_action", "describe_state", "env",
            "legal_actions", "legal_mask", "new_game", "raw_env", "step"]
 

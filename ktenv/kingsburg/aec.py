@@ -38,22 +38,18 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from ..gamekit import Engine
 from ..gamekit.aec import DEFAULT_MAX_STEPS, RENDER_MODES, REWARD_MODES, SHAPING_SCALE, SeatedGameEnv, wrap
 from . import actions as A
 from .config import KingsburgConfig
-from .machine import describe_action as _describe_action
-from .machine import legal_mask, new_game
-from .machine import step as _engine_step
+from .machine import ENGINE, legal_mask
 from .observation import ObservationEncoder
-from .state import PHASE_NAMES, KingsburgState
+from .spec import GAME
+from .state import PHASE_NAMES
 
 __all__ = ["DEFAULT_MAX_STEPS", "ENGINE", "ENV_NAME", "RENDER_MODES", "REWARD_MODES", "SHAPING_SCALE", "env",
            "raw_env"]
 
-ENV_NAME = "kingsburg_v0"
-ENGINE = Engine(state_type=KingsburgState, new_game=new_game, step=_engine_step, legal_mask=legal_mask,
-                describe_action=_describe_action)
+ENV_NAME = GAME.env_name
 
 
 class raw_env(SeatedGameEnv):  # noqa: N801 (PettingZoo's naming convention)

@@ -29,20 +29,20 @@ def is_kingsburg(config) -> bool:
 
 
 def make_agents(names: list[str], seed: int) -> list:
-    from ktenv.agents import kingsburg as registry
+    from ktenv.agents.kingsburg import AGENTS
 
-    return [registry.make(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names)]
+    return [AGENTS.make(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names)]
 
 
-def play(cfg: KingsburgConfig, seed: int, names: list[str],
-         max_decisions: int = DEFAULT_MAX_DECISIONS) -> tuple[KingsburgState, list[int]]:
+def play(cfg: KingsburgConfig, seed: int, names: list[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
+         backend: str = "auto") -> tuple[KingsburgState, list[int]]:
     """Play one game: (the final state, every action). Each agent sees only its observation and mask."""
     if len(names) != cfg.n_players:
         raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
     seats = make_agents(names, seed)
     readers = [bool(getattr(a, "needs_observation", False)) for a in seats]
     encoder = ObservationEncoder(cfg.n_players)
-    s = new_game(cfg, seed)
+    s = new_game(cfg, seed, backend=backend)
     actions: list[int] = []
     while not s.game_over and len(actions) < max_decisions:
         p, mask = s.actor, legal_mask(s)
@@ -53,11 +53,10 @@ def play(cfg: KingsburgConfig, seed: int, names: list[str],
 
 
 def play_game(cfg: KingsburgConfig, seed: int, names: list[str], record: bool = False,
-              max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "python") -> GameResult:
-    """One game; seat i is played by `names[i]` (Kingsburg agents). `backend` is accepted for the arena's
-    call and ignored: Kingsburg has one engine."""
+              max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
+    """One game; seat i is played by `names[i]` (Kingsburg agents); `backend`: auto or python (one engine)."""
     t0 = time.perf_counter()
-    s, actions = play(cfg, seed, names, max_decisions)
+    s, actions = play(cfg, seed, names, max_decisions, backend)
     saved = None
     if record:
         from ..arena.records import record_of
@@ -89,3 +88,42 @@ def format_summary(info: dict) -> str:
         lines.append(f"  player {p['seat']}: {p['vp']:3d} VP, {p['goods']:2d} goods, {p['buildings']:2d} buildings "
                      f"({', '.join(p['built']) or 'none'})")
     return "\n".join(lines)
+
+
+def play_command(args) -> int:
+    """`ktenv play --game kingsburg`: one seeded game of Kingsburg, its summary printed."""
+    import json
+
+    from ..errors import ConfigError
+    from ..gamekit.cli import check_save_path, seat_names, set_options, write_save
+
+    if args.max_rounds is not None or args.victory:
+        raise ConfigError("--max-rounds and --victory are Kings & Things options; Kingsburg lasts five years")
+    if args.engine not in ("auto", "python"):
+        raise ConfigError(f"--engine {args.engine}: Kingsburg has only its Python engine (auto or python)")
+    cfg = KingsburgConfig.from_dict({"n_players": args.players or 4, **set_options(args.set)})
+    save = check_save_path(args.save) if args.save else None
+    state, _ = play(cfg, args.seed, seat_names(args.agents, cfg.n_players), backend=args.engine)
+    write_save(args, save, state)
+    info = summary(state)
+    print(json.dumps(info) if args.json else format_summary(info))
+    return 0
+
+
+def _replay_view():
+    from PIL import Image
+
+    from ..gamekit import ReplayView
+    from . import render
+    from .machine import describe_action
+    from .state import PHASE_NAMES
+
+    return ReplayView(lambda s: f"year {s.year}, {PHASE_NAMES[s.phase]}", describe_action, render.ansi,
+                      lambda s, path: Image.fromarray(render.rgb_array(s)).save(path), summary, format_summary,
+                      picture_word="picture")
+
+
+def __getattr__(name: str):
+    if name == "REPLAY_VIEW":  # built on first use: rendering loads Pillow
+        return _replay_view()
+    raise AttributeError(name)

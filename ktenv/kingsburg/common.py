@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.common import IllegalActionError
+from ..errors import IllegalActionError
 from . import actions as A
 from . import catalog as cat
 from .state import KingsburgState

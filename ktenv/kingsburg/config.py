@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from ..config import ConfigError
+from ..errors import ConfigError
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # K1.1
 GAME = "kingsburg"
@@ -58,3 +58,8 @@ class KingsburgConfig:
         if unknown:
             raise ConfigError(f"unknown Kingsburg option(s) {unknown} (known: {sorted(known)})")
         return cls(**data)
+
+
+def make_config(options: dict, players: int, max_rounds: int | None = None) -> KingsburgConfig:
+    """A tournament's or a training run's game; `max_rounds` does not apply (five years, always: K3.1)."""
+    return KingsburgConfig.from_dict({**options, "n_players": players})

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import IllegalActionError
+from ..gamekit import Engine
 from . import actions as A
 from . import advisors, aid, battle, construction, influence, recruiting, season, year
 from . import catalog as cat
-from .common import IllegalActionError, pick_legal
+from .common import pick_legal
 from .config import KingsburgConfig
 from .state import PHASE_NAMES, STAGE_NAMES, KingsburgState
 
@@ -49,8 +51,13 @@ DECISIONS = {  # decision -> (fill the mask, apply a legal action)
 }
 
 
-def new_game(config: KingsburgConfig | dict | None = None, seed: int = 0) -> KingsburgState:
-    """A new game at its first decision (K2): random turn order, one hidden enemy card per year."""
+def new_game(config: KingsburgConfig | dict | None = None, seed: int = 0, backend: str = "auto") -> KingsburgState:
+    """A new game at its first decision (K2): random turn order, one hidden enemy card per year. `backend`:
+    "auto" or "python" (Kingsburg has one engine; "native" is an error naming it)."""
+    if backend not in ("auto", "python"):
+        from ..errors import ConfigError
+
+        raise ConfigError(f"engine {backend!r}: Kingsburg has only its Python engine (auto or python)")
     if config is None:
         config = KingsburgConfig()
     elif isinstance(config, dict):
@@ -148,3 +155,7 @@ def describe_state(s: KingsburgState) -> str:
 def resume(s: KingsburgState) -> None:
     """Run the automatic rules from a hand-arranged state up to its next decision (tests, tools)."""
     _advance(s)
+
+
+ENGINE = Engine(state_type=KingsburgState, new_game=new_game, step=step, legal_mask=legal_mask,
+                describe_action=describe_action)

@@ -21,7 +21,7 @@ from functools import cache
 
 import numpy as np
 
-from ..env.layout import Column, ObservationLayout
+from ..gamekit.layout import Column, ObservationLayout
 from . import actions as A
 from . import catalog as cat
 from .state import DIE_SLOTS, FLAG_NAMES, NEUTRAL, STAGE_NAMES, KingsburgState

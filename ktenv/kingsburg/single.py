@@ -12,27 +12,15 @@ the episode with -1 on a masked action (the env checkers send random actions); `
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-from ..gamekit.single import LearnerSeatEnv
-from ..random_agent import RandomAgent
+from ..errors import IllegalActionError
+from ..gamekit.single import LearnerSeatEnv, agent_maker
 from .aec import raw_env
-from .common import IllegalActionError
 from .state import KingsburgState
-
-AGENTS_PACKAGE = "ktenv.agents.kingsburg"  # resolves opponent names (a plug-in look-up, no import dependency)
-
-
-def make_agent(name: str, **kwargs: Any) -> Any:
-    if name == "random":
-        return RandomAgent(**kwargs)
-    return importlib.import_module(AGENTS_PACKAGE).make(name, **kwargs)
 
 
 class KingsburgSingleEnv(LearnerSeatEnv):
     aec_class = raw_env
-    _named_agent = staticmethod(make_agent)
+    _named_agent = staticmethod(agent_maker("kingsburg"))
 
     @property
     def game_state(self) -> KingsburgState:

@@ -218,3 +218,8 @@ class KingsburgState:
         problems = self.invariant_errors()
         if problems:
             raise AssertionError("; ".join(problems))
+
+
+def is_saved_game(data) -> bool:
+    """Whether parsed JSON is a saved game of Kingsburg (its schema says so)."""
+    return isinstance(data, dict) and data.get("schema") == SCHEMA

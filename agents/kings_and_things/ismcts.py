@@ -1,0 +1,437 @@
+"""`ismcts`: single-observer information-set Monte Carlo tree search (issue 16.2).
+
+SO-ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search"): the
+agent never sees the true game. At each of its decisions the arena hands it a `WorldSampler`
+(``observation["worlds"]``, see `agents.base`) for its seat; every iteration
+
+1. samples a world its seat cannot tell from the true game (`ktenv.kings_and_things.worlds.sample_world`: the
+   opponents' hidden counters, the cup, unseen tiles and future dice drawn afresh),
+2. descends one tree of the agent's information sets, keyed by action, whose edges are the
+   actions of whoever decides (all players' decisions share the tree, as in SO-ISMCTS); at a node
+   only the children legal in this world are *available*: selection is UCB1 with availability
+   counts, ``mean + c * sqrt(ln(availability) / visits)``, from the point of view of the player
+   who decides there,
+3. adds one child (an untried action legal in this world): with ``expand=greedy`` (default) or
+   ``expand=expert`` the one that agent scores best for the player to act (its order is taken from
+   the first world that reaches the node), and a node visited n times has at most
+   widening x sqrt(n) + 1 children (progressive widening), so a small budget searches the policy's
+   first choices; ``expand=random`` takes any untried action and expands every one before revisiting,
+4. plays on with the rollout policy (``random``: uniform over the mask; ``greedy`` or ``expert``:
+   that agent on the observation of the player to act) for at most ``cutoff`` decisions, and values
+   the result: 1 shared by the winners of a finished game, else each player's share of a score from
+   public facts (`public_value`: income, land, forts, Citadels, heroes, gold, and with ``race`` the
+   race to a Citadel, `race_progress`),
+5. adds that value to every node on the path, for the player who chose the edge into it.
+
+The move played is the root's most visited child (ties: greedy's order, or the higher value). The
+search touches the game only through the sampler, ``copy()``, `legal_mask` and `step` (and reads
+public facts for `public_value`).
+
+Two implementations, one algorithm: on a native game the arena hands over a
+`ktenv.kings_and_things.worlds.NativeWorldSampler` and the whole search runs in C++ without the GIL
+(``ktenv/kings_and_things/native/src/search/ismcts.cpp``: native worlds, native greedy, thousands of playouts per
+decision); on a game the native engine does not play (optional content), this Python code searches.
+The two draw their random numbers differently, so their choices agree in kind, not move for move.
+
+Options (``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50,worlds=0,seconds=0.5``); the defaults
+are the first version's settings, chosen in short matches against ``expert`` (the README says what was
+measured, and which settings it states for the 200-game match):
+
+- ``playouts``: iterations per decision (default 200, or no limit when ``seconds`` is given);
+- ``seconds``: time budget per decision (the search stops before an iteration that would likely
+  overrun it, judged by the mean iteration time so far, and a rollout still under way when the
+  time is up stops there and is valued as it stands; at least one iteration is made);
+- ``c``: exploration constant (default 0.05: values are shares of a score, close together);
+- ``rollout``: ``greedy`` (default), ``expert`` or ``random`` (in native games the native ports of the
+  agents: the same choices as the Python ones);
+- ``cutoff``: rollout length in decisions before the value estimate (default 50);
+- ``expand``: ``greedy`` (default), ``expert`` or ``random``, see step 3;
+- ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
+  decision and cycles through them;
+- ``widening``: with ``expand=greedy``, a node visited n times has at most widening x sqrt(n) + 1
+  children (default 2);
+- ``citadel``, ``top``, ``race``: `public_value`'s weights of a Citadel (default 20), of each level of
+  the player's highest fort (default 0) and of `race_progress` (default 0);
+- ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
+  by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
+  decisions are played by its own native expert, so it reads its observation), default 0;
+- ``margin`` (native search, ranked expansion): > 0 plays the policy's first choice unless the most
+  visited child's mean value beats it by more than ``margin`` (default 0: the most visited child);
+- ``paired`` (native search, ``rollout=expert``): K >= 2 replaces the tree by paired root evaluation
+  (default 0: the tree). The candidates are the expert's K best actions for the seat (its scores of the
+  seat's observation, the same in every world), candidate 0 the expert's own choice (the agent's own
+  native expert decides it, tie-break draw and move plan included, as an ``expert`` seat would). Every
+  round samples one world and plays each candidate in a copy of it, with the same future dice and the
+  rollout experts in the same state, to ``cutoff`` decisions; the seat's paired differences
+  d_k = value_k - value_0 cancel most of the dice and hidden-counter noise. The agent plays the candidate
+  of the largest mean d_k if that mean is positive and above ``z`` standard errors (at least two rounds),
+  else the expert's move. ``playouts`` and ``seconds`` bound the rollouts (whole rounds only: a round the
+  time cuts short is dropped). Implies ``follow`` (the stack's move is carried out by the expert's plan);
+  ``c``, ``worlds``, ``expand``, ``widening`` and ``margin`` do not apply. On a game the native engine does
+  not play, the tree search runs as without it;
+- ``z``: with ``paired``, the standard errors by which a candidate must beat the expert's move (default 2);
+- ``seed``: the agent's own generator (the arena passes one per seat).
+
+A decision with a single legal action is played at once, without search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ktenv.kings_and_things import decisions as D
+from ktenv.kings_and_things.engine.machine import legal_mask, step
+from ktenv.kings_and_things.env.observation import ObservationEncoder
+from ktenv.kings_and_things.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+from ktenv.kings_and_things.worlds import NativeWorldSampler
+
+from .expert import ExpertAgent
+from .greedy import GreedyAgent
+from .view import View
+
+W_INCOME, W_HEX, W_FORT, W_CITADEL, W_TOP, W_HERO, W_GOLD, W_RACE = 3.0, 1.5, 4.0, 20.0, 0.0, 2.0, 0.1, 0.0
+CITADEL_INCOME = {6: 25.0, 4: 20.0}  # R14.3, R20.1; 15 otherwise (the 2-player default)
+
+
+def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP, race: float = W_RACE) -> np.ndarray:
+    """Per player, a value in [0, 1]: 1 shared by the winners of a finished game; otherwise the
+    player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + `citadel` x Citadels + `top` x
+    the level of their highest fort (the race to a Citadel, R14.3) + 2 x heroes + 0.1 x gold (players
+    out of the game count 0)."""
+    n = s.n_players
+    if s.game_over:
+        out = np.zeros(n)
+        if s.winners:
+            out[list(s.winners)] = 1.0 / len(s.winners)
+        return out
+    st = player_stats(s)
+    score = (W_INCOME * st[:, INCOME] + W_HEX * st[:, HEXES] + W_FORT * st[:, FORT_LEVELS]
+             + citadel * st[:, CITADELS] + W_HERO * st[:, HEROES] + W_GOLD * st[:, GOLD]).astype(np.float64)
+    if top:
+        highest = np.zeros(n)
+        own = (s.hex_owner >= 0) & (s.hex_owner < n)
+        np.maximum.at(highest, s.hex_owner[own].astype(np.int64), s.hex_fort[own])
+        score += top * highest
+    if race:
+        score += race * race_progress(s, st)
+    score *= s.alive
+    total = score.sum()
+    return score / total if total > 0 else np.full(n, 1.0 / n)
+
+
+def race_progress(s, st: np.ndarray | None = None) -> np.ndarray:
+    """Per player, the race to a Citadel (R14.3: a Castle, the Citadel income, 5 gold): the level of the
+    highest fort (0-4), plus, on a Castle, income / Citadel income and gold / 5 (each at most 1), or 2 on
+    a Citadel."""
+    n = s.n_players
+    st = player_stats(s) if st is None else st
+    highest = np.zeros(n)
+    own = (s.hex_owner >= 0) & (s.hex_owner < n)
+    np.maximum.at(highest, s.hex_owner[own].astype(np.int64), s.hex_fort[own])
+    income = np.minimum(1.0, st[:, INCOME] / CITADEL_INCOME.get(n, 15.0))
+    gold = np.minimum(1.0, st[:, GOLD] / 5.0)
+    ready = np.where(highest == 4, 2.0, np.where(highest == 3, income + gold, 0.0))
+    return highest + ready
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "total", "player", "rank")
+
+    def __init__(self, player: int) -> None:
+        self.children: dict[int, _Node] = {}
+        self.rank: dict[int, int] | None = None  # expand=greedy: the actions in greedy's order
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+        self.player = player  # who chose the edge into this node
+
+
+ROLLOUTS = ("random", "greedy", "expert")  # native codes 0, 1, 2 (search/ismcts.hpp Policy)
+EXPANSIONS = ("random", "greedy", "expert")
+WIDENING = 2.0  # expand=greedy: a node visited n times has at most WIDENING * sqrt(n) + 1 children (default)
+
+
+class ISMCTSAgent:
+    name = "ismcts"
+    needs_worlds = True  # the arena passes observation["worlds"], a WorldSampler for the seat
+    needs_observation = False
+
+    def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
+                 rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
+                 widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
+                 race: float = W_RACE, follow: int = 0, margin: float = 0.0, paired: int = 0, z: float = 2.0,
+                 seed: int | None = None) -> None:
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if expand not in EXPANSIONS:
+            raise ValueError(f"ismcts: expand must be one of {', '.join(EXPANSIONS)}, got {expand!r}")
+        self.expand = expand
+        if playouts is None and not seconds:
+            playouts = 200
+        if playouts is not None and int(playouts) < 1:
+            raise ValueError(f"ismcts: playouts must be at least 1, got {playouts}")
+        if seconds is not None and float(seconds) < 0:
+            raise ValueError(f"ismcts: seconds must not be negative, got {seconds}")
+        if int(cutoff) < 0 or int(worlds) < 0:
+            raise ValueError("ismcts: cutoff and worlds must not be negative")
+        if not float(widening) > 0:
+            raise ValueError(f"ismcts: widening must be positive, got {widening}")
+        self.widening = float(widening)
+        self.w_citadel, self.w_top, self.w_race = float(citadel), float(top), float(race)  # public_value's weights
+        if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
+            raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
+                             f"rollout={rollout!r})")
+        if int(paired) < 0 or int(paired) == 1 or (int(paired) and rollout != "expert"):
+            raise ValueError(f"ismcts: paired is 0 (the tree) or the number of candidates K >= 2, and K needs "
+                             f"rollout=expert (got paired={paired!r}, rollout={rollout!r})")
+        if not (math.isfinite(float(z)) and float(z) >= 0):
+            raise ValueError(f"ismcts: z must be a finite number >= 0, got {z}")
+        self.paired, self.z = int(paired), float(z)
+        self.follow = bool(int(follow)) or self.paired > 0
+        if not float(margin) >= 0:
+            raise ValueError(f"ismcts: margin must not be negative, got {margin}")
+        self.margin = float(margin)
+        self.needs_observation = self.follow  # its own expert reads the observation (see act)
+        self._own = None  # follow: the native expert that carries out its moves
+        self.playouts = None if playouts is None else int(playouts)
+        self.seconds = float(seconds) if seconds else None
+        self.c = float(c)
+        self.rollout = rollout
+        self.cutoff = int(cutoff)
+        self.n_worlds = int(worlds)
+        self.rng = np.random.default_rng(seed)
+        self._greedy: dict[str, list] | None = None  # the rollout and expansion agents by kind
+        self._encoder = None
+        self.last_iterations = 0  # iterations of the last search (for measurements)
+        self.last_nodes = 0  # tree nodes of the last search (native search only)
+        self.last_seconds = 0.0  # its time, measured in native code (native search only)
+        self.last_candidate = -1  # paired: the index of the candidate played (0: the expert's move); else -1
+        self.last_rounds = 0  # paired: the whole rounds of the last search
+        self.last_gains: list[float] = []  # paired: per candidate, the mean paired difference from the expert's move
+        self.last_choices: list[int] = []  # paired: the candidates (the expert's move first)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self._greedy = None
+        self._own = None
+
+    # ----- protocol
+
+    def act(self, observation, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("ismcts agent: the action mask allows no action")
+        if legal.size == 1:
+            self.last_iterations = 0
+            return int(legal[0])
+        worlds = observation.get("worlds") if isinstance(observation, dict) else None
+        if worlds is None:
+            raise ValueError("ismcts agent: needs observation['worlds'] (a ktenv.kings_and_things.worlds.WorldSampler for its "
+                             "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
+                             "needs_worlds")
+        if not isinstance(worlds, NativeWorldSampler):
+            return self.search(worlds, legal)
+        if not self.follow:
+            return self.native_search(worlds, legal)
+        # follow: a move's counters and steps are its expert's plan for the stack the search started
+        obs, mask = observation["observation"], np.asarray(action_mask)
+        own = self._own_expert()
+        decision = View(obs).decision
+        self.last_candidate, self.last_rounds, self.last_gains, self.last_choices = -1, 0, [], []
+        if decision in (D.MOVE_SELECT, D.MOVE_STACK):
+            self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
+            return int(own.act(obs, mask))
+        if self.paired:
+            return self.paired_search(worlds, own, obs, mask)
+        a = self.native_search(worlds, legal)
+        if decision == D.MOVE_START:
+            own.scores(obs, mask)
+            own.follow(a)
+        return a
+
+    def _own_expert(self):
+        if self._own is None:
+            from ktenv.kings_and_things.native.expert import NativeExpertAgent
+
+            self._own = NativeExpertAgent(seed=int(self.rng.integers(2**63)))
+        return self._own
+
+    # ----- search
+
+    def native_search(self, worlds: NativeWorldSampler, legal: np.ndarray) -> int:
+        """The same search in C++ (ktenv/kings_and_things/native/src/search/ismcts.cpp), on the sampler's native worlds."""
+        from ktenv.kings_and_things.native import core
+        from ktenv.kings_and_things.native.expert import expert_plan_for
+        from ktenv.kings_and_things.native.observation import stats_encoder
+
+        action, self.last_iterations, self.last_nodes, self.last_seconds = core().ismcts_search(
+            worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), legal.tolist(),
+            self.playouts or 0, self.seconds or 0.0, self.c, ROLLOUTS.index(self.rollout), self.cutoff,
+            self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
+            self.follow, self.margin, int(self.rng.integers(2**63)))
+        return int(action)
+
+    def paired_search(self, worlds: NativeWorldSampler, own, obs, mask: np.ndarray) -> int:
+        """Paired root evaluation (option ``paired``) of the expert's best actions, in C++
+        (Search::decide_paired); `own`: the agent's native expert, whose choice is candidate 0."""
+        from ktenv.kings_and_things.native import core
+        from ktenv.kings_and_things.native.expert import expert_plan_for
+        from ktenv.kings_and_things.native.observation import stats_encoder
+
+        legal, scores = own.scores(obs, mask)
+        choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
+        order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
+        candidates = [choice] + [int(a) for a in legal[order] if a != choice][:self.paired - 1]
+        self.last_choices = candidates
+        (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
+         self.last_gains) = core().ismcts_paired(
+            worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
+            self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
+            int(self.rng.integers(2**63)))
+        self.last_nodes = 0
+        if a != choice and View(obs).decision == D.MOVE_START:
+            own.follow(a)  # its expert carries out the move of the stack chosen (scored by act above)
+        return int(a)
+
+    def search(self, worlds, legal: np.ndarray) -> int:
+        t0 = time.perf_counter()
+        rng = self.rng
+        root = _Node(-1)
+        fixed = [worlds.sample(rng) for _ in range(self.n_worlds)]
+        deadline = t0 + self.seconds if self.seconds is not None else math.inf
+        i = 0
+        while True:
+            if self.playouts is not None and i >= self.playouts:
+                break
+            if self.seconds is not None and i > 0:
+                spent = time.perf_counter() - t0
+                if spent + spent / i > self.seconds:
+                    break
+            world = fixed[i % len(fixed)].copy() if fixed else worlds.sample(rng)
+            self._iterate(root, world, deadline)
+            i += 1
+        self.last_iterations = i
+        best, key = int(legal[0]), (-1, -math.inf)
+        rank = root.rank or {}
+        for a in legal.tolist():
+            child = root.children.get(a)
+            # most visits; ties: greedy's order (expand=greedy), else the higher total value
+            tie = -rank.get(a, len(rank)) if rank else child.total if child is not None else 0.0
+            if child is not None and (child.visits, tie) > key:
+                best, key = a, (child.visits, tie)
+        return best
+
+    def _iterate(self, root: _Node, w, deadline: float) -> None:
+        rng, c = self.rng, self.c
+        node, path = root, []
+        while not w.game_over:
+            legal = np.flatnonzero(legal_mask(w)).tolist()
+            actor = int(w.actor)
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried and self.expand != "random":
+                if node.rank is None:
+                    node.rank = self._greedy_rank(w, legal)
+                if len(children) >= self.widening * math.sqrt(node.visits) + 1 and len(untried) < len(legal):
+                    untried = []  # progressive widening: search the children there are
+                else:
+                    rank = node.rank
+                    untried = [min(untried, key=lambda x: rank.get(x, len(rank)))]
+            if untried:
+                a = untried[int(rng.integers(len(untried)))]
+                children[a] = _Node(actor)
+                for b in legal:  # availability of the children legal in this world (the new one included)
+                    ch = children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                child = children[a]
+                step(w, a)
+                path.append(child)
+                break
+            best, best_score = None, -math.inf
+            for b in legal:
+                ch = children.get(b)
+                if ch is None:
+                    continue
+                ch.avail += 1
+                score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if score > best_score:
+                    best, best_score = b, score
+            node = children[best]
+            step(w, best)
+            path.append(node)
+        value = self._rollout(w, deadline)
+        root.visits += 1
+        for node in path:
+            node.visits += 1
+            node.total += value[node.player]
+
+    def _rollout(self, w, deadline: float) -> np.ndarray:
+        """Play on for `cutoff` decisions (fewer when the time budget runs out) and value the result."""
+        rng = self.rng
+        policy = self.rollout != "random"
+        clock = time.perf_counter
+        for _ in range(self.cutoff):
+            if w.game_over or clock() > deadline:
+                break
+            mask = legal_mask(w)
+            if policy:
+                a = self._policy_act(w, mask)
+            else:
+                legal = np.flatnonzero(mask)
+                a = int(legal[rng.integers(legal.size)])
+            step(w, a)
+        return public_value(w, self.w_citadel, self.w_top, self.w_race)
+
+    def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
+        """The legal actions in the order the expansion policy (greedy or expert) prefers them for the player
+        to act (its score of each)."""
+        p = int(w.actor)
+        agent = self._agents_for(w, self.expand)[p]
+        scores = agent.scores(View(self._encoder.encode(w, p), w.n_players), np.asarray(legal))
+        scores = np.asarray(scores, np.float64) + self.rng.random(len(legal)) * 1e-6
+        return {legal[i]: r for r, i in enumerate(np.argsort(-scores, kind="stable").tolist())}
+
+    def _agents_for(self, w, kind: str) -> list:
+        """One Python agent of `kind` ("greedy" or "expert") per player of w's game (made on first use)."""
+        if self._greedy is None or self._encoder is None or self._encoder.cfg != w.cfg:
+            self._encoder = ObservationEncoder(w.cfg, w.geo.n_hexes)
+            self._greedy = {}
+        if kind not in self._greedy:
+            make = ExpertAgent if kind == "expert" else GreedyAgent
+            self._greedy[kind] = [make(seed=int(self.rng.integers(2**31)), n_players=w.n_players)
+                                  for _ in range(w.n_players)]
+        return self._greedy[kind]
+
+    def _policy_act(self, w, mask: np.ndarray) -> int:
+        p = int(w.actor)
+        agent = self._agents_for(w, self.rollout)[p]
+        return agent.act({"observation": self._encoder.encode(w, p), "action_mask": mask}, mask)
+
+
+_OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
+            "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
+            "margin": float, "paired": int, "z": float, "seed": int}
+
+
+def parse_options(text: str) -> dict:
+    """``playouts=200,c=0.05,rollout=greedy`` -> keyword arguments (each value checked)."""
+    out = {}
+    for item in filter(None, (t.strip() for t in text.replace(";", ",").split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in _OPTIONS:
+            raise ValueError(f"ismcts option {item!r}: expected KEY=VALUE with KEY one of {', '.join(_OPTIONS)}")
+        try:
+            out[key] = _OPTIONS[key](value.strip())
+        except ValueError:
+            raise ValueError(f"ismcts option {key}: {value!r} is not a valid {_OPTIONS[key].__name__}") from None
+    return out
+
+
+def make_with_options(argument: str, **kwargs) -> ISMCTSAgent:
+    """The factory for ``ismcts:OPTIONS`` (options win over the caller's keyword arguments, e.g. seed)."""
+    return ISMCTSAgent(**{**kwargs, **parse_options(argument)})

@@ -1,0 +1,80 @@
+"""What every game's command line shares: the --set options, the --agents list, the save file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import ConfigError
+
+
+def parse_value(text: str):
+    """A `--set key=value` value: true/false, none/null, an integer, or the text itself."""
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered in ("none", "null"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def set_options(items: list[str] | None) -> dict:
+    """The --set KEY=VALUE items as a mapping."""
+    out: dict = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
+        out[key.strip()] = parse_value(value.strip())
+    return out
+
+
+def split_names(text: str) -> list[str]:
+    """Agent names from a comma-separated list; an item ``KEY=VALUE`` (no ``:`` before the ``=``)
+    belongs to the agent before it: ``ismcts:playouts=50,c=1,expert`` -> ["ismcts:playouts=50,c=1", "expert"]."""
+    out: list[str] = []
+    for item in (t.strip() for t in text.split(",")):
+        if not item:
+            continue
+        key, sep, _ = item.partition("=")
+        if sep and ":" not in key and out and ":" in out[-1]:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out
+
+
+def seat_names(text: str, players: int) -> list[str]:
+    """--agents: one name per seat, or one name for every seat."""
+    names = split_names(text)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"--agents: {len(names)} names for {players} players")
+    return names
+
+
+def check_save_path(path: str) -> Path:
+    """`play --save PATH`: make sure the file can be written before the game is played (its folder is made)."""
+    out = Path(path)
+    if out.is_dir():
+        raise ConfigError(f"--save {path}: is a folder; give a file name such as {out / 'game.json'}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"--save {path}: cannot make its folder {out.parent} ({exc.strerror or exc})") from None
+    if not out.parent.is_dir():
+        raise ConfigError(f"--save {path}: {out.parent} is not a folder")
+    return out
+
+
+def write_save(args: argparse.Namespace, path: Path | None, state) -> None:
+    if path is None:
+        return
+    try:
+        path.write_text(state.to_json())
+    except OSError as exc:
+        raise ConfigError(f"--save {args.save}: cannot write it ({exc.strerror or exc})") from None

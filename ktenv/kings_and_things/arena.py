@@ -1,0 +1,175 @@
+"""One game between agents, straight on the engine (the arena's inner loop).
+
+The engine runs the rules; each agent gets only its observation (`ktenv.kings_and_things.env.ObservationEncoder`,
+the same vector and mask the AEC env gives) and answers with an action. Observations are encoded
+only for agents that read them (``needs_observation``; the random agent needs only the mask),
+since encoding costs about as much as the engine's own step. Agents that search (``needs_worlds``)
+also get ``observation["worlds"]``, a `ktenv.kings_and_things.worlds.WorldSampler` for their seat (agents.base).
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..arena.config import DEFAULT_MAX_DECISIONS
+from ..arena.game import ENGINE_ERROR, GameResult, agent_seed, take_turn
+from ..errors import ConfigError
+from .board import board_radius, geometry
+from .config import GameConfig
+from .engine import legal_mask, new_game, step
+from .env.observation import ObservationEncoder
+from .env.stats import FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
+from .worlds import WorldSampler
+
+
+def encoder_for(cfg: GameConfig) -> ObservationEncoder:
+    return ObservationEncoder(cfg, geometry(board_radius(cfg.n_players)).n_hexes)
+
+
+def make_agents(names: list[str], seed: int) -> list:
+    from ktenv.agents.kings_and_things import AGENTS
+
+    return [AGENTS.make(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names)]
+
+
+def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False,
+              max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
+    """Play one game; seat i is played by agent `names[i]`; `backend`: the engine (ktenv.kings_and_things.engine.new_game)."""
+    if len(names) != cfg.n_players:
+        raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
+    seats = make_agents(names, seed)
+    readers = [bool(getattr(a, "needs_observation", False)) for a in seats]
+    searchers = [bool(getattr(a, "needs_worlds", False)) for a in seats]
+    encoder = encoder_for(cfg) if any(readers) else None
+    t0 = time.perf_counter()
+    s = new_game(cfg, seed, backend=backend)
+    actions: list[int] = []
+    decisions = 0
+    dead_end = ""
+    while not s.game_over and decisions < max_decisions:
+        p = s.actor
+        mask = legal_mask(s)
+        if not mask.any():  # never in a correct engine: stop and report it instead of crashing
+            from . import decisions as D
+
+            dead_end = f"no legal action for player {p} at '{D.NAMES.get(s.decision, s.decision)}', round {s.round}"
+            break
+        observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
+        if searchers[p]:  # worlds its seat cannot tell apart, never the true state (agents.base)
+            observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, p)}
+        a = take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action))
+        decisions += 1
+        if record:
+            actions.append(int(a))
+    stats = player_stats(s)
+    saved = None
+    if record:
+        from ..arena.records import record_of
+
+        saved = record_of(cfg, seed, names, actions, s).to_dict()
+    if s.game_over:
+        winners, reason = list(s.winners), s.reason
+    elif dead_end:
+        winners, reason = [], ENGINE_ERROR
+    else:
+        winners, reason = [], "step_limit"
+    return GameResult(
+        seed=int(seed), agents=list(names), winners=[int(w) for w in winners], reason=reason,
+        rounds=int(s.round), decisions=decisions, seconds=time.perf_counter() - t0,
+        income=[int(x) for x in stats[:, INCOME]], hexes=[int(x) for x in stats[:, HEXES]],
+        gold=[int(x) for x in stats[:, GOLD]], forts=[int(x) for x in stats[:, FORT_LEVELS]],
+        heroes=[int(x) for x in stats[:, HEROES]], note=dead_end, actions=actions, record=saved)
+
+
+def play(cfg: GameConfig, seed: int, names: list[str], engine: str = "auto"):
+    """`ktenv play`: one game; returns the final state. Agent i plays seat i."""
+    from ktenv.agents.kings_and_things import AGENTS
+
+    seats = [AGENTS.make(name, seed=seed * 100 + i) for i, name in enumerate(names)]
+    encoder = None
+    if any(getattr(a, "needs_observation", False) for a in seats):
+        encoder = encoder_for(cfg)
+    s = new_game(cfg, seed, backend=engine)
+    while not s.game_over:
+        agent, mask = seats[s.actor], legal_mask(s)
+        observation = None
+        if encoder is not None and getattr(agent, "needs_observation", False):
+            observation = {"observation": encoder.encode(s, s.actor), "action_mask": mask}
+        if getattr(agent, "needs_worlds", False):  # a searching agent: worlds its seat cannot tell apart
+            observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, s.actor)}
+        step(s, agent.act(observation, mask))
+    return s
+
+
+_FLAGS = {"n_players": "--players", "max_rounds": "--max-rounds", "victory": "--victory"}
+
+
+def cli_config(args) -> GameConfig:
+    """`ktenv play`'s game: the flags, then --set KEY=VALUE; a key given both ways with two values is an error."""
+    from ..gamekit.cli import set_options
+
+    flags: dict = {}
+    if args.players is not None:
+        flags["n_players"] = args.players
+    if args.max_rounds is not None:
+        flags["max_rounds"] = None if args.max_rounds == 0 else args.max_rounds
+    if args.victory:
+        flags["victory"] = args.victory
+    values = {"n_players": 4, **flags}
+    for key, value in set_options(args.set).items():
+        if key in flags and flags[key] != value:
+            shown = "0" if key == "max_rounds" and flags[key] is None else flags[key]
+            raise ConfigError(f"--set {key}={value} conflicts with {_FLAGS[key]} {shown}; give it once")
+        values[key] = value
+    return GameConfig.from_dict(values)
+
+
+def play_command(args) -> int:
+    """`ktenv play`: one seeded game between agents, its summary printed (and the final state saved)."""
+    import json
+
+    from ..gamekit.cli import check_save_path, seat_names, write_save
+    from .summary import format_summary, summary
+
+    cfg = cli_config(args)
+    save = check_save_path(args.save) if args.save else None
+    s = play(cfg, args.seed, seat_names(args.agents, cfg.n_players), engine=args.engine)
+    write_save(args, save, s)
+    info = summary(s)
+    print(json.dumps(info) if args.json else format_summary(info))
+    return 0
+
+
+def result_of(s, decisions: int) -> dict:
+    """A finished game's result as records and tournaments keep it."""
+    from ..arena.records import state_fingerprint
+    from .state import SCHEMA_VERSION
+
+    stats = player_stats(s)
+    return {
+        "winners": [int(w) for w in s.winners] if s.game_over else [],
+        "reason": s.reason if s.game_over else "step_limit",
+        "rounds": int(s.round),
+        "decisions": int(decisions),
+        "income": [int(x) for x in stats[:, INCOME]],
+        "hexes": [int(x) for x in stats[:, HEXES]],
+        "state_sha256": state_fingerprint(s),
+        "state_schema": SCHEMA_VERSION,  # the save format the fingerprint hashes
+    }
+
+
+def _replay_view():
+    from ..gamekit import ReplayView
+    from . import render
+    from .engine import describe_action
+    from .state import PHASE_NAMES
+    from .summary import format_summary, summary
+
+    return ReplayView(lambda s: f"round {s.round}, {PHASE_NAMES[s.phase]}", describe_action, render.ansi,
+                      lambda s, path: render.image(s).save(path), summary, format_summary)
+
+
+def __getattr__(name: str):
+    if name == "REPLAY_VIEW":  # built on first use: rendering loads Pillow
+        return _replay_view()
+    raise AttributeError(name)

@@ -1,0 +1,52 @@
+"""The native core (C++20, nanobind): built by `pip install -e .` (scikit-build-core, CMakeLists.txt).
+
+`available()` says whether the compiled module loaded; `core()` returns it or raises `NativeUnavailableError`
+with the reason and the command that builds it. The Python engine (ktenv.kings_and_things.engine) is the reference
+and the oracle: everything here is bit-exact with it (tests/native/test_native.py).
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+BUILD_HINT = 'pip install -e .  (builds the native core with the machine\'s C++20 compiler and CMake)'
+
+
+class NativeUnavailableError(ImportError):
+    """The compiled core is not built in this checkout or install."""
+
+
+def _load_from(path: str) -> ModuleType:
+    """A development build (ktenv.kings_and_things.native.devbuild) loaded in place of the installed module."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(f"{__name__}._core", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"KTENV_NATIVE_PATH={path}: not a loadable module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+try:
+    if os.environ.get("KTENV_NATIVE_PATH"):
+        _core = _load_from(os.environ["KTENV_NATIVE_PATH"])
+    else:
+        from . import _core  # type: ignore[attr-defined]
+    _REASON = ""
+except ImportError as exc:  # a source checkout that was never built, or a build for another Python
+    _core = None
+    _REASON = str(exc)
+
+
+def available() -> bool:
+    return _core is not None
+
+
+def core() -> ModuleType:
+    if _core is None:
+        raise NativeUnavailableError(f"the native core is not built ({_REASON}); build it with: {BUILD_HINT}")
+    return _core

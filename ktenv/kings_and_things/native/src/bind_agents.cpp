@@ -1,0 +1,275 @@
+// Bindings of the native agents (src/agents/); the Python side is ktenv/kings_and_things/native/agents.py, which builds
+// the plans from agents/kings_and_things/view.py's layouts.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <time.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "agents/expert.hpp"
+#include "agents/greedy.hpp"
+#include "agents/pcg64.hpp"
+#include "agents/policy.hpp"
+
+namespace nb = nanobind;
+using ktenv::agents::Expert;
+using ktenv::agents::ExpertPlan;
+using ktenv::agents::Greedy;
+using ktenv::agents::GreedyPlan;
+using ktenv::agents::PolicyNetwork;
+
+namespace {
+
+using Words = nb::ndarray<const std::uint32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Obs = nb::ndarray<const float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Mask = nb::ndarray<const std::int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using ObsRows = nb::ndarray<const float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using MaskRows = nb::ndarray<const std::int8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using Actions = nb::ndarray<std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Matrix = nb::ndarray<const float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using Floats = nb::ndarray<const float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Layer = std::tuple<Matrix, Floats, int>;  // weight [in, out], bias [out], activation code
+
+void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
+  if (static_cast<int>(obs.shape(0)) != P.size)
+    throw std::invalid_argument("greedy: observation of length " + std::to_string(obs.shape(0)) + ", the plan's is " +
+                                std::to_string(P.size));
+  if (static_cast<int>(mask.shape(0)) != P.n_actions)
+    throw std::invalid_argument("greedy: action mask of length " + std::to_string(mask.shape(0)) + ", the plan's is " +
+                                std::to_string(P.n_actions));
+}
+
+const Words& checked_seed(const Words& seed, const char* who) {
+  if (seed.shape(0) == 0) throw std::invalid_argument(std::string(who) + ": the seed needs at least one 32-bit word");
+  return seed;
+}
+
+Greedy make_greedy(std::shared_ptr<const GreedyPlan> plan, const Words& seed) {
+  checked_seed(seed, "greedy");
+  return Greedy(std::move(plan), seed.data(), seed.shape(0));
+}
+
+Expert make_expert(std::shared_ptr<const ExpertPlan> plan, const Words& seed) {
+  checked_seed(seed, "expert");
+  return Expert(std::move(plan), seed.data(), seed.shape(0));
+}
+
+// The calls Greedy and Expert share (`who` names the agent in errors); `plan` is the agent's layout.
+template <class Agent>
+int act_one(Agent& agent, const GreedyPlan& plan, const Obs& obs, const Mask& mask, const char* who) {
+  check_one(plan, obs, mask);
+  const int a = agent.act(obs.data(), mask.data());
+  if (a < 0) throw std::invalid_argument(std::string(who) + " agent: the action mask allows no action");
+  return a;
+}
+
+template <class Agent>
+nb::tuple scores_of(Agent& agent, const GreedyPlan& plan, const Obs& obs, const Mask& mask) {
+  check_one(plan, obs, mask);
+  std::vector<int> legal(plan.n_actions);
+  std::vector<double> out(plan.n_actions);
+  const int n = agent.scores(obs.data(), mask.data(), legal.data(), out.data());
+  legal.resize(n);
+  out.resize(n);
+  return nb::make_tuple(legal, out);
+}
+
+// CPU seconds of this thread per decision over these rows, measured inside native code (thread time: a
+// busy machine's other work does not count); the agent's generator advances.
+template <class Agent>
+double time_act(Agent& agent, const GreedyPlan& P, const ObsRows& obs, const MaskRows& mask, int repeat) {
+  if (static_cast<int>(obs.shape(1)) != P.size || static_cast<int>(mask.shape(1)) != P.n_actions ||
+      obs.shape(0) != mask.shape(0) || obs.shape(0) == 0 || repeat < 1)
+    throw std::invalid_argument("time_act: rows of float32[size] observations and int8[n_actions] masks, "
+                                "repeat >= 1");
+  const std::size_t rows = obs.shape(0);
+  nb::gil_scoped_release unlocked;
+  timespec start{}, stop{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  long sum = 0;
+  for (int r = 0; r < repeat; ++r)
+    for (std::size_t i = 0; i < rows; ++i) sum += agent.act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &stop);
+  asm volatile("" : : "g"(sum) : "memory");
+  const double took =
+      static_cast<double>(stop.tv_sec - start.tv_sec) + 1e-9 * static_cast<double>(stop.tv_nsec - start.tv_nsec);
+  return took / static_cast<double>(rows * static_cast<std::size_t>(repeat));
+}
+
+std::vector<float> copy_of(const Floats& a) { return std::vector<float>(a.data(), a.data() + a.shape(0)); }
+
+ktenv::agents::Dense dense_of(const Layer& layer) {
+  const auto& [weight, bias, activation] = layer;
+  ktenv::agents::Dense d;
+  d.in = static_cast<int>(weight.shape(0));
+  d.out = static_cast<int>(weight.shape(1));
+  d.weight.assign(weight.data(), weight.data() + weight.size());
+  d.bias = copy_of(bias);
+  d.activation = static_cast<ktenv::agents::Activation>(activation);
+  return d;
+}
+
+// The network from training.policy.PlayingNetwork's arrays (copied: the batch's threads read them without
+// Python).
+std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Floats& first_bias,
+                                                  const std::vector<Layer>& hidden, const Matrix& head,
+                                                  const Floats& head_bias, bool sample, std::string name) {
+  PolicyNetwork net;
+  net.observation_size = static_cast<int>(first.shape(0));
+  net.features = static_cast<int>(first.shape(1));
+  net.first.assign(first.data(), first.data() + first.size());
+  net.first_bias = copy_of(first_bias);
+  for (const Layer& layer : hidden) net.hidden.push_back(dense_of(layer));
+  net.head = dense_of(Layer{head, head_bias, 0});
+  net.sample = sample;
+  net.name = std::move(name);
+  return ktenv::agents::make_policy_network(std::move(net));
+}
+
+// N greedy agents playing N seats of batched games: one call decides for all of them.
+struct GreedyBatch {
+  std::shared_ptr<const GreedyPlan> plan;
+  std::vector<Greedy> seats;
+};
+
+}  // namespace
+
+void bind_agents(nb::module_& m) {
+  nb::class_<GreedyPlan>(m, "GreedyPlan",
+                         "What the native greedy agent reads in one observation layout (players, house content, "
+                         "Mysterious Kadab): offsets, catalog tables, the board; built by ktenv.kings_and_things.native.agents.")
+      .def_static("make", &ktenv::agents::make_greedy_plan, nb::arg("ints"), nb::arg("tables"))
+      .def_prop_ro("size", [](const GreedyPlan& P) { return P.size; })
+      .def_prop_ro("n_actions", [](const GreedyPlan& P) { return P.n_actions; })
+      .def_prop_ro("n_players", [](const GreedyPlan& P) { return P.n; });
+
+  m.def("seed_state", [](const Words& seed, std::size_t n) {
+    // numpy.random.SeedSequence(seed).generate_state(n, numpy.uint32), for the tests
+    auto pool = ktenv::agents::seed_pool(seed.data(), seed.shape(0));
+    std::vector<std::uint32_t> out(n);
+    ktenv::agents::generate_state(pool, out.data(), n);
+    return out;
+  }, nb::arg("seed"), nb::arg("n"));
+  m.def("pcg64_random", [](const Words& seed, std::size_t n) {
+    // numpy.random.default_rng(seed).random(n), for the tests
+    ktenv::agents::Pcg64 rng(seed.data(), seed.shape(0));
+    std::vector<double> out(n);
+    for (auto& x : out) x = rng.random();
+    return out;
+  }, nb::arg("seed"), nb::arg("n"));
+
+  nb::class_<PolicyNetwork>(m, "PolicyNetwork",
+                            "A trained policy's actor path for native policy seats (agents/policy.hpp); made by "
+                            "ktenv.kings_and_things.vector from a ktenv model zip")
+      .def_static("make", &make_network, nb::arg("first"), nb::arg("first_bias"), nb::arg("hidden"), nb::arg("head"),
+                  nb::arg("head_bias"), nb::arg("sample"), nb::arg("name"),
+                  "first: [observation, features] (transposed), hidden: (weight [in, out], bias, activation code: "
+                  "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
+                  "play the best legal action (ppo:)")
+      .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
+      .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })
+      .def_prop_ro("sample", [](const PolicyNetwork& n) { return n.sample; })
+      .def_prop_ro("name", [](const PolicyNetwork& n) { return n.name; })
+      .def("logits", [](const PolicyNetwork& n, const ObsRows& obs) {
+        if (static_cast<int>(obs.shape(1)) != n.observation_size)
+          throw std::invalid_argument("logits: observations of " + std::to_string(obs.shape(1)) + " entries, the "
+                                      "network takes " + std::to_string(n.observation_size));
+        auto rows = obs.shape(0), width = static_cast<std::size_t>(n.n_actions());
+        auto* out = new std::vector<float>(rows * width);
+        std::vector<float> a(static_cast<std::size_t>(n.widest)), b(a.size());
+        for (std::size_t r = 0; r < rows; ++r)
+          n.logits(obs.data() + r * obs.shape(1), out->data() + r * width, a.data(), b.data());
+        nb::capsule owner(out, [](void* p) noexcept { delete static_cast<std::vector<float>*>(p); });
+        std::size_t shape[2] = {rows, width};
+        return nb::ndarray<nb::numpy, float>(out->data(), 2, shape, owner);
+      }, nb::arg("obs"), "unmasked logits, float32 [rows, actions] (the seat's arithmetic, for the tests)");
+
+  nb::class_<Greedy>(m, "Greedy", "agents/kings_and_things/greedy.py's GreedyAgent in native code (bit-exact)")
+      .def("__init__", [](Greedy* self, std::shared_ptr<const GreedyPlan> plan, const Words& seed) {
+        new (self) Greedy(make_greedy(std::move(plan), seed));
+      }, nb::arg("plan"), nb::arg("seed"), "seed: the seed's 32-bit words, least significant first")
+      .def("reset", [](Greedy& g, const Words& seed) {
+        g.reset(checked_seed(seed, "greedy").data(), seed.shape(0));
+      }, nb::arg("seed"))
+      .def("set_plan", &Greedy::set_plan, nb::arg("plan"))
+      .def_prop_ro("size", [](const Greedy& g) { return g.plan().size; })
+      .def("act", [](Greedy& g, const Obs& obs, const Mask& mask) {
+        return act_one(g, g.plan(), obs, mask, "greedy");
+      }, nb::arg("obs"), nb::arg("mask"))
+      .def("scores", [](Greedy& g, const Obs& obs, const Mask& mask) { return scores_of(g, g.plan(), obs, mask); },
+           nb::arg("obs"), nb::arg("mask"), "(legal actions, their scores before the tie-break noise); draws nothing")
+      .def("time_act", [](Greedy& g, const ObsRows& obs, const MaskRows& mask, int repeat) {
+        return time_act(g, g.plan(), obs, mask, repeat);
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"), "CPU seconds of this thread per decision over the rows");
+
+  nb::class_<GreedyBatch>(m, "GreedyBatch", "N native greedy agents deciding together (one call, no GIL)")
+      .def("__init__", [](GreedyBatch* self, std::shared_ptr<const GreedyPlan> plan, const std::vector<Words>& seeds) {
+        auto* batch = new (self) GreedyBatch{plan, {}};
+        batch->seats.reserve(seeds.size());
+        for (const Words& seed : seeds) batch->seats.push_back(make_greedy(plan, seed));
+      }, nb::arg("plan"), nb::arg("seeds"))
+      .def("__len__", [](const GreedyBatch& b) { return b.seats.size(); })
+      .def("reset", [](GreedyBatch& b, std::size_t i, const Words& seed) {
+        if (i >= b.seats.size()) throw std::invalid_argument("greedy batch: no agent " + std::to_string(i));
+        b.seats[i].reset(checked_seed(seed, "greedy").data(), seed.shape(0));
+      }, nb::arg("i"), nb::arg("seed"))
+      .def("act", [](GreedyBatch& b, const ObsRows& obs, const MaskRows& mask, Actions out) {
+        const GreedyPlan& P = *b.plan;
+        const std::size_t n = b.seats.size();
+        if (obs.shape(0) != n || mask.shape(0) != n || out.shape(0) != n || static_cast<int>(obs.shape(1)) != P.size ||
+            static_cast<int>(mask.shape(1)) != P.n_actions)
+          throw std::invalid_argument("greedy batch: act takes float32[N, size], int8[N, n_actions] and int64[N] "
+                                      "for its N agents");
+        {
+          nb::gil_scoped_release unlocked;
+          for (std::size_t i = 0; i < n; ++i)
+            out.data()[i] = b.seats[i].act(obs.data() + i * P.size, mask.data() + i * P.n_actions);
+        }
+        for (std::size_t i = 0; i < n; ++i)
+          if (out.data()[i] < 0)
+            throw std::invalid_argument("greedy batch: the action mask of row " + std::to_string(i) +
+                                        " allows no action");
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("out"), "out[i] = agent i's action for row i");
+
+  nb::class_<ExpertPlan>(m, "ExpertPlan",
+                         "What the native expert agent reads beyond the greedy plan (the same layout); built by "
+                         "ktenv.kings_and_things.native.expert.")
+      .def_static("make", &ktenv::agents::make_expert_plan, nb::arg("greedy_plan"), nb::arg("ints"), nb::arg("tables"))
+      .def_prop_ro("greedy_plan", [](const ExpertPlan& E) { return E.base; })
+      .def_prop_ro("size", [](const ExpertPlan& E) { return E.base->size; })
+      .def_prop_ro("n_actions", [](const ExpertPlan& E) { return E.base->n_actions; })
+      .def_prop_ro("n_players", [](const ExpertPlan& E) { return E.base->n; });
+
+  nb::class_<Expert>(m, "Expert", "agents/kings_and_things/expert.py's ExpertAgent in native code (bit-exact)")
+      .def("__init__", [](Expert* self, std::shared_ptr<const ExpertPlan> plan, const Words& seed) {
+        new (self) Expert(make_expert(std::move(plan), seed));
+      }, nb::arg("plan"), nb::arg("seed"), "seed: the seed's 32-bit words, least significant first")
+      .def("reset", [](Expert& e, const Words& seed) {
+        e.reset(checked_seed(seed, "expert").data(), seed.shape(0));
+      }, nb::arg("seed"), "a new generator; the move plan is forgotten")
+      .def("set_plan", &Expert::set_plan, nb::arg("plan"))
+      .def("follow", &Expert::follow, nb::arg("action"),
+           "after scores() of a MOVE_START: move the stack of `action` with the plan made for it; False (nothing "
+           "changed) for an action not scored there")
+      .def_prop_ro("size", [](const Expert& e) { return e.layout().size; })
+      .def("act", [](Expert& e, const Obs& obs, const Mask& mask) {
+        return act_one(e, e.layout(), obs, mask, "expert");
+      }, nb::arg("obs"), nb::arg("mask"))
+      .def("scores", [](Expert& e, const Obs& obs, const Mask& mask) { return scores_of(e, e.layout(), obs, mask); },
+           nb::arg("obs"), nb::arg("mask"),
+           "(legal actions, their scores before the tie-break noise); draws nothing (a MOVE_START sets the move plan, "
+           "as the Python agent's scores do)")
+      .def("time_act", [](Expert& e, const ObsRows& obs, const MaskRows& mask, int repeat) {
+        return time_act(e, e.layout(), obs, mask, repeat);
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"), "CPU seconds of this thread per decision over the rows");
+}

@@ -1,0 +1,367 @@
+// Native ISMCTS (see ismcts.hpp); agents/kings_and_things/ismcts.py's ISMCTSAgent step by step.
+#include "search/ismcts.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "engine/machine.hpp"
+#include "game.hpp"
+#include "search/worlds.hpp"
+
+namespace ktenv::search {
+namespace {
+
+// agents/kings_and_things/ismcts.py's public_value weights
+constexpr double W_INCOME = 3.0, W_HEX = 1.5, W_FORT = 4.0, W_HERO = 2.0, W_GOLD = 0.1;
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+bool over(const State& s) { return s.phase == PHASE_GAME_OVER; }
+
+constexpr double kAim = 0.95;  // the share of a time budget the search plans to use
+
+}  // namespace
+
+Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::ExpertPlan> expert, SearchOptions options,
+               std::uint64_t seed)
+    : obs_(obs), expert_plan_(std::move(expert)), opt_(options), rng_(Dice::seeded(seed)) {
+  if (opt_.playouts < 0 || opt_.seconds < 0 || opt_.cutoff < 0 || opt_.worlds < 0 || opt_.widening <= 0)
+    throw std::invalid_argument("ismcts: playouts, seconds, cutoff and worlds must not be negative, widening > 0");
+  if (opt_.playouts == 0 && opt_.seconds == 0)
+    throw std::invalid_argument("ismcts: give playouts or seconds (or both)");
+  if (opt_.rollout < RANDOM || opt_.rollout > EXPERT || opt_.expand < RANDOM || opt_.expand > EXPERT)
+    throw std::invalid_argument("ismcts: rollout and expand are 0 (random), 1 (greedy) or 2 (expert)");
+  if (!expert_plan_) throw std::invalid_argument("ismcts: no expert plan given");
+  if (opt_.follow && opt_.rollout != EXPERT) throw std::invalid_argument("ismcts: follow needs expert rollouts");
+  if (!(opt_.z >= 0) || !std::isfinite(opt_.z)) throw std::invalid_argument("ismcts: z must be a finite number >= 0");
+  plan_ = expert_plan_->base;
+  if (plan_->n != obs_.n || plan_->size != obs_.size)
+    throw std::invalid_argument("ismcts: the agents' plan and the observation plan are of different layouts");
+  for (int p = 0; p < obs_.n; ++p) greedy_.emplace_back(plan_, rng_.next64());
+  if (opt_.rollout == EXPERT || opt_.expand == EXPERT)
+    for (int p = 0; p < obs_.n; ++p) expert_.emplace_back(expert_plan_, rng_.next64());
+  obs_buf_.resize(static_cast<std::size_t>(obs_.size));
+}
+
+bool Search::out_of_time() const { return opt_.seconds > 0 && now() > deadline_; }
+
+void Search::collect(State& w, std::vector<int>& legal) {
+  const int size = w.t->layout.size;
+  mask_.resize(static_cast<std::size_t>(size));
+  machine::legal_mask(w, mask_.data());
+  legal.clear();
+  for (int a = 0; a < size; ++a)
+    if (mask_[a]) legal.push_back(a);
+}
+
+// The rollout policy's action for player p (greedy or expert; mask_: w's mask, from collect)
+int Search::policy_act(State& w, int p) {
+  observation::encode(w, obs_, p, obs_buf_.data());
+  if (opt_.rollout == EXPERT) return expert_[p].act(obs_buf_.data(), mask_.data());
+  return greedy_[p].act(obs_buf_.data(), mask_.data());
+}
+
+// A MOVE_START chosen by the tree: the actor's expert makes its plans there and follows the one of that
+// stack (mask_: w's mask), so that its MOVE_SELECT and MOVE_STACK decisions carry out the tree's choice.
+void Search::follow_start(State& w, int action) {
+  if (expert_.empty() || w.decision != decision::MOVE_START) return;
+  const int p = w.actor;
+  observation::encode(w, obs_, p, obs_buf_.data());
+  scratch_legal_.resize(static_cast<std::size_t>(plan_->n_actions));
+  scratch_scores_.resize(static_cast<std::size_t>(plan_->n_actions));
+  expert_[p].scores(obs_buf_.data(), mask_.data(), scratch_legal_.data(), scratch_scores_.data());
+  expert_[p].follow(action);
+}
+
+// The legal actions in the order the expansion policy prefers them for the player to act (a tiny noise
+// breaks ties). The expert's scores of a MOVE_START set that player's move plan, as its act would.
+void Search::rank(State& w, Node& node, const std::vector<int>& legal) {
+  const int p = w.actor;
+  observation::encode(w, obs_, p, obs_buf_.data());
+  std::vector<int> acts(static_cast<std::size_t>(plan_->n_actions));
+  std::vector<double> scores(static_cast<std::size_t>(plan_->n_actions));
+  const int n = opt_.expand == EXPERT ? expert_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data())
+                                      : greedy_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data());
+  std::vector<int> order(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) scores[i] += static_cast<double>(rng_.next64() >> 11) * 0x1.0p-53 * 1e-6;
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return scores[a] > scores[b]; });
+  node.rank.clear();
+  for (int r = 0; r < n; ++r) node.rank.emplace_back(acts[order[r]], r);
+  std::sort(node.rank.begin(), node.rank.end());
+  node.ranked = true;
+  (void)legal;
+}
+
+int Search::rank_of(const Node& node, int action) const {
+  auto it = std::lower_bound(node.rank.begin(), node.rank.end(), std::make_pair(action, -1));
+  return it != node.rank.end() && it->first == action ? it->second : static_cast<int>(node.rank.size());
+}
+
+void Search::value(const State& w) {
+  const int n = w.n.Players;
+  value_.assign(static_cast<std::size_t>(n), 0.0);
+  if (over(w)) {
+    for (int p : w.winners) value_[p] = 1.0 / static_cast<double>(w.winners.size());
+    return;
+  }
+  observation::StatTable st;
+  observation::player_stats(w, obs_, st);
+  std::array<int, kMaxPlayers> top{};  // each player's highest fort level
+  for (int h = 0; h < w.n.Hexes; ++h) {
+    const int owner = w.hex_owner[h];
+    if (owner >= 0 && owner < n) top[owner] = std::max<int>(top[owner], w.hex_fort[h]);
+  }
+  const double citadel_income = n == 6 ? 25.0 : n == 4 ? 20.0 : 15.0;  // R14.3, R20.1 (the 2-player default)
+  double total = 0.0;
+  for (int p = 0; p < n; ++p) {
+    const auto& r = st[p];
+    double score = W_INCOME * r[observation::INCOME] + W_HEX * r[observation::HEXES] +
+                   W_FORT * r[observation::FORT_LEVELS] + opt_.w_citadel * r[observation::CITADELS] +
+                   opt_.w_top * top[p] + W_HERO * r[observation::HEROES] + W_GOLD * r[observation::GOLD];
+    if (opt_.w_race > 0) {  // what a Citadel needs (R14.3): a Castle, the income, 5 gold
+      const double income = std::min(1.0, r[observation::INCOME] / citadel_income);
+      const double gold = std::min(1.0, r[observation::GOLD] / 5.0);
+      const double ready = top[p] == 4 ? 2.0 : top[p] == 3 ? income + gold : 0.0;  // the last step's progress
+      score += opt_.w_race * (top[p] + ready);
+    }
+    value_[p] = w.alive[p] ? score : 0.0;
+    total += value_[p];
+  }
+  for (auto& v : value_) v = total > 0 ? v / total : 1.0 / n;
+}
+
+void Search::rollout(State& w) {
+  std::vector<int> legal;
+  for (int i = 0; i < opt_.cutoff && !over(w) && !out_of_time(); ++i) {
+    collect(w, legal);
+    if (legal.empty()) break;  // no legal action: never in a correct engine
+    const int a = opt_.rollout != RANDOM ? policy_act(w, w.actor)
+                                         : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
+    machine::step_legal(w, a);
+  }
+  value(w);
+}
+
+void Search::iterate(State& w) {
+  std::vector<int> legal, untried;
+  int node = 0;
+  path_.clear();
+  bool root = true;  // the root's own decision is searched whatever it is
+  while (!over(w)) {
+    collect(w, legal);
+    if (legal.empty()) break;
+    if (opt_.follow && !root && (w.decision == decision::MOVE_SELECT || w.decision == decision::MOVE_STACK)) {
+      machine::step_legal(w, policy_act(w, w.actor));  // the plan of the stack the tree started
+      continue;
+    }
+    const int actor = w.actor;
+    root = false;
+    for (const auto& [a, child] : nodes_[node].children) child_of_[a] = child;
+    untried.clear();
+    for (int a : legal)
+      if (child_of_[a] < 0) untried.push_back(a);
+    if (!untried.empty() && opt_.expand != RANDOM) {
+      if (!nodes_[node].ranked) rank(w, nodes_[node], legal);
+      const Node& n = nodes_[node];
+      if (n.children.size() >= opt_.widening * std::sqrt(static_cast<double>(n.visits)) + 1 &&
+          untried.size() < legal.size()) {
+        untried.clear();  // progressive widening: search the children there are
+      } else {
+        int best = untried[0];
+        for (int a : untried)
+          if (rank_of(n, a) < rank_of(n, best)) best = a;
+        untried.assign(1, best);
+      }
+    }
+    int next;
+    if (!untried.empty()) {
+      const int a = untried[rng_.below(static_cast<std::int64_t>(untried.size()))];
+      next = static_cast<int>(nodes_.size());
+      nodes_.emplace_back();
+      nodes_.back().player = actor;
+      nodes_[node].children.emplace_back(a, next);
+      child_of_[a] = next;
+      for (int b : legal)  // availability of the children legal in this world (the new one included)
+        if (child_of_[b] >= 0) ++nodes_[child_of_[b]].avail;
+      for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+      if (opt_.follow) follow_start(w, a);
+      machine::step_legal(w, a);
+      path_.push_back(next);
+      break;
+    }
+    int best = -1;
+    double best_score = -std::numeric_limits<double>::infinity();
+    for (int b : legal) {
+      const int ch = child_of_[b];
+      if (ch < 0) continue;
+      Node& c = nodes_[ch];
+      ++c.avail;
+      const double score = c.total / c.visits + opt_.c * std::sqrt(std::log(static_cast<double>(c.avail)) / c.visits);
+      if (score > best_score) best = b, best_score = score;
+    }
+    next = child_of_[best];
+    for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
+    if (opt_.follow) follow_start(w, best);
+    machine::step_legal(w, best);
+    path_.push_back(next);
+    node = next;
+  }
+  rollout(w);
+  ++nodes_[0].visits;
+  for (int i : path_) {
+    Node& n = nodes_[i];
+    ++n.visits;
+    n.total += value_[n.player];
+  }
+}
+
+SearchResult Search::decide(const State& truth, int seat, const std::vector<int>& legal) {
+  const double t0 = now();
+  // aim a little short of the budget: the last iteration's tail (its tree walk, value and backup) and
+  // the way back to the caller fit in the rest
+  const double aim = opt_.seconds * kAim;
+  deadline_ = t0 + aim;
+  nodes_.assign(1, Node{});
+  child_of_.assign(static_cast<std::size_t>(truth.t->layout.size), -1);
+  std::vector<State> fixed(static_cast<std::size_t>(opt_.worlds));
+  for (auto& f : fixed) sample_world(truth, seat, rng_, f);
+  State w;
+  int i = 0;
+  for (;; ++i) {
+    if (opt_.playouts > 0 && i >= opt_.playouts) break;
+    if (opt_.seconds > 0 && i > 0) {
+      const double spent = now() - t0;  // stop before an iteration that would likely overrun the budget
+      if (spent + spent / i > aim) break;
+    }
+    if (fixed.empty())
+      sample_world(truth, seat, rng_, w);
+    else
+      w = fixed[static_cast<std::size_t>(i) % fixed.size()];
+    iterate(w);
+  }
+  // the root's most visited child; ties: the expansion policy's order, else the higher total value
+  const Node& root = nodes_[0];
+  SearchResult out{legal.empty() ? -1 : legal[0], i, static_cast<int>(nodes_.size()), 0.0};
+  int best_visits = -1;
+  double best_tie = -std::numeric_limits<double>::infinity();
+  for (int a : legal) {
+    int child = -1;
+    for (const auto& [b, c] : root.children)
+      if (b == a) child = c;
+    if (child < 0) continue;
+    const Node& c = nodes_[child];
+    const double tie = root.ranked ? -static_cast<double>(rank_of(root, a)) : c.total;
+    if (c.visits > best_visits || (c.visits == best_visits && tie > best_tie)) {
+      out.action = a;
+      best_visits = c.visits;
+      best_tie = tie;
+    }
+  }
+  if (opt_.margin > 0 && root.ranked) {  // the policy's first choice unless another is clearly better
+    int first = -1, other = -1;
+    for (const auto& [b, c] : root.children)
+      if (rank_of(root, b) == 0) first = c;
+    for (const auto& [b, c] : root.children)
+      if (c != first && nodes_[c].visits > 0 && b == out.action) other = c;
+    if (first >= 0 && nodes_[first].visits > 0 && other >= 0) {
+      const Node &f = nodes_[first], &o = nodes_[other];
+      if (o.total / o.visits < f.total / f.visits + opt_.margin)
+        for (const auto& [b, c] : root.children)
+          if (c == first) out.action = b;
+    }
+  }
+  out.seconds = now() - t0;
+  return out;
+}
+
+// One candidate of a paired round: `action` (legal in `world`) in a copy of the round's world (its dice
+// stream included), carried out by the seat's expert if it starts a move, then expert rollouts from the
+// round's seeds (the same tie-break draws for every candidate, no move plans left from other rollouts);
+// the seat's value, or NaN when the time budget cut the rollout short (the round is then dropped: its
+// rollouts would not be alike).
+double Search::paired_rollout(const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds) {
+  for (std::size_t p = 0; p < expert_.size(); ++p) expert_[p].reset(seeds[p]);
+  State w = world;
+  std::vector<int> legal;
+  collect(w, legal);
+  follow_start(w, action);
+  machine::step_legal(w, action);
+  rollout(w);
+  return out_of_time() ? std::numeric_limits<double>::quiet_NaN() : value_[seat];
+}
+
+SearchResult Search::decide_paired(const State& truth, int seat, const std::vector<int>& candidates) {
+  const double t0 = now();
+  const double aim = opt_.seconds * kAim;  // as decide: the last round's tail and the way back fit in the rest
+  deadline_ = t0 + aim;
+  if (opt_.rollout != EXPERT || expert_.empty())
+    throw std::invalid_argument("ismcts: paired evaluation needs expert rollouts");
+  const int k = static_cast<int>(candidates.size());
+  if (k < 2) throw std::invalid_argument("ismcts: paired evaluation needs at least two candidates");
+  const int size = truth.t->layout.size;
+  for (int a : candidates)
+    if (a < 0 || a >= size) throw std::invalid_argument("ismcts: a paired candidate is out of range");
+  // per candidate: the sum of its differences and of their squares
+  std::vector<double> sum(static_cast<std::size_t>(k), 0.0), squares(static_cast<std::size_t>(k), 0.0);
+  std::vector<double> v(static_cast<std::size_t>(k));
+  std::vector<std::uint64_t> seeds(expert_.size());
+  std::vector<int> legal;
+  State world;
+  int rounds = 0, rollouts = 0;
+  for (;;) {
+    if (opt_.playouts > 0 && (rounds + 1) * k > opt_.playouts) break;  // a rollout per candidate a round
+    if (opt_.seconds > 0 && rounds > 0) {
+      const double spent = now() - t0;  // stop before a round that would likely overrun the budget
+      if (spent + spent / rounds > aim) break;
+    }
+    if (out_of_time()) break;
+    sample_world(truth, seat, rng_, world);
+    for (auto& s : seeds) s = rng_.next64();
+    // a seat's mask is the same in every world it cannot tell apart (it names no hidden counter)
+    collect(world, legal);
+    for (int a : candidates)
+      if (!mask_[a])
+        throw std::logic_error("ismcts: candidate " + std::to_string(a) +
+                               " is illegal in a sampled world: the seat's mask depends on hidden facts");
+    bool whole = true;
+    for (int j = 0; j < k && whole; ++j) {
+      v[j] = paired_rollout(world, seat, candidates[j], seeds);
+      whole = !std::isnan(v[j]);
+      ++rollouts;
+    }
+    if (!whole) break;
+    for (int j = 1; j < k; ++j) {
+      const double d = v[j] - v[0];
+      sum[j] += d;
+      squares[j] += d * d;
+    }
+    ++rounds;
+  }
+  // the candidate of the largest positive mean difference (over at least two rounds), if it stands z
+  // standard errors above 0
+  SearchResult out{candidates[0], rollouts, 0, 0.0, 0, rounds, std::vector<double>(static_cast<std::size_t>(k), 0.0)};
+  int best = 0;
+  double best_mean = 0.0;
+  for (int j = 1; j < k && rounds > 0; ++j) {
+    out.gains[j] = sum[j] / rounds;
+    if (rounds >= 2 && out.gains[j] > best_mean) best = j, best_mean = out.gains[j];
+  }
+  if (best > 0) {
+    const double n = rounds;
+    const double var = std::max(0.0, (squares[best] - n * best_mean * best_mean) / (n - 1));
+    if (best_mean > opt_.z * std::sqrt(var / n)) out.action = candidates[best], out.candidate = best;
+  }
+  out.seconds = now() - t0;
+  return out;
+}
+
+}  // namespace ktenv::search

@@ -1,0 +1,159 @@
+"""The command line (`ktenv play`): JSON summary, readable summary, options and errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ktenv.cli import main
+from ktenv.kings_and_things.state import GameState
+
+COUNT_KEYS = ("explorations", "battles", "hexes_conquered", "bribes", "heroes_recruited", "events_played",
+              "magic_played", "decisions")
+
+
+def _play_json(capsys, *args: str) -> dict:
+    assert main(["play", *args, "--json"]) == 0
+    out = capsys.readouterr().out
+    return json.loads(out)
+
+
+def test_play_json_summary(capsys):
+    info = _play_json(capsys, "--players", "2", "--seed", "3")
+    for key in ("rounds", "winner", "reason", "players", *COUNT_KEYS):
+        assert key in info
+    assert isinstance(info["rounds"], int) and info["rounds"] >= 1
+    assert info["winner"] in (0, 1) or (info["winner"] is None and len(info["winners"]) > 1)
+    assert info["reason"]
+    assert len(info["players"]) == 2
+    for row in info["players"]:
+        for key in ("hexes", "income", "gold", "forts"):
+            assert key in row
+        assert all(1 <= f <= 4 for f in row["forts"])
+        assert row["gold"] >= 0 and row["income"] >= 0
+    assert all(isinstance(info[k], int) and info[k] >= 0 for k in COUNT_KEYS)
+    assert info["decisions"] > 0
+
+
+def test_play_is_reproducible(capsys):
+    a = _play_json(capsys, "--players", "3", "--seed", "5", "--max-rounds", "6")
+    b = _play_json(capsys, "--players", "3", "--seed", "5", "--max-rounds", "6")
+    assert a == b
+    assert a["rounds"] <= 6
+
+
+def test_play_readable_summary(capsys):
+    assert main(["play", "--players", "2", "--seed", "1", "--max-rounds", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over after" in out and "Winner" in out and "player" in out
+
+
+def test_victory_and_set_options(capsys):
+    info = _play_json(capsys, "--players", "2", "--seed", "2", "--victory", "fixed_rounds",
+                      "--set", "fixed_rounds=3", "--max-rounds", "0")
+    assert info["reason"] == "fixed_rounds" and info["rounds"] == 3
+    info = _play_json(capsys, "--players", "2", "--seed", "2", "--set", "citadel_income_2p=20",
+                      "--set", "free_draws_mandatory=false", "--max-rounds", "4")
+    assert info["rounds"] <= 4
+
+
+def test_save_writes_a_loadable_game(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    assert main(["play", "--players", "2", "--seed", "4", "--max-rounds", "3", "--save", str(path)]) == 0
+    capsys.readouterr()
+    s = GameState.from_json(path.read_text())
+    assert s.game_over and s.winners
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--set", "no_such_option=1"], "no_such_option"),
+    (["--set", "victory=fastest"], "victory"),
+    (["--set", "citadel_income_2p=17"], "citadel_income_2p"),
+    (["--set", "justtext"], "justtext"),
+    (["--players", "5"], "n_players"),
+    (["--victory", "nobody"], "victory"),
+    (["--agents", "random,random,random"], "agents"),
+    (["--agents", "nosuchagent"], "nosuchagent"),
+])
+def test_bad_options_exit_2_naming_the_problem(capsys, args, needle):
+    players = [] if "--players" in args else ["--players", "2"]
+    assert main(["play", "--seed", "1", *players, *args]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and "error" in err
+
+
+def test_unknown_command_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["fly"])
+    assert exc.value.code == 2
+
+
+# ----- issue 12: small CLI gaps and errors that came too late
+
+def test_version(capsys):
+    from ktenv import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"ktenv {__version__}"
+
+
+@pytest.mark.parametrize("command, needles", [
+    ("play", ["Play one seeded game", "(default random)", "(default 4)"]),
+    ("render", ["Draw a game saved by"]),
+    ("train", ["Train a MaskablePPO agent"]),
+])
+def test_subcommands_describe_themselves(capsys, command, needles):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps the help text
+    for needle in needles:
+        assert needle in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "2", "--set", "n_players=3"], "--set n_players=3 conflicts with --players 2"),
+    (["--max-rounds", "5", "--set", "max_rounds=8"], "--set max_rounds=8 conflicts with --max-rounds 5"),
+    (["--victory", "quick", "--set", "victory=standard"], "conflicts with --victory quick"),
+])
+def test_a_flag_and_set_that_disagree_are_refused(capsys, monkeypatch, args, message):
+
+    import ktenv.kings_and_things.arena as arena
+
+    monkeypatch.setattr(arena, "play", lambda *a, **k: pytest.fail("the game must not be played"))
+    assert main(["play", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_flag_and_set_that_agree_play(capsys):
+    info = _play_json(capsys, "--players", "2", "--set", "n_players=2", "--max-rounds", "3")
+    assert len(info["players"]) == 2
+
+
+def test_save_into_a_missing_folder_makes_it(capsys, tmp_path):
+    path = tmp_path / "new" / "folder" / "game.json"
+    assert main(["play", "--players", "2", "--seed", "4", "--max-rounds", "2", "--save", str(path)]) == 0
+    capsys.readouterr()
+    assert GameState.from_json(path.read_text()).game_over
+
+
+@pytest.mark.parametrize("target", ["folder", "under_a_file"])
+def test_an_unwritable_save_path_is_refused_before_the_game(capsys, monkeypatch, tmp_path, target):
+
+    (tmp_path / "plain.txt").write_text("x")
+    path = tmp_path if target == "folder" else tmp_path / "plain.txt" / "game.json"
+    import ktenv.kings_and_things.arena as arena
+
+    monkeypatch.setattr(arena, "play", lambda *a, **k: pytest.fail("the game must not be played"))
+    assert main(["play", "--players", "2", "--save", str(path)]) == 2
+    assert "--save" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("width", ["0", "-10"])
+def test_render_width_must_be_positive(capsys, monkeypatch, tmp_path, width):
+    import ktenv.kings_and_things.render as render
+
+    monkeypatch.setattr(render, "render_command", lambda args: pytest.fail("the renderer must not be called"))
+    assert main(["render", str(tmp_path / "game.json"), "--width", width]) == 2
+    assert f"--width: expected a positive number of pixels, got {width}" in capsys.readouterr().err

@@ -1,0 +1,169 @@
+"""The ISMCTS agent's paired root evaluation (option paired=K, issue 16): the expert's K best actions
+compared in the same sampled worlds, with the same dice and the same rollout experts; the expert's move
+unless another beats it by z standard errors."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from ktenv import agents
+from ktenv.kings_and_things.arena import encoder_for, play_game
+from ktenv.kings_and_things.config import GameConfig
+from ktenv.kings_and_things.engine.machine import legal_mask
+from ktenv.kings_and_things.env.testing import hidden_variants, random_states
+from ktenv.kings_and_things.worlds import WorldSampler
+from tests.arena.test_ismcts import _native, native_only
+
+PAIRED = "ismcts:rollout=expert,cutoff=20,paired=3"
+
+
+def test_paired_options():
+    a = agents.make("ismcts:rollout=expert,paired=3,z=1.5,seconds=0.1", seed=1)
+    assert (a.paired, a.z) == (3, 1.5)
+    assert a.follow and a.needs_observation  # its own expert decides candidate 0 and carries out moves
+    assert agents.make("ismcts", seed=1).paired == 0
+    for bad, message in (("ismcts:rollout=expert,paired=1", "paired"), ("ismcts:rollout=expert,paired=-2", "paired"),
+                         ("ismcts:paired=3", "rollout=expert"), ("ismcts:rollout=greedy,paired=2", "rollout=expert"),
+                         ("ismcts:rollout=expert,paired=two", "paired"),
+                         ("ismcts:rollout=expert,paired=2,z=-1", "z"), ("ismcts:rollout=expert,paired=2,z=nan", "z"),
+                         ("ismcts:rollout=expert,paired=2,z=inf", "z")):
+        with pytest.raises(ValueError, match=message):
+            agents.make(bad)
+
+
+def _decisions(cfg, count, seed):
+    """(game, observation dict) at `count` random native states with at least two legal actions."""
+    enc = encoder_for(cfg)
+    for s in random_states(cfg, count, seed=seed, gap=(20, 160)):
+        s = _native(s)
+        mask = legal_mask(s).copy()
+        if np.count_nonzero(mask) < 2:
+            continue
+        yield s, {"observation": enc.encode(s, s.actor), "action_mask": mask, "worlds": WorldSampler(s, s.actor)}
+
+
+@native_only
+@pytest.mark.parametrize("budget", ["playouts=1", "seconds=0.000001"])
+def test_no_whole_round_plays_the_experts_move(budget):
+    """A budget too small for one round (a rollout per candidate) plays exactly what an expert seat plays: the agent's
+    own expert (seeded by the agent's first draw) decides, tie-break draws and move plans included."""
+    from ktenv.kings_and_things.native.expert import NativeExpertAgent
+
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    agent = agents.make(f"{PAIRED},{budget}", seed=7)
+    expert = NativeExpertAgent(seed=int(np.random.default_rng(7).integers(2**63)))
+    played = 0
+    for _, obs in _decisions(cfg, 12, seed=11):
+        mask = obs["action_mask"]
+        a = agent.act(obs, mask)
+        assert a == expert.act(obs["observation"], mask)
+        assert agent.last_rounds == 0 and agent.last_candidate in (-1, 0)
+        played += agent.last_candidate == 0
+    assert played >= 5
+
+
+@native_only
+def test_same_seed_same_choices_and_counts():
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    runs = []
+    for _ in range(2):
+        agent = agents.make(f"{PAIRED},playouts=24", seed=3)
+        out = []
+        for _, obs in _decisions(cfg, 8, seed=21):
+            a = agent.act(obs, obs["action_mask"])
+            assert obs["action_mask"][a]
+            if agent.last_candidate >= 0:  # searched: whole rounds of a rollout per candidate (3, or all legal)
+                k = len(agent.last_choices)
+                assert k == min(3, np.count_nonzero(obs["action_mask"])) and len(agent.last_gains) == k
+                assert 1 <= agent.last_rounds <= 24 // k and agent.last_iterations <= 24 // k * k
+                assert a == agent.last_choices[agent.last_candidate]
+            out.append((a, agent.last_candidate, agent.last_choices, agent.last_gains))
+        runs.append(out)
+    assert runs[0] == runs[1]
+    assert any(c >= 0 for _, c, _, _ in runs[0])
+
+
+@native_only
+@pytest.mark.parametrize("n", [2, 4])
+def test_hidden_facts_do_not_change_its_evaluation(n):
+    """The true game changed in what the seat cannot see (opponents' face-down counters, the cup) gives
+    the same candidates, the same mean paired differences bit for bit, and the same choice."""
+    cfg = GameConfig(n_players=n, max_rounds=6)
+    enc = encoder_for(cfg)
+    rng = np.random.default_rng(n)
+    checked, moved = 0, 0
+    for s in random_states(cfg, 4, seed=80 + n, gap=(30, 150)):
+        p = s.actor
+        mask = legal_mask(s).copy()
+        if np.count_nonzero(mask) < 2:
+            continue
+        agent = agents.make(f"{PAIRED},playouts=30", seed=5)
+        obs = {"observation": enc.encode(_native(s), p), "action_mask": mask, "worlds": WorldSampler(_native(s), p)}
+        want = (agent.act(obs, mask), agent.last_choices, agent.last_gains)
+        moved += any(g != 0 for g in agent.last_gains)
+        for _, t in hidden_variants(s, p, rng):
+            agent.reset(seed=5)
+            t = _native(t)
+            obs = {"observation": enc.encode(t, p), "action_mask": mask, "worlds": WorldSampler(t, p)}
+            assert (agent.act(obs, mask), agent.last_choices, agent.last_gains) == want
+            checked += 1
+    assert checked >= 3 and moved  # some evaluation told its candidates apart
+
+
+@native_only
+def test_assassin_candidates_are_legal_in_every_world():
+    """A Master Assassin's target (A.7, R15.1): the mask names no face-down counter of the opponent (YES
+    points at one of them), so every candidate is legal in every world the seat cannot tell from the true
+    one, and each is compared in every round (seed 2, expert seats 20 and 21: decision 220 is one, round 3)."""
+    from ktenv.kings_and_things import decisions as D
+    from ktenv.kings_and_things.engine import new_game
+    from ktenv.kings_and_things.engine.actions import YES
+    from ktenv.kings_and_things.engine.machine import step
+
+    cfg = GameConfig(n_players=2, max_rounds=12)
+    enc = encoder_for(cfg)
+    experts = [agents.make("expert", seed=20 + p) for p in range(2)]
+    s = new_game(cfg, 2, backend="native")
+    for _ in range(220):
+        p, mask = s.actor, legal_mask(s)
+        step(s, experts[p].act({"observation": enc.encode(s, p), "action_mask": mask}, mask))
+    p, mask = s.actor, legal_mask(s).copy()
+    assert s.decision == D.ASSASSIN_TARGET and mask[YES], D.NAMES.get(s.decision)
+    worlds = WorldSampler(s, p)
+    for k in range(20):
+        assert (legal_mask(worlds.sample(k)) == mask).all()
+    agent = agents.make(f"{PAIRED},playouts=30", seed=1)
+    a = agent.act({"observation": enc.encode(s, p), "action_mask": mask, "worlds": worlds}, mask)
+    assert mask[a] and agent.last_rounds >= 1 and agent.last_iterations <= 30
+    assert len(agent.last_choices) >= 2 and all(g != 0.0 for g in agent.last_gains[1:])
+
+
+@native_only
+def test_paired_search_respects_its_time_budget():
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    agent = agents.make("ismcts:seconds=0.05,rollout=expert,cutoff=60,paired=3", seed=1)
+    inside, around = [], []
+    for _, obs in _decisions(cfg, 16, seed=3):
+        t0 = time.perf_counter()
+        a = agent.act(obs, obs["action_mask"])
+        if agent.last_candidate < 0:
+            continue  # a move's later steps: its expert, no search
+        around.append(time.perf_counter() - t0)
+        inside.append(agent.last_seconds)
+        assert obs["action_mask"][a] and agent.last_rounds >= 1
+    # a process preempted on a loaded machine loses whole time slices: the margins allow for that
+    assert inside and float(np.median(inside)) < 0.05 + 0.02 and max(inside) < 0.05 + 0.05, inside
+    assert max(around) < 0.05 + 0.1, around
+
+
+@native_only
+@pytest.mark.parametrize("n", [2, 4])
+def test_paired_plays_whole_games(n):
+    cfg = GameConfig(n_players=n, max_rounds=3)
+    names = [f"{PAIRED},playouts=12,z=0.5", "expert", "greedy", "random"][:n]
+    r = play_game(cfg, 6, names, backend="native")
+    assert r.winners or r.reason, r.reason
+    assert r.decisions > 20

@@ -1,0 +1,46 @@
+"""Kingsburg training (issue 19): configs/ppo_kingsburg_4p.yaml loads, and a short smoke run of
+`ktenv train` on Kingsburg trains, evaluates with the arena, and leaves a model that plays as an agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from ktenv.training.config import TrainConfig  # noqa: E402
+from ktenv.training.train_ppo import main as train_main  # noqa: E402
+
+from ktenv.errors import ConfigError  # noqa: E402
+from ktenv.kingsburg import KingsburgConfig  # noqa: E402
+from ktenv.kingsburg.arena import play  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIG = ROOT / "configs" / "ppo_kingsburg_4p.yaml"
+
+
+def test_the_kingsburg_config_loads_and_checks_its_keys():
+    cfg = TrainConfig.from_yaml(CONFIG)
+    assert cfg.env.game_name == "kingsburg" and cfg.env.players == 4
+    assert isinstance(cfg.env.game_config(), KingsburgConfig)
+    with pytest.raises(ConfigError, match="vec_env"):
+        TrainConfig.from_yaml(CONFIG, {"vec_env": "vector"})
+    with pytest.raises(ConfigError, match="env.players"):
+        TrainConfig.from_yaml(CONFIG, {"env.players": 6})
+
+
+def test_smoke_run_trains_evaluates_and_plays(tmp_path):
+    out = tmp_path / "run"
+    args = ["--config", str(CONFIG), "--out", str(out), "--total-steps", "512", "--set", "vec_env=dummy",
+            "--set", "n_envs=2", "--set", "ppo.n_steps=128", "--set", "ppo.batch_size=128",
+            "--set", "policy.features=32", "--set", "policy.pi=[16]", "--set", "policy.vf=[16]",
+            "--set", "checkpoint_every=256", "--set", "league.snapshot_every=256", "--set", "eval.every=0",
+            "--set", "eval.games=2", "--set", "eval.workers=1", "--set", "eval.opponents=[random]",
+            "--set", "env.players=2"]
+    assert train_main(args) == 0
+    final = out / "final.zip"
+    assert final.is_file() and (out / "learning_curve.png").is_file()
+    assert list((out / "eval").glob("final_vs_random.sqlite"))
+    s, actions = play(KingsburgConfig(n_players=2), 3, [f"ppo:{final}", "random"])
+    assert s.game_over and actions
