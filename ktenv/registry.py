@@ -58,6 +58,7 @@ class GameSpec:
     gym_id: str  # gymnasium.make(gym_id)
     env_name: str  # PettingZoo's metadata name
     parts: Mapping[str, str]
+    players_rule: str = ""  # the rule that sets the player counts, cited in errors
     engines: tuple[str, ...] = ("python",)  # the rules engines: "python" (the reference), "native" (C++)
     has_round_limit: bool = True  # whether the game takes a round limit (max_rounds)
     round_word: str = "rounds"  # what one turn of the table is called in reports (rounds, years)
@@ -93,7 +94,8 @@ class GameSpec:
 
     def check_players(self, players: int, key: str = "players") -> None:
         if players not in self.players:
-            raise ConfigError(f"{key}: {self.title} is for {_counts(self.players)} players, got {players}")
+            rule = f" ({self.players_rule})" if self.players_rule else ""
+            raise ConfigError(f"{key}: {self.title} is for {_counts(self.players)} players{rule}, got {players}")
 
 
 _GAMES: dict[str, GameSpec] = {}

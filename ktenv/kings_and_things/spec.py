@@ -9,6 +9,7 @@ GAME = GameSpec(
     title="Kings & Things",
     players=(2, 3, 4, 6),  # R1: 2-4 players, 6 with two boxes (R20.1)
     default_players=4,
+    players_rule="R1, R20.1: 2-4, or 6 with two boxes",
     gym_id="ktenv/KingsAndThings-v0",
     env_name="kings_and_things_v0",
     engines=("native", "python"),

@@ -9,6 +9,7 @@ GAME = GameSpec(
     title="Kingsburg",
     players=(2, 3, 4, 5),  # K1.1
     default_players=4,
+    players_rule="K1.1",
     gym_id="ktenv/Kingsburg-v0",
     env_name="kingsburg_v0",
     has_round_limit=False,  # five years, always (K3.1)

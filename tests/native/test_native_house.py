@@ -157,7 +157,8 @@ def _scripted(module) -> list:
 
 def test_scripted_house_and_boat_scenarios_replay_natively():
     """Each scripted step of the house and Boat tests is played on both engines (conftest's shadow)."""
-    from tests import conftest, test_boat, test_house
+    from tests import conftest
+    from tests.rules import test_boat, test_house
 
     seen: Counter = Counter()
     shadow = conftest._shadow_checker()

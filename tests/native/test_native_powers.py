@@ -212,8 +212,8 @@ def test_brute_full_screen_scenario():
     from ktenv.kings_and_things.constants import CUP
     from ktenv.kings_and_things.state import COMBAT
 
-    from .builders import put, screen, thing
-    from .test_powers import battle, powers_board
+    from ..builders import put, screen, thing
+    from tests.rules.test_powers import battle, powers_board
 
     with counting() as use:
         for seed in range(12):

@@ -4,6 +4,7 @@ tests that prove its effect, and those tests exist (issue "Engine III", Appendic
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -93,4 +94,5 @@ def test_the_named_tests_exist(name):
     assert name in _names(), f"{name} is not a hero, event or magic item of the data"
     for ref in EFFECT_TESTS[name]:
         module, func = ref.split("::")
-        assert callable(getattr(importlib.import_module(f"tests.{module}"), func, None)), ref
+        folder = next(p.parent.name for p in Path(__file__).resolve().parents[1].glob(f"*/{module}.py"))
+        assert callable(getattr(importlib.import_module(f"tests.{folder}.{module}"), func, None)), ref

@@ -404,7 +404,7 @@ def test_stack_of_eleven(kingdoms):
 
 
 def test_hero_counts_toward_the_stack(kingdoms):
-    from .builders import hero
+    from ..builders import hero
     hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
     put_some(kingdoms, 10, 0, hx)
     hero(kingdoms, "Dwarf King", 0, hx)
@@ -465,7 +465,7 @@ def test_owned_sea_hex_and_fort_in_unowned_hex(kingdoms):
 
 
 def test_pool_hero_on_board_and_owned_hero_face_down(kingdoms):
-    from .builders import hero
+    from ..builders import hero
     hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
     face = hero(kingdoms, "Dwarf King", 0, hx)
     kingdoms.check_invariants()
@@ -475,7 +475,7 @@ def test_pool_hero_on_board_and_owned_hero_face_down(kingdoms):
 
 
 def test_two_terrain_lords(kingdoms):
-    from .builders import hero
+    from ..builders import hero
     hx = int(np.flatnonzero(kingdoms.hex_owner == 0)[0])
     hero(kingdoms, "Ice Lord", 0, hx)
     hero(kingdoms, "Plains Lord", 0, hx)
