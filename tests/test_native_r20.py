@@ -82,12 +82,10 @@ def _play(games, max_decisions: int) -> int:
     for cfg, seed, policy in games:
         assert supported(cfg) == "", cfg
         decisions += play_whole(cfg, seed, report, max_decisions=max_decisions, policy=policy)
-    tally = report.tallies["whole game"]
-    assert tally.skipped == 0, dict(tally.unported)
     for text in report.dead_ends:  # both engines agree; the rules engine itself has a bug to look at
         warnings.warn(f"dead end: {text}", stacklevel=2)
     assert not report.firsts, "\n\n".join(report.firsts)
-    assert tally.matched == len(games)
+    assert report.tallies["whole game"].matched == len(games)
     return decisions
 
 

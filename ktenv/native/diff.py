@@ -3,12 +3,11 @@
 `python -m ktenv.native.diff --games 20 --players 2,3,4` plays seeded games on the Python engine
 (the oracle). At every small step of its phase machine (`machine._advance`): each pass of a phase
 runner, each mask, each action applied (chosen or forced), it runs the same step natively from the
-same state and compares the whole state (`to_dict()`) and the mask. A step that reaches a part of the
-native engine not ported yet is counted as skipped. It prints, per phase and per decision, the steps
-that matched, differed or were skipped, and the first differences in detail.
+same state and compares the whole state (`to_dict()`) and the mask. It prints, per phase and per
+decision, the steps that matched or differed, and the first differences in detail.
 
 `--whole` plays the games on both engines side by side instead (native `step` from native state),
-comparing at every decision: what the finished port must pass.
+comparing at every decision.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from .bridge import rules_for, to_native
 
 _SKIP_KEYS = ("schema", "version", "config")
 
-# The base game's option mixes (issue 14): every option that applies to 2-4 players without the
+# The base game's option mixes: every option that applies to 2-4 players without the
 # optional content, each choice in turn, and random mixes.
 BASE_MIXES: tuple[dict, ...] = (
     {},
@@ -54,7 +53,7 @@ BASE_MIXES: tuple[dict, ...] = (
 )
 
 
-# The optional rules of R20 (issue 17, opt-core): each alone, with each other, and over base mixes
+# The optional rules of R20: each alone, with each other, and over base mixes
 # (`--options r20`; the player count comes from --players, six players being R20.1). Seven mixes: prime
 # to every player count, so that cycling both meets every pair.
 R20_MIXES: tuple[dict, ...] = (
@@ -141,9 +140,7 @@ def same_state(s: GameState, ns) -> bool:
 class Tally:
     matched: int = 0
     differed: int = 0
-    skipped: int = 0
     errors: int = 0
-    unported: dict = field(default_factory=lambda: defaultdict(int))
 
 
 @dataclass
@@ -180,11 +177,6 @@ class Stepper:
         try:
             native_step(ns)
             error = None
-        except core().Unported as exc:
-            tally.skipped += 1
-            tally.unported[str(exc)] += 1
-            py_step(s)
-            return
         except Exception as exc:  # a native error where Python went on: a difference
             error = f"{type(exc).__name__}: {exc}"
         py_step(s)
@@ -212,10 +204,6 @@ class Stepper:
         out = np.zeros(py.size, np.int8)
         try:
             ns.legal_mask(out)
-        except core().Unported as exc:
-            tally.skipped += 1
-            tally.unported[str(exc)] += 1
-            return py
         except Exception as exc:
             tally.errors += 1
             self.report.note(key, f"native raised at {self.where}", f"{type(exc).__name__}: {exc}")
@@ -313,12 +301,7 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
     assert type(s) is GameState, "the oracle must be the Python engine"
     key = "whole game"
     tally = report.tallies[key]
-    try:
-        ns = core().State.new_game(rules_for(cfg), seed)
-    except core().Unported as exc:
-        tally.skipped += 1
-        tally.unported[str(exc)] += 1
-        return 0
+    ns = core().State.new_game(rules_for(cfg), seed)
     choose = chooser(policy, cfg, seed)
     n = 0
     buf = np.zeros(machine.layout(s).size, np.int8)
@@ -346,12 +329,7 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
             return n
         action = choose(s, legal)
         machine.step(s, action)
-        try:
-            ns.step(action)
-        except core().Unported as exc:
-            tally.skipped += 1
-            tally.unported[str(exc)] += 1
-            return n
+        ns.step(action)
         n += 1
 
 
@@ -393,12 +371,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\rgame {g + 1}/{args.games}: {total} decisions, {time.time() - start:.0f} s", end="",
               file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print(f"{'step':44} {'matched':>8} {'differed':>8} {'errors':>7} {'skipped':>8}  first unported")
+    print(f"{'step':44} {'matched':>8} {'differed':>8} {'errors':>7}")
     bad = 0
     for key in sorted(report.tallies):
         t = report.tallies[key]
-        first = max(t.unported, key=t.unported.get) if t.unported else ""
-        print(f"{key:44} {t.matched:8} {t.differed:8} {t.errors:7} {t.skipped:8}  {first[:60]}")
+        print(f"{key:44} {t.matched:8} {t.differed:8} {t.errors:7}")
         bad += t.differed + t.errors
     for text in report.firsts:
         print("\n" + text)

@@ -119,7 +119,6 @@ NB_MODULE(_core, m) {
   });
 
   nb::exception<ktenv::IllegalAction>(m, "IllegalAction", PyExc_ValueError);
-  nb::exception<ktenv::Unported>(m, "Unported", PyExc_NotImplementedError);
   nb::exception<ktenv::InvariantViolation>(m, "InvariantViolation", PyExc_AssertionError);
 
   nb::class_<ktenv::Rules>(m, "Rules", "A kind of game: its options and tables, shared by its games.")

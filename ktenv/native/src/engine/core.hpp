@@ -21,10 +21,6 @@ namespace ktenv {
 struct IllegalAction : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
-// A part of the engine the native core does not have yet: the caller falls back to Python.
-struct Unported : std::logic_error {
-  using std::logic_error::logic_error;
-};
 // The state broke a rule of conservation or a limit (Python: InvariantError): a bug.
 struct InvariantViolation : std::logic_error {
   using std::logic_error::logic_error;

@@ -915,10 +915,7 @@ void register_rules(Registry& r) {
   for (int code : {decision::EVENT_PLAY, decision::EVENT_HEX, decision::EVENT_PLAYER, decision::EVENT_CASTER,
                    decision::EVENT_TERRAIN, decision::PLAGUE_HEX, decision::DEFECT_HERO, decision::LORD_KEEP})
     r.decision(code, legal_choice, apply_choice);
-  try {  // losses.DECISIONS come in with these in Python's table (a stub throws while unported)
-    losses::register_rules(r);
-  } catch (const Unported&) {
-  }
+  losses::register_rules(r);  // losses.DECISIONS come in with these in Python's table
   r.decision(decision::FAN_HEX, legal_fan_hex, apply_fan_hex);
   r.decision(decision::ESCAPE_HEX, legal_escape_hex, apply_escape_hex);
   r.runner[PHASE_EVENTS] = run;
