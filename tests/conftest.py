@@ -1,9 +1,9 @@
-"""Every engine test runs on both engines where it can (issue 14).
+"""Every engine test runs on both engines.
 
 Tests arrange Python states by hand (tests/builders.py); while they run, each `step` on a Python
-GameState of a config the native engine plays is played on the native engine too, from the same
-state, and the two states must be equal afterwards (and an illegal action illegal on both). Set
-KTENV_SHADOW=0 to switch this off (KTENV_NO_NATIVE=1 does too).
+GameState is played on the native engine too, from the same state, and the two states must be equal
+afterwards (and an illegal action illegal on both). Set KTENV_SHADOW=0 to switch this off
+(KTENV_NO_NATIVE=1 does too).
 """
 
 from __future__ import annotations
@@ -18,13 +18,12 @@ def _shadow_checker():
     from ktenv import native
     from ktenv.engine.common import IllegalActionError
     from ktenv.native.diff import differences, python_dict, same_state, to_native
-    from ktenv.native.game import supported
 
     core = native.core()
     state = {"checked": 0}
 
     def shadow(s, action, play):
-        if supported(s.cfg) or isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             return play(s, action)
         ns = to_native(s)
         try:

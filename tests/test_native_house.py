@@ -30,7 +30,6 @@ if not native.available() or os.environ.get("KTENV_NO_NATIVE") == "1":
 from ktenv.engine import boat, house, machine  # noqa: E402
 from ktenv.engine import decisions as D  # noqa: E402
 from ktenv.native.diff import BASE_MIXES, Report, play_whole, to_native  # noqa: E402
-from ktenv.native.game import supported  # noqa: E402
 from ktenv.procedures import Battle, BoatStage, BoatTrip, Event  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves
@@ -94,7 +93,6 @@ def house_games(count: int, first_seed: int, rounds) -> list[tuple[GameConfig, i
     for g in range(count):
         cfg = GameConfig(n_players=2 + g % 3, max_rounds=rounds(g), house_content=True,
                          **BASE_MIXES[g % len(BASE_MIXES)])
-        assert supported(cfg) == ""
         out.append((cfg, first_seed + g, "greedy" if g % 10 == 3 else "random"))
     return out
 
@@ -162,7 +160,7 @@ def test_scripted_house_and_boat_scenarios_replay_natively():
     shadow = conftest._shadow_checker()
 
     def counting(s, action, step):
-        if s.cfg.house_content and supported(s.cfg) == "":
+        if s.cfg.house_content:
             seen[D.NAMES[s.decision]] += 1
         return shadow(s, action, step)
 
@@ -187,7 +185,6 @@ def test_the_house_playthrough_replays_natively():
     house_games_ = [(name, options, seed) for name, options, seed in GAMES if options.get("house_content")]
     assert house_games_
     for name, options, seed in house_games_:
-        assert supported(GameConfig.from_dict(options)) == ""
         lines = (FOLDER / name).read_text().splitlines()
         assert first_difference(lines, play_lines(options, seed, "native")) is None, name
 

@@ -30,7 +30,7 @@ if not native.available() or os.environ.get("KTENV_NO_NATIVE") == "1":
 from ktenv.engine import machine  # noqa: E402
 from ktenv.engine.machine import legal_mask  # noqa: E402
 from ktenv.native.diff import BASE_MIXES, Report, differences, play_stepwise, play_whole, python_dict  # noqa: E402
-from ktenv.native.game import NativeGame, supported  # noqa: E402
+from ktenv.native.game import NativeGame  # noqa: E402
 from ktenv.native.power_use import counting, table  # noqa: E402
 from ktenv.state import GAME_OVER  # noqa: E402
 
@@ -129,8 +129,7 @@ def test_observations_of_native_games_with_powers():
 def test_the_powers_playthrough_replays_on_the_native_engine():
     from ktenv.playthrough import FOLDER, GAMES, first_difference, play_lines
 
-    games = [(name, options, seed) for name, options, seed in GAMES
-             if options.get("encounter_powers") and not supported(GameConfig.from_dict(options))]
+    games = [(name, options, seed) for name, options, seed in GAMES if options.get("encounter_powers")]
     assert "4p_powers.txt" in [name for name, _, _ in games]
     for name, options, seed in games:
         diff = first_difference((FOLDER / name).read_text().splitlines(), play_lines(options, seed, "native"))
@@ -139,7 +138,6 @@ def test_the_powers_playthrough_replays_on_the_native_engine():
 
 def test_auto_and_native_play_powers_natively():
     cfg = GameConfig(n_players=3, encounter_powers=True, powers=("Lucky", "nomad", "Tax_Farmer"))
-    assert supported(cfg) == ""
     for backend in ("auto", "native"):
         game = machine.new_game(cfg, 4, backend=backend)
         assert isinstance(game, NativeGame)

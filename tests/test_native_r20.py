@@ -38,7 +38,7 @@ from ktenv.engine.machine import legal_mask  # noqa: E402
 from ktenv.env.observation import PRIVATE_DECISIONS  # noqa: E402
 from ktenv.native.agents import NativeGreedyAgent  # noqa: E402
 from ktenv.native.diff import BASE_MIXES, Report, differences, play_whole, python_dict, same_state, to_native  # noqa: E402
-from ktenv.native.game import NativeGame, supported  # noqa: E402
+from ktenv.native.game import NativeGame  # noqa: E402
 from ktenv.native.observation import NativeObservationEncoder  # noqa: E402
 from ktenv.state import GAME_OVER  # noqa: E402
 from ktenv.vector import VectorEnv  # noqa: E402
@@ -80,7 +80,6 @@ def _play(games, max_decisions: int) -> int:
     report = Report(show=3)
     decisions = 0
     for cfg, seed, policy in games:
-        assert supported(cfg) == "", cfg
         decisions += play_whole(cfg, seed, report, max_decisions=max_decisions, policy=policy)
     for text in report.dead_ends:  # both engines agree; the rules engine itself has a bug to look at
         warnings.warn(f"dead end: {text}", stacklevel=2)
@@ -162,8 +161,8 @@ def test_observations_match_python():
 def test_the_r20_playthroughs_replay_on_the_native_engine():
     from ktenv.playthrough import GAMES, check
 
-    r20 = [name for name, options, _ in GAMES if not supported(GameConfig.from_dict(options))
-           and (options["n_players"] == 6 or options.get("mysterious_kadab") or options.get("where_will_they_stop"))]
+    r20 = [name for name, options, _ in GAMES
+           if options["n_players"] == 6 or options.get("mysterious_kadab") or options.get("where_will_they_stop")]
     assert {"6p_standard.txt", "3p_kadab_on_entry.txt", "2p_kadab_on_exploration.txt"} <= set(r20)
     problems = check(backend="native")
     assert not problems, "\n\n".join(problems)
@@ -176,7 +175,7 @@ def test_the_r20_playthroughs_replay_on_the_native_engine():
 ])
 def test_auto_picks_the_native_engine(options):
     cfg = GameConfig(**options)
-    assert machine.resolve_backend(cfg) == "native"
+    assert machine.resolve_backend() == "native"
     game = new_game(cfg, 3)
     assert isinstance(game, NativeGame)
     s = new_game(cfg, 3, backend="python")
