@@ -2,8 +2,8 @@
 // lists (what np.flatnonzero returns), and the state's basic queries (ktenv/state.py's GameState
 // methods), under the same names. Include this first in every src/engine/*.cpp.
 //
-// Porting conventions (docs/native.md): one C++ file per Python module, same function names, in
-// namespace ktenv::<module>; the same order of dice, draws and ties as the Python code.
+// Conventions (docs/native.md): one C++ file per Python module, the same function names, in namespace
+// ktenv::<module>; the same order of dice, draws and ties as the Python code.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,8 @@
-// The hook points of ktenv/engine/hooks.py with the standard rules' answers. An optional module's
-// implementation is one line behind its option, in the order of registration (machine.PARTS: powers,
-// house, boat, kadab), combined as the Python point combines them ("first", "any", "each").
-// Call them as the Python core does: hooks::build_cost(s, player, standard).
+// The hook points where the optional rules (R20-R22) change the standard rules, with the standard rules'
+// answers. An optional module's implementation is one line behind its option, in the order of
+// registration (machine.PARTS: powers, house, boat, kadab), combined as the Python point combines them
+// ("first", "any", "each"). Call them as the Python core does: hooks::build_cost(s, player, standard).
+// Python twin: engine/hooks.py (its points under the same names, in namespace ktenv::hooks).
 #pragma once
 
 #include <utility>

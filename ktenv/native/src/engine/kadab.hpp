@@ -1,8 +1,8 @@
-// ktenv/engine/kadab.py: R20.3 Mysterious Kadab (option mysterious_kadab), the tiles laid face down.
-// What a face-down tile hides for everybody (known_sea, known_land, turn_up) is in common; the face-down
-// cost of entering a hex is in movement::step. Here: the hook implementations (hooks.hpp calls them behind
-// the option) and the send-back of the counters on a tile that turned out Sea.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub).
+// Mysterious Kadab (R20.3, option mysterious_kadab): the tiles laid face down. What a face-down tile
+// hides for everybody (known_sea, known_land, turn_up) is in common; the face-down cost of entering a hex
+// is in movement::step. Here: the hook implementations (hooks.hpp calls them behind the option) and the
+// send-back of the counters on a tile that turned out Sea.
+// Python twin: engine/kadab.py (the same functions under the same names, in namespace ktenv::kadab).
 #pragma once
 
 #include "core.hpp"
