@@ -12,11 +12,11 @@
 #include <chrono>
 
 #include "convert.hpp"
-#include "dice.hpp"
 #include "engine/machine.hpp"
 #include "engine/setup.hpp"
 #include "engine/batch.hpp"
 #include "game.hpp"
+#include "rng.hpp"
 #include "state.hpp"
 
 namespace nb = nanobind;

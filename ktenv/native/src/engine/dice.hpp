@@ -1,6 +1,6 @@
 // Roll events (R18.5.1) and the Lucky Charm (C.6). Every roll goes through roll(s, code, n); the rule reads
 // its dice with take(s, code) in its next stage, after any Lucky Charm window (dice::pending, asked by
-// interrupts).
+// interrupts). The game's generator itself is ../rng.hpp.
 // Python twin: engine/dice.py (the same functions under the same names, in namespace ktenv::dice).
 #pragma once
 
