@@ -1,4 +1,4 @@
-"""The native engine against the Python engine (issue 14): the same games, bit for bit.
+"""The native engine against the Python engine: the same games, bit for bit.
 
 Seeded games are played on both engines side by side (`ktenv.native.diff.play_whole`): at every
 decision both must agree on the whole state (`to_dict()`: decision, actor, phase, every array, the

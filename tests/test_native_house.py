@@ -1,4 +1,4 @@
-"""The native engine plays R22 house content bit for bit (issue 17): the house heroes Ahasuerus, Lenin,
+"""The native engine plays R22 house content bit for bit: the house heroes Ahasuerus, Lenin,
 the Gypsy King and Tycho Brahe (R22.1-R22.4), the Portal (R22.5) and the Boat (R22.6).
 
 Seeded games with house_content are played on both engines side by side (`ktenv.native.diff.play_whole`:

@@ -1,4 +1,4 @@
-"""The optional content mixed (issue 17): the Encounter powers (R21), the house content (R22), six
+"""The optional content mixed: the Encounter powers (R21), the house content (R22), six
 players (R20.1), "Where will they stop?" (R20.2) and Mysterious Kadab (R20.3) together, on both engines
 side by side (`ktenv.native.diff.play_whole`): the whole state and the legal mask agree at every
 decision. Each option alone, and over the base game's mixes, is tested in its own file

@@ -1,4 +1,4 @@
-"""The Encounter powers (R21, encounter_powers) on the native engine, bit for bit (issue 17).
+"""The Encounter powers (R21, encounter_powers) on the native engine, bit for bit.
 
 Seeded games with encounter_powers, alone and mixed with the base game's option mixes, 2-4 players,
 random and greedy policies, are played on both engines side by side (`ktenv.native.diff.play_whole`):

@@ -1,4 +1,4 @@
-"""The native engine plays R20 bit for bit (issue 17): six players with two boxes (R20.1), "Where will
+"""The native engine plays R20 bit for bit: six players with two boxes (R20.1), "Where will
 they stop?" (R20.2) and Mysterious Kadab in both flip modes (R20.3), alone, with each other and with
 the base game's option mixes.
 

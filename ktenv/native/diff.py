@@ -323,7 +323,7 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
         if visit is not None:
             visit(s)
         legal = np.flatnonzero(legal_mask(s))
-        if legal.size == 0:  # both engines agree on a dead end: a rules-engine bug, not a port difference
+        if legal.size == 0:  # both engines agree on a dead end: a rules-engine bug, not a difference
             report.dead_ends.append(f"{where}: no legal action at '{D.NAMES[s.decision]}' (round {s.round})")
             tally.matched += 1
             return n
@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--focus", default=None, help="check only steps whose key contains this text")
     ap.add_argument("--show", type=int, default=3, help="how many first differences to print in detail")
     ap.add_argument("--max-decisions", type=int, default=3000)
-    ap.add_argument("--whole", action="store_true", help="play both engines side by side (the finished port)")
+    ap.add_argument("--whole", action="store_true", help="play both engines side by side, native state never refreshed")
     ap.add_argument("--policy", default="random", help="with --whole: random, or an agent name (greedy, expert)")
     ap.add_argument("--max-rounds", type=int, default=None, help="round limit of every game (default: the config's)")
     args = ap.parse_args(argv)
