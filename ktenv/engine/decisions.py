@@ -2,6 +2,8 @@
 
 The codes live in `ktenv.decisions`, beside the state whose ``decision`` field holds them (the state
 checks a saved code against them without importing the engine); this module re-exports every name.
+
+C++ twin: native/src/generated.hpp (namespace decision, written by native/gen.py)
 """
 
 from ..decisions import *  # noqa: F403

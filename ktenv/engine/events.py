@@ -10,6 +10,8 @@ phase's stages are `s.stage`). Dice are rolled only in runner stages (R18.5 roll
 and read in the next stage. Public registers: ev_c the event (`Event.card`), ev_p its player, ev_q
 the other player concerned (victim, hex owner, Plague player), ev_hex its hex, ev_roll / ev_roll2
 the dice, ev_hero the Defection hero, ev_dest an escape hex, ev_n losses to take.
+
+C++ twin: native/src/engine/events.cpp
 """
 
 from __future__ import annotations

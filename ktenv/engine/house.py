@@ -26,6 +26,8 @@ Decisions (RD10.17 and the engine's own, documented here):
   them (all if fewer; the stack limit at the destination caps it) and may send more; on one's own
   stack no roll and any number (none allowed). PORTAL_SEND: THING/HERO the next counter, YES done.
   The sent counters may not move before they explore in the Combat phase.
+
+C++ twin: native/src/engine/house.cpp
 """
 
 from __future__ import annotations

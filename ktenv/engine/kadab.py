@@ -24,6 +24,8 @@ is in common.py, since every part of the turn asks it (without the option no til
 
 Tycho Brahe (R22.4) lets his owner look at face-down hexes: the private knowledge is the state array
 ``seen[p]`` (per hex; shown only in player p's observation).
+
+C++ twin: native/src/engine/kadab.cpp
 """
 
 from __future__ import annotations

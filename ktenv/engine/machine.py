@@ -4,6 +4,8 @@
 `step(state, action)` applies one legal action and runs the automatic parts of the rules up to
 the next decision. A decision with a single legal action is taken automatically (it is no
 choice), so every decision an agent sees has at least two options.
+
+C++ twin: native/src/engine/machine.cpp
 """
 
 from __future__ import annotations
