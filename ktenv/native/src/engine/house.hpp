@@ -36,10 +36,3 @@ void portal_stage(State& s, const ActionLayout& lay);  // R22.5: the Portal's st
 void hold_explorers(State& s, int p);  // R22.5
 
 }  // namespace ktenv::house
-
-// Mysterious Kadab (kadab.py, R20.3) as the house rules call it: only with mysterious_kadab on
-namespace ktenv::kadab {
-
-bool turn_up_on_entry(State& s, int hx);
-
-}  // namespace ktenv::kadab

@@ -5,10 +5,14 @@
 // Python twin: engine/kadab.py (the same functions under the same names, in namespace ktenv::kadab).
 #pragma once
 
+#include <cstdint>
+#include <span>
+
 #include "core.hpp"
 
 namespace ktenv::kadab {
 
+bool on(const State& s);
 void lay_face_down(State& s);
 void turn_up_starts(State& s);
 void record_from(State& s, const Ids& things, const Ids& heroes, int dest);
@@ -17,5 +21,6 @@ bool turn_up_on_entry(State& s, int hx);
 bool entered(State& s, const Ids& things, const Ids& heroes, int hx);
 void clear_from(State& s, int hx);
 bool turn_up_for_combat(State& s, int hx);
+void look(State& s, int p, std::span<const std::int8_t> hexes);  // R22.4 Tycho Brahe (-1: off the board)
 
 }  // namespace ktenv::kadab
