@@ -30,7 +30,7 @@ public facts for `public_value`).
 Two implementations, one algorithm: on a native game the arena hands over a
 `ktenv.kings_and_things.worlds.NativeWorldSampler` and the whole search runs in C++ without the GIL
 (``ktenv/kings_and_things/native/src/search/ismcts.cpp``: native worlds, native greedy, thousands of playouts per
-decision); on a game the native engine does not play (optional content), this Python code searches.
+decision); on a game of the Python engine (``backend="python"``), this Python code searches.
 The two draw their random numbers differently, so their choices agree in kind, not move for move.
 
 Options (``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50,worlds=0,seconds=0.5``); the defaults
@@ -67,8 +67,8 @@ measured, and which settings it states for the 200-game match):
   of the largest mean d_k if that mean is positive and above ``z`` standard errors (at least two rounds),
   else the expert's move. ``playouts`` and ``seconds`` bound the rollouts (whole rounds only: a round the
   time cuts short is dropped). Implies ``follow`` (the stack's move is carried out by the expert's plan);
-  ``c``, ``worlds``, ``expand``, ``widening`` and ``margin`` do not apply. On a game the native engine does
-  not play, the tree search runs as without it;
+  ``c``, ``worlds``, ``expand``, ``widening`` and ``margin`` do not apply. On a game of the Python engine,
+  the tree search runs as without it;
 - ``z``: with ``paired``, the standard errors by which a candidate must beat the expert's move (default 2);
 - ``seed``: the agent's own generator (the arena passes one per seat).
 

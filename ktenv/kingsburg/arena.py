@@ -1,6 +1,6 @@
 """Kingsburg in the arena (`ktenv play|tournament|replay|render --game kingsburg`): one game between agents
 straight on the engine, its summary, and its result in the shape the tournament store and the game
-records keep for Kings & Things (`ktenv.arena.game.GameResult`, `ktenv.arena.records`).
+records keep for Kings & Things (`ktenv.kings_and_things.arena.GameResult`, `ktenv.arena.records`).
 
 The store's columns are named for Kings & Things; for Kingsburg they hold: ``rounds`` = years played (5),
 ``income`` = final VP, ``hexes`` = buildings, ``gold`` = goods, ``forts`` = "+2" tokens, ``heroes`` = 0.

@@ -1,4 +1,4 @@
-"""The native core (ktenv.kings_and_things.native, C++20): bit-exact with the Python engine, piece by piece (issue 14).
+"""The native core (ktenv.kings_and_things.native, C++20): bit-exact with the Python engine, piece by piece.
 
 The native core is part of every install (`pip install -e .` builds it). Set KTENV_NO_NATIVE=1 to
 run the suite from a source checkout that was never built; then these tests are skipped, loudly.

@@ -1,4 +1,4 @@
-"""The optional content mixed (issue 17): the Encounter powers (R21), the house content (R22), six
+"""The optional content mixed: the Encounter powers (R21), the house content (R22), six
 players (R20.1), "Where will they stop?" (R20.2) and Mysterious Kadab (R20.3) together, on both engines
 side by side (`ktenv.kings_and_things.dev.diff.play_whole`): the whole state and the legal mask agree at every
 decision. Each option alone, and over the base game's mixes, is tested in its own file
@@ -20,7 +20,6 @@ if not native.available() or os.environ.get("KTENV_NO_NATIVE") == "1":
 
 from ktenv.kings_and_things.config import GameConfig  # noqa: E402
 from ktenv.kings_and_things.dev.diff import BASE_MIXES, Report, play_whole  # noqa: E402
-from ktenv.kings_and_things.native.game import supported  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves
 
@@ -44,13 +43,12 @@ def _play(games, max_decisions: int) -> int:
     report = Report(show=3)
     decisions = 0
     for cfg, seed in games:
-        assert supported(cfg) == "", cfg
         decisions += play_whole(cfg, seed, report, max_decisions=max_decisions)
     tally = report.tallies["whole game"]
     for text in report.dead_ends:
         warnings.warn(f"dead end: {text}", stacklevel=2)
     assert not report.firsts, "\n\n".join(report.firsts)
-    assert tally.matched == len(games) and tally.skipped == 0
+    assert tally.matched == len(games)
     return decisions
 
 

@@ -3,23 +3,27 @@
 `python -m ktenv.kings_and_things.dev.diff --games 20 --players 2,3,4` plays seeded games on the Python engine
 (the oracle). At every small step of its phase machine (`machine._advance`): each pass of a phase
 runner, each mask, each action applied (chosen or forced), it runs the same step natively from the
-same state and compares the whole state (`to_dict()`) and the mask. A step that reaches a part of the
-native engine not ported yet is counted as skipped. It prints, per phase and per decision, the steps
-that matched, differed or were skipped, and the first differences in detail.
+same state and compares the whole state (`to_dict()`) and the mask. It prints, per phase and per
+decision, the steps that matched or differed, and the first differences in detail: the first differing
+field of the state, and the part of the turn played with its Python module and C++ twin (`mismatch`).
 
 `--whole` plays the games on both engines side by side instead (native `step` from native state),
-comparing at every decision: what the finished port must pass.
+comparing at every decision.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
+import re
 import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -27,13 +31,13 @@ from .. import decisions as D
 from ..config import GameConfig
 from ..engine import interrupts, machine
 from ..engine.machine import RUNNERS, legal_mask
+from ..state import _ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, SETUP, GameState
 from ..native import core
 from ..native.bridge import rules_for, to_native
-from ..state import _ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, GameState
 
 _SKIP_KEYS = ("schema", "version", "config")
 
-# The base game's option mixes (issue 14): every option that applies to 2-4 players without the
+# The base game's option mixes: every option that applies to 2-4 players without the
 # optional content, each choice in turn, and random mixes.
 BASE_MIXES: tuple[dict, ...] = (
     {},
@@ -54,7 +58,7 @@ BASE_MIXES: tuple[dict, ...] = (
 )
 
 
-# The optional rules of R20 (issue 17, opt-core): each alone, with each other, and over base mixes
+# The optional rules of R20: each alone, with each other, and over base mixes
 # (`--options r20`; the player count comes from --players, six players being R20.1). Seven mixes: prime
 # to every player count, so that cycling both meets every pair.
 R20_MIXES: tuple[dict, ...] = (
@@ -114,6 +118,55 @@ def differences(py: dict, nat: dict, limit: int = 8) -> list[str]:
     return out
 
 
+def first_field(py: dict, nat: dict) -> str | None:
+    """The first field of the state (in `to_dict`'s order) where the two engines differ, or None."""
+    return next((k for k, v in py.items() if nat.get(k) != v), None)
+
+
+_TWIN = re.compile(r"^C\+\+ twin: (\S+)", re.M)
+
+
+@cache
+def twin_files(module: str) -> tuple[str, str]:
+    """The file of an engine module (`ktenv.kings_and_things.engine.battle`) and of its C++ twin, named by its docstring
+    ("C++ twin: PATH", relative to the game's folder); both as paths from the folder that holds the package."""
+    mod = importlib.import_module(module)
+    path = Path(mod.__file__).resolve()
+    game = Path(machine.__file__).resolve().parent.parent
+    root = Path(importlib.import_module(module.partition(".")[0]).__file__).resolve().parent.parent
+    found = _TWIN.search(mod.__doc__ or "")
+    twin = found.group(1) if found else "none"
+    cpp = "(none)" if twin == "none" else (game / twin).relative_to(root).as_posix()
+    return path.relative_to(root).as_posix(), cpp
+
+
+def part_played(decision: int, phase: int, cashing: bool = False, mask: bool = False) -> str:
+    """Which part of the turn a step plays from a state at `decision` in `phase`, and its two files: the
+    module whose rule answers the decision (machine.DECISIONS: its apply, or its mask with `mask`; `cashing`:
+    a treasure cashed, the machine's), else the one whose runner plays the phase (machine.RUNNERS)."""
+    if decision != D.NONE:
+        rule = None if cashing else machine.DECISIONS.get(decision)
+        module = rule[0 if mask else 1].__module__ if rule else machine.__name__
+        what = (f"{'cashing at ' if cashing else 'the mask of ' if mask else ''}decision {D.NAMES[decision]} "
+                f"in phase {PHASE_NAMES[phase]}")
+    else:
+        runner = machine.RUNNERS.get(phase)
+        module = runner.__module__ if runner else machine.__name__
+        what = f"phase {PHASE_NAMES[phase]}"
+    py, cpp = twin_files(module)
+    return f"{what}: {py} (C++ twin: {cpp})"
+
+
+def mismatch(s: GameState, ns, decision: int, phase: int, cashing: bool = False) -> str:
+    """Where the two engines part after a step played from `decision` in `phase`: the first differing field
+    of the state, the part of the turn with its Python and C++ files, and the differing fields."""
+    py, nat = python_dict(s), ns.to_dict()
+    diffs = differences(py, nat) or ["(a field outside to_dict)"]
+    first = first_field(py, nat) or "(outside to_dict)"
+    return (f"first differing field '{first}', after {part_played(decision, phase, cashing)}\n  "
+            + "\n  ".join(diffs))
+
+
 def same_state(s: GameState, ns) -> bool:
     """True when the two engines' states are equal, field for field (arrays compared as bytes where the
     dtypes agree: a fraction of a Python step). On False, `differences` says where."""
@@ -141,9 +194,7 @@ def same_state(s: GameState, ns) -> bool:
 class Tally:
     matched: int = 0
     differed: int = 0
-    skipped: int = 0
     errors: int = 0
-    unported: dict = field(default_factory=lambda: defaultdict(int))
 
 
 @dataclass
@@ -170,34 +221,31 @@ class Stepper:
         self.focus = focus
         self.where = where
 
-    def unit(self, s: GameState, key: str, py_step, native_step) -> None:
+    def unit(self, s: GameState, key: str, py_step, native_step, cashing: bool = False) -> None:
         tally = self.report.tallies[key]
         if self.focus and self.focus not in key:
             py_step(s)
             return
         ns = to_native(s)
+        decision, phase = s.decision, s.phase
         before = python_dict(s) if self.report.show else None
         try:
             native_step(ns)
             error = None
-        except core().Unported as exc:
-            tally.skipped += 1
-            tally.unported[str(exc)] += 1
-            py_step(s)
-            return
         except Exception as exc:  # a native error where Python went on: a difference
             error = f"{type(exc).__name__}: {exc}"
         py_step(s)
         if error is not None:
             tally.errors += 1
-            self.report.note(key, f"native raised at {self.where}", error)
+            self.report.note(key, f"native raised at {self.where}",
+                             f"{error}\nin {part_played(decision, phase, cashing)}")
             return
-        diffs = differences(python_dict(s), ns.to_dict())
-        if diffs:
+        if not same_state(s, ns):
             tally.differed += 1
             changed = differences(before, python_dict(s), limit=6) if before else []
             self.report.note(key, f"state differs after the step at {self.where}",
-                             "\n".join(diffs) + "\n(python changed: " + "; ".join(changed) + ")")
+                             mismatch(s, ns, decision, phase, cashing) + "\n(python changed: " + "; ".join(changed)
+                             + ")")
         else:
             tally.matched += 1
 
@@ -212,13 +260,10 @@ class Stepper:
         out = np.zeros(py.size, np.int8)
         try:
             ns.legal_mask(out)
-        except core().Unported as exc:
-            tally.skipped += 1
-            tally.unported[str(exc)] += 1
-            return py
         except Exception as exc:
             tally.errors += 1
-            self.report.note(key, f"native raised at {self.where}", f"{type(exc).__name__}: {exc}")
+            self.report.note(key, f"native raised at {self.where}",
+                             f"{type(exc).__name__}: {exc}\nin {part_played(s.decision, s.phase, mask=True)}")
             return py
         if np.array_equal(out, py):
             tally.matched += 1
@@ -228,6 +273,7 @@ class Stepper:
             only_py = [machine.describe_action(s, a) for a in np.flatnonzero(py & ~out)][:6]
             only_nat = [machine.describe_action(s, a) for a in np.flatnonzero(out & ~py)][:6]
             self.report.note(key, f"mask differs at {self.where} (layout size {lay.size})",
+                             f"in {part_played(s.decision, s.phase, mask=True)}\n"
                              f"python only: {only_py}\nnative only: {only_nat}")
         return py
 
@@ -247,7 +293,9 @@ class Stepper:
 
     def apply(self, s: GameState, action: int) -> None:
         key = f"apply {D.NAMES[s.decision]}"
-        self.unit(s, key, lambda st: _apply(st, action), lambda ns: ns.apply(action))
+        lay = machine.layout(s)
+        self.unit(s, key, lambda st: _apply(st, action), lambda ns: ns.apply(action),
+                  cashing=lay.cash <= action < lay.player)
 
 
 def _run_once(s: GameState) -> None:
@@ -313,26 +361,23 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
     assert type(s) is GameState, "the oracle must be the Python engine"
     key = "whole game"
     tally = report.tallies[key]
-    try:
-        ns = core().State.new_game(rules_for(cfg), seed)
-    except core().Unported as exc:
-        tally.skipped += 1
-        tally.unported[str(exc)] += 1
-        return 0
+    ns = core().State.new_game(rules_for(cfg), seed)
     choose = chooser(policy, cfg, seed)
     n = 0
-    buf = np.zeros(machine.layout(s).size, np.int8)
+    lay = machine.layout(s)
+    buf = np.zeros(lay.size, np.int8)
+    last = (D.NONE, SETUP, False)  # the step that made this state: (decision, phase, cashing)
     while True:
         where = f"game seed {seed}, {cfg.n_players} players, decision {n}"
-        diffs = [] if same_state(s, ns) else (differences(python_dict(s), ns.to_dict()) or ["state differs"])
-        if not diffs:
+        text = "" if same_state(s, ns) else mismatch(s, ns, *last)
+        if not text:
             ns.legal_mask(buf)
             if not np.array_equal(buf, legal_mask(s)):
-                diffs = ["mask differs"]
-        if diffs:
+                text = f"the mask differs, in {part_played(s.decision, s.phase, mask=True)}"
+        if text:
             tally.differed += 1
             report.note(key, f"differs at {where} (round {s.round}, phase {PHASE_NAMES[s.phase]}, "
-                        f"{D.NAMES[s.decision]})", "\n".join(diffs))
+                        f"{D.NAMES[s.decision]})", text)
             return n
         if s.phase == GAME_OVER or n >= max_decisions:
             tally.matched += 1
@@ -340,18 +385,14 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
         if visit is not None:
             visit(s)
         legal = np.flatnonzero(legal_mask(s))
-        if legal.size == 0:  # both engines agree on a dead end: a rules-engine bug, not a port difference
+        if legal.size == 0:  # both engines agree on a dead end: a rules-engine bug, not a difference
             report.dead_ends.append(f"{where}: no legal action at '{D.NAMES[s.decision]}' (round {s.round})")
             tally.matched += 1
             return n
         action = choose(s, legal)
+        last = (s.decision, s.phase, lay.cash <= action < lay.player)
         machine.step(s, action)
-        try:
-            ns.step(action)
-        except core().Unported as exc:
-            tally.skipped += 1
-            tally.unported[str(exc)] += 1
-            return n
+        ns.step(action)
         n += 1
 
 
@@ -371,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--focus", default=None, help="check only steps whose key contains this text")
     ap.add_argument("--show", type=int, default=3, help="how many first differences to print in detail")
     ap.add_argument("--max-decisions", type=int, default=3000)
-    ap.add_argument("--whole", action="store_true", help="play both engines side by side (the finished port)")
+    ap.add_argument("--whole", action="store_true", help="play both engines side by side, native state never refreshed")
     ap.add_argument("--policy", default="random", help="with --whole: random, or an agent name (greedy, expert)")
     ap.add_argument("--max-rounds", type=int, default=None, help="round limit of every game (default: the config's)")
     args = ap.parse_args(argv)
@@ -393,12 +434,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\rgame {g + 1}/{args.games}: {total} decisions, {time.time() - start:.0f} s", end="",
               file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print(f"{'step':44} {'matched':>8} {'differed':>8} {'errors':>7} {'skipped':>8}  first unported")
+    print(f"{'step':44} {'matched':>8} {'differed':>8} {'errors':>7}")
     bad = 0
     for key in sorted(report.tallies):
         t = report.tallies[key]
-        first = max(t.unported, key=t.unported.get) if t.unported else ""
-        print(f"{key:44} {t.matched:8} {t.differed:8} {t.errors:7} {t.skipped:8}  {first[:60]}")
+        print(f"{key:44} {t.matched:8} {t.differed:8} {t.errors:7}")
         bad += t.differed + t.errors
     for text in report.firsts:
         print("\n" + text)

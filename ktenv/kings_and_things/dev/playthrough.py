@@ -276,15 +276,9 @@ def first_difference(expected: list[str], actual: list[str], context: int = 3) -
 
 
 def check(folder: Path = FOLDER, backend: str = "python") -> list[str]:
-    """Problems found (empty when every playthrough replays exactly). With backend "native", the
-    playthroughs whose config the native engine plays (the others are left out)."""
+    """Problems found (empty when every playthrough replays exactly), on the Python or the native engine."""
     problems = []
     for name, options, seed in GAMES:
-        if backend == "native":
-            from ..native.game import supported
-
-            if supported(GameConfig.from_dict(options)):
-                continue
         path = folder / name
         if not path.exists():
             problems.append(f"{path}: missing (python -m ktenv.kings_and_things.dev.playthrough --regenerate)")

@@ -19,6 +19,8 @@ Sizes a / b / c: the game's catalog (`catalog.catalog_for`): a, a 2-4 player gam
 b, with house_content (R22: 2 house Things, 4 house hero faces); c, six players (R20.1: two boxes
 and the house block, whose counters stay out of play without house_content). 2-4 player games have
 four PLAYER actions, so their action space depends on the player count only through the board.
+
+C++ twin: native/src/game.hpp (ActionLayout: the layout is built here and handed over, native/bridge.py)
 """
 
 from __future__ import annotations

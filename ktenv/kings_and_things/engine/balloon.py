@@ -7,6 +7,8 @@ then the reactions (Dispel Magic cancels it; a Fan moves the landing hex to a ne
 sinks the Balloon and the passengers escape to an adjacent own hex or are lost). The passengers
 are done for the round; the Balloon stays in play with them until the end of the round. FAN_HEX and
 ESCAPE_HEX are routed by events.py (events ask them too).
+
+C++ twin: native/src/engine/balloon.cpp
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ battle (R13.10). Sides and values: `battle_sides`; items and heroes: `battle_ite
 
 The battle lives in its procedure frame (`procedures.Battle`) so that it can stop at any decision, be
 saved and resume. `begin()` pushes it; the Combat phase calls `run()` until `Battle.done`.
+
+C++ twin: native/src/engine/battle.cpp
 """
 
 from __future__ import annotations

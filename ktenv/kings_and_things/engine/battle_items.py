@@ -1,7 +1,10 @@
 """What acts on a battle besides dice: the item windows (R18.1) with Firewall, Golem, Talisman,
 Magic Bow, Magic Sword and Dust of Defense (C.1, C.5, C.7, C.9-C.11), Dispel Magic before a magic
 step (C.8), the heroes before the first round (A.1, A.2, A.4), the Marksman's choice (A.6), and
-the saving rolls of the Swordmaster and the Talisman (A.8, C.9)."""
+the saving rolls of the Swordmaster and the Talisman (A.8, C.9).
+
+C++ twin: native/src/engine/battle_items.cpp
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Who fights in a battle and with what: the sides' counters, their values, the step each one
-attacks in, and the counters that can take a hit (R13.1, R13.4, R13.5, C.5, C.7, C.10, C.11)."""
+attacks in, and the counters that can take a hit (R13.1, R13.4, R13.5, C.5, C.7, C.10, C.11).
+
+C++ twin: native/src/engine/battle_sides.cpp
+"""
 
 from __future__ import annotations
 

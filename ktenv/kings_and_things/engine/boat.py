@@ -20,6 +20,8 @@ end of the round.
 The trip is the frame `procedures.BoatTrip` (kept for the round: owner, passengers, used). The Boat
 exists in a game's catalog only with house_content (or six players, out of play), so everything
 here checks `on(s)` before touching it.
+
+C++ twin: native/src/engine/boat.cpp
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ goes back to the cup; a bribed city or village is neutralized (it stays, fully d
 defender conquers the hex without a battle and without damage rolls (exploration.py: `apply_bribe`,
 `_conquered`). Defenders that have fought a round are never bribed (R12.4.2; exploration.py asks for
 bribes only before the battle). The decision is BRIBE (exploration.py: `legal_bribe`, `apply_bribe`).
+
+C++ twin: native/src/engine/bribery.cpp
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 From the first player round the table, each player involved in a pending battle, exploration
 or contest chooses one and resolves it completely; the phase ends when none is left.
+
+C++ twin: native/src/engine/combat.cpp
 """
 
 from __future__ import annotations

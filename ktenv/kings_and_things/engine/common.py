@@ -1,6 +1,9 @@
 """Small moves every part of the turn uses: drawing from the cup, returning, cashing, paying; what a
 face-down tile hides (R20.3: `known_sea`, `known_land`, `turn_up`; without Mysterious Kadab no tile is
-face down); forts and towns that change hex (`move_town`, `move_fort`: R21.10, R22.3)."""
+face down); forts and towns that change hex (`move_town`, `move_fort`: R21.10, R22.3).
+
+C++ twin: native/src/engine/common.cpp
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""R13.11 conquest (any way of taking a hex), fort reduction, and what an emptied hex leaves."""
+"""R13.11 conquest (any way of taking a hex), fort reduction, and what an emptied hex leaves.
+
+C++ twin: native/src/engine/conquest.cpp
+"""
 
 from __future__ import annotations
 

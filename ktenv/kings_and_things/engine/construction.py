@@ -1,4 +1,7 @@
-"""R14 phase 7: build Towers and raise forts, 5 gold a level, one level per hex per round."""
+"""R14 phase 7: build Towers and raise forts, 5 gold a level, one level per hex per round.
+
+C++ twin: native/src/engine/construction.cpp
+"""
 
 from __future__ import annotations
 

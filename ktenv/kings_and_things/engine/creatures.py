@@ -5,6 +5,8 @@ A flying creature (the wing symbol: `catalog.THING_FLYING`; flying heroes `catal
 may not enter or cross a full hex (R11.4.3). `flying` is the one answer to "does this Thing fly now";
 the optional rules may add flyers through the hook point `hooks.flyers` (R21.2: the Aviator's creature
 of this round).
+
+C++ twin: native/src/engine/creatures.cpp
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ and may leave the hex where it is pinned (Effect 2). The Deerhunter himself alwa
 The bookkeeping is in the `Move` frame (ktenv.kings_and_things.procedures): `deerhunter` the mode is on, `steps`
 hexes entered since the move started, `ground_cost` their normal ground cost, `qualifying` the
 qualifying counters (a Thing by its id, a hero face by the game's number of Things + face).
+
+C++ twin: native/src/engine/deerhunter.cpp
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""What an action means now, in English (`describe_action`): for messages, logs, replays and agents."""
+"""What an action means now, in English (`describe_action`): for messages, logs, replays and agents.
+
+C++ twin: none (a native game is described through its Python state: NativeGame.describe_action)
+"""
 
 from __future__ import annotations
 

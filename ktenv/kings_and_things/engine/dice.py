@@ -6,6 +6,8 @@ LUCKY_SIGN) before the roll is used; the rule that rolled reads the dice with `t
 next stage. Only the holder is asked, and nobody else can tell that a window was offered (RD8.2).
 With two boxes (R20.1) two players may hold a Lucky Charm: each is asked in turn order from the
 first player (R18.6.1), the second seeing the dice as the first left them (`LuckyCharm.asked`).
+
+C++ twin: native/src/engine/dice.cpp
 """
 
 from __future__ import annotations

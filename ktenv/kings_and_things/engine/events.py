@@ -10,6 +10,8 @@ phase's stages are `s.stage`). Dice are rolled only in runner stages (R18.5 roll
 and read in the next stage. Public registers: ev_c the event (`Event.card`), ev_p its player, ev_q
 the other player concerned (victim, hex owner, Plague player), ev_hex its hex, ev_roll / ev_roll2
 the dice, ev_hero the Defection hero, ev_dest an escape hex, ev_n losses to take.
+
+C++ twin: native/src/engine/events.cpp
 """
 
 from __future__ import annotations
@@ -51,12 +53,8 @@ _TOWN_VALUE = np.where(_IS_TOWN, cat.THING_COMBAT, 0).astype(np.int64)  # city 2
  DEF_ROLL_A, DEF_ROLL_B, DEF_CHECK, DEF_PLACE, DEF_LORD, VAN_VICTIM, VAN_FORT, *_PORTAL) = EventStage
 
 
-def _lay(s: GameState) -> ActionLayout:
-    return layout(s)
-
-
 def run(s: GameState) -> None:
-    STAGES[s.stage](s, _lay(s))
+    STAGES[s.stage](s, layout(s))
 
 
 def event(s: GameState) -> Event:
@@ -68,7 +66,7 @@ def event(s: GameState) -> Event:
 
 def pose(s: GameState, decision: int, actor: int, actions, then: int) -> None:
     """Ask `actor` to pick one of `actions` (never empty); stage `then` reads the answer."""
-    bits = np.zeros(_lay(s).size, np.uint8)
+    bits = np.zeros(layout(s).size, np.uint8)
     bits[np.asarray(actions, np.int64)] = 1
     if not bits.any():
         raise AssertionError(f"decision {D.NAMES[decision]} posed with no legal action")
@@ -719,14 +717,14 @@ def event_playable(s: GameState, p: int, c: int) -> bool:
 PLAYABLE = {
     WILLING_WORKERS: lambda s, p: ww_hexes(s, p).size > 0,
     DISASTER: _always,
-    BIG_JUJU: lambda s, p: bool(caster_actions(s, p, BIG_JUJU, _lay(s))),
+    BIG_JUJU: lambda s, p: bool(caster_actions(s, p, BIG_JUJU, layout(s))),
     PLAGUE: _always,
     MOTHER_LODE: lambda s, p: mother_lode(s, p) > 0,
     GOOD_HARVEST: lambda s, p: good_harvest(s, p) > 0,
     TEENIE_POX: lambda s, p: bool(_others(s, p)),
     DEFECTION: lambda s, p: defection_heroes(s, p).size > 0,
     VANDALS: lambda s, p: bool(vandal_victims(s, p)),
-    WEATHER: lambda s, p: bool(caster_actions(s, p, WEATHER, _lay(s))),
+    WEATHER: lambda s, p: bool(caster_actions(s, p, WEATHER, layout(s))),
 }
 
 STATED_CONDITION = frozenset((WILLING_WORKERS, BIG_JUJU, WEATHER))

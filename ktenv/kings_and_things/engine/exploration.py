@@ -1,6 +1,9 @@
 """R12.2 exploration: the roll, the defenders drawn by the player to the right, what the drawn
 counters do, bribery (its decision; the rules of R12.2.5 are in bribery.py), and the battle against
-the defenders (R12.2.6)."""
+the defenders (R12.2.6).
+
+C++ twin: native/src/engine/exploration.cpp
+"""
 
 from __future__ import annotations
 

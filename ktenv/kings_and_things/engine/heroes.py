@@ -1,4 +1,7 @@
-"""R7 phase 2: recruit heroes. Dismiss, choose, gold before the roll, 2d6, gold after, place."""
+"""R7 phase 2: recruit heroes. Dismiss, choose, gold before the roll, 2d6, gold after, place.
+
+C++ twin: native/src/engine/heroes.cpp
+"""
 
 from __future__ import annotations
 

@@ -21,6 +21,8 @@ How the implementations of one point combine (``combine=``):
   answers truthy, which is the answer; none: the standard answer (falsy).
 - ``"each"``: every implementation whose option is on runs (a mask to widen, a turn to prepare);
   the standard body runs too, first (a declaration with a docstring only is not called at all).
+
+C++ twin: native/src/engine/hooks.hpp
 """
 
 from __future__ import annotations

@@ -26,6 +26,8 @@ Decisions (RD10.17 and the engine's own, documented here):
   them (all if fewer; the stack limit at the destination caps it) and may send more; on one's own
   stack no roll and any number (none allowed). PORTAL_SEND: THING/HERO the next counter, YES done.
   The sent counters may not move before they explore in the Combat phase.
+
+C++ twin: native/src/engine/house.cpp
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ def on(s: GameState) -> bool:
     return bool(s.cfg.house_content)
 
 
-def _creatures(s: GameState) -> np.ndarray:
+def _is_creature(s: GameState) -> np.ndarray:
     return s.cat.THING_KIND == CREATURE
 
 
@@ -96,7 +98,7 @@ def lenin_fights(s: GameState, side: int) -> bool:
 def ahasuerus_dests(s: GameState, p: int) -> np.ndarray:
     """Own hexes and hexes with own creatures, other than his, with room for him (R11.4)."""
     ok = s.hex_owner == p
-    mine = (s.thing_place == BOARD) & (s.thing_owner == p) & _creatures(s)
+    mine = (s.thing_place == BOARD) & (s.thing_owner == p) & _is_creature(s)
     ok[s.thing_hex[mine]] = True
     ok[s.hero_hex[AHASUERUS]] = False
     ok &= s.room_for(p) > 0
@@ -218,7 +220,7 @@ def _armies(s: GameState) -> np.ndarray:
     """Hexes with some player's creatures or heroes on the board."""
     n = s.n_players
     ok = np.zeros(s.geo.n_hexes, bool)
-    t = (s.thing_place == BOARD) & _creatures(s) & (s.thing_owner >= 0) & (s.thing_owner < n)
+    t = (s.thing_place == BOARD) & _is_creature(s) & (s.thing_owner >= 0) & (s.thing_owner < n)
     ok[s.thing_hex[t]] = True
     ok[s.hero_hex[s.hero_owner >= 0]] = True
     return ok
@@ -234,7 +236,7 @@ def portal_playable(s: GameState, p: int) -> bool:
 
 
 def _army(s: GameState, q: int, hx: int) -> tuple[np.ndarray, np.ndarray]:
-    t = np.flatnonzero((s.thing_place == BOARD) & _creatures(s) & (s.thing_owner == q) & (s.thing_hex == hx))
+    t = np.flatnonzero((s.thing_place == BOARD) & _is_creature(s) & (s.thing_owner == q) & (s.thing_hex == hx))
     return t, np.flatnonzero((s.hero_owner == q) & (s.hero_hex == hx))
 
 
@@ -310,7 +312,7 @@ def hold_explorers(s: GameState, p: int) -> None:
     """R22.5: counters a Portal sent into an unexplored hex explore it; they do not move first."""
     if not on(s):
         return
-    t = (s.thing_owner == p) & _creatures(s) & (s.thing_place == BOARD)
+    t = (s.thing_owner == p) & _is_creature(s) & (s.thing_place == BOARD)
     t &= s.hex_owner[np.maximum(s.thing_hex, 0)] == NOBODY
     s.thing_mp[t] = 0
     h = (s.hero_owner == p) & (s.hex_owner[np.maximum(s.hero_hex, 0)] == NOBODY)
@@ -322,16 +324,8 @@ events.add_event(PORTAL, portal_playable, _portal_start, {P_STACK: _portal_stack
                                                           P_ROLLED: _portal_rolled, P_SENT: _portal_sent})
 
 
-def _legal_posed(s: GameState, lay: ActionLayout, mask: np.ndarray) -> None:
-    legal_choice(s, lay, mask)
-
-
-def _apply_posed(s: GameState, lay: ActionLayout, action: int) -> None:
-    apply_choice(s, lay, action)
-
-
 DECISIONS = {
-    D.PORTAL_SEND: (_legal_posed, _apply_posed),
+    D.PORTAL_SEND: (legal_choice, apply_choice),
     D.AHASUERUS_DEST: (legal_ahasuerus, apply_ahasuerus),
     D.GYPSY_TAKE: (legal_gypsy, apply_gypsy),
 }

@@ -1,4 +1,7 @@
-"""R6 phase 1: every player takes their current income (R6.2) from the bank, in turn order."""
+"""R6 phase 1: every player takes their current income (R6.2) from the bank, in turn order.
+
+C++ twin: native/src/engine/income.cpp
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Choices the rules insert wherever play pauses: turning a lost hero over (R7.11, RP-2.6) and
-getting a screen back down to 10 (R17.1.2). The machine asks these before resuming a phase."""
+getting a screen back down to 10 (R17.1.2). The machine asks these before resuming a phase.
+
+C++ twin: native/src/engine/interrupts.cpp
+"""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Decisions of RD10.15 built here:
 - at setup each start hex and its neighbours are turned up before R3.4 (`turn_up_starts`); a
   second or third hex is turned up when claimed, and a Sea is not claimed (the claim is made again);
 - a face-down hex costs 1 MP to enter whatever its terrain, for flyers and walkers alike (the
-  terrain is unknown, so nothing about it may decide a legal move: `enter_cost`);
+  terrain is unknown, so nothing about it may decide a legal move: movement's `_step`);
 - mysterious_flip=on_exploration: the tile is turned up when the hex is chosen for its exploration
   or contest in the Combat phase (`turn_up_for_combat`); a Sea sends every counter there back to
   the hex it came from (`thing_from` / `hero_from`: the land hex it stood on before its last step);
@@ -24,6 +24,8 @@ is in common.py, since every part of the turn asks it (without the option no til
 
 Tycho Brahe (R22.4) lets his owner look at face-down hexes: the private knowledge is the state array
 ``seen[p]`` (per hex; shown only in player p's observation).
+
+C++ twin: native/src/engine/kadab.cpp
 """
 
 from __future__ import annotations
@@ -62,11 +64,6 @@ def turn_up_starts(s: GameState) -> None:
         if hx >= 0:
             s.hex_down[hx] = False
             s.hex_down[list(s.geo.adjacent[hx])] = False
-
-
-def enter_cost(s: GameState) -> np.ndarray:
-    """Per hex: True where the hex is face down (1 MP for every counter, RD10.15)."""
-    return s.hex_down
 
 
 def record_from(s: GameState, things: np.ndarray, heroes: np.ndarray, dest: int) -> None:

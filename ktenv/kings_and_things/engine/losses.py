@@ -6,6 +6,8 @@ up one counter at a time (LOSS: THING creature / city / village, HERO, or HEX = 
 losses nobody can choose between (everything offered must go) are taken at once. When the losses
 are taken, or nothing that may be lost is left, the decision is NONE again and the caller resumes.
 The procedure's state is the `Losses` frame.
+
+C++ twin: native/src/engine/losses.cpp
 """
 
 from __future__ import annotations

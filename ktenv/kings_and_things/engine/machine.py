@@ -4,6 +4,8 @@
 `step(state, action)` applies one legal action and runs the automatic parts of the rules up to
 the next decision. A decision with a single legal action is taken automatically (it is no
 choice), so every decision an agent sees has at least two options.
+
+C++ twin: native/src/engine/machine.cpp
 """
 
 from __future__ import annotations
@@ -59,10 +61,9 @@ BACKENDS = ("auto", "native", "python")
 
 def new_game(config: GameConfig | None = None, seed: int = 0, backend: str = "auto") -> GameState:
     """A new game at its first decision. `backend`: "python" (this engine, the reference), "native" (the
-    C++ core, ktenv.kings_and_things.native: the same game bit for bit; an error for a config it does not play yet) or
-    "auto" (native when it is built and plays this config, else Python)."""
+    C++ core, ktenv.kings_and_things.native: the same game bit for bit) or "auto" (native when it is built, else Python)."""
     cfg = config or GameConfig()
-    if resolve_backend(cfg, backend) == "native":
+    if resolve_backend(backend) == "native":
         from ..native.game import NativeGame
 
         return NativeGame.new(cfg, seed)
@@ -72,8 +73,9 @@ def new_game(config: GameConfig | None = None, seed: int = 0, backend: str = "au
     return s
 
 
-def resolve_backend(cfg: GameConfig, backend: str = "auto") -> str:
-    """"native" or "python": what `backend` means for this config (ValueError naming what is missing)."""
+def resolve_backend(backend: str = "auto") -> str:
+    """"native" or "python": what `backend` means here ("auto": native when the core is built). ValueError
+    for an unknown backend; NativeUnavailableError for "native" when the core is not built."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
     if backend == "python":
@@ -81,17 +83,8 @@ def resolve_backend(cfg: GameConfig, backend: str = "auto") -> str:
     from .. import native
 
     if backend == "auto":
-        if not native.available():
-            return "python"
-        from ..native.game import PORT_COMPLETE, supported
-
-        return "native" if PORT_COMPLETE and not supported(cfg) else "python"
+        return "native" if native.available() else "python"
     native.core()  # raises NativeUnavailableError with the build command
-    from ..native.game import supported
-
-    missing = supported(cfg)
-    if missing:
-        raise ValueError(f"backend 'native' does not play {missing} yet (issue 17): use backend 'auto' or 'python'")
     return "native"
 
 

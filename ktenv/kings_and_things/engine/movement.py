@@ -17,6 +17,8 @@ The player's turn is the `MovementTurn` frame (ktenv.kings_and_things.procedures
 
 Public helpers for other parts: `enemy_presence` (what stops and pins, R11.3.2 / R11.5.1),
 `army_counts_still`, `pin_challengeable` (R11.7.1), `conquer_by_movement` (R11.8.1).
+
+C++ twin: native/src/engine/movement.cpp
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""R8.3: where a Thing from the screen may be placed (setup, recruiting, after a conquest)."""
+"""R8.3: where a Thing from the screen may be placed (setup, recruiting, after a conquest).
+
+C++ twin: native/src/engine/placement.hpp
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,8 @@
 
 In the Recruit Things turn the same decision also lets the player remove own income counters
 (R8.2.2), since both are "arranging the kingdom" choices made before PASS.
+
+C++ twin: native/src/engine/placement_turn.cpp
 """
 
 from __future__ import annotations

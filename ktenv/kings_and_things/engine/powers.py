@@ -20,6 +20,8 @@ procedure frames (ktenv.kings_and_things.procedures):
   `town_spent`: MP spent this movement turn by a fort now in that hex / by a town (R21.10).
 - `BruteScreens.over`: players whose screen may be over 10 until the rules next pause, after a
   Charge creature came back to it in the middle of a decision (R21.4, R17.1).
+
+C++ twin: native/src/engine/powers.cpp
 """
 
 from __future__ import annotations

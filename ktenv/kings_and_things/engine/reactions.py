@@ -4,6 +4,8 @@ A procedure that plays an event or item calls `open_round(...)`, sets its own st
 and reads `take_result(s)` when its runner is called again. Rounds stack: a reaction opens its
 own round, and when a round closes with everyone passing, the most recent unresolved item
 resolves against the one below it. Only players holding an eligible reaction are asked.
+
+C++ twin: native/src/engine/reactions.cpp
 """
 
 from __future__ import annotations

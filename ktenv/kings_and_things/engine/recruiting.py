@@ -1,5 +1,8 @@
 """R8 phase 3: recruit Things. Declare paid draws and a trade set, draw, pay, return the trades,
-place (R8.2, R8.3), then get down to the screen limit (R17.1)."""
+place (R8.2, R8.3), then get down to the screen limit (R17.1).
+
+C++ twin: native/src/engine/recruiting.cpp
+"""
 
 from __future__ import annotations
 

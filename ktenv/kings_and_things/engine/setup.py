@@ -1,5 +1,8 @@
 """R4 setup: first player, start positions, Sea replacement, starting kingdoms, the Tower,
-the initial draw and placement, the one-time 1-for-1 exchange, and the hex stack."""
+the initial draw and placement, the one-time 1-for-1 exchange, and the hex stack.
+
+C++ twin: native/src/engine/setup.cpp
+"""
 
 from __future__ import annotations
 

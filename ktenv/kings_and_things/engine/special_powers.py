@@ -1,5 +1,8 @@
 """R15.1 phase 8: the Master Thief (A.5) and the Assassin Primus (A.7), each usable once per
-round by its owner, in the order the owner chooses."""
+round by its owner, in the order the owner chooses.
+
+C++ twin: native/src/engine/special_powers.cpp
+"""
 
 from __future__ import annotations
 

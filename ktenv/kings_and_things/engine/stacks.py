@@ -10,6 +10,8 @@ boat), a reduced Citadel (conquest, R19.2.2), Mysterious Kadab's send-back (kada
 A retreat may overfill a hex until its excess is eliminated (R13.8.4: `retreat_overflow`). At the end of
 the owner's movement turn `trim` asks them to eliminate the excess (decision RETREAT_EXCESS, answered
 in battle.py: `legal_excess`, `apply_excess`), hex by hex (`over_limit`).
+
+C++ twin: native/src/engine/stacks.cpp
 """
 
 from __future__ import annotations

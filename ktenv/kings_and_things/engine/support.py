@@ -3,6 +3,8 @@
 A creature is supported if its owner owns a land hex of its home terrain anywhere, or if the
 owner's terrain lord of that terrain stands in its hex (R9.1). Face-up unsupported creatures
 leave at once (RD3.1, R9.5); face-down ones are never removed as bluffs.
+
+C++ twin: native/src/engine/support.cpp
 """
 
 from __future__ import annotations

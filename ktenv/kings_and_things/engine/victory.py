@@ -1,5 +1,8 @@
 """R16 victory, R19 alternative victory conditions, R16.6 elimination, R16.7 the round cap,
-and phase 9 (R15.2): the change of turn order that closes a round."""
+and phase 9 (R15.2): the change of turn order that closes a round.
+
+C++ twin: native/src/engine/victory.cpp
+"""
 
 from __future__ import annotations
 

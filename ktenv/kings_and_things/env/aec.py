@@ -115,8 +115,8 @@ class raw_env(SeatedGameEnv):  # noqa: N801 (PettingZoo's naming convention)
                  backend: str = "auto", **config: Any) -> None:
         super().__init__(render_mode, reward, max_steps)
         self.cfg = game_config(config)
-        try:  # "auto": the native engine where it plays this config (ktenv.kings_and_things.engine.new_game)
-            self.backend = resolve_backend(self.cfg, backend)
+        try:  # "auto": the native engine where it is built (ktenv.kings_and_things.engine.new_game)
+            self.backend = resolve_backend(backend)
         except ValueError as exc:
             raise ConfigError(f"backend: {exc}") from None
         n = self.cfg.n_players

@@ -7,7 +7,6 @@ and the oracle: everything here is bit-exact with it (tests/native/test_native.p
 
 from __future__ import annotations
 
-import os
 from types import ModuleType
 
 BUILD_HINT = 'pip install -e .  (builds the native core with the machine\'s C++20 compiler and CMake)'
@@ -17,25 +16,9 @@ class NativeUnavailableError(ImportError):
     """The compiled core is not built in this checkout or install."""
 
 
-def _load_from(path: str) -> ModuleType:
-    """A development build (ktenv.kings_and_things.native.devbuild) loaded in place of the installed module."""
-    import importlib.util
-    import sys
-
-    spec = importlib.util.spec_from_file_location(f"{__name__}._core", path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"KTENV_NATIVE_PATH={path}: not a loadable module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 try:
-    if os.environ.get("KTENV_NATIVE_PATH"):
-        _core = _load_from(os.environ["KTENV_NATIVE_PATH"])
-    else:
-        from . import _core  # type: ignore[attr-defined]
+    from . import _core  # type: ignore[attr-defined]
+
     _REASON = ""
 except ImportError as exc:  # a source checkout that was never built, or a build for another Python
     _core = None

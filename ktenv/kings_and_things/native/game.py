@@ -7,9 +7,7 @@ engine, bit for bit. It has the scalars (`actor`, `decision`, `phase`, `round`, 
 `to_dict()` / `to_json()` (the same text as the Python state's) and pickling. Anything else a caller asks
 for (the procedure frames, `check_invariants`, `screen(p)`, ...) is answered by the equivalent Python
 `GameState`, built from the native state when first asked for after a step (`to_python()`).
-
-`supported(cfg)`: '' when the native engine plays this config, else the first option it lacks (the
-optional content of R21-R22 stays on the Python engine until it is ported, issue 17).
+Every config is played natively: the base game and the optional content of R20-R22.
 """
 
 from __future__ import annotations
@@ -28,21 +26,6 @@ from ..state import _ARRAYS, _KADAB_ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, SC
 from . import core
 from .bridge import rules_for
 
-# Set once the whole base game is ported and the differential tests pass: until then "auto" picks Python.
-PORT_COMPLETE = True
-
-# Every optional content is ported (issue 17): six players (R20.1), "Where will they stop?" (R20.2),
-# Mysterious Kadab (R20.3), the Encounter powers (R21) and the house content (R22).
-_OPTIONAL: tuple[str, ...] = ()
-
-
-def supported(cfg: GameConfig) -> str:
-    """'' when the native engine plays `cfg`; else the first option it lacks."""
-    for name in _OPTIONAL:
-        if getattr(cfg, name):
-            return name
-    return ""
-
 
 class NativeGame:
     """One game in native memory (see the module's docstring)."""
@@ -57,16 +40,10 @@ class NativeGame:
 
     @classmethod
     def new(cls, cfg: GameConfig, seed: int = 0) -> NativeGame:
-        missing = supported(cfg)
-        if missing:
-            raise ValueError(f"the native engine does not play {missing} yet: use backend='python' or 'auto'")
         return cls(cfg, core().State.new_game(rules_for(cfg), int(seed)))
 
     @classmethod
     def from_python(cls, s: GameState) -> NativeGame:
-        missing = supported(s.cfg)
-        if missing:
-            raise ValueError(f"the native engine does not play {missing} yet")
         return cls(s.cfg, core().State.from_python_with(s, rules_for(s.cfg)))
 
     # ----- what callers use

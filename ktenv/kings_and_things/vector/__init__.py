@@ -94,7 +94,7 @@ class VectorEnv:
         max_steps: decisions per episode before truncation (None: no bound), as the AEC env.
         seats: who decides for each seat: "external" (the caller), "random", "greedy", "expert", "ppo:PATH" or
             "ppo-sample:PATH"; one kind per seat, or one such row per game. Default: every seat external.
-        **game_options: every GameConfig key (the game must be one the native engine plays).
+        **game_options: every GameConfig key.
     """
 
     def __init__(self, num_envs: int, num_players: int | None = None, seed: int = 0, num_threads: int | None = None,
@@ -102,7 +102,6 @@ class VectorEnv:
                  seats: Sequence | np.ndarray | None = None, **game_options: Any) -> None:
         from ..native import core
         from ..native.bridge import rules_for
-        from ..native.game import supported
         from ..native.observation import NativeObservationEncoder
 
         _check_count("num_envs", num_envs)
@@ -118,9 +117,6 @@ class VectorEnv:
         if num_players is not None or "n_players" not in options:
             options["num_players"] = 2 if num_players is None else num_players
         self.config: GameConfig = game_config(options)
-        missing = supported(self.config)
-        if missing:
-            raise ConfigError(f"VectorEnv runs native games only, and the native engine does not play {missing} yet")
         self.num_envs = int(num_envs)
         self.num_players = self.config.n_players
         self.reward_mode = reward

@@ -12,11 +12,11 @@
 #include <chrono>
 
 #include "convert.hpp"
-#include "dice.hpp"
 #include "engine/machine.hpp"
 #include "engine/setup.hpp"
 #include "engine/batch.hpp"
 #include "game.hpp"
+#include "rng.hpp"
 #include "state.hpp"
 
 namespace nb = nanobind;
@@ -119,7 +119,6 @@ NB_MODULE(_core, m) {
   });
 
   nb::exception<ktenv::IllegalAction>(m, "IllegalAction", PyExc_ValueError);
-  nb::exception<ktenv::Unported>(m, "Unported", PyExc_NotImplementedError);
   nb::exception<ktenv::InvariantViolation>(m, "InvariantViolation", PyExc_AssertionError);
 
   nb::class_<ktenv::Rules>(m, "Rules", "A kind of game: its options and tables, shared by its games.")

@@ -14,8 +14,8 @@
 #include <variant>
 #include <vector>
 
-#include "dice.hpp"
 #include "generated.hpp"
+#include "rng.hpp"
 
 namespace ktenv {
 

@@ -1,6 +1,7 @@
-// ktenv/kings_and_things/engine/balloon.py: C.2 the Balloon (and the Fan against it, C.3). A Balloon blown onto a full hex leaves a stack over
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// The Balloon (C.2) and the Fan against it (C.3): a flight of its own for up to three passengers. A Balloon
+// blown onto a full hex leaves a stack over 10 that its owner trims at the end of their next movement turn
+// (RP-5.9: stacks.hpp).
+// Python twin: engine/balloon.py (the same functions under the same names, in namespace ktenv::balloon).
 #pragma once
 
 #include "core.hpp"

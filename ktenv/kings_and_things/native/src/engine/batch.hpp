@@ -1,4 +1,4 @@
-// Many games per call, inside native code: random playouts for search and benchmarks (issue 14, 15).
+// Many games per call, inside native code: random playouts for search and benchmarks.
 #pragma once
 
 #include "core.hpp"

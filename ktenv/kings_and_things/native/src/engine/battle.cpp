@@ -724,8 +724,7 @@ void loot(State& s, int hx, int player) {
 }
 
 void register_rules(Registry& r) {
-  // Python: **I.DECISIONS, then battle's own (WARLORD's apply replaced); named one by one, so that a
-  // battle_items not built yet leaves stubs that throw only when reached
+  // Python: **I.DECISIONS, then battle's own (WARLORD's apply replaced)
   r.decision(decision::ITEM_WINDOW, I::legal_window, I::apply_window);
   r.decision(decision::DUST_TARGET, I::legal_dust, I::apply_dust);
   r.decision(decision::ITEM_BEARER, I::legal_bearer, I::apply_bearer);

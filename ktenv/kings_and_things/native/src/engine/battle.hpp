@@ -1,7 +1,7 @@
-// ktenv/kings_and_things/engine/battle.py: R13 battles: reveal, the item windows and heroes before the first round, rounds of magic /
-// ranged / melee steps, hits assigned one at a time by their owners, retreats, and what follows a battle (R13.10).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Battles (R13): reveal, the item windows and heroes before the first round, rounds of magic / ranged /
+// melee steps, hits assigned one at a time by their owners, retreats, and what follows a battle (R13.10).
+// Sides and values: battle_sides.hpp; items and heroes: battle_items.hpp.
+// Python twin: engine/battle.py (the same functions under the same names, in namespace ktenv::battle).
 #pragma once
 
 #include <vector>
@@ -19,11 +19,8 @@ constexpr int EXPLORATION = static_cast<int>(BattleKind::EXPLORATION);
 constexpr int CONTEST = static_cast<int>(BattleKind::CONTEST);
 constexpr int NO_HIT_LIMIT = 50;  // R13.9.6 / RD7.4
 
-}  // namespace ktenv::battle
-
-namespace ktenv::battle {
-
-void begin(State& s, int hx, int kind, int attacker, const std::vector<int>& sides, int defender_side, int neutral_controller);
+void begin(State& s, int hx, int kind, int attacker, const std::vector<int>& sides, int defender_side,
+           int neutral_controller);
 void run(State& s);
 void apply_warlord(State& s, const ActionLayout& lay, int action);
 void legal_target(State& s, const ActionLayout& lay, std::int8_t* mask);

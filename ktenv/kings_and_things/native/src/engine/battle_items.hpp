@@ -1,9 +1,8 @@
-// ktenv/kings_and_things/engine/battle_items.py: What acts on a battle besides dice: the item windows (R18.1) with Firewall, Golem, Talisman,
-// Magic Bow, Magic Sword and Dust of Defense (C.1, C.5, C.7, C.9-C.11), Dispel Magic before a magic step
-// (C.8), the heroes before the first round (A.1, A.2, A.4), the Marksman's choice (A.6), the saving rolls
-// (A.8, C.9).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// What acts on a battle besides dice: the item windows (R18.1) with Firewall, Golem, Talisman, Magic Bow,
+// Magic Sword and Dust of Defense (C.1, C.5, C.7, C.9-C.11), Dispel Magic before a magic step (C.8), the
+// heroes before the first round (A.1, A.2, A.4), the Marksman's choice (A.6), and the saving rolls of the
+// Swordmaster and the Talisman (A.8, C.9).
+// Python twin: engine/battle_items.py (the same functions under the same names, in namespace ktenv::battle_items).
 #pragma once
 
 #include "core.hpp"
@@ -21,11 +20,6 @@ constexpr int ALL_SIDES = -2;  // items_home's side for every side (Python: side
 
 // What resolve() tells the battle to do next (Python: the strings 'window', 'firewall', 'bearer', 'dust').
 enum class Outcome { WINDOW, FIREWALL, BEARER, DUST };
-
-}  // namespace ktenv::battle_items
-
-// the functions (kept after the types: the stub generator reads declarations at column 0)
-namespace ktenv::battle_items {
 
 Ids held_items(const State& s, int side);
 Ids dust_targets(const State& s);

@@ -1,7 +1,6 @@
-// ktenv/kings_and_things/engine/battle_sides.py: Who fights in a battle and with what: the sides' counters, their values, the step each one
-// attacks in, and the counters that can take a hit (R13.1, R13.4, R13.5, C.5, C.7, C.10, C.11).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Who fights in a battle and with what: the sides' counters, their values, the step each one attacks in,
+// and the counters that can take a hit (R13.1, R13.4, R13.5, C.5, C.7, C.10, C.11).
+// Python twin: engine/battle_sides.py (the same functions under the same names, in namespace ktenv::battle_sides).
 #pragma once
 
 #include <optional>
@@ -41,10 +40,6 @@ struct Attacks {  // a fixed-capacity list of Attack (Python: list of tuples)
   const Attack* begin() const { return v.data(); }
   const Attack* end() const { return v.data() + n; }
 };
-
-}  // namespace ktenv::battle_sides
-
-namespace ktenv::battle_sides {
 
 const Series& order(const State& s);  // R12.1.6: attackers from the defender's left, then the defender
 int defender(const State& s);

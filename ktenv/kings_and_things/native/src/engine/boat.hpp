@@ -1,8 +1,7 @@
-// ktenv/kings_and_things/engine/boat.py: R22.6 the Boat (Bateau), house magic item (only with house_content), modelled on
-// the Balloon: a move of its own across 1-3 Sea hexes; its passengers fight as Ranged this round.
-// The trip is the frame BoatTrip. Passenger codes: a Thing c, or ~f for hero face f (as Python).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// The Boat (Bateau, R22.6), a house magic item (only with house_content), modelled on the Balloon: a move
+// of its own across 1-3 Sea hexes; its passengers fight as Ranged this round. The trip is the frame
+// BoatTrip. Passenger codes: a Thing c, or ~f for hero face f (as in Python).
+// Python twin: engine/boat.py (the same functions under the same names, in namespace ktenv::boat).
 #pragma once
 
 #include <vector>
@@ -27,11 +26,6 @@ constexpr int MAX_SEA = 3;
 struct Passengers {
   Ids things, heroes;
 };
-
-}  // namespace ktenv::boat
-
-// the functions (kept after the types: the stub generator reads declarations at column 0)
-namespace ktenv::boat {
 
 BoatTrip* trip(State& s);  // this round's trip (under way, or sailed), or nullptr
 bool on(const State& s);

@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/bribery.py: R12.2.5 bribery: before the battle of an exploration the explorer may buy off neutral defenders.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Bribery (R12.2.5): before the battle of an exploration the explorer may buy off neutral defenders.
+// Python twin: engine/bribery.py (the same functions under the same names, in namespace ktenv::bribery).
 #pragma once
 
 #include "core.hpp"

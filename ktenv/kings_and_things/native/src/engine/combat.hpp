@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/combat.py: R12 phase 6: exploration and battles, organised in player segments (R12.1).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Phase 6 (R12): exploration and battles, organised in player segments (R12.1).
+// Python twin: engine/combat.py (the same functions under the same names, in namespace ktenv::combat).
 #pragma once
 
 #include "core.hpp"

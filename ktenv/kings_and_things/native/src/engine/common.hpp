@@ -1,6 +1,6 @@
-// Small moves every part of the turn uses (ktenv/kings_and_things/engine/common.py): drawing from the cup, returning,
-// cashing, paying; face-down tiles (R20.3: never face down in the base game); forts and towns that
-// change hex.
+// Small moves every part of the turn uses: drawing from the cup, returning, cashing, paying; face-down
+// tiles (R20.3: never face down in the base game); forts and towns that change hex.
+// Python twin: engine/common.py (the same functions under the same names, in namespace ktenv::common).
 #pragma once
 
 #include "core.hpp"

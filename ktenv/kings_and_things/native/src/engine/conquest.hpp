@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/conquest.py: R13.11 conquest (any way of taking a hex), fort reduction, and what an emptied hex leaves.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Conquest (R13.11: any way of taking a hex), fort reduction, and what an emptied hex leaves.
+// Python twin: engine/conquest.py (the same functions under the same names, in namespace ktenv::conquest).
 #pragma once
 
 #include "core.hpp"

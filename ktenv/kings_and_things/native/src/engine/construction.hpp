@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/construction.py: R14 phase 7: build Towers and raise forts, 5 gold a level, one level per hex per round.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Phase 7 (R14): build Towers and raise forts, 5 gold a level, one level per hex per round.
+// Python twin: engine/construction.py (the same functions under the same names, in namespace ktenv::construction).
 #pragma once
 
 #include "core.hpp"

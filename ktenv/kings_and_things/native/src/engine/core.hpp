@@ -2,8 +2,8 @@
 // lists (what np.flatnonzero returns), and the state's basic queries (ktenv/kings_and_things/state.py's GameState
 // methods), under the same names. Include this first in every src/engine/*.cpp.
 //
-// Porting conventions (docs/native.md): one C++ file per Python module, same function names, in
-// namespace ktenv::<module>; the same order of dice, draws and ties as the Python code.
+// Conventions (docs/native.md): one C++ file per Python module, the same function names, in namespace
+// ktenv::<module>; the same order of dice, draws and ties as the Python code.
 #pragma once
 
 #include <algorithm>
@@ -20,10 +20,6 @@ namespace ktenv {
 // An action the current decision does not allow; the state is left unchanged (Python: IllegalActionError).
 struct IllegalAction : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
-};
-// A part of the engine the native core does not have yet: the caller falls back to Python.
-struct Unported : std::logic_error {
-  using std::logic_error::logic_error;
 };
 // The state broke a rule of conservation or a limit (Python: InvariantError): a bug.
 struct InvariantViolation : std::logic_error {

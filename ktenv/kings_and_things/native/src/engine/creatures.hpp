@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/creatures.py: Creature rules that every part of the turn asks: which Things fly.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Creature rules that every part of the turn asks: which Things fly.
+// Python twin: engine/creatures.py (the same functions under the same names, in namespace ktenv::creatures).
 #pragma once
 
 #include "core.hpp"

@@ -1,8 +1,7 @@
-// ktenv/kings_and_things/engine/deerhunter.py: A.3 Deerhunter / RD4.5: cost bookkeeping of the counters that move with him.
-// The bookkeeping is in the Move frame: deerhunter (on), steps, ground_cost, qualifying (a Thing by its
-// id, a hero face by n.Things + face).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// The Deerhunter (A.3, RD4.5): cost bookkeeping of the counters that move with him. The bookkeeping is in
+// the Move frame: deerhunter (on), steps, ground_cost, qualifying (a Thing by its id, a hero face by
+// n.Things + face).
+// Python twin: engine/deerhunter.py (the same functions under the same names, in namespace ktenv::deerhunter).
 #pragma once
 
 #include "core.hpp"
@@ -18,11 +17,6 @@ struct Qualifying {
   FixedList<bool, kMaxThings> things;
   FixedList<bool, kMaxFaces> heroes;
 };
-
-}  // namespace ktenv::deerhunter
-
-// the functions (kept after the types: the stub generator reads declarations at column 0)
-namespace ktenv::deerhunter {
 
 void start(State& s, const Ids& things, const Ids& heroes);
 Qualifying qualifying(const State& s, const Ids& things, const Ids& heroes);

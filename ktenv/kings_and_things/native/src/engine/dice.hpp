@@ -1,8 +1,7 @@
-// ktenv/kings_and_things/engine/dice.py: Roll events (R18.5.1) and the Lucky Charm (C.6).
-// Every roll goes through roll(s, code, n); the rule reads its dice with take(s, code) in its next
-// stage, after any Lucky Charm window (dice.pending, asked by interrupts).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Roll events (R18.5.1) and the Lucky Charm (C.6). Every roll goes through roll(s, code, n); the rule reads
+// its dice with take(s, code) in its next stage, after any Lucky Charm window (dice::pending, asked by
+// interrupts). The game's generator itself is ../rng.hpp.
+// Python twin: engine/dice.py (the same functions under the same names, in namespace ktenv::dice).
 #pragma once
 
 #include "core.hpp"
@@ -31,11 +30,6 @@ inline int sum(const Thrown& d) {
   for (int x : d) t += x;
   return t;
 }
-
-}  // namespace ktenv::dice
-
-// the functions (kept after the types: the stub generator reads declarations at column 0)
-namespace ktenv::dice {
 
 void roll(State& s, int code, int n);
 bool held(const State& s, int code);

@@ -714,29 +714,29 @@ constexpr Stage kStages[] = {
 static_assert(sizeof(kStages) / sizeof(kStages[0]) == VAN_FORT + 1);
 
 // FAN_HEX and ESCAPE_HEX are asked by events (Weather Control, Big Juju), which keep their own posed
-// choice, by the Balloon (C.2) and by an optional rule's move (hooks::has_fan_handlers, R22.6 the
+// choice, by the Balloon (C.2) and by an optional rule's move (hooks::fan_handlers, R22.6 the
 // Bellows diverts the Boat): route each decision to the part that asked it.
 void legal_fan_hex(State& s, const ActionLayout& lay, std::int8_t* mask) {
   if (posed(s)) return legal_choice(s, lay, mask);
-  if (hooks::has_fan_handlers(s)) return boat::legal_fan(s, lay, mask);
+  if (hooks::fan_handlers(s)) return boat::legal_fan(s, lay, mask);
   balloon::legal_fan(s, lay, mask);
 }
 
 void apply_fan_hex(State& s, const ActionLayout& lay, int action) {
   if (posed(s)) return apply_choice(s, lay, action);
-  if (hooks::has_fan_handlers(s)) return boat::apply_fan(s, lay, action);
+  if (hooks::fan_handlers(s)) return boat::apply_fan(s, lay, action);
   balloon::apply_fan(s, lay, action);
 }
 
 void legal_escape_hex(State& s, const ActionLayout& lay, std::int8_t* mask) {
   if (posed(s)) return legal_choice(s, lay, mask);
-  if (hooks::has_fan_handlers(s)) return boat::legal_fan(s, lay, mask);
+  if (hooks::fan_handlers(s)) return boat::legal_fan(s, lay, mask);
   balloon::legal_escape(s, lay, mask);
 }
 
 void apply_escape_hex(State& s, const ActionLayout& lay, int action) {
   if (posed(s)) return apply_choice(s, lay, action);
-  if (hooks::has_fan_handlers(s)) return boat::apply_fan(s, lay, action);
+  if (hooks::fan_handlers(s)) return boat::apply_fan(s, lay, action);
   balloon::apply_escape(s, lay, action);
 }
 
@@ -915,10 +915,7 @@ void register_rules(Registry& r) {
   for (int code : {decision::EVENT_PLAY, decision::EVENT_HEX, decision::EVENT_PLAYER, decision::EVENT_CASTER,
                    decision::EVENT_TERRAIN, decision::PLAGUE_HEX, decision::DEFECT_HERO, decision::LORD_KEEP})
     r.decision(code, legal_choice, apply_choice);
-  try {  // losses.DECISIONS come in with these in Python's table (a stub throws while unported)
-    losses::register_rules(r);
-  } catch (const Unported&) {
-  }
+  losses::register_rules(r);  // losses.DECISIONS come in with these in Python's table
   r.decision(decision::FAN_HEX, legal_fan_hex, apply_fan_hex);
   r.decision(decision::ESCAPE_HEX, legal_escape_hex, apply_escape_hex);
   r.runner[PHASE_EVENTS] = run;

@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/events.py: R10 phase 4: play events (Appendix B, RP-4).
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Phase 4 (R10): play events (Appendix B, RP-4).
+// Python twin: engine/events.py (the same functions under the same names, in namespace ktenv::events).
 #pragma once
 
 #include "core.hpp"

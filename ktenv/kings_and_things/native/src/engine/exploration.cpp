@@ -149,6 +149,20 @@ void fighting(State& s) {
   }
 }
 
+void placed(State& s) { x_of(s).stage = Stage::DONE; }
+
+void done(State& s) { x_of(s).done = true; }
+
+void tie(State& s) {
+  s.decision = decision::INCOME_TIE;
+  s.actor = x_of(s).controller;
+}
+
+void bribe(State& s) {
+  s.decision = decision::BRIBE;
+  s.actor = x_of(s).player;
+}
+
 }  // namespace
 
 void begin(State& s, int hx, int player) {
@@ -164,17 +178,11 @@ void run(State& s) {
   switch (x_of(s).stage) {
     case Stage::ROLL: roll(s); break;
     case Stage::ROLLED: rolled(s); break;
-    case Stage::TIE:
-      s.decision = decision::INCOME_TIE;
-      s.actor = x_of(s).controller;
-      break;
-    case Stage::BRIBE:
-      s.decision = decision::BRIBE;
-      s.actor = x_of(s).player;
-      break;
+    case Stage::TIE: tie(s); break;
+    case Stage::BRIBE: bribe(s); break;
     case Stage::FIGHT: fighting(s); break;
-    case Stage::PLACE: x_of(s).stage = Stage::DONE; break;
-    case Stage::DONE: x_of(s).done = true; break;
+    case Stage::PLACE: placed(s); break;
+    case Stage::DONE: done(s); break;
     case Stage::PLACE_START: place_start(s); break;
   }
 }

@@ -1,6 +1,7 @@
-// ktenv/kings_and_things/engine/exploration.py: R12.2 exploration: the roll, the defenders drawn by the player to the right, what the drawn
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Exploration (R12.2): the roll, the defenders drawn by the player to the right, what the drawn counters
+// do, bribery (its decision; the rules of R12.2.5 are in bribery.hpp), and the battle against the
+// defenders (R12.2.6).
+// Python twin: engine/exploration.py (the same functions under the same names, in namespace ktenv::exploration).
 #pragma once
 
 #include "core.hpp"

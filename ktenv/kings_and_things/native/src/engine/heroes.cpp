@@ -14,6 +14,12 @@ bool unlimited_attempts(const State& s) {
   return s.cfg->hero_attempts_per_round == option::hero_attempts_per_round_unlimited;
 }
 
+// The player's hero recruiting turn (a bare one outside the phase: nothing tried yet).
+HeroRecruit turn_of(const State& s) {
+  const auto* turn = s.frame<HeroRecruit>();
+  return turn != nullptr ? *turn : HeroRecruit{};
+}
+
 void end_turn(State& s) {
   s.drop<HeroRecruit>();
   s.decision = decision::NONE;
@@ -157,7 +163,7 @@ Ids pool_faces(const State& s) {
   Ids out;
   for (int k = 0; k < s.n.Counters; ++k) {
     int face = 2 * k + s.hero_up[k];
-    if (s.hero_owner[face] == NOBODY && hooks::hero_counter_in_play(s, k)) out.push_back(face);
+    if (s.hero_owner[face] == NOBODY && hooks::hero_counters_in_play(s, k)) out.push_back(face);
   }
   return out;
 }
@@ -168,10 +174,7 @@ Ids room_hexes(const State& s, int player) {
 }
 
 Ids recruitable(const State& s, int player) {
-  if (!unlimited_attempts(s)) {
-    const auto* turn = s.frame<HeroRecruit>();
-    if (turn != nullptr && turn->attempts >= 1) return {};  // one attempt a round (R7.1)
-  }
+  if (!unlimited_attempts(s) && turn_of(s).attempts >= 1) return {};  // one attempt a round (R7.1)
   if (room_hexes(s, player).empty()) return {};  // RD5.3
   Ids faces = pool_faces(s);
   bool owns_lord = false;

@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/heroes.py: R7 phase 2: recruit heroes. Dismiss, choose, gold before the roll, 2d6, gold after, place.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Phase 2 (R7): recruit heroes. Dismiss, choose, gold before the roll, 2d6, gold after, place.
+// Python twin: engine/heroes.py (the same functions under the same names, in namespace ktenv::heroes).
 #pragma once
 
 #include "core.hpp"

@@ -1,7 +1,8 @@
-// The hook points of ktenv/kings_and_things/engine/hooks.py with the standard rules' answers. An optional module's
-// implementation is one line behind its option, in the order of registration (machine.PARTS: powers,
-// house, boat, kadab), combined as the Python point combines them ("first", "any", "each").
-// Call them as the Python core does: hooks::build_cost(s, player, standard).
+// The hook points where the optional rules (R20-R22) change the standard rules, with the standard rules'
+// answers. An optional module's implementation is one line behind its option, in the order of
+// registration (machine.PARTS: powers, house, boat, kadab), combined as the Python point combines them
+// ("first", "any", "each"). Call them as the Python core does: hooks::build_cost(s, player, standard).
+// Python twin: engine/hooks.py (its points under the same names, in namespace ktenv::hooks).
 #pragma once
 
 #include <utility>
@@ -36,8 +37,8 @@ inline void counters_setup(State& s) {
   if (s.cfg->house_content) return house::setup(s);
   for (int c : s.t->house_thing_ids) s.thing_place[c] = OUT;
 }
-// R7.3: not the house heroes' counters (in the catalog with six players, R20.1; R22: they may)
-inline bool hero_counter_in_play(const State& s, int counter) {
+// R7.3: not the house heroes' counters (in the catalog with six players, R20.1; R22: they may); per counter
+inline bool hero_counters_in_play(const State& s, int counter) {
   if (s.cfg->house_content) return house::counters_in_play(s, counter);
   for (int f : s.t->house_hero_faces)
     if (s.t->HERO_COUNTER[f] == counter) return false;
@@ -131,8 +132,9 @@ inline bool entered_face_down(State& s, const Ids& things, const Ids& heroes, in
   if (s.cfg->mysterious_kadab && kadab::entered(s, things, heroes, hx)) return true;
   return false;
 }
-// fan_handlers: whether FAN_HEX / ESCAPE_HEX are the Boat's (boat::legal_fan, apply_fan); else the Balloon's
-inline bool has_fan_handlers(const State& s) {
+// Whether FAN_HEX / ESCAPE_HEX are the Boat's (boat::legal_fan, apply_fan); else the Balloon's (Python: the
+// Boat's pair, else None)
+inline bool fan_handlers(const State& s) {
   if (s.cfg->house_content) return boat::fan_handlers(s);
   return false;
 }

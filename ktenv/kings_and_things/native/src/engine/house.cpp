@@ -4,6 +4,7 @@
 #include "common.hpp"
 #include "dice.hpp"
 #include "events.hpp"
+#include "kadab.hpp"
 #include "machine.hpp"
 
 namespace ktenv::house {
@@ -270,12 +271,10 @@ void apply_gypsy(State& s, const ActionLayout& lay, int action) {
 
 // ----- R22.4 Tycho Brahe
 
-// Picked for a move: his owner sees the face-down hexes next to him (kadab.look; private).
+// Picked for a move: his owner sees the face-down hexes next to him (private).
 void tycho_looks(State& s, int face) {
   if (face != TYCHO || !on(s) || !s.cfg->mysterious_kadab || s.hero_owner[TYCHO] < 0) return;
-  int p = s.hero_owner[TYCHO];
-  for (int h : s.t->neighbours[np_hex(s, s.hero_hex[TYCHO])])
-    if (h >= 0 && s.hex_down[h]) s.seen[p][h] = true;
+  kadab::look(s, s.hero_owner[TYCHO], s.t->neighbours[np_hex(s, s.hero_hex[TYCHO])]);
 }
 
 // ----- R22.5 Portal

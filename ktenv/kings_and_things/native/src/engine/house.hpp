@@ -1,8 +1,7 @@
-// ktenv/kings_and_things/engine/house.py: R22 house content (option house_content): the heroes Ahasuerus, Lenin, the
-// Gypsy King and Tycho Brahe (R22.1-R22.4) and the Portal event (R22.5). The Boat (R22.6) is boat.hpp.
-// Every function checks the option (on) before touching a house id, as the Python module does.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// The house content (R22, option house_content): the heroes Ahasuerus, Lenin, the Gypsy King and Tycho
+// Brahe (R22.1-R22.4) and the Portal event (R22.5). The Boat (R22.6) is boat.hpp. Every function checks
+// the option (on) before touching a house id, as the Python module does.
+// Python twin: engine/house.py (the same functions under the same names, in namespace ktenv::house).
 #pragma once
 
 #include "core.hpp"
@@ -14,11 +13,6 @@ constexpr int LENIN = hero::LENIN;
 constexpr int GYPSY_KING = hero::GYPSY_KING;
 constexpr int TYCHO = hero::TYCHO_BRAHE;
 constexpr int PORTAL = event::PORTAL;
-
-}  // namespace ktenv::house
-
-// the functions (kept after the constants: the stub generator reads declarations at column 0)
-namespace ktenv::house {
 
 bool on(const State& s);
 void setup(State& s);                               // hooks.counters_setup (R22.4: Tycho shows the Gypsy King)
@@ -42,10 +36,3 @@ void portal_stage(State& s, const ActionLayout& lay);  // R22.5: the Portal's st
 void hold_explorers(State& s, int p);  // R22.5
 
 }  // namespace ktenv::house
-
-// Mysterious Kadab (kadab.py, R20.3) as the house rules call it: only with mysterious_kadab on
-namespace ktenv::kadab {
-
-bool turn_up_on_entry(State& s, int hx);
-
-}  // namespace ktenv::kadab

@@ -1,6 +1,6 @@
-// ktenv/kings_and_things/engine/interrupts.py: Choices the rules insert wherever play pauses: turning a lost hero over (R7.11, RP-2.6) and
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Choices the rules insert wherever play pauses: turning a lost hero over (R7.11, RP-2.6) and getting a
+// screen back down to 10 (R17.1.2). The machine asks these before resuming a phase.
+// Python twin: engine/interrupts.py (the same functions under the same names, in namespace ktenv::interrupts).
 #pragma once
 
 #include "core.hpp"

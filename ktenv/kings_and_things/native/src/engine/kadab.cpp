@@ -7,13 +7,17 @@
 
 namespace ktenv::kadab {
 
+bool on(const State& s) { return s.cfg->mysterious_kadab; }
+
 // R20.3: every tile goes on the board face down (hook game_setup).
 void lay_face_down(State& s) {
+  if (!on(s)) return;
   for (int h = 0; h < s.n.Hexes; ++h) s.hex_down[h] = true;
 }
 
 // RD10.15: start hexes and their neighbours are turned up before R3.4 applies (hook start_hexes_chosen).
 void turn_up_starts(State& s) {
+  if (!on(s)) return;
   for (int p = 0; p < s.n.Players; ++p) {
     int hx = s.start_hex[p];
     if (hx < 0) continue;
@@ -100,6 +104,12 @@ bool turn_up_for_combat(State& s, int hx) {
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_hex[f] == hx) s.hero_from[f] = -1;
   return false;
+}
+
+// R22.4 Tycho Brahe: player p now knows the terrain of these face-down hexes (private).
+void look(State& s, int p, std::span<const std::int8_t> hexes) {
+  for (int hx : hexes)
+    if (hx >= 0 && s.hex_down[hx]) s.seen[p][hx] = true;
 }
 
 }  // namespace ktenv::kadab

@@ -1,8 +1,7 @@
-// ktenv/kings_and_things/engine/losses.py: The shared "take N losses in a hex" procedure: Terrain Disaster (B.2), Plague (B.4), Teenie Pox
-// (B.7), and the excess of an army escaping a sunk hex (B.3). The caller sets its next stage, then calls
+// The shared "take N losses in a hex" procedure: Terrain Disaster (B.2), Plague (B.4), Teenie Pox (B.7),
+// and the excess of an army escaping a sunk hex (B.3). The caller sets its next stage, then calls
 // start(s, hx, owner, n, flags); when the losses are taken the decision is NONE and the caller resumes.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Python twin: engine/losses.py (the same functions under the same names, in namespace ktenv::losses).
 #pragma once
 
 #include "core.hpp"

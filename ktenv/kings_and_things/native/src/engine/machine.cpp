@@ -74,7 +74,8 @@ void legal_mask(State& s, std::int8_t* out) {
     std::fill(mask, mask + lay.size, 0);
     if (s.decision != decision::NONE) {
       MaskRule rule = registry().mask[s.decision];
-      if (rule == nullptr) throw Unported("decision " + std::to_string(s.decision) + ": mask not ported");
+      if (rule == nullptr)
+        throw std::logic_error("decision " + std::to_string(s.decision) + ": no module registered its mask");
       rule(s, lay, mask);
       cash_options(s, lay, mask);
     }
@@ -94,7 +95,8 @@ void apply(State& s, int action) {
     return;
   }
   ApplyRule rule = registry().apply[s.decision];
-  if (rule == nullptr) throw Unported("decision " + std::to_string(s.decision) + ": apply not ported");
+  if (rule == nullptr)
+    throw std::logic_error("decision " + std::to_string(s.decision) + ": no module registered its apply");
   rule(s, lay, action);
 }
 
@@ -102,7 +104,7 @@ void run_once(State& s) {
   s.mask_valid = false;
   if (interrupts::pending(s)) return;
   Runner runner = registry().runner[s.phase];
-  if (runner == nullptr) throw Unported("phase " + phase_text(s) + ": runner not ported");
+  if (runner == nullptr) throw std::logic_error("phase " + phase_text(s) + ": no module registered its runner");
   runner(s);
 }
 

@@ -1,6 +1,7 @@
-// The phase machine (ktenv/kings_and_things/engine/machine.py): stops at a decision point, exposes the legal actions,
-// resumes on one. Each part of the turn registers its phase runners and decision rules in `Registry`
-// from its `register_<module>` function, as the Python modules fill RUNNERS and DECISIONS.
+// The phase machine: stops at a decision point, exposes the legal actions, resumes on one. Each part of
+// the turn registers its phase runners and decision rules in `Registry` from its `register_rules`
+// function, as the Python modules fill RUNNERS and DECISIONS.
+// Python twin: engine/machine.py (the same functions under the same names, in namespace ktenv::machine).
 #pragma once
 
 #include <array>

@@ -1,13 +1,15 @@
-// ktenv/kings_and_things/engine/movement.py: R11 phase 5: movement, with the moving-stack model of R11.2 / RD4.1.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Phase 5 (R11): movement, with the moving-stack model of R11.2 / RD4.1.
+// Python twin: engine/movement.py (the same functions under the same names, in namespace ktenv::movement).
 #pragma once
 
 #include "core.hpp"
 
 namespace ktenv::movement {
 
-struct Members;  // defined below (a closing brace at column 0 would end the stub generator's namespace)
+// Creatures and heroes of one player, each list ascending (Python: a pair of index arrays).
+struct Members {
+  Ids things, heroes;
+};
 
 // The movement turn / the move under way (nullptr when none).
 MovementTurn* turn(State& s);
@@ -28,10 +30,5 @@ void start_from(State& s, int hx);
 Members selectable(const State& s, int hx);
 // The phase runner (RUNNERS[MOVEMENT]).
 void run(State& s);
-
-// Creatures and heroes of one player, each list ascending (Python: a pair of index arrays).
-struct Members {
-  Ids things, heroes;
-};
 
 }  // namespace ktenv::movement

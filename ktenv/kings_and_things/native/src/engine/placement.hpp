@@ -1,5 +1,6 @@
-// ktenv/kings_and_things/engine/placement.py: R8.3: where a Thing from the screen may be placed (setup, recruiting, after a conquest).
+// Where a Thing from the screen may be placed (R8.3: setup, recruiting, after a conquest).
 // PlacementTargets is small and used by several modules, so it is defined here in full (inline).
+// Python twin: engine/placement.py (the same functions under the same names, in namespace ktenv::placement).
 #pragma once
 
 #include "core.hpp"

@@ -11,7 +11,7 @@ namespace {
 
 using placement::PlacementTargets;
 
-Placement& placing(State& s) { return *s.frame<Placement>(); }
+Placement& placement_of(State& s) { return *s.frame<Placement>(); }
 
 void end_placement(State& s) {
   s.drop<Placement>();
@@ -20,7 +20,7 @@ void end_placement(State& s) {
 
 Ids candidates(State& s, const PlacementTargets& targets) {
   Ids mine = screen(s, s.actor);
-  if (placing(s).only_new) {
+  if (placement_of(s).only_new) {
     Ids fresh;
     for (int c : mine)
       if (s.thing_new[c]) fresh.push_back(c);
@@ -42,9 +42,9 @@ void begin_placement(State& s, int player, bool only_new, int only_hex, bool all
 }
 
 void legal_place(State& s, const ActionLayout& lay, std::int8_t* mask) {
-  PlacementTargets targets(s, s.actor, placing(s).hex);
+  PlacementTargets targets(s, s.actor, placement_of(s).hex);
   for (int c : candidates(s, targets)) mask[lay.thing + c] = 1;
-  if (placing(s).may_remove)
+  if (placement_of(s).may_remove)
     for (int c : common::own_income_counters(s, s.actor)) mask[lay.thing + c] = 1;
   mask[PASS] = 1;
 }
@@ -59,12 +59,12 @@ void apply_place(State& s, const ActionLayout& lay, int action) {
     common::remove_income_counter(s, c);
     return;
   }
-  placing(s).thing = c;
+  placement_of(s).thing = c;
   s.decision = decision::PLACE_HEX;
 }
 
 void legal_place_hex(State& s, const ActionLayout& lay, std::int8_t* mask) {
-  Placement& f = placing(s);
+  Placement& f = placement_of(s);
   PlacementTargets targets(s, s.actor, f.hex);
   HexFlags ok = targets.hexes_for(s, f.thing);
   for (int h = 0; h < s.n.Hexes; ++h)
@@ -72,7 +72,7 @@ void legal_place_hex(State& s, const ActionLayout& lay, std::int8_t* mask) {
 }
 
 void apply_place_hex(State& s, const ActionLayout& lay, int action) {
-  Placement& f = placing(s);
+  Placement& f = placement_of(s);
   int c = f.thing;
   f.thing = -1;
   common::put_on_board(s, c, static_cast<int>(s.actor), action - lay.hex);

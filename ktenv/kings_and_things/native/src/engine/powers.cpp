@@ -145,6 +145,8 @@ int stake_cap(const State& s, const Series& sides) {
   return static_cast<int>(cap);
 }
 
+const Series& sides_of(const State& s) { return s.frame<Battle>()->order; }  // the Gambler's battle's sides
+
 }  // namespace
 
 bool has(const State& s, int player, int power) {
@@ -507,7 +509,7 @@ bool battle_start(State& s) {
   if (!s.cfg->encounter_powers || b.powers_applied) return false;
   b.powers_applied = true;
   int g = holder(s, GAMBLER);
-  const Series& sides = b.order;
+  const Series& sides = sides_of(s);
   if (g < 0 || !contains(sides, g) || sides.size() != 2 || contains(sides, NEUTRAL) || stake_cap(s, sides) < 1)
     return false;
   s.decision = decision::GAMBLER_STAKE;
@@ -516,16 +518,15 @@ bool battle_start(State& s) {
 }
 
 void legal_stake(State& s, const ActionLayout&, std::int8_t* mask) {
-  int cap = stake_cap(s, s.frame<Battle>()->order);
+  int cap = stake_cap(s, sides_of(s));
   for (int k = 0; k <= cap; ++k) mask[NUMBER + k] = 1;
 }
 
 void apply_stake(State& s, const ActionLayout&, int action) {
   int k = action - NUMBER;
   if (k) {
-    Battle& b = *s.frame<Battle>();
-    for (int p : b.order) s.gold[p] -= k;
-    b.stake = k;
+    for (int p : sides_of(s)) s.gold[p] -= k;
+    s.frame<Battle>()->stake = k;
   }
   s.decision = decision::NONE;
 }

@@ -1,7 +1,6 @@
-// ktenv/kings_and_things/engine/powers.py: R21 "Kings & Things Encounter", the fifteen player powers (only with
-// encounter_powers). hooks.hpp calls these behind the option, as the Python hooks dispatch to them.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// The fifteen player powers of "Kings & Things Encounter" (R21, only with encounter_powers). hooks.hpp
+// calls these behind the option, as the Python hooks dispatch to them.
+// Python twin: engine/powers.py (the same functions under the same names, in namespace ktenv::powers).
 #pragma once
 
 #include "core.hpp"
@@ -16,11 +15,6 @@ constexpr int MP = 4;           // R11.1.2 / R21.10: a moving fort or town has 4
 constexpr int REROLL = 30;      // roll code of the Lucky re-roll (dice uses 0-10 and BATTLE + side)
 constexpr int MAX_STAKE = 3;    // R21.11
 constexpr int FLY_RETREAT = 4;  // RD10.16: the Aviator's flyer retreats up to 4 hexes
-
-}  // namespace ktenv::powers
-
-// the functions (kept after the constants: the stub generator reads declarations at column 0)
-namespace ktenv::powers {
 
 bool has(const State& s, int player, int power);  // does `player` (a player, or NEUTRAL / NOBODY) hold `power`?
 int holder(const State& s, int power);            // the player holding `power`, or -1

@@ -1,7 +1,6 @@
-// ktenv/kings_and_things/engine/reactions.py: R18.2 reaction rounds: Dispel Magic, the Fan (bellows) and the Elixir answer an event or item.
-// A procedure calls open_round(...), waits, and reads take_result(s) when its runner is called again.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Reaction rounds (R18.2): Dispel Magic, the Fan (bellows) and the Elixir answer an event or item. A
+// procedure calls open_round(...), waits, and reads take_result(s) when its runner is called again.
+// Python twin: engine/reactions.py (the same functions under the same names, in namespace ktenv::reactions).
 #pragma once
 
 #include "common.hpp"
@@ -24,11 +23,6 @@ struct Result {
   int fan = -1;
   int elixir = 0;
 };
-
-}  // namespace ktenv::reactions
-
-// the functions (kept after the types: the stub generator reads declarations at column 0)
-namespace ktenv::reactions {
 
 // victims: bitmask of the players an Elixir may protect (Teenie Pox); Python's default is 0
 void open_round(State& s, int trigger, int player, int victims);

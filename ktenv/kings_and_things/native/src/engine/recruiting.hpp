@@ -1,6 +1,6 @@
-// ktenv/kings_and_things/engine/recruiting.py: R8 phase 3: recruit Things. Declare paid draws and a trade set, draw, pay, return the trades,
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Phase 3 (R8): recruit Things. Declare paid draws and a trade set, draw, pay, return the trades, place
+// (R8.2, R8.3), then get down to the screen limit (R17.1).
+// Python twin: engine/recruiting.py (the same functions under the same names, in namespace ktenv::recruiting).
 #pragma once
 
 #include "core.hpp"

@@ -102,8 +102,9 @@ int pop_at(std::vector<std::int32_t>& v, int i) {  // Python's list.pop(i)
   return x;
 }
 
-// R3.4, RD2.2 (board.replace_sea_at_start): the start hex, then its Sea neighbours in direction order.
-void replace_sea_at_start(State& s, int start) {
+// R3.4, RD2.2 (board.replace_sea_at_start on the state): the start hex, then its Sea neighbours in
+// direction order.
+void replace(State& s, int start) {
   int needed = land_needed(s);
   if (!start_hex_needs_replacement(s, start)) return;
   std::vector<int> order{start};
@@ -147,7 +148,7 @@ void next_stage(State& s, int stage) {
   if (auto* setup = s.frame<Setup>()) setup->placed = false;
 }
 
-Setup& setup_frame(State& s) {  // the draw and placements under way (started on first use)
+Setup& setup_of(State& s) {  // the draw and placements under way (started on first use)
   if (auto* f = s.frame<Setup>()) return *f;
   return s.push(Setup{});
 }
@@ -218,7 +219,7 @@ void sea_check(State& s) {
         return;
       }
     } else {
-      replace_sea_at_start(s, start);
+      replace(s, start);
     }
   }
   s.turn += 1;
@@ -262,8 +263,8 @@ bool exchange_first(const State& s) {
   return s.cfg->setup_exchange_timing == option::setup_exchange_timing_before_placement;
 }
 
-void draw_things(State& s) {  // R4.7
-  setup_frame(s).screens_open = true;  // R17.1.1: no screen limit during setup before placement
+void draw(State& s) {  // R4.7
+  setup_of(s).screens_open = true;  // R17.1.1: no screen limit during setup before placement
   int count = initial_draw(s);
   for (int player : turn_order(s))
     for (int i = 0; i < count; ++i)
@@ -274,11 +275,11 @@ void draw_things(State& s) {  // R4.7
 void place(State& s) {  // R4.8
   int player = current(s);
   if (player < 0) {
-    setup_frame(s).screens_open = false;  // placement done: the screen limit applies (interrupts)
+    setup_of(s).screens_open = false;  // placement done: the screen limit applies (interrupts)
     next_stage(s, exchange_first(s) ? FINISH : EXCHANGE);
     return;
   }
-  Setup& setup = setup_frame(s);
+  Setup& setup = setup_of(s);
   if (!setup.placed) {
     setup.placed = true;
     placement_turn::begin_placement(s, player, false, -1, false);
@@ -309,7 +310,7 @@ void place_again(State& s) {
     next_stage(s, FINISH);
     return;
   }
-  Setup& setup = setup_frame(s);
+  Setup& setup = setup_of(s);
   if (!setup.placed) {
     setup.placed = true;
     bool drew = false;
@@ -338,7 +339,7 @@ void finish(State& s) {
   s.turn = 0;
 }
 
-void (*const STAGES[])(State&) = {roll_first, start, sea_check, claim, tower, draw_things,
+void (*const STAGES[])(State&) = {roll_first, start, sea_check, claim, tower, draw,
                                   exchange, place, exchange, place_again, finish};
 
 }  // namespace
@@ -368,7 +369,7 @@ void apply_start(State& s, const ActionLayout& lay, int action) {  // RD2.1: the
 void legal_sea(State&, const ActionLayout&, std::int8_t* mask) { mask[YES] = mask[PASS] = 1; }
 
 void apply_sea(State& s, const ActionLayout&, int action) {
-  if (action == YES) replace_sea_at_start(s, s.start_hex[s.actor]);
+  if (action == YES) replace(s, s.start_hex[s.actor]);
   s.decision = decision::NONE;
   s.turn += 1;
 }
@@ -458,7 +459,7 @@ void apply_exchange(State& s, const ActionLayout& lay, int action) {
 // R4.1-R4.3: heroes' sides at random, the board laid; setup continues through the decisions.
 void start_game(State& s) {
   for (int k = 0; k < s.n.Counters; ++k)  // box counters first: same draws as ever
-    if (hooks::hero_counter_in_play(s, k)) s.hero_up[k] = static_cast<std::int8_t>(s.rng.below(2));  // R4.2
+    if (hooks::hero_counters_in_play(s, k)) s.hero_up[k] = static_cast<std::int8_t>(s.rng.below(2));  // R4.2
   hooks::counters_setup(s);  // R22
   lay_board(s);              // R3.2
   s.phase = PHASE_SETUP;

@@ -1,6 +1,6 @@
-// ktenv/kings_and_things/engine/setup.py: R4 setup: first player, start positions, Sea replacement, starting kingdoms, the Tower,
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Setup (R4): first player, start positions, Sea replacement, starting kingdoms, the Tower, the initial
+// draw and placement, the one-time 1-for-1 exchange, and the hex stack.
+// Python twin: engine/setup.py (the same functions under the same names, in namespace ktenv::setup).
 #pragma once
 
 #include "core.hpp"

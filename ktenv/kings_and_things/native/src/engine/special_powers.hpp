@@ -1,6 +1,6 @@
-// ktenv/kings_and_things/engine/special_powers.py: R15.1 phase 8: the Master Thief (A.5) and the Assassin Primus (A.7), each usable once per
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Phase 8 (R15.1): the Master Thief (A.5) and the Assassin Primus (A.7), each usable once per round by its
+// owner, in the order the owner chooses.
+// Python twin: engine/special_powers.py (the same functions under the same names, in namespace ktenv::special_powers).
 #pragma once
 
 #include "core.hpp"

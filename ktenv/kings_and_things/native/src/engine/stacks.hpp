@@ -1,6 +1,7 @@
-// ktenv/kings_and_things/engine/stacks.py: R11.4 the stack limit (10 creatures and heroes of one player in a hex; a Citadel has none) and
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// The stack limit (R11.4: 10 creatures and heroes of one player in a hex; a Citadel has none) and stacks
+// over it (RP-5.9, RD10.2): who may be over the limit for now, and the trim at the end of the owner's
+// movement turn.
+// Python twin: engine/stacks.py (the same functions under the same names, in namespace ktenv::stacks).
 #pragma once
 
 #include "core.hpp"

@@ -1,6 +1,5 @@
-// ktenv/kings_and_things/engine/support.py: R9 support and bluffs, R7.11 hero losses: shared by movement, battles and events.
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Support and bluffs (R9) and hero losses (R7.11): shared by movement, battles and events.
+// Python twin: engine/support.py (the same functions under the same names, in namespace ktenv::support).
 #pragma once
 
 #include "core.hpp"

@@ -1,6 +1,6 @@
-// ktenv/kings_and_things/engine/victory.py: R16 victory, R19 alternative victory conditions, R16.6 elimination, R16.7 the round cap,
-// Declarations, one per line, in Python's names (the build gives an undefined one a stub that throws
-// Unported, so the differential test skips what is not ported yet).
+// Victory (R16), the alternative victory conditions (R19), elimination (R16.6), the round cap (R16.7), and
+// phase 9 (R15.2): the change of turn order that closes a round.
+// Python twin: engine/victory.py (the same functions under the same names, in namespace ktenv::victory).
 #pragma once
 
 #include <string>

@@ -13,7 +13,7 @@
 #include <array>
 #include <vector>
 
-#include "dice.hpp"
+#include "rng.hpp"
 #include "state.hpp"
 
 namespace ktenv::search {
