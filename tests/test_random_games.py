@@ -307,7 +307,7 @@ def test_the_game_whose_reduced_citadel_held_17_creatures_now_keeps_the_invarian
     """ktenv.fuzz game 321: a Citadel under variant B (R19.2.2) was reduced with 17 creatures in it;
     the stack over 10 broke the invariants (arranged exactly in test_balloon.py)."""
     options = dict(max_rounds=35, victory="unique_b", start_sea_replacement="optional", where_will_they_stop=True,
-                   cup_size_public=True, events_without_effect=True, event_losses="free_choice",
+                   cup_size_public=True, event_losses="free_choice",
                    talisman_save_scope="round", encounter_powers=True, mysterious_kadab=True, land_threshold_2p=6)
     from ktenv.fuzz import FuzzGame
     from ktenv.fuzz import play as fuzz_play

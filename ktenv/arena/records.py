@@ -125,7 +125,7 @@ class GameRecord:
             if key not in data:
                 raise RecordError(f"record field '{key}' is missing (truncated file?)")
         try:
-            cfg = config_from_dict(data["config"])
+            cfg = config_from_dict(data["config"], saved=True)
         except (ConfigError, TypeError) as exc:
             raise RecordError(f"record field 'config': {exc}") from None
         seed = data["seed"]
@@ -165,14 +165,15 @@ class GameRecord:
             raise RecordError(f"{path}: {exc}") from None
 
 
-def config_from_dict(data):
-    """A GameConfig, or a KingsburgConfig where the mapping says ``"game": "kingsburg"`` (issue 19)."""
+def config_from_dict(data, saved: bool = False):
+    """A GameConfig, or a KingsburgConfig where the mapping says ``"game": "kingsburg"``. With `saved`
+    the mapping is a record's, perhaps from an earlier ktenv (`GameConfig.from_saved`)."""
     if isinstance(data, dict) and data.get("game") == "kingsburg":
         from ..kingsburg import KingsburgConfig
 
         return KingsburgConfig.from_dict(data)
     if isinstance(data, dict):
-        return GameConfig.from_dict(data)
+        return GameConfig.from_saved(data) if saved else GameConfig.from_dict(data)
     raise ConfigError(f"expected a mapping of game options, got {type(data).__name__}")
 
 
