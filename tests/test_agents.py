@@ -153,3 +153,53 @@ def test_a_users_own_agents_and_training_modules_do_not_shadow_ktenv(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "RandomAgent"
+
+
+def _event_up(event: str, effect: bool):
+    """Player 0 up in the events phase holding `event`: with something for it to act on, or nothing
+    (Mother Lode: an income counter on an own hex; Vandals: an enemy Keep, else only a Citadel;
+    Defection: room for a hero, else an own hex full; a hero waits in the pool)."""
+    from ktenv.constants import CREATURE, MOUNTAIN
+    from ktenv.state import EVENTS
+
+    from .builders import board, own, put, screen, start_phase
+
+    s = board(2, 3, gold=None)
+    own(s, 0, 1, terrain=MOUNTAIN)
+    own(s, 1, 9, fort=2 if effect else 4)
+    if event == "Mother Lode" and effect:
+        put(s, "Gold Mine", 0, 1)
+    if event == "Defection" and not effect:
+        for c in np.flatnonzero(ktenv.catalog.THING_KIND[:s.n_things] == CREATURE)[:10]:
+            put(s, int(c), 0, 1)
+    screen(s, ktenv.catalog.EVENT_ID[event], 0)
+    start_phase(s, EVENTS, first=0)
+    return s
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+@pytest.mark.parametrize("event", ["Mother Lode", "Vandals", "Defection"])
+def test_r10_1_rule_agents_never_spend_an_event_that_would_do_nothing(name, event):
+    """R10.1 offers any event, one with nothing to act on included: greedy and expert keep it behind the
+    screen, and play it where it acts; the native agents choose the same."""
+    from ktenv.agents.expert import ExpertAgent
+    from ktenv.agents.greedy import GreedyAgent
+
+    from ktenv import native
+    from ktenv.engine import decisions as D
+    from ktenv.engine.actions import PASS
+    from ktenv.engine.machine import layout
+
+    for effect in (False, True):
+        s = _event_up(event, effect)
+        play = layout(s).thing + ktenv.catalog.EVENT_ID[event]
+        mask = legal_mask(s)
+        assert s.decision == D.EVENT_PLAY and s.actor == 0 and mask[play] and mask[PASS]
+        obs = encoder_for(s.cfg).encode(s, 0)
+        chosen = [{"greedy": GreedyAgent, "expert": ExpertAgent}[name](seed=1).act(obs, mask)]
+        if native.available():
+            from ktenv.native.agents import NativeGreedyAgent
+            from ktenv.native.expert import NativeExpertAgent
+
+            chosen.append({"greedy": NativeGreedyAgent, "expert": NativeExpertAgent}[name](seed=1).act(obs, mask))
+        assert chosen == [play if effect else PASS] * len(chosen), (event, effect)
