@@ -16,7 +16,7 @@ and restarted with a new seed when its episode ends. Rows:
   step (the observation is computed lazily, so this is the full cost of an agent that looks);
 - the same with `last(observe=False)` and the mask from `env.unwrapped.action_masks()` (an agent
   that needs only the mask, e.g. random play, pays nothing for the observation);
-- Kingsburg (ktenv.kingsburg, issue 19) beside it: its engine alone and its env() wrapped, observing
+- Kingsburg (ktenv.kingsburg) beside it: its engine alone and its env() wrapped, observing
   and mask only, at the same player count (2-5);
 - connect_four_v3 and chess_v6 from `pettingzoo.classic` (needs `pip install "pettingzoo[classic]"`;
   chess also needs python-chess). Missing ones are reported and skipped.

@@ -1,4 +1,4 @@
-"""Issue 16.3: does `ismcts:seconds=T` keep its per-decision time budget? Wall-clock seconds of
+"""Does `ismcts:seconds=T` keep its per-decision time budget? Wall-clock seconds of
 every search decision (single-action decisions, played at once, are left out), mean and max, with
 the iterations (playouts) the search made in them. On a native game (the default backend for the
 base game) the search is the native one.

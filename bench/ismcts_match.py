@@ -1,4 +1,4 @@
-"""A 2-player match of one search agent against one opponent, seats swapped every game (issue 16).
+"""A 2-player match of one search agent against one opponent, seats swapped every game.
 
     python bench/ismcts_match.py "ismcts:seconds=0.1,rollout=expert" expert --games 40 --workers 2
 

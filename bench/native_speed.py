@@ -1,4 +1,4 @@
-"""The native engine beside the Python engine and the peers, in one run (issue 14's benchmark).
+"""The native engine beside the Python engine and the peers, in one run.
 
     python bench/native_speed.py --seconds 5 --players 4
     python bench/native_speed.py --players 6 --set mysterious_kadab=true --set where_will_they_stop=true
@@ -179,7 +179,7 @@ def main() -> None:
         print(f"  {'native playouts vs catanatron real choices':<46} "
               f"{rate['native playouts inside native code'] / rate['catanatron real choices']:8.1f}x")
 
-    print("\ntargets (issue 14)")
+    print("\ntargets")
     playouts = rate["native playouts inside native code"]
     checks = [
         ("native playouts >= 500k decisions/s on one core", playouts >= 500_000, f"{playouts:,.0f}"),

@@ -43,7 +43,8 @@ def _game_of_save(path: str) -> registry.GameSpec:
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    parser = argparse.ArgumentParser(prog="ktenv", description="ktenv: a research environment and bot arena for board games")
+    parser = argparse.ArgumentParser(prog="ktenv",
+                                     description="ktenv: a research environment and bot arena for board games")
     parser.add_argument("--version", action="version", version=f"ktenv {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_play_parser(sub)

@@ -22,7 +22,8 @@ from .errors import ConfigError
 
 ENTRY_POINT_GROUP = "ktenv.games"
 
-# The parts every game provides, as "module:attribute" references (a bare "module" is the module itself), and what the shared layers do with them.
+# The parts every game provides, as "module:attribute" references (a bare "module" is the module itself), and what the
+# shared layers do with them.
 PARTS: dict[str, str] = {
     "config_type": "the frozen config record (`from_dict`, `to_dict`); its `n_players` is the player count",
     "make_config": "make_config(options, players, max_rounds) -> config: the tournament's and trainer's settings",
@@ -163,12 +164,16 @@ def game_of_state(state: Any) -> GameSpec:
     return game_of_config(state.cfg)
 
 
-def config_from_dict(data: Any) -> Any:
-    """A game's config from a mapping: ``"game": NAME`` picks the game (the default game when absent)."""
+def config_from_dict(data: Any, saved: bool = False) -> Any:
+    """A game's config from a mapping: ``"game": NAME`` picks the game (the default game when absent). With
+    `saved` the mapping comes from a file an earlier ktenv may have written: the config type's `from_saved`
+    reads it where the type has one."""
     if not isinstance(data, dict):
         raise ConfigError(f"expected a mapping of game options, got {type(data).__name__}")
     spec = game(data.get("game")) if data.get("game") is not None else default()
-    return spec.config_type.from_dict({k: v for k, v in data.items() if k != "game"})
+    options = {k: v for k, v in data.items() if k != "game"}
+    reader = getattr(spec.config_type, "from_saved", None) if saved else None
+    return (reader or spec.config_type.from_dict)(options)
 
 
 def config_to_dict(cfg: Any) -> dict:
@@ -184,5 +189,6 @@ def _counts(players: tuple[int, ...]) -> str:
     return ", ".join(map(str, players[:-1])) + f" or {players[-1]}"
 
 
-__all__ = ["ENTRY_POINT_GROUP", "OPTIONAL_PARTS", "PARTS", "GameSpec", "config_from_dict", "config_to_dict", "default", "game",
+__all__ = ["ENTRY_POINT_GROUP", "OPTIONAL_PARTS", "PARTS", "GameSpec", "config_from_dict", "config_to_dict", "default",
+           "game",
            "game_of_config", "game_of_state", "names", "register"]

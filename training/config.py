@@ -33,7 +33,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                              "default: a local cluster)")
 
 HEURISTIC_AGENTS = ("random", "greedy", "expert")
-VEC_ENVS = ("vector", "subproc", "dummy")  # batched native games (the game's learner_vec_env), or SingleAgentEnvs in SB3's
+# batched native games (the game's learner_vec_env), or SingleAgentEnvs in SB3's
+VEC_ENVS = ("vector", "subproc", "dummy")
 PRECISIONS = ("auto", "bf16", "fp32")  # the first layer's products in PPO (training/policy.py, SymlogFeatures)
 
 

@@ -265,7 +265,8 @@ def build_algorithm(cfg: TrainConfig, pool: list[str]):
     config = (
         PPOConfig()
         .environment(TurnBasedMultiAgent, env_config={"game": game, "reward": cfg.env.reward,
-                                                      "engine": cfg.env.engine, "game_name": cfg.env.game_name}, disable_env_checking=True)
+                                                      "engine": cfg.env.engine, "game_name": cfg.env.game_name},
+                     disable_env_checking=True)
         .framework("torch")
         .env_runners(num_env_runners=runners, num_envs_per_env_runner=cfg.n_envs, num_cpus_per_env_runner=1,
                      rollout_fragment_length="auto")

@@ -77,7 +77,8 @@ def make_batched_games(cfg: TrainConfig, run_dir: str):
 
     game = cfg.env.game_config().to_dict()
     game.pop("n_players")
-    return cfg.env.spec.learner_vec_env(cfg.n_envs, num_players=cfg.env.players, num_threads=None, reward=cfg.env.reward,
+    return cfg.env.spec.learner_vec_env(cfg.n_envs, num_players=cfg.env.players, num_threads=None,
+                                        reward=cfg.env.reward,
                          seat="random", opponents=League(run_dir, cfg.league).draw_for, **game)
 
 

@@ -22,7 +22,8 @@ The plan, in the order the rules page's round runs (R5.1):
   weakest creatures; retreat when clearly losing, never from home; battle items are played when
   the fight is close; the Marksman shoots at full value and picks the best target.
 - **Events and powers.** Good events on the right target (Disaster and Weather Control on the
-  leader's strongest hex, Teenie Pox and Vandals on the leader); the Plague and Big Juju are kept;
+  leader's strongest hex, Teenie Pox and Vandals on the leader), never one that would do nothing
+  (R10.1 offers it all the same); the Plague and Big Juju are kept;
   the Master Thief robs the richest, the Assassin the strongest.
 
 Everything is read from the observation (`agents.view.View`); the agent keeps only its own plan
@@ -479,6 +480,8 @@ class ExpertAgent(GreedyAgent):
                 value = EVENT_PLAY.get(name, -1.0)
                 if name == "Mother Lode":
                     value = 0.5 * float((v.income_value * (v.owner == 0)).sum()) - 0.5
+                if self.event_without_effect(v, i):  # R10.1 offers it: playing it would only spend it
+                    value = -1.0
                 out[k] = value
         return out
 

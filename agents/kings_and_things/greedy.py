@@ -25,6 +25,9 @@ W_INCOME, W_HEX, W_ARMY, W_FORT, W_GOLD = 3.0, 1.5, 1.0, 4.0, 0.25
 DRAW_VALUE = 2.0  # expected worth of a Thing drawn from the cup
 GOOD_EVENTS = ("Willing Workers", "Mother Lode", "Good Harvest", "Teeniepox", "Vandals", "Defection",
                "Terrain Disaster")
+# R10.1: any event may be played, one with nothing to act on included; these can find nothing to act on
+# (event_without_effect), the others always have an effect or a condition the engine checks (Appendix B)
+EFFECT_CHECKED = ("Mother Lode", "Good Harvest", "Vandals", "Defection")
 
 
 class GreedyAgent(RuleAgent):
@@ -344,9 +347,29 @@ class GreedyAgent(RuleAgent):
     # ----- events, reactions, special powers
 
     def score_event_play(self, v, legal):
+        """A good event, unless it would do nothing now (R10.1 offers it all the same): never that."""
         blocks, idx = self.blocks(v, legal)
-        return np.array([1.0 if b == "THING" and cat.THING_NAME[i] in GOOD_EVENTS else 0.0
+        return np.array([(-1.0 if self.event_without_effect(v, i) else 1.0)
+                         if b == "THING" and cat.THING_NAME[i] in GOOD_EVENTS else 0.0
                          for b, i in zip(blocks, idx)])
+
+    def event_without_effect(self, v: View, t: int) -> bool:
+        """Would event t find nothing to act on now (as the engine's events.PLAYABLE judges)? Mother
+        Lode: no income counter on my hexes (B.5); Good Harvest: no hex (B.6); Vandals: no enemy Tower,
+        Keep or Castle (B.9); Defection: no hero in the pool or with another player, or no hex of mine
+        with room for one (B.8, RD5.3; a Citadel has no limit)."""
+        name = cat.THING_NAME[t]
+        own = v.owner == 0
+        if name == "Mother Lode":
+            return not (own & (v.income_value > 0)).any()
+        if name == "Good Harvest":
+            return not own.any()
+        if name == "Vandals":
+            return not ((v.owner > 0) & (v.fort > 0) & (v.fort < 4)).any()
+        if name == "Defection":
+            room = own & ((v.fort == 4) | (v.own_army() < 10))
+            return not room.any() or not (v.hero_pool.any() or (v.hero_owner > 0).any())
+        return False
 
     def leader_scores(self, v: View, legal: np.ndarray, key: np.ndarray) -> np.ndarray:
         """PLAYER actions (relative to me) scored by `key` of that player; me last."""

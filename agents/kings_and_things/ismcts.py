@@ -1,4 +1,4 @@
-"""`ismcts`: single-observer information-set Monte Carlo tree search (issue 16.2).
+"""`ismcts`: single-observer information-set Monte Carlo tree search.
 
 SO-ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search"): the
 agent never sees the true game. At each of its decisions the arena hands it a `WorldSampler`
@@ -229,7 +229,7 @@ class ISMCTSAgent:
             return int(legal[0])
         worlds = observation.get("worlds") if isinstance(observation, dict) else None
         if worlds is None:
-            raise ValueError("ismcts agent: needs observation['worlds'] (a ktenv.kings_and_things.worlds.WorldSampler for its "
+            raise ValueError("ismcts agent: needs observation['worlds'] (a WorldSampler, ktenv.kings_and_things.worlds, for its "
                              "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
                              "needs_worlds")
         if not isinstance(worlds, NativeWorldSampler):
@@ -262,7 +262,7 @@ class ISMCTSAgent:
     # ----- search
 
     def native_search(self, worlds: NativeWorldSampler, legal: np.ndarray) -> int:
-        """The same search in C++ (ktenv/kings_and_things/native/src/search/ismcts.cpp), on the sampler's native worlds."""
+        """The same search in C++ (the game's native/src/search/ismcts.cpp), on the sampler's native worlds."""
         from ktenv.kings_and_things.native import core
         from ktenv.kings_and_things.native.expert import expert_plan_for
         from ktenv.kings_and_things.native.observation import stats_encoder

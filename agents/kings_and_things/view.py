@@ -275,6 +275,12 @@ class View:
     def own_counters(self) -> np.ndarray:
         return self.things_at[0] + self.heroes_at[0]
 
+    @_memo
+    def own_army(self) -> np.ndarray:
+        """Per hex: my creatures (combat values 1-6) and heroes, what the stack limit counts (R11.4.1)."""
+        first = self._hidx["own_value_1"]
+        return self._hx[first:first + 6].sum(axis=0) + self.heroes_at[0]
+
     def thing_value(self, t: int) -> float:
         """What a Thing behind my screen is worth to me (in rough 'income points')."""
         kind = THING_KIND[t]

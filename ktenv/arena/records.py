@@ -95,7 +95,8 @@ class GameRecord:
     def to_dict(self) -> dict:
         from .. import __version__
 
-        out = {"schema": SCHEMA, "version": VERSION, "ktenv": __version__, "config": registry.config_to_dict(self.config),
+        config = registry.config_to_dict(self.config)
+        out = {"schema": SCHEMA, "version": VERSION, "ktenv": __version__, "config": config,
                "seed": self.seed, "agents": list(self.agents), "actions": encode_actions(self.actions),
                "result": self.result}
         if self.agent_files:
@@ -125,7 +126,7 @@ class GameRecord:
             if key not in data:
                 raise RecordError(f"record field '{key}' is missing (truncated file?)")
         try:
-            cfg = config_from_dict(data["config"])
+            cfg = config_from_dict(data["config"], saved=True)
         except (ConfigError, TypeError) as exc:
             raise RecordError(f"record field 'config': {exc}") from None
         seed = data["seed"]
@@ -165,9 +166,10 @@ class GameRecord:
             raise RecordError(f"{path}: {exc}") from None
 
 
-def config_from_dict(data):
-    """A record's config: the game its ``"game"`` key names (the default game without one)."""
-    return registry.config_from_dict(data)
+def config_from_dict(data, saved: bool = False):
+    """A record's config: the game its ``"game"`` key names (the default game without one). With `saved`
+    the mapping is a record's, perhaps from an earlier ktenv (read by the config's `from_saved`)."""
+    return registry.config_from_dict(data, saved=saved)
 
 
 def result_of(s: Any, decisions: int) -> dict:

@@ -34,7 +34,7 @@ def make_agents(names: list[str], seed: int) -> list:
 
 def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False,
               max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
-    """Play one game; seat i is played by agent `names[i]`; `backend`: the engine (ktenv.kings_and_things.engine.new_game)."""
+    """Play one game; seat i is played by agent `names[i]`; `backend`: the engine (`engine.new_game`)."""
     if len(names) != cfg.n_players:
         raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
     seats = make_agents(names, seed)

@@ -17,7 +17,8 @@ VICTORY_VARIANTS = ("standard", "quick", "unique_a", "unique_b", "fixed_rounds",
 ENCOUNTER_POWERS = ("Amoeba", "Aviator", "Builder", "Brute", "Lucky", "Explorer", "Tax Farmer", "King of Things",
                     "Magician", "Nomad", "Gambler", "Populous", "Recruiter", "Trafficker", "Vandal")
 
-# key -> allowed values, and the true/false keys: public for tools that draw option mixes (ktenv.kings_and_things.dev.fuzz)
+# key -> allowed values, and the true/false keys: public for tools that draw option mixes
+# (ktenv.kings_and_things.dev.fuzz)
 OPTION_CHOICES: dict[str, tuple] = {
     "victory": VICTORY_VARIANTS,
     "start_land_neighbours": (2, 3),  # R3.4.1, X1
@@ -42,11 +43,20 @@ OPTION_CHOICES: dict[str, tuple] = {
     "stack_limit_check": ("every_step", "end_of_movement"),  # R11.4.4
     "contest_attacker": ("segment_player", "second_to_enter"),  # R12.3.2, X12
     "mysterious_flip": ("on_exploration", "on_entry"),  # R20.3, RD10.15
+    "events_playable": ("any", "with_effect"),  # R10.1, RD1.8
 }
 OPTION_FLAGS = ("where_will_they_stop", "free_draws_mandatory", "no_construction_round_1", "cup_size_public",
           "bribe_double_on_city",
           "dispel_vs_events", "baron_hits_citadel", "good_harvest_counts_heroes", "willing_workers_counts_toward_limit",
-          "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content", "events_without_effect")
+          "talisman_covers_heroes", "encounter_powers", "mysterious_kadab", "house_content")
+
+# Keys an earlier ktenv knew, with what to write now. Saves and game records that carry them still load
+# (GameConfig.from_saved); a config file or --set naming one is an error that says this.
+RETIRED_KEYS = {
+    "events_without_effect": "use events_playable=any (R10.1 as printed, the default: any event may be "
+                             "played, one with nothing to act on goes to the cup) or events_playable=with_effect "
+                             "(only an event with a legal target or effect is offered; the earlier default)",
+}
 
 
 @dataclass(frozen=True)
@@ -77,9 +87,10 @@ class GameConfig:
     neutral_control: str = "right_player"  # RD1.6
     # Engine III options (Appendices A-C)
     dispel_vs_events: bool = True  # RD8.6
-    # R10.1 as printed: any event may be played, even one without effect now (it goes to the cup);
-    # off: RD1.8, an event needs a legal target or effect. Appendix B's own conditions hold either way.
-    events_without_effect: bool = False
+    # R10.1 / RD1.8: which events the events phase offers. "any" (R10.1 as printed): every event behind
+    # the screen, one with nothing to act on going to the cup without effect; "with_effect": only an
+    # event with a legal target or effect now. Appendix B's own conditions hold either way.
+    events_playable: str = "any"
     baron_hits_citadel: bool = False  # A.1, X14
     good_harvest_counts_heroes: bool = True  # B.6, X17
     willing_workers_counts_toward_limit: bool = True  # R14.2
@@ -99,7 +110,8 @@ class GameConfig:
     # R20.3 Mysterious Kadab: tiles laid face down (ktenv/kings_and_things/engine/kadab.py); off by default
     mysterious_kadab: bool = False
     mysterious_flip: str = "on_exploration"
-    # R22 house heroes, the Portal event and the Boat (ktenv/kings_and_things/engine/house.py, ktenv/kings_and_things/data/house.csv)
+    # R22 house heroes, the Portal event and the Boat (ktenv/kings_and_things/engine/house.py,
+    # ktenv/kings_and_things/data/house.csv)
     house_content: bool = False
 
     def __post_init__(self) -> None:
@@ -127,9 +139,32 @@ class GameConfig:
         data = player_count_alias(data)
         known = {f.name for f in fields(cls)}
         for key in data:
+            if key in RETIRED_KEYS:
+                raise ConfigError(f"config key '{key}': no longer an option; {RETIRED_KEYS[key]}")
             if key not in known:
                 raise ConfigError(f"config key '{key}': unknown (known keys: {', '.join(sorted(known))})")
         return cls(**data)
+
+    @classmethod
+    def from_saved(cls, data: dict) -> GameConfig:
+        """The config of a save or game record, which may have been written by an earlier ktenv.
+
+        Such a file names every rule it was played by, so a key it lacks had that version's default:
+        without `events_playable` it was played with only events with an effect offered (the default
+        before R10.1 as printed became it), or with any event where it says `events_without_effect`."""
+        if not isinstance(data, dict):
+            raise ConfigError(f"config: expected a mapping of keys to values, got {type(data).__name__}")
+        data = dict(data)
+        if "events_without_effect" in data:
+            if "events_playable" in data:
+                raise ConfigError("config keys 'events_without_effect' and 'events_playable': give only "
+                                  "events_playable (events_without_effect is its name in older files)")
+            old = data.pop("events_without_effect")
+            if not isinstance(old, bool):
+                raise ConfigError(f"config key 'events_without_effect': expected true or false, got {old!r}")
+            data["events_playable"] = "any" if old else "with_effect"
+        data.setdefault("events_playable", "with_effect")
+        return cls.from_dict(data)
 
     def to_dict(self) -> dict:
         """Every key, except the options in `_WRITTEN_WHEN_ON` while they are at their defaults."""
@@ -218,7 +253,9 @@ def _check_int(key: str, value, low: int, high: int) -> None:
 _DEFAULT = asdict(GameConfig())
 # Options that came after saves and game records existed (R20.3, R22): written only when set, so the
 # files of games without them stay byte for byte as before (and older ktenv versions still read them).
-_WRITTEN_WHEN_ON = ("mysterious_kadab", "mysterious_flip", "house_content", "events_without_effect")
+# `events_playable` is always written: its default changed (R10.1), so every file says which reading it
+# was played by, and an older ktenv refuses the key instead of replaying the game by its own default.
+_WRITTEN_WHEN_ON = ("mysterious_kadab", "mysterious_flip", "house_content")
 
 
 def make_config(options: dict, players: int, max_rounds: int | None = None) -> GameConfig:

@@ -92,7 +92,8 @@ def procedure(name: str):
 
 
 # What a field says of the counters (`things=`): the procedure under way refers to them, so a sampled
-# world (ktenv.kings_and_things.worlds) leaves them where they are. THING: the value is a Thing id (other values, -1 or a
+# world (ktenv.kings_and_things.worlds) leaves them where they are. THING: the value is a Thing id (other values, -1
+# or a
 # hero face coded past the Things, name none); FLAGS: a list indexed by Thing id, nonzero where it
 # refers to that Thing; ACTION: an action (or a list of them) whose Thing block names a Thing.
 THING, FLAGS, ACTION = "thing", "flags", "action"
@@ -242,7 +243,7 @@ class SpecialPower(Frame):
     used_assassin: bool = slot(False, v2="sp_used_assassin")
 
 
-# ----- events and economy (issue 13): setup, heroes, recruiting, placement, events, interrupts
+# ----- events and economy: setup, heroes, recruiting, placement, events, interrupts
 
 class RecruitStep(IntEnum):
     """Steps of one player's Recruit Things turn (R8.1-R8.3, R17.1.1)."""
@@ -815,7 +816,7 @@ class Excess(Frame):
     side: int = slot(-1, v2="ex_side")  # the player who eliminates them
 
 
-# ----- dice, reactions, losses (issue 13): the shared procedures other procedures call into
+# ----- dice, reactions, losses: the shared procedures other procedures call into
 
 
 @procedure("losses")

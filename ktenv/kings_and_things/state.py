@@ -352,7 +352,7 @@ class GameState:
             raise StateFileError(f"saved game: field 'version' {data.get('version')!r} is not supported "
                                  f"(this ktenv reads version {SCHEMA_VERSION}){old}")
         try:
-            cfg = GameConfig.from_dict(data["config"])
+            cfg = GameConfig.from_saved(data["config"])
         except KeyError:
             raise StateFileError("saved game: field 'config' is missing") from None
         except (ConfigError, TypeError) as exc:

@@ -1,4 +1,4 @@
-"""Worlds a player cannot tell apart (issue 16.1): sampling the hidden part of a game.
+"""Worlds a player cannot tell apart: sampling the hidden part of a game.
 
 `sample_world(state, player, rng)` returns a full `GameState` that agrees with everything
 `player` may know (rules RI) and redraws, at random, everything they may not:

@@ -28,7 +28,7 @@ soldiers; at the end also winner, winners, reason.
 ``snapshot()``/``restore()`` carry the whole state as JSON (generator included); the env pickles.
 Render modes: ``human`` (prints), ``ansi`` (text), ``rgb_array`` (`ktenv.kingsburg.render`).
 
-Version history: v0 first release (issue 19).
+Version history: v0 first release.
 """
 
 from __future__ import annotations

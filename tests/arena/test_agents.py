@@ -139,7 +139,7 @@ def test_the_view_marks_face_down_hexes_in_mysterious_kadab_games():
 
 
 def test_a_users_own_agents_and_training_modules_do_not_shadow_ktenv(tmp_path):
-    """Issue 12.2: ktenv installs its agents and training as ktenv.agents / ktenv.training, so a
+    """An install puts the agents and training as ktenv.agents / ktenv.training, so a
     user's agents.py or training/ in the working folder cannot break it."""
     import subprocess
     import sys
@@ -153,3 +153,55 @@ def test_a_users_own_agents_and_training_modules_do_not_shadow_ktenv(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "RandomAgent"
+
+
+def _event_up(event: str, effect: bool):
+    """Player 0 up in the events phase holding `event`: with something for it to act on, or nothing
+    (Mother Lode: an income counter on an own hex; Vandals: an enemy Keep, else only a Citadel;
+    Defection: room for a hero, else an own hex full; a hero waits in the pool)."""
+    from ktenv.kings_and_things import catalog as cat
+    from ktenv.kings_and_things.constants import CREATURE, MOUNTAIN
+    from ktenv.kings_and_things.state import EVENTS
+
+    from ..builders import board, own, put, screen, start_phase
+
+    s = board(2, 3, gold=None)
+    own(s, 0, 1, terrain=MOUNTAIN)
+    own(s, 1, 9, fort=2 if effect else 4)
+    if event == "Mother Lode" and effect:
+        put(s, "Gold Mine", 0, 1)
+    if event == "Defection" and not effect:
+        for c in np.flatnonzero(cat.THING_KIND[:s.n_things] == CREATURE)[:10]:
+            put(s, int(c), 0, 1)
+    screen(s, cat.EVENT_ID[event], 0)
+    start_phase(s, EVENTS, first=0)
+    return s
+
+
+@pytest.mark.parametrize("name", ["greedy", "expert"])
+@pytest.mark.parametrize("event", ["Mother Lode", "Vandals", "Defection"])
+def test_r10_1_rule_agents_never_spend_an_event_that_would_do_nothing(name, event):
+    """R10.1 offers any event, one with nothing to act on included: greedy and expert keep it behind the
+    screen, and play it where it acts; the native agents choose the same."""
+    from ktenv.agents.kings_and_things.expert import ExpertAgent
+    from ktenv.agents.kings_and_things.greedy import GreedyAgent
+
+    from ktenv.kings_and_things import catalog as cat
+    from ktenv.kings_and_things import decisions as D
+    from ktenv.kings_and_things import native
+    from ktenv.kings_and_things.engine.actions import PASS
+    from ktenv.kings_and_things.engine.machine import layout
+
+    for effect in (False, True):
+        s = _event_up(event, effect)
+        play = layout(s).thing + cat.EVENT_ID[event]
+        mask = legal_mask(s)
+        assert s.decision == D.EVENT_PLAY and s.actor == 0 and mask[play] and mask[PASS]
+        obs = encoder_for(s.cfg).encode(s, 0)
+        chosen = [{"greedy": GreedyAgent, "expert": ExpertAgent}[name](seed=1).act(obs, mask)]
+        if native.available():
+            from ktenv.kings_and_things.native.agents import NativeGreedyAgent
+            from ktenv.kings_and_things.native.expert import NativeExpertAgent
+
+            chosen.append({"greedy": NativeGreedyAgent, "expert": NativeExpertAgent}[name](seed=1).act(obs, mask))
+        assert chosen == [play if effect else PASS] * len(chosen), (event, effect)

@@ -300,7 +300,7 @@ def test_a_users_bot_file_plays_in_a_tournament(tmp_path, capsys):
     assert main(["tournament", "--agents", f"{bot}:FirstLegal,random", "--players", "2", "--games", "2",
                  "--workers", "1", "--max-rounds", "3", "--db", str(db), "--no-progress"]) == 0
     assert "FirstLegal" in capsys.readouterr().out
-    records = tmp_path / "records"  # a record says which version of the bot played (issue 12.1)
+    records = tmp_path / "records"  # a record says which version of the bot played
     assert main(["tournament", "--agents", f"{bot}:FirstLegal,random", "--players", "2", "--games", "1",
                  "--workers", "1", "--max-rounds", "3", "--db", str(tmp_path / "r.sqlite"), "--no-progress",
                  "--records", str(records)]) == 0
@@ -321,7 +321,7 @@ def test_a_users_bot_file_plays_in_a_tournament(tmp_path, capsys):
             TournamentConfig(agents=[spec, "random"], players=2)
 
 
-# ----- issue 12: model versions, finished tournaments, bad stores, cut games, the head-to-head picture
+# ----- model versions, finished tournaments, bad stores, cut games, the head-to-head picture
 
 def test_a_changed_agent_file_is_refused_on_resume_and_its_digest_is_shown(tmp_path, capsys):
     """A tournament's identity holds the SHA-256 of each agent's file (a retrained model, an edited bot)."""
@@ -416,7 +416,7 @@ def test_head_to_head_picture_is_colour_blind_safe_with_readable_text():
 
 
 def test_an_agent_returning_a_float_is_stopped_not_rounded():
-    """Issue 12.8: the engine refuses 24.7 instead of playing 24 (arena, envs and engine alike)."""
+    """The engine refuses 24.7 instead of playing 24 (arena, envs and engine alike)."""
     from ktenv import agents
     from ktenv.arena import AgentError, play_game
     from ktenv.kings_and_things.config import GameConfig

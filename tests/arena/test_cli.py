@@ -89,7 +89,7 @@ def test_unknown_command_is_an_argparse_error(capsys):
     assert exc.value.code == 2
 
 
-# ----- issue 12: small CLI gaps and errors that came too late
+# ----- small CLI gaps and errors that came too late
 
 def test_version(capsys):
     from ktenv import __version__

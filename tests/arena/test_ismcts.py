@@ -1,4 +1,4 @@
-"""Issue 16.2-16.3: the ISMCTS agent (agents.ismcts): options, no peeking, arena, replay."""
+"""The ISMCTS agent (agents.ismcts): options, no peeking, arena, replay."""
 
 from __future__ import annotations
 
@@ -112,7 +112,8 @@ def _native(s):
     return NativeGame.from_python(s if type(s) is GameState else s.to_python().copy())
 
 
-native_only = pytest.mark.skipif(not __import__("ktenv.kings_and_things.native").kings_and_things.native.available(), reason="native core not built")
+native_only = pytest.mark.skipif(not __import__("ktenv.kings_and_things.native").kings_and_things.native.available(),
+                                 reason="native core not built")
 
 
 SEARCHES = {  # spec, playouts, states checked, seed of the random states

@@ -1,4 +1,4 @@
-"""The ISMCTS agent with the expert as its rollout and expansion policy, and the race value (issue 16)."""
+"""The ISMCTS agent with the expert as its rollout and expansion policy, and the race value."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ISMCTS agent's paired root evaluation (option paired=K, issue 16): the expert's K best actions
+"""The ISMCTS agent's paired root evaluation (option paired=K): the expert's K best actions
 compared in the same sampled worlds, with the same dice and the same rollout experts; the expert's move
 unless another beats it by z standard errors."""
 

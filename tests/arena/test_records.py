@@ -36,6 +36,22 @@ def test_record_saves_loads_and_replays_exactly(record, tmp_path):
     assert done.state.winners == record.result["winners"]
 
 
+def test_a_record_of_an_earlier_ktenv_replays_by_the_event_rule_it_was_played_by():
+    """R10.1 / RD1.8: records written before `events_playable` existed were played with only events
+    with an effect offered; one without the key replays by that rule, one with
+    `events_without_effect: true` by R10.1 as printed."""
+    cfg = GameConfig(n_players=2, max_rounds=10, events_playable="with_effect")
+    old = GameRecord.from_dict(play_game(cfg, 21, ["random", "random"], record=True).record).to_dict()
+    del old["config"]["events_playable"]
+    loaded = GameRecord.from_json(json.dumps(old))
+    assert loaded.config == cfg and replay(loaded).verified
+    old["config"]["events_without_effect"] = True
+    assert GameRecord.from_json(json.dumps(old)).config.events_playable == "any"
+    old["config"]["events_playable"] = "any"
+    with pytest.raises(RecordError, match="give only events_playable"):
+        GameRecord.from_json(json.dumps(old))
+
+
 def test_replay_can_stop_at_any_move(record):
     mid = len(record.actions) // 2
     part = replay(record, upto=mid)

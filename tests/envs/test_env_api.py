@@ -68,7 +68,7 @@ def test_wrappers_and_metadata():
     assert ktenv.env(n_players=2, house_content=True).action_space("player_0").n == 277  # R22: + 2 Things, 4 faces
     terminate = ktenv.env(n_players=2, illegal_action="terminate")
     assert isinstance(terminate.env.env, wrappers.TerminateIllegalWrapper)
-    assert ktenv.env(game="kings_and_things", n_players=2).metadata["name"] == "kings_and_things_v0"  # by the registry's name
+    assert ktenv.env(game="kings_and_things", n_players=2).metadata["name"] == "kings_and_things_v0"  # by its name
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -271,7 +271,7 @@ def test_reset_from_a_saved_state_and_restore():
         ktenv.raw_env(n_players=2, max_rounds=4).reset(options={"state": saved})
 
 
-# ----------------------------------------------------------------- issue 12: researcher polish
+# ----------------------------------------------------------------- researcher polish
 
 
 def test_num_players_is_pettingzoos_keyword():

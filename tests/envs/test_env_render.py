@@ -90,7 +90,7 @@ def test_render_command_errors_are_clear(tmp_path):
     assert issubclass(RenderError, ValueError)  # the CLI reports ValueErrors as "ktenv: error: ..."
 
 
-# ----------------------------------------------------------------- issue 12: width and labels
+# ----------------------------------------------------------------- width and labels
 
 
 @pytest.mark.parametrize("width", [0, -1, 299, 8001, 10**6, 24.7, "600", True, None])

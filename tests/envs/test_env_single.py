@@ -218,7 +218,7 @@ def test_single_agent_env_pickles_and_continues_identically():
             break
 
 
-# ----------------------------------------------------------------- issue 12: researcher polish
+# ----------------------------------------------------------------- researcher polish
 
 
 @pytest.mark.parametrize("illegal_action", ["raise", "terminate"])

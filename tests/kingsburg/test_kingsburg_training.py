@@ -1,4 +1,4 @@
-"""Kingsburg training (issue 19): configs/ppo_kingsburg_4p.yaml loads, and a short smoke run of
+"""Kingsburg training: configs/ppo_kingsburg_4p.yaml loads, and a short smoke run of
 `ktenv train` on Kingsburg trains, evaluates with the arena, and leaves a model that plays as an agent."""
 
 from __future__ import annotations

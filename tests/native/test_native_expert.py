@@ -1,4 +1,5 @@
-"""The native expert agent (ktenv.kings_and_things.native.expert, src/agents/expert.cpp) is bit-exact with agents/kings_and_things/expert.py.
+"""The native expert agent (ktenv.kings_and_things.native.expert, src/agents/expert.cpp) is bit-exact with
+agents/kings_and_things/expert.py.
 
 Seeded games are played (2, 3, 4 and 6 players; option mixes with house content, Mysterious Kadab and the
 encounter powers) with expert seats: at every decision the native scores of every legal action must equal

@@ -1,4 +1,5 @@
-"""The native greedy agent (ktenv.kings_and_things.native.agents, src/agents/) is bit-exact with agents/kings_and_things/greedy.py.
+"""The native greedy agent (ktenv.kings_and_things.native.agents, src/agents/) is bit-exact with
+agents/kings_and_things/greedy.py.
 
 Seeded games are played (2, 3, 4 and 6 players; option mixes with house content and Mysterious Kadab)
 with greedy seats: at every decision the native scores of every legal action must equal the Python

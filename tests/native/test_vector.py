@@ -323,7 +323,7 @@ def test_a_game_over_before_any_external_decision_is_skipped():
 
 
 def test_seats_change_at_the_next_episode_and_a_skipped_game_stays_as_it_is():
-    """Issue 15.2: set_next_seats applies at the game's next (auto-)reset; SKIP (-1) leaves a game untouched."""
+    """Set_next_seats applies at the game's next (auto-)reset; SKIP (-1) leaves a game untouched."""
     n, seed = 3, 30
     env = VectorEnv(n, seed=seed, max_steps=6, num_threads=2)
     out = env.reset()

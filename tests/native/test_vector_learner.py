@@ -1,4 +1,4 @@
-"""One learning seat per game over the batched games (issue 15.2): ktenv.kings_and_things.vector.learner and its SB3 and
+"""One learning seat per game over the batched games: ktenv.kings_and_things.vector.learner and its SB3 and
 Gymnasium adapters. SingleAgentEnv is the oracle: with the same seeds, seats and actions (its opponents
 choosing what the native seats choose), the learner's observations, masks, rewards, ends and infos must
 be the same step by step."""

@@ -1,5 +1,6 @@
-"""Policy seats of the batched games (issue 15): a trained model (``ppo:PATH``, ``ppo-sample:PATH``) playing a
-seat inside native code (ktenv/kings_and_things/native/src/agents/policy.hpp). Its logits are training.policy.PlayingNetwork's to
+"""Policy seats of the batched games: a trained model (``ppo:PATH``, ``ppo-sample:PATH``) playing a
+seat inside native code (ktenv/kings_and_things/native/src/agents/policy.hpp). Its logits are
+training.policy.PlayingNetwork's to
 float rounding, its choices the arena agent's (tests/native/test_vector_learner.py replays them through
 SingleAgentEnv), and a batch plays the same whatever the thread count."""
 

@@ -79,7 +79,8 @@ def runnable(line: str) -> str | None:
 
 LINES = [line for page in PAGES for line in bash_lines(page.read_text())]
 COMMANDS = [c for c in (runnable(line) for line in LINES) if c]
-SNIPPETS = [(page.relative_to(ROOT), k, code) for page in PAGES for k, code in enumerate(python_blocks(page.read_text()))]
+SNIPPETS = [(page.relative_to(ROOT), k, code)
+            for page in PAGES for k, code in enumerate(python_blocks(page.read_text()))]
 
 
 def test_the_readme_has_shell_lines_and_every_skip_rule_is_used():

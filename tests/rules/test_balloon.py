@@ -149,7 +149,8 @@ def test_over_the_limit_is_trimmed_at_the_end_of_the_movement_turn():
 def test_a_citadel_reduced_to_a_castle_leaves_its_big_stack_to_be_trimmed_r19_2_2():
     """R19.2.2 variant B: a Citadel (no stack limit, R11.4.2) reduced to a Castle by a damage roll
     leaves 11 creatures over the limit: allowed until the owner's next movement turn ends, then the
-    owner trims it (RP-5.9, as after the Warlord, RD10.2). Found by long random play (ktenv.kings_and_things.dev.fuzz)."""
+    owner trims it (RP-5.9, as after the Warlord, RD10.2). Found by long random play
+    (ktenv.kings_and_things.dev.fuzz)."""
     from ktenv.kings_and_things.config import GameConfig
     from ktenv.kings_and_things.engine.conquest import reduce_fort
 

@@ -121,7 +121,7 @@ def test_magic_sword_charges_with_two_dice():
 
 
 def _knight_and_troll_attack(item: int):
-    """Issue 11's position: player 0 attacks player 1's Plains hex (Lion Pride, Centaur) with the
+    """A reported position: player 0 attacks player 1's Plains hex (Lion Pride, Centaur) with the
     Black Knight and a Troll (supported by an own Swamp and Mountain) and puts `item` on the Knight.
     Every die misses (6), so nobody falls; the state waits at the start of round 1."""
     s, a, b = arena()

@@ -1,5 +1,5 @@
 """No counter in the box is inert: every hero, event and magic item of the data names the rules
-tests that prove its effect, and those tests exist (issue "Engine III", Appendices A-C)."""
+tests that prove its effect, and those tests exist (Appendices A-C)."""
 
 from __future__ import annotations
 

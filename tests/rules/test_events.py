@@ -10,6 +10,7 @@ import pytest
 
 from ktenv.kings_and_things import catalog as cat
 from ktenv.kings_and_things import decisions as D
+from ktenv.errors import ConfigError
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.constants import (
     BOARD,
@@ -125,7 +126,7 @@ def test_r10_one_event_per_player_in_turn_order_and_pass():
     own(s, 0, 2, fort=1)
     start_phase(s, EVENTS, first=0)
     assert s.decision == D.EVENT_PLAY and s.actor == 0
-    assert things_offered(s) == {EV["Good Harvest"]}  # Mother Lode: no income counter (RD1.8)
+    assert things_offered(s) == {EV["Good Harvest"], EV["Mother Lode"]}  # Mother Lode too, with no effect
     assert legal_mask(s)[PASS]
     play(s, "Good Harvest")
     assert s.gold[0] == 2 + 1 and s.stats["events_played"] == 1
@@ -775,11 +776,18 @@ def test_b8_defection_takes_another_players_hero():
     assert s.hero_owner[f] == 0 and s.hero_hex[f] == 1
 
 
-def test_rd5_3_defection_needs_room_for_the_hero():
-    s = events_board()
+@pytest.mark.parametrize("events_playable", ["any", "with_effect"])
+def test_rd5_3_defection_needs_room_for_the_hero(events_playable):
+    """Without room no hero can be chosen: played anyway (R10.1) it goes to the cup without effect;
+    under events_playable=with_effect it is not offered (RD1.8)."""
+    s = events_board(events_playable=events_playable)
     own(s, 0, 1)
+    own(s, 1, 9)
     creatures(s, 0, 1, 10)
     begin(s, "Defection")
+    if events_playable == "any":
+        play(s, "Defection")
+        assert s.thing_place[EV["Defection"]] == CUP and not (s.hero_owner == 0).any()
     assert next_player_up(s)
 
 
@@ -820,63 +828,107 @@ def test_b9_vandals_one_fort_loses_a_level_citadel_immune(chooser):
     assert s.hex_fort[10] == 0 and s.hex_owner[10] == 1 and s.hex_fort[9] == 2 and s.hex_fort[1] == 2
 
 
-def test_rd1_8_vandals_need_a_victim_with_a_fort_other_than_a_citadel():
-    s = events_board()
+@pytest.mark.parametrize("events_playable", ["any", "with_effect"])
+def test_rd1_8_vandals_need_a_victim_with_a_fort_other_than_a_citadel(events_playable):
+    """A Citadel is immune (B.9): Vandals played anyway (R10.1) go to the cup without effect; under
+    events_playable=with_effect they are not offered."""
+    s = events_board(events_playable=events_playable)
     own(s, 0, 1, fort=2)
     own(s, 1, 9, fort=4)
     begin(s, "Vandals")
+    if events_playable == "any":
+        play(s, "Vandals")
+        assert s.thing_place[EV["Vandals"]] == CUP and s.hex_fort[9] == 4
     assert next_player_up(s) and s.hex_fort[1] == 2
 
 
 # ----- R10.1 / RD1.8: which events may be played -----
 
-def test_rd1_8_by_default_an_event_without_effect_is_not_offered():
-    """RD1.8 (the rules page's engine decision, the default): Mother Lode with no mine and no
-    village on the board would have no effect, so it is not offered."""
-    s = events_board()
-    own(s, 0, 1)
-    begin(s, "Mother Lode")
-    assert next_player_up(s) and s.thing_place[EV["Mother Lode"]] == SCREEN
-
-
-@pytest.mark.parametrize("event", ["Mother Lode", "Vandals", "Defection"])
-def test_r10_1_events_without_effect_may_be_played_and_go_to_the_cup(event):
-    """R10.1 as printed (events_without_effect=true): any event may be played; with nothing to act
-    on it resolves with no effect and goes to the cup (R10.2). Mother Lode without income counters,
-    Vandals without an enemy fort but a Citadel, Defection without a hex with room (RD5.3)."""
-    s = events_board(events_without_effect=True)
+def _nothing_to_act_on(s, event: str) -> None:
+    """Boards where `event` would do nothing: Mother Lode without income counters, Vandals without an
+    enemy fort but a Citadel, Defection without a hex with room (RD5.3, a hero in the pool)."""
     own(s, 0, 1)
     own(s, 1, 10)
-    if event == "Defection":  # player 0's only hex is full (R11.4: 10 counters), a hero is in the pool
+    if event == "Defection":  # player 0's only hex is full (R11.4: 10 counters)
         for c in np.flatnonzero(cat.THING_KIND[:s.n_things] == CREATURE)[:10]:
             put(s, int(c), 0, 1)
     if event == "Vandals":
         own(s, 1, 9, fort=4)  # only a Citadel: immune (B.9)
+
+
+@pytest.mark.parametrize("event", ["Mother Lode", "Vandals", "Defection"])
+def test_r10_1_by_default_an_event_without_effect_may_be_played_and_goes_to_the_cup(event):
+    """R10.1 as printed (the default, RD1.8): any event may be played; with nothing to act on it
+    resolves with no effect and goes to the cup (R10.2), and the next player is up."""
+    s = events_board()
+    assert s.cfg.events_playable == "any"
+    _nothing_to_act_on(s, event)
     begin(s, event)
     gold, played = int(s.gold[0]), s.stats["events_played"]
-    assert s.decision == D.EVENT_PLAY and lay(s).thing + EV[event] in legal_actions(s)
+    assert s.decision == D.EVENT_PLAY and s.actor == 0
+    assert lay(s).thing + EV[event] in legal_actions(s)
     play(s, event)
     assert next_player_up(s)
     assert s.thing_place[EV[event]] == CUP and s.stats["events_played"] == played + 1
     assert s.gold[0] == gold and (s.hex_fort[9] == 4 if event == "Vandals" else True)
 
 
-def test_r10_1_appendix_b_conditions_hold_even_when_events_without_effect_may_be_played():
+def test_r10_1_an_event_without_effect_may_also_be_kept_behind_the_screen():
+    """R10.1: playing is optional; passing keeps the event behind the screen."""
+    s = events_board()
+    _nothing_to_act_on(s, "Mother Lode")
+    begin(s, "Mother Lode")
+    do(s, PASS)
+    assert next_player_up(s) and s.thing_place[EV["Mother Lode"]] == SCREEN
+
+
+@pytest.mark.parametrize("event", ["Mother Lode", "Vandals", "Defection"])
+def test_rd1_8_option_with_effect_offers_only_an_event_with_a_target_or_effect(event):
+    """Option events_playable=with_effect (RD1.8's earlier reading): the same events are not offered;
+    a player holding no other event is not asked, and the event stays behind the screen."""
+    s = events_board(events_playable="with_effect")
+    _nothing_to_act_on(s, event)
+    begin(s, event)
+    assert next_player_up(s) and s.thing_place[EV[event]] == SCREEN
+
+
+def test_rd1_8_option_with_effect_still_offers_an_event_that_has_an_effect():
+    s = events_board(events_playable="with_effect")
+    own(s, 0, 1)
+    own(s, 1, 9, fort=2)
+    begin(s, "Vandals")
+    assert s.decision == D.EVENT_PLAY and s.actor == 0 and lay(s).thing + EV["Vandals"] in legal_actions(s)
+
+
+@pytest.mark.parametrize("events_playable", ["any", "with_effect"])
+def test_r10_1_appendix_b_conditions_hold_whichever_events_are_offered(events_playable):
     """B.1 / RD10.6 (Willing Workers needs a legal option) and B.3 / B.10 (Big Juju and Weather
-    Control need a magic caster in range) are the events' own conditions: still not offered."""
+    Control need a magic caster in range) are the events' own conditions: never offered without."""
     for event in ("Willing Workers", "Big Juju", "Weather Control"):
-        s = events_board(events_without_effect=True)
+        s = events_board(events_playable=events_playable)
         own(s, 0, 1, fort=4)
         begin(s, event)
         assert next_player_up(s), event
         assert s.thing_place[EV[event]] == SCREEN
 
 
-def test_events_without_effect_is_a_saved_option_and_default_saves_do_not_name_it():
-    assert "events_without_effect" not in GameConfig().to_dict()
-    assert GameConfig(events_without_effect=True).to_dict()["events_without_effect"] is True
-    s = events_board(events_without_effect=True)
-    assert GameState.from_json(s.to_json()).cfg.events_without_effect is True
+def test_events_playable_is_always_saved_and_older_saves_keep_the_rule_they_were_played_by():
+    """R10.1 became the default: every save names the option, and a save of an earlier ktenv (no
+    `events_playable`; `events_without_effect` when it was on) loads with the rule it was played by."""
+    assert GameConfig().to_dict()["events_playable"] == "any"
+    for value in ("any", "with_effect"):
+        s = events_board(events_playable=value)
+        assert GameState.from_json(s.to_json()).cfg.events_playable == value
+    s = events_board()
+    for old, value in (({}, "with_effect"), ({"events_without_effect": True}, "any")):
+        data = s.to_dict()
+        del data["config"]["events_playable"]
+        data["config"].update(old)
+        assert GameState.from_dict(data).cfg.events_playable == value
+    with pytest.raises(ConfigError, match="events_without_effect.*events_playable=any"):
+        GameConfig.from_dict({"events_without_effect": True})
+    with pytest.raises(ConfigError, match="events_playable"):
+        GameConfig.from_dict({"events_playable": "sometimes"})
 
 
 # ----- B.10 Weather Control -----

@@ -1,4 +1,4 @@
-"""The hook points of ktenv/kings_and_things/engine/hooks.py (issue 13): declared once, implemented per option."""
+"""The hook points of ktenv/kings_and_things/engine/hooks.py: declared once, implemented per option."""
 
 from __future__ import annotations
 

@@ -199,7 +199,7 @@ def test_on_entry_land_turns_up_and_is_explored_normally():
 
 
 def test_on_entry_sea_sends_back_a_portals_counters_already_there_too():
-    """Issue 20 (found by long random play): R22.5 a Portal put player 1's Ogre on face-down E1 (no
+    """R22.5 a Portal put player 1's Ogre on face-down E1 (no
     turn-up in the Events phase); player 0's Giant then enters E1 ([ER] on_entry), the tile turns up
     Sea: R20.3 sends back both, each to the hex it came from, and no Thing is left on the Sea."""
     s, a = _giant_steps_on_entry(SEA)

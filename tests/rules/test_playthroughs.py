@@ -1,7 +1,8 @@
 """Golden playthroughs (design.md, the OpenSpiel habit): stored seeded games replay line for line.
 
 A failure here means the rules, the action layout or the observation changed. If the change is
-intended, run `python -m ktenv.kings_and_things.dev.playthrough --regenerate` and review the diff of tests/playthroughs/.
+intended, run `python -m ktenv.kings_and_things.dev.playthrough --regenerate` and review the diff of
+tests/playthroughs/.
 """
 
 from ktenv.kings_and_things.dev.playthrough import GAMES, _changes, check, first_difference

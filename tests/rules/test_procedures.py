@@ -83,7 +83,7 @@ def test_a_register_naming_a_missing_frame_field_fails_at_once():
 
 
 def test_version_2_saves_load_the_dice_reaction_and_loss_registers_into_frames():
-    """Issue 13: rolls (packed 4 bits a die), the Lucky Charm window, reaction rounds, losses and
+    """Rolls (packed 4 bits a die), the Lucky Charm window, reaction rounds, losses and
     the Lucky re-roll of a version-2 save become their frames; no register of theirs is left."""
     s = GameState(GameConfig(n_players=3), 1)
     data = s.to_dict()
@@ -181,7 +181,7 @@ def test_a_battle_frame_encodes_like_the_registers_it_replaced():
 
 
 def test_version_2_movement_registers_load_into_frames():
-    """Issue 13: the movement family's registers (R11, R12.2, C.2, R21, R22, RP-5.9, R4.5) of a
+    """The movement family's registers (R11, R12.2, C.2, R21, R22, RP-5.9, R4.5) of a
     version-2 save: bitmasks become lists, `enter<hex>` packed orders become entries, Nomad MP left
     becomes MP spent."""
     from ktenv.kings_and_things.procedures import (

@@ -283,7 +283,8 @@ def test_house_content_and_kadab_random_games_keep_invariants_and_exact_masks(fl
     assert seen & house_decisions
 
 
-# ----------------------------------------------------------------- random option mixes (ktenv.kings_and_things.dev.fuzz)
+# ----------------------------------------------------------------- random option mixes
+# (ktenv.kings_and_things.dev.fuzz)
 
 ISSUE_20_OPTIONS = dict(
     max_rounds=60, victory="quick", start_sea_replacement="optional", setup_second_placement="any",
@@ -295,7 +296,7 @@ ISSUE_20_OPTIONS = dict(
 
 
 def test_the_game_that_left_a_creature_on_a_sea_hex_now_keeps_the_invariants():
-    """Issue 20: this seeded game (R20.3 on_entry + R22) left a Portal's creature on a tile turned up
+    """This seeded game (R20.3 on_entry + R22) left a Portal's creature on a tile turned up
     Sea by another player's entry (arranged exactly in test_kadab.py); it must play out clean."""
     from ktenv.kings_and_things.dev.fuzz import FuzzGame
     from ktenv.kings_and_things.dev.fuzz import play as fuzz_play
@@ -307,7 +308,7 @@ def test_the_game_whose_reduced_citadel_held_17_creatures_now_keeps_the_invarian
     """ktenv.kings_and_things.dev.fuzz game 321: a Citadel under variant B (R19.2.2) was reduced with 17 creatures in it;
     the stack over 10 broke the invariants (arranged exactly in test_balloon.py)."""
     options = dict(max_rounds=35, victory="unique_b", start_sea_replacement="optional", where_will_they_stop=True,
-                   cup_size_public=True, events_without_effect=True, event_losses="free_choice",
+                   cup_size_public=True, event_losses="free_choice",
                    talisman_save_scope="round", encounter_powers=True, mysterious_kadab=True, land_threshold_2p=6)
     from ktenv.kings_and_things.dev.fuzz import FuzzGame
     from ktenv.kings_and_things.dev.fuzz import play as fuzz_play
@@ -336,8 +337,9 @@ def test_fuzz_failure_message_reproduces_the_game():
 
 @pytest.mark.slow
 def test_long_random_play_over_option_mixes():
-    """Issue 20's long check: every player count, random option mixes, invariants after every action,
-    JSON / copy() round trips at random points, replay at the end (ktenv.kings_and_things.dev.fuzz). Short here; the long
+    """The long check: every player count, random option mixes, invariants after every action,
+    JSON / copy() round trips at random points, replay at the end (ktenv.kings_and_things.dev.fuzz). Short here; the
+    long
     run is `python -m ktenv.kings_and_things.dev.fuzz --games 800` or KTENV_FUZZ=800."""
     from ktenv.kings_and_things.dev.fuzz import run
 

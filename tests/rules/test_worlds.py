@@ -1,4 +1,4 @@
-"""Issue 16.1: worlds a player cannot tell apart (ktenv.kings_and_things.worlds.sample_world), RI.1-RI.6."""
+"""Worlds a player cannot tell apart (ktenv.kings_and_things.worlds.sample_world), RI.1-RI.6."""
 
 from __future__ import annotations
 

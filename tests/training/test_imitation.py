@@ -1,4 +1,4 @@
-"""The imitation warm start (issue 15.4, training/imitation.py): the teacher's games, DAgger, cloning."""
+"""The imitation warm start (training/imitation.py): the teacher's games, DAgger, cloning."""
 
 from __future__ import annotations
 

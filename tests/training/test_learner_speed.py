@@ -1,4 +1,4 @@
-"""The learner's speedups (issue 15): each one leaves what PPO computes the same, or close where it
+"""The learner's speedups: each one leaves what PPO computes the same, or close where it
 trades precision for speed (bfloat16 products), and nothing of it is saved with a model."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Training (issue 7): configs, the smoke run (train, save, resume, agent, tournament), checkpoints.
+"""Training: configs, the smoke run (train, save, resume, agent, tournament), checkpoints.
 
 The smoke run trains a tiny network for a few thousand steps in subprocess games, so masks cross
 a process boundary; everything else reuses its run folder."""
@@ -70,7 +70,7 @@ def test_a_bad_config_names_the_key(overrides, message):
 
 
 def test_an_error_names_the_override_that_brought_it_in(capsys, tmp_path):
-    """Issue 12.5: the source is `--set key=value` (or --total-steps) when the bad value came from there."""
+    """The source is `--set key=value` (or --total-steps) when the bad value came from there."""
     for args, source in ((["--set", "ppo.batch_size=big"], "--set ppo.batch_size=big: "),
                          (["--set", "ppo.n_steps=8"], "--set ppo.n_steps=8: "),  # a rollout smaller than a batch
                          (["--total-steps", "0"], "--total-steps 0: ")):
@@ -202,7 +202,7 @@ def test_the_agent_plays_only_legal_actions_and_checks_its_input(run):
 
 
 def test_the_batched_games_train_resume_and_log_env_share(tmp_path, capsys):
-    """Issue 15.3: vec_env 'vector' (the default): league snapshots play as batched opponents, speed/env_share
+    """Vec_env 'vector' (the default): league snapshots play as batched opponents, speed/env_share
     is logged, and --resume goes on from the checkpoint."""
     from ktenv.training.curve import read_scalars
 
@@ -262,7 +262,7 @@ def test_resume_with_no_intact_checkpoint_is_refused_and_changes_nothing(run, tm
 
 
 def test_resume_falls_back_to_the_previous_intact_checkpoint_and_applies_overrides(run, tmp_path, capsys):
-    """Issue 12.5: a corrupt latest checkpoint is skipped with a warning naming it; --set ppo.* applies."""
+    """A corrupt latest checkpoint is skipped with a warning naming it; --set ppo.* applies."""
     from ktenv.training.curve import read_scalars
 
     copy = copy_run(run, tmp_path)
@@ -324,7 +324,7 @@ def test_resume_refuses_to_change_the_seed_game_or_network(run, tmp_path, capsys
 
 
 def test_resuming_a_finished_run_says_so_and_changes_nothing(run, tmp_path, capsys):
-    """Issue 12.5: was AttributeError: 'Monitor' object has no attribute 'model'."""
+    """Was AttributeError: 'Monitor' object has no attribute 'model'."""
     copy = copy_run(run, tmp_path)
     before = tree(copy)
     for extra in ([], ["--total-steps", "1000"]):
@@ -343,7 +343,7 @@ def test_resuming_a_finished_run_says_so_and_changes_nothing(run, tmp_path, caps
 # ----------------------------------------------------------------------------- what a run keeps
 
 def test_snapshots_hold_the_policy_only_and_load_as_agents_and_opponents(run):
-    """Issue 12.6: no optimizer state in snapshots; every zip deflated; snapshots still play."""
+    """No optimizer state in snapshots; every zip deflated; snapshots still play."""
     from ktenv.training.config import LeagueSection
     from ktenv.training.league import LeagueOpponent
 
@@ -384,7 +384,7 @@ def test_pruning_keeps_the_newest_checkpoints_and_the_one_latest_names(tmp_path)
 
 
 def test_the_first_console_line_comes_before_the_games_start(tmp_path, capsys, monkeypatch):
-    """Issue 12.6: a line at once, and the first progress line after seconds, not log_every_seconds."""
+    """A line at once, and the first progress line after seconds, not log_every_seconds."""
     from ktenv.training import train_ppo
     from ktenv.training.monitor import FIRST_LOG_SECONDS, Monitor
 
@@ -402,7 +402,7 @@ def test_the_first_console_line_comes_before_the_games_start(tmp_path, capsys, m
 # ----------------------------------------------------------------------------- the learning curve
 
 def test_the_curve_keeps_every_line_visible_and_the_return_apart():
-    """Issue 12.9: lines at 0% nest (distinct colour, dashes, marker; thinner on top); the return has its panel."""
+    """Lines at 0% nest (distinct colour, dashes, marker; thinner on top); the return has its panel."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -457,7 +457,7 @@ def test_sigterm_saves_a_checkpoint_and_resume_continues(tmp_path):
 
 
 def test_an_exported_half_precision_model_is_smaller_and_plays(run, tmp_path, capsys):
-    """Issue 15.4: the shipped model is the policy only, in float16 (python -m ktenv.training.export)."""
+    """The shipped model is the policy only, in float16 (python -m ktenv.training.export)."""
     from ktenv.training.export import main as export_main
 
     full, half = tmp_path / "full.zip", tmp_path / "half.zip"

@@ -54,7 +54,7 @@ BASE_MIXES: tuple[dict, ...] = (
     {"free_draws_mandatory": False, "no_construction_round_1": True, "cup_size_public": True,
      "bribe_double_on_city": False, "dispel_vs_events": False, "baron_hits_citadel": True},
     {"good_harvest_counts_heroes": False, "willing_workers_counts_toward_limit": False,
-     "talisman_covers_heroes": True, "events_without_effect": True},
+     "talisman_covers_heroes": True, "events_playable": "with_effect"},
 )
 
 

@@ -152,7 +152,8 @@ def run(games: int, first: int = 0, base_seed: int = 1_000_000, progress: bool =
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ktenv.kings_and_things.dev.fuzz", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ktenv.kings_and_things.dev.fuzz",
+                                     description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--first", type=int, default=0, help="index of the first game (default 0)")
     parser.add_argument("--seed", type=int, default=1_000_000, help="base seed (default 1000000)")

@@ -300,7 +300,8 @@ def regenerate(folder: Path = FOLDER) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ktenv.kings_and_things.dev.playthrough", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ktenv.kings_and_things.dev.playthrough",
+                                     description=__doc__.split("\n")[0])
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--regenerate", action="store_true", help="rewrite the stored playthroughs")
     group.add_argument("--check", action="store_true", help="replay them and report the first difference")

@@ -550,7 +550,7 @@ def _others(s: GameState, p: int) -> list[int]:
 def _pox_start(s: GameState, lay: ActionLayout, p: int) -> None:
     n = s.n_players
     victims = [lay.player + (q - p) % n for q in _others(s, p)]
-    if not victims:  # events_without_effect: nobody to infect
+    if not victims:  # R10.1: nobody to infect, no effect
         s.stage = FINISH
         return
     pose(s, D.EVENT_PLAYER, p, victims, POX_VICTIM)
@@ -612,7 +612,7 @@ def defection_heroes(s: GameState, p: int) -> np.ndarray:
 
 def _def_start(s: GameState, lay: ActionLayout, p: int) -> None:
     heroes = defection_heroes(s, p)
-    if heroes.size == 0:  # events_without_effect: no hero can be chosen (RD5.3), no effect
+    if heroes.size == 0:  # R10.1: no hero can be chosen (RD5.3), no effect
         s.stage = FINISH
         return
     pose(s, D.DEFECT_HERO, p, lay.hero + heroes, DEF_HERO)
@@ -676,7 +676,7 @@ def vandal_victims(s: GameState, p: int) -> list[int]:
 def _van_start(s: GameState, lay: ActionLayout, p: int) -> None:
     n = s.n_players
     victims = [lay.player + (q - p) % n for q in vandal_victims(s, p)]
-    if not victims:  # events_without_effect: nobody has a fort to lose, no effect
+    if not victims:  # R10.1: nobody has a fort to lose, no effect
         s.stage = FINISH
         return
     pose(s, D.EVENT_PLAYER, p, victims, VAN_VICTIM)
@@ -704,12 +704,15 @@ def _always(s: GameState, p: int) -> bool:
 
 
 def event_playable(s: GameState, p: int, c: int) -> bool:
-    """May player p play event c now? RD1.8: only with a legal target or effect (PLAYABLE). With
-    events_without_effect (R10.1 as printed) any event may be played, except where Appendix B states
-    a condition: Willing Workers' legal option (B.1, RD10.6) and the caster that Big Juju and
-    Weather Control need (B.3, B.10). A second-box event acts as its original (R20.1)."""
+    """May player p play event c now? R10.1 / RD1.8: any event may be played (one with nothing to act
+    on goes to the cup without effect), except where Appendix B states a condition: Willing Workers'
+    legal option (B.1, RD10.6) and the caster that Big Juju and Weather Control need (B.3, B.10).
+    Option events_playable=with_effect: only with a legal target or effect (PLAYABLE). A second-box
+    event acts as its original (R20.1). An optional rule's event is never played with its rule off."""
     original = int(_ORIGINAL[c])
-    if s.cfg.events_without_effect and original not in STATED_CONDITION:
+    if not IN_GAME.get(original, _always)(s, p):
+        return False
+    if s.cfg.events_playable == "any" and original not in STATED_CONDITION:
         return True
     return PLAYABLE[original](s, p)
 
@@ -728,6 +731,7 @@ PLAYABLE = {
 }
 
 STATED_CONDITION = frozenset((WILLING_WORKERS, BIG_JUJU, WEATHER))
+IN_GAME: dict = {}  # an optional rule's event: is its rule on (add_event)
 
 START = {
     WILLING_WORKERS: _ww_start, DISASTER: _dis_start, BIG_JUJU: _cast_start, PLAGUE: _plague_start,
@@ -751,9 +755,11 @@ _CHOICES = (D.EVENT_PLAY, D.EVENT_HEX, D.EVENT_PLAYER, D.EVENT_CASTER, D.EVENT_T
             D.ESCAPE_HEX, D.DEFECT_HERO, D.LORD_KEEP, D.FAN_HEX)
 
 
-def add_event(card: int, playable, start, stages: dict) -> None:
-    """An optional rule's event joins the phase (R22.5 the Portal, house.py): `playable(s, p)` as in
-    PLAYABLE, `start(s, lay, p)` as in START, and its own stages (their codes in EventStage)."""
+def add_event(card: int, in_game, playable, start, stages: dict) -> None:
+    """An optional rule's event joins the phase (R22.5 the Portal, house.py): `in_game(s, p)` whether its
+    rule is on, `playable(s, p)` as in PLAYABLE, `start(s, lay, p)` as in START, and its own stages
+    (their codes in EventStage)."""
+    IN_GAME[card] = in_game
     PLAYABLE[card] = playable
     START[card] = start
     STAGES.update(stages)

@@ -245,7 +245,7 @@ P_STACK, P_DEST, P_ROLLED, P_SENT = (EventStage.PORTAL_STACK, EventStage.PORTAL_
 
 
 def _portal_start(s: GameState, lay: ActionLayout, p: int) -> None:
-    if not portal_playable(s, p):  # events_without_effect: no stack or no unexplored hex, no effect
+    if not portal_playable(s, p):  # R10.1: no stack or no unexplored hex, no effect
         s.stage = FINISH
         return
     pose(s, D.EVENT_HEX, p, lay.hex + np.flatnonzero(_armies(s)), P_STACK)
@@ -320,8 +320,8 @@ def hold_explorers(s: GameState, p: int) -> None:
 
 
 # R22.5: the Portal joins the events phase
-events.add_event(PORTAL, portal_playable, _portal_start, {P_STACK: _portal_stack, P_DEST: _portal_dest,
-                                                          P_ROLLED: _portal_rolled, P_SENT: _portal_sent})
+events.add_event(PORTAL, lambda s, p: on(s), portal_playable, _portal_start,
+                 {P_STACK: _portal_stack, P_DEST: _portal_dest, P_ROLLED: _portal_rolled, P_SENT: _portal_sent})
 
 
 DECISIONS = {

@@ -501,7 +501,7 @@ class ObservationEncoder:
 
     def encode(self, s: GameState, p: int, stats: np.ndarray | None = None) -> np.ndarray:
         """The observation of player `p`: a new float32 array of `self.size` (never shared)."""
-        if not isinstance(s, GameState):  # a native game (ktenv.kings_and_things.native.game.NativeGame): the native encoder
+        if not isinstance(s, GameState):  # a native game (native.game.NativeGame): the native encoder
             return s.encode_observation(self, p)
         return self._fill(s, p, stats)[:self.size].copy()
 

@@ -34,9 +34,10 @@ _COLUMNS = (
     ("hexes", "income_combat"), ("hexes", "income_special"), ("hexes", "income_city"), ("hexes", "income_village"),
     ("hexes", "things_rel0"), ("hexes", "hidden_rel0"), ("hexes", "known_combat_rel0"), ("hexes", "heroes_rel0"),
     ("hexes", "hero_combat_rel0"), ("hexes", "reg_mv_hex"), ("hexes", "reg_b_hex"), ("hexes", "reg_x_hex"),
+    ("hexes", "own_value_1"),
     ("things", "on_board"), ("things", "hex"), ("things", "owner_rel0"), ("things", "status"),
     ("things", "supported"), ("things", "bearer"), ("things", "reg_b_bear"), ("things", "reg_ev_c"),
-    ("heroes", "owner_rel0"), ("heroes", "hex"), ("heroes", "status"), ("heroes", "reg_hero"),
+    ("heroes", "owner_rel0"), ("heroes", "hex"), ("heroes", "status"), ("heroes", "pool"), ("heroes", "reg_hero"),
     ("registers", "reg_cost"), ("registers", "reg_sp_victim_rel0"),
 )
 # families read as consecutive columns: (section, first column, prefix, count(n))
@@ -45,8 +46,11 @@ _FAMILIES = (
     ("heroes", "owner_rel", lambda n: n), ("hexes", "things_", lambda n: n + 1), ("hexes", "hidden_", lambda n: n + 1),
     ("hexes", "known_combat_", lambda n: n + 1), ("hexes", "heroes_", lambda n: n + 1),
     ("hexes", "hero_combat_", lambda n: n + 1), ("registers", "reg_sp_victim_", lambda n: n + 1),
+    ("hexes", "own_value_", lambda n: 6),
 )
 BUILDER_EVENTS = ("Willing Workers", "Big Juju")  # GreedyAgent.score_event_hex
+# GreedyAgent.event_without_effect: the events it checks, coded 1, 2, ... in this order (view.hpp)
+EFFECT_CHECKED = _greedy.EFFECT_CHECKED
 
 
 def _check_families(layout, n: int) -> None:
@@ -87,6 +91,7 @@ def greedy_plan_numbers(n_players: int, house: bool = False, kadab: bool = False
         "thing_flying": flat(cat.THING_FLYING),
         "good_event": [float(name in _greedy.GOOD_EVENTS) for name in names],
         "builder_event": [float(name in BUILDER_EVENTS) for name in names],
+        "event_effect": [float(EFFECT_CHECKED.index(name) + 1 if name in EFFECT_CHECKED else 0) for name in names],
         "hidden_combat": [_view.HIDDEN_COMBAT],
         "adjacent_start": flat(np.cumsum([0] + [len(a) for a in adjacent])),
         "adjacent": [float(y) for a in adjacent for y in a],
@@ -171,7 +176,8 @@ class NativeGreedyAgent:
             self._native.set_plan(plan)
         return self._native
 
-    # the plan of a layout variant and a native agent on it (NativeExpertAgent, ktenv/kings_and_things/native/expert.py, swaps them)
+    # the plan of a layout variant and a native agent on it (NativeExpertAgent,
+    # ktenv/kings_and_things/native/expert.py, swaps them)
     _plan = staticmethod(greedy_plan)
 
     @staticmethod

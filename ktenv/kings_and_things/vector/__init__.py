@@ -34,8 +34,10 @@ restarts every stream from T, ``reset()`` starts each game's next seed.
 Seats: ``seats=("external", "random")`` (one kind per seat, for every game, or one such row per game)
 says who decides. "external" seats are the caller's; "random" seats play uniformly random legal actions
 inside native code, with a generator of their own (seeded by the game's seed, never the game's dice);
-"greedy" seats play agents/kings_and_things/greedy.py's agent ported to native code (ktenv.kings_and_things.native.agents), "expert" seats
-agents/kings_and_things/expert.py's (ktenv.kings_and_things.native.expert), and ``"ppo:PATH"`` / ``"ppo-sample:PATH"`` seats a trained model
+"greedy" seats play agents/kings_and_things/greedy.py's agent ported to native code
+(ktenv.kings_and_things.native.agents), "expert" seats
+agents/kings_and_things/expert.py's (ktenv.kings_and_things.native.expert), and ``"ppo:PATH"`` / ``"ppo-sample:PATH"``
+seats a trained model
 (a ``ktenv train`` zip, as the arena's agents of those names: the most likely legal action, or one drawn
 from the policy with numpy's ``default_rng`` seeded as a greedy seat's), its network evaluated in native code
 (ktenv/kings_and_things/native/src/agents/policy.hpp); all of them read only their own observation and mask.
@@ -297,11 +299,11 @@ def _check_seed(seed: Any) -> None:
 
 
 def _greedy_plan(cfg: GameConfig):
-    """The native greedy agent's plan of `cfg` (ktenv.kings_and_things.native.agents, the other half of issue 15 item 2)."""
+    """The native greedy agent's plan of `cfg` (ktenv.kings_and_things.native.agents)."""
     try:
         from ..native.agents import plan_for
     except ImportError as exc:
-        raise ConfigError(f"seats: greedy seats need ktenv.kings_and_things.native.agents.plan_for, not in this build ({exc})"
+        raise ConfigError(f"seats: greedy seats need the native plan_for (native/agents.py), not in this build ({exc})"
                           ) from None
     return plan_for(cfg)
 
@@ -311,7 +313,7 @@ def _expert_plan(cfg: GameConfig):
     try:
         from ..native.expert import expert_plan_for
     except ImportError as exc:
-        raise ConfigError(f"seats: expert seats need ktenv.kings_and_things.native.expert.expert_plan_for, not in this build ({exc})"
+        raise ConfigError(f"seats: expert seats need the native expert_plan_for (native/expert.py), not in this build ({exc})"
                           ) from None
     return expert_plan_for(cfg)
 

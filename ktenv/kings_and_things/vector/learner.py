@@ -9,7 +9,8 @@ decision unless they are Python agents:
 
 - ``"random"``, ``"greedy"``, ``"expert"`` and the policy snapshots ``"ppo:PATH"`` and ``"ppo-sample:PATH"``
   play inside native code (VectorEnv's seats; random: its own generator per game, greedy and expert: the
-  native ports of agents/kings_and_things/greedy.py and agents/kings_and_things/expert.py, a snapshot: its network evaluated natively, choosing
+  native ports of agents/kings_and_things/greedy.py and agents/kings_and_things/expert.py, a snapshot: its network
+  evaluated natively, choosing
   as the arena's agent of that name with a generator seeded as a greedy seat's);
 - an agent with ``act_batch(observations, masks) -> actions`` decides for all the games that wait on it in
   one call;

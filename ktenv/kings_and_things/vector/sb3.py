@@ -1,4 +1,5 @@
-"""Stable-Baselines3's `VecEnv` over the batched games: one learning seat per game (`ktenv.kings_and_things.vector.learner`).
+"""Stable-Baselines3's `VecEnv` over the batched games: one learning seat per game
+(`ktenv.kings_and_things.vector.learner`).
 
     from sb3_contrib import MaskablePPO
     from ktenv.kings_and_things.vector.sb3 import LearnerVecEnv

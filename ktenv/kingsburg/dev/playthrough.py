@@ -1,4 +1,5 @@
-"""Golden playthroughs of Kingsburg (the OpenSpiel habit, as `ktenv.kings_and_things.dev.playthrough` for Kings & Things):
+"""Golden playthroughs of Kingsburg (the OpenSpiel habit, as `ktenv.kings_and_things.dev.playthrough` for Kings &
+Things):
 seeded games of random agents written out decision by decision under ``tests/playthroughs/kingsburg_*.txt``.
 
 Each decision block names the year, phase, actor and decision, every legal action with its English text,

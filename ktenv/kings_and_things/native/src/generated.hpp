@@ -210,7 +210,6 @@ constexpr int BOAT = 3;  // Boat
   X(encounter_powers, false) \
   X(mysterious_kadab, false) \
   X(house_content, false) \
-  X(events_without_effect, false) \
 
 // X(name, default index): GameConfig's choices, as the index of the value in OPTION_CHOICES
 #define KTENV_CONFIG_CHOICES(X) \
@@ -237,6 +236,7 @@ constexpr int BOAT = 3;  // Boat
   X(stack_limit_check, 0) \
   X(contest_attacker, 0) \
   X(mysterious_flip, 0) \
+  X(events_playable, 0) \
 
 // the choices by name: cfg.victory == option::victory_quick
 namespace ktenv::option {
@@ -290,6 +290,8 @@ constexpr int contest_attacker_segment_player = 0;
 constexpr int contest_attacker_second_to_enter = 1;
 constexpr int mysterious_flip_on_exploration = 0;
 constexpr int mysterious_flip_on_entry = 1;
+constexpr int events_playable_any = 0;
+constexpr int events_playable_with_effect = 1;
 }  // namespace ktenv::option
 
 // X(name, element type, size): the catalog's tables (ktenv/kings_and_things/catalog.py, per game: catalog_for)

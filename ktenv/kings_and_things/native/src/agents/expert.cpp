@@ -678,6 +678,7 @@ void Scorer::event_play() {
       for (int x = 0; x < P.h; ++x) own_income[x] = v.income_value(x) * (v.owner(x) == 0 ? 1.0f : 0.0f);
       value = 0.5 * static_cast<double>(pairwise_sum(own_income.data(), own_income.size())) - 0.5;
     }
+    if (v.event_without_effect(c.i)) value = -1.0;  // R10.1 offers it: playing it would only spend it
     out[k] = value;
   }
 }

@@ -461,7 +461,8 @@ void Scorer::assassin_target() {  // YES: one of the face-down counters he canno
 void Scorer::event_play() {
   for (int k = 0; k < n; ++k) {
     const Choice c = at(k);
-    out[k] = c.block == B_THING && P.good_event[c.i] ? 1.0 : 0.0;
+    // a good event, unless it would do nothing now (R10.1 offers it all the same)
+    out[k] = c.block == B_THING && P.good_event[c.i] ? (v.event_without_effect(c.i) ? -1.0 : 1.0) : 0.0;
   }
 }
 

@@ -1,5 +1,5 @@
 // A trained policy network playing a seat inside native code: the league's snapshots (`ppo:PATH`,
-// `ppo-sample:PATH`) in batched games, so that their turns never go back to Python (issue 15).
+// `ppo-sample:PATH`) in batched games, so that their turns never go back to Python.
 //
 // The network is training/policy.py's actor path, as `PlayingNetwork` computes it in numpy: symlog of the
 // observation, the shared first layer and ReLU, the policy MLP, the action head. float32 throughout; the sums

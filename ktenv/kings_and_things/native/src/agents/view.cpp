@@ -77,6 +77,7 @@ std::shared_ptr<const GreedyPlan> make_greedy_plan(const std::map<std::string, s
   P->h_reg_mv_hex = I("hexes.reg_mv_hex");
   P->h_reg_b_hex = I("hexes.reg_b_hex");
   P->h_reg_x_hex = I("hexes.reg_x_hex");
+  P->h_own_value = I("hexes.own_value_1");
   P->t_on_board = I("things.on_board");
   P->t_hex = I("things.hex");
   P->t_owner = I("things.owner_rel0");
@@ -88,12 +89,13 @@ std::shared_ptr<const GreedyPlan> make_greedy_plan(const std::map<std::string, s
   P->e_owner = I("heroes.owner_rel0");
   P->e_hex = I("heroes.hex");
   P->e_status = I("heroes.status");
+  P->e_pool = I("heroes.pool");
   P->e_reg_hero = I("heroes.reg_hero");
   P->r_cost = I("registers.reg_cost");
   P->r_sp_victim = I("registers.reg_sp_victim_rel0");
   const int last_offset = P->size - 1;
-  for (int off : {P->g_decision, P->p_gold, P->h_terrain, P->h_owner, P->h_hero_combat, P->t_owner, P->t_reg_ev_c,
-                  P->e_owner, P->e_reg_hero, P->r_cost, P->r_sp_victim})
+  for (int off : {P->g_decision, P->p_gold, P->h_terrain, P->h_owner, P->h_hero_combat, P->h_own_value, P->t_owner,
+                  P->t_reg_ev_c, P->e_owner, P->e_pool, P->e_reg_hero, P->r_cost, P->r_sp_victim})
     if (off < 0 || off > last_offset)
       throw std::invalid_argument("greedy plan: a column offset lies outside the observation");
   if (P->a_direction + 6 != P->n_actions) throw std::invalid_argument("greedy plan: action blocks do not add up");
@@ -108,6 +110,7 @@ std::shared_ptr<const GreedyPlan> make_greedy_plan(const std::map<std::string, s
   P->thing_flying = as<std::uint8_t>(table(tables, "thing_flying", nt));
   P->good_event = as<std::uint8_t>(table(tables, "good_event", nt));
   P->builder_event = as<std::uint8_t>(table(tables, "builder_event", nt));
+  P->event_effect = as<std::uint8_t>(table(tables, "event_effect", nt));
   P->hidden_combat = table(tables, "hidden_combat", 1)[0];
   const auto h = static_cast<std::size_t>(P->h);
   P->adjacent_start = as<int>(table(tables, "adjacent_start", h + 1));
@@ -245,6 +248,31 @@ float View::enemy_counters(int x) {
 }
 
 float View::own_counters(int x) const { return hexes_column(P->h_things, 0, x) + hexes_column(P->h_heroes, 0, x); }
+
+float View::own_army(int x) const {  // float32 sums of whole numbers: exact in any order
+  float army = 0.0f;
+  for (int k = 0; k < 6; ++k) army += obs_[P->h_own_value + k * P->h + x];
+  return army + hexes_column(P->h_heroes, 0, x);
+}
+
+bool View::event_without_effect(int t) {
+  const int code = P->event_effect[t];
+  if (code == 0) return false;
+  bool found = false;
+  if (code == 4) {  // Defection: a hero to take and a hex of mine with room for it
+    for (int f = 0; f < P->nf && !found; ++f) found = obs_[P->e_pool + f] > 0 || hero_owner(f) > 0;
+    if (!found) return true;
+    found = false;
+  }
+  for (int x = 0; x < P->h && !found; ++x) {
+    const bool own = owner(x) == 0;
+    if (code == 1) found = own && income_value(x) > 0;  // Mother Lode: an income counter
+    if (code == 2) found = own;                          // Good Harvest: a hex
+    if (code == 3) found = owner(x) > 0 && fort(x) > 0 && fort(x) < 4;  // Vandals: an enemy fort, not a Citadel
+    if (code == 4) found = own && (fort(x) == 4 || own_army(x) < 10.0f);
+  }
+  return !found;
+}
 
 int View::hex_room(int x) const {
   int room = 0;

@@ -28,10 +28,10 @@ struct GreedyPlan {
   int p_gold = 0, p_income = 0;
   int h_terrain = 0, h_owner = 0, h_fort = 0, h_income_value = 0, h_income_combat = 0, h_income_special = 0,
       h_income_city = 0, h_income_village = 0, h_things = 0, h_hidden = 0, h_known_combat = 0, h_heroes = 0,
-      h_hero_combat = 0, h_reg_mv_hex = 0, h_reg_b_hex = 0, h_reg_x_hex = 0;
+      h_hero_combat = 0, h_reg_mv_hex = 0, h_reg_b_hex = 0, h_reg_x_hex = 0, h_own_value = 0;
   int t_on_board = 0, t_hex = 0, t_owner = 0, t_status = 0, t_supported = 0, t_bearer = 0, t_reg_b_bear = 0,
       t_reg_ev_c = 0;
-  int e_owner = 0, e_hex = 0, e_status = 0, e_reg_hero = 0;
+  int e_owner = 0, e_hex = 0, e_status = 0, e_pool = 0, e_reg_hero = 0;
   int r_cost = 0, r_sp_victim = 0;
   // the catalog as agents/kings_and_things/view.py reads it (ktenv.kings_and_things.catalog: both boxes' Things, the house hero faces)
   std::vector<double> thing_combat, hero_combat;
@@ -39,6 +39,8 @@ struct GreedyPlan {
   std::vector<std::uint8_t> thing_flying;
   std::vector<std::uint8_t> good_event;     // agents/kings_and_things/greedy.py GOOD_EVENTS, by Thing id
   std::vector<std::uint8_t> builder_event;  // "Willing Workers" or "Big Juju" (score_event_hex)
+  // agents/kings_and_things/greedy.py EFFECT_CHECKED, by Thing id: 0 none, 1 Mother Lode, 2 Good Harvest, 3 Vandals, 4 Defection
+  std::vector<std::uint8_t> event_effect;
   double hidden_combat = 0.0;               // agents/kings_and_things/view.py HIDDEN_COMBAT
   // the board: adjacent hexes of x are adjacent[adjacent_start[x] .. adjacent_start[x + 1]) in
   // geometry().adjacent's order; neighbours[x * 6 + d] the hex in direction d or -1
@@ -103,6 +105,8 @@ class View {
   const double* defence();
   float enemy_counters(int x);
   float own_counters(int x) const;
+  float own_army(int x) const;  // my creatures (own_value_1..6) and heroes: what the stack limit counts
+  bool event_without_effect(int t);  // GreedyAgent.event_without_effect (R10.1)
   int hex_room(int x) const;  // unexplored land next to x
   bool own_terrain(int terrain);              // I own a hex of that terrain
   bool own_terrain_without_income(int terrain);

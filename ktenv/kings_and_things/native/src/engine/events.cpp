@@ -539,7 +539,7 @@ void harvest_start(State& s, const ActionLayout&, int p) {
 
 void pox_start(State& s, const ActionLayout& lay, int p) {
   Ids victims = relative_players(s, lay, p, others(s, p));
-  if (victims.empty()) {  // events_without_effect: nobody to infect
+  if (victims.empty()) {  // R10.1: nobody to infect, no effect
     s.stage = FINISH;
     return;
   }
@@ -591,7 +591,7 @@ void pox_hit(State& s, const ActionLayout& lay) {
 
 void def_start(State& s, const ActionLayout& lay, int p) {
   Ids heroes = defection_heroes(s, p);
-  if (heroes.empty()) {  // events_without_effect: no hero can be chosen (RD5.3), no effect
+  if (heroes.empty()) {  // R10.1: no hero can be chosen (RD5.3), no effect
     s.stage = FINISH;
     return;
   }
@@ -662,7 +662,7 @@ bool vandal_fort(const State& s, int q, int h) { return s.hex_owner[h] == q && s
 
 void van_start(State& s, const ActionLayout& lay, int p) {
   Ids victims = relative_players(s, lay, p, vandal_victims(s, p));
-  if (victims.empty()) {  // events_without_effect: nobody has a fort to lose, no effect
+  if (victims.empty()) {  // R10.1: nobody has a fort to lose, no effect
     s.stage = FINISH;
     return;
   }
@@ -887,13 +887,15 @@ Ids vandal_victims(const State& s, int p) {
   return out;
 }
 
-// RD1.8: only with a legal target or effect. With events_without_effect (R10.1 as printed) any event
-// may be played, except where Appendix B states a condition (B.1, B.3, B.10). R20.1: a copy acts as
-// its original.
+// R10.1 / RD1.8: any event may be played (one with nothing to act on goes to the cup without effect),
+// except where Appendix B states a condition (B.1, B.3, B.10). Option events_playable=with_effect: only
+// with a legal target or effect. R20.1: a copy acts as its original. An optional rule's event is never
+// played with its rule off (events.add_event's in_game: R22.5 the Portal).
 bool event_playable(State& s, int p, int c) {
   int o = original(s, c);
+  if (o == ev_id::PORTAL && !house::on(s)) return false;
   bool stated = o == ev_id::WILLING_WORKERS || o == ev_id::BIG_JUJU || o == ev_id::WEATHER_CONTROL;
-  if (s.cfg->events_without_effect && !stated) return true;
+  if (s.cfg->events_playable == option::events_playable_any && !stated) return true;
   const ActionLayout& lay = layout(s);
   switch (o) {
     case ev_id::WILLING_WORKERS: return !ww_hexes(s, p).empty();

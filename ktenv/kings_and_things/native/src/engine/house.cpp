@@ -282,7 +282,7 @@ void tycho_looks(State& s, int face) {
 bool portal_playable(const State& s, int /*p*/) { return on(s) && any(s, armies(s)) && any(s, unexplored(s)); }
 
 void portal_start(State& s, const ActionLayout& lay, int p) {
-  if (!portal_playable(s, p)) {  // events_without_effect: no stack or no unexplored hex, no effect
+  if (!portal_playable(s, p)) {  // R10.1: no stack or no unexplored hex, no effect
     s.stage = events::FINISH;
     return;
   }

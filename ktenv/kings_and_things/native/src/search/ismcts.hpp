@@ -13,7 +13,7 @@
 // The move played is the root's most visited child (ties: the expansion policy's order, else the higher
 // value).
 //
-// Paired root evaluation (decide_paired, issue 16): no tree. The caller names K candidate actions (the
+// Paired root evaluation (decide_paired): no tree. The caller names K candidate actions (the
 // expert's K best, candidate 0 the expert's own choice). Each round samples one world and plays every
 // candidate in a copy of it (the same dice stream: the world's own generator) with rollout experts in
 // the same state (reseeded alike each round, so the same tie-break draws and no move plans), to

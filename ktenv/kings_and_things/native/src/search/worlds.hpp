@@ -1,4 +1,4 @@
-// Worlds a player cannot tell apart (issue 16.1) for native games: ktenv/kings_and_things/worlds.py's sample_world in C++,
+// Worlds a player cannot tell apart for native games: ktenv/kings_and_things/worlds.py's sample_world in C++,
 // the same algorithm and the same draws (SplitMix64 `Dice`), hence the same world for the same seed.
 //
 // A world keeps everything public and everything `player` owns or has seen, and deals again the

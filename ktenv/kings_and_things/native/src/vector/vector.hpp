@@ -1,4 +1,4 @@
-// Batched games (issue 15): N native games stepped in one call over a thread pool, each writing its
+// Batched games: N native games stepped in one call over a thread pool, each writing its
 // own rows of caller-visible buffers (the EnvPool shape). Pure C++; the bindings are in
 // bind_vector.cpp and the Python face is ktenv/kings_and_things/vector (docs/vector.md).
 //
