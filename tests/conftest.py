@@ -16,10 +16,10 @@ import pytest
 
 
 def _shadow_checker():
-    from ktenv import native
-    from ktenv.kings_and_things.engine.common import IllegalActionError
-    from ktenv.kings_and_things.engine.machine import layout
+    from ktenv.errors import IllegalActionError
+    from ktenv.kings_and_things import native
     from ktenv.kings_and_things.dev.diff import mismatch, same_state, to_native
+    from ktenv.kings_and_things.engine.machine import layout
 
     core = native.core()
     state = {"checked": 0}

@@ -248,7 +248,7 @@ def test_a_failing_agent_stops_the_game_with_a_clear_error():
         with pytest.raises(AgentError, match="'illegal_test_only' \\(seat 1\\) played an illegal action"):
             play_game(GameConfig(n_players=2, max_rounds=3), 1, ["random", "illegal_test_only"])
     finally:
-        agents._REGISTRY.pop("illegal_test_only")
+        agents.table().named.pop("illegal_test_only")
 
 
 def test_cli_flags_override_the_yaml_and_set_game_options(tmp_path, capsys):

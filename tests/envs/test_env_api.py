@@ -280,7 +280,7 @@ def test_num_players_is_pettingzoos_keyword():
     assert ktenv.env(num_players=2, n_players=2).unwrapped.cfg.n_players == 2  # the same value twice is fine
     assert gymnasium.make("ktenv/KingsAndThings-v0", num_players=3).unwrapped.aec.cfg.n_players == 3
     assert ktenv.SingleAgentEnv(num_players=4).aec.cfg.n_players == 4
-    for make in (ktenv.kings_and_things.env, ktenv.raw_env, ktenv.SingleAgentEnv):
+    for make in (ktenv.env, ktenv.raw_env, ktenv.SingleAgentEnv):
         with pytest.raises(ConfigError, match=r"'n_players' \(3\) and 'num_players' \(4\) disagree"):
             make(n_players=3, num_players=4)
     with pytest.raises(ConfigError, match="'n_players'"):
@@ -339,7 +339,7 @@ def _continue(a, b, rng: np.random.Generator, steps: int = 40) -> None:
 
 @pytest.mark.parametrize("wrapped", [True, False])
 def test_envs_pickle_and_deepcopy_and_continue_identically(wrapped):
-    make = ktenv.kings_and_things.env if wrapped else ktenv.raw_env
+    make = ktenv.env if wrapped else ktenv.raw_env
     env = make(n_players=3, max_rounds=3, reward="shaped")
     pickle.loads(pickle.dumps(env))  # before reset too
     env.reset(seed=8)
