@@ -8,8 +8,8 @@ pushed during an exploration sits above it, a reaction window above the battle. 
 (`ktenv.kings_and_things.env.observation.REGISTERS`), so a field that no longer exists fails at import.
 
 A field that holds counters says so (`things=THING`, `FLAGS` or `ACTION`, collected in `THING_REFS`):
-a world sampled for a searching agent (`ktenv.kings_and_things.worlds`) leaves those counters where they are and deals
-every other hidden counter again, so a new field holding a Thing id must declare it.
+a world sampled for a searching agent (`ktenv.kings_and_things.worlds`) leaves those counters where they
+are and deals every other hidden counter again, so a new field holding a Thing id must declare it.
 
 The native engine mirrors these records one to one (one struct per frame, same fields, same order),
 so both engines save the same state.
@@ -73,9 +73,9 @@ def procedure(name: str):
 
 
 # What a field says of the counters (`things=`): the procedure under way refers to them, so a sampled
-# world (ktenv.kings_and_things.worlds) leaves them where they are. THING: the value is a Thing id (other values, -1 or a
-# hero face coded past the Things, name none); FLAGS: a list indexed by Thing id, nonzero where it
-# refers to that Thing; ACTION: an action (or a list of them) whose Thing block names a Thing.
+# world (ktenv.kings_and_things.worlds) leaves them where they are. THING: the value is a Thing id (other
+# values, -1 or a hero face coded past the Things, name none); FLAGS: a list indexed by Thing id, nonzero
+# where it refers to that Thing; ACTION: an action (or a list of them) whose Thing block names a Thing.
 THING, FLAGS, ACTION = "thing", "flags", "action"
 
 
@@ -164,7 +164,7 @@ class SpecialPower(Frame):
     used_assassin: bool = slot(False)
 
 
-# ----- events and economy (issue 13): setup, heroes, recruiting, placement, events, interrupts
+# ----- events and economy: setup, heroes, recruiting, placement, events, interrupts
 
 class RecruitStep(IntEnum):
     """Steps of one player's Recruit Things turn (R8.1-R8.3, R17.1.1)."""
@@ -623,7 +623,7 @@ class Excess(Frame):
     side: int = slot(-1)  # the player who eliminates them
 
 
-# ----- dice, reactions, losses (issue 13): the shared procedures other procedures call into
+# ----- dice, reactions, losses: the shared procedures other procedures call into
 
 
 @procedure("losses")
