@@ -2,7 +2,8 @@
 
 - Rules data and state: `catalog` (every counter), `board` (hex geometry), `config` (`GameConfig`: the
   options of the rules), `state` (`GameState`: numpy arrays, JSON saves), `procedures` (the typed frames
-  of moves, battles and events in progress), `decisions` (the decision codes).
+  of moves, battles and events in progress), `saves_v2` (version 2 saves read into frames), `decisions`
+  (the decision codes).
 - `engine`: pure rules, one module per part of the turn, each with its C++ twin in `native/src/engine/`.
 - `native`: the same rules in C++ (bit-exact), the native agents and the search; `vector`: many games per call.
 - `env`: PettingZoo AEC (`env`, `raw_env`), Gymnasium (`SingleAgentEnv`), the observation encoder.

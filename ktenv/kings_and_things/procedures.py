@@ -8,18 +8,11 @@ pushed during an exploration sits above it, a reaction window above the battle. 
 (`ktenv.kings_and_things.env.observation.REGISTERS`), so a field that no longer exists fails at import.
 
 A field that holds counters says so (`things=THING`, `FLAGS` or `ACTION`, collected in `THING_REFS`):
-a world sampled for a searching agent (`ktenv.kings_and_things.worlds`) leaves those counters where they are and deals
-every other hidden counter again, so a new field holding a Thing id must declare it.
+a world sampled for a searching agent (`ktenv.kings_and_things.worlds`) leaves those counters where they
+are and deals every other hidden counter again, so a new field holding a Thing id must declare it.
 
 The native engine mirrors these records one to one (one struct per frame, same fields, same order),
 so both engines save the same state.
-
-Version 2 saves kept these facts in a key-value bag (`reg`); `frames_from_v2` reads them back into
-frames, in four ways, simplest first: a field names the key it replaced (`slot(v2="b_hex")`, or a key
-pattern for a list, `per_side(v2="b_hits{}")`); a field reads a converted form (`v2_read`: a bitmask,
-packed numbers); a frame reads what needs the saved phase or several keys (`Frame.v2_fields`); a frame
-that rebuilds itself whole defines `from_v2`. `V2_MARKERS` are keys that only said a procedure was
-under way.
 """
 
 from __future__ import annotations
@@ -28,8 +21,6 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, ClassVar, TypeVar
-
-from .constants import RECRUIT, SETUP
 
 F = TypeVar("F", bound="Frame")
 
@@ -42,8 +33,6 @@ class Frame:
     """Base of every procedure frame. Subclasses are registered with `@procedure(name)`."""
 
     NAME: ClassVar[str] = ""
-    # Version-2 register keys that only said the procedure was under way (no field holds them).
-    V2_MARKERS: ClassVar[tuple[str, ...]] = ()
     __slots__ = ()
 
     def copy(self: F) -> F:
@@ -51,14 +40,6 @@ class Frame:
         for f in _LIST_FIELDS[type(self)]:
             setattr(other, f, list(getattr(self, f)))
         return other
-
-    @classmethod
-    def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        """Read the version-2 keys the generic reading (`v2=`) cannot: bitmasks, shifted codes, a key
-        two procedures shared (told apart by the saved `phase`). Puts fields into `values`, returns
-        the keys it took. None by default. (A frame that rebuilds itself whole from version 2
-        defines `from_v2(reg) -> (frame or None, keys)` instead.)"""
-        return set()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"procedure": self.NAME}
@@ -92,30 +73,26 @@ def procedure(name: str):
 
 
 # What a field says of the counters (`things=`): the procedure under way refers to them, so a sampled
-# world (ktenv.kings_and_things.worlds) leaves them where they are. THING: the value is a Thing id (other values, -1
-# or a
-# hero face coded past the Things, name none); FLAGS: a list indexed by Thing id, nonzero where it
-# refers to that Thing; ACTION: an action (or a list of them) whose Thing block names a Thing.
+# world (ktenv.kings_and_things.worlds) leaves them where they are. THING: the value is a Thing id (other
+# values, -1 or a hero face coded past the Things, name none); FLAGS: a list indexed by Thing id, nonzero
+# where it refers to that Thing; ACTION: an action (or a list of them) whose Thing block names a Thing.
 THING, FLAGS, ACTION = "thing", "flags", "action"
 
 
-def slot(default: int = 0, v2: str = "", things: str = "") -> Any:
-    """A number field; `v2` is the register key it replaced in version 2 saves; `things`: what it says of
-    the counters (THING, ACTION; see above)."""
-    return field(default=default, metadata={"v2": v2, "things": things})
+def slot(default: int = 0, things: str = "") -> Any:
+    """A number field; `things`: what it says of the counters (THING, ACTION; see above)."""
+    return field(default=default, metadata={"things": things})
 
 
-def per_side(v2: str = "", size: int = 7, default: int = 0) -> Any:
-    """A number for every side code (players 0-5, neutral 6: `constants.NEUTRAL`); `v2` is the key
-    pattern with `{}` for the side; `default` the value of a side without one (-1 for a side index)."""
-    return field(default_factory=lambda: [default] * size,
-                 metadata={"v2": v2, "per_side": True, "default": default})
+def per_side(size: int = 7, default: int = 0) -> Any:
+    """A number for every side code (players 0-5, neutral 6: `constants.NEUTRAL`); `default` the value of
+    a side without one (-1 for a side index)."""
+    return field(default_factory=lambda: [default] * size, metadata={"per_side": True, "default": default})
 
 
-def series(v2: str = "", count: str = "", things: str = "") -> Any:
-    """A list of numbers (a path, a queue); `v2` is the key pattern with `{}` for the index, `count`
-    the version-2 key that held its length, if any; `things`: what it says of the counters (above)."""
-    return field(default_factory=list, metadata={"v2": v2, "series": True, "count": count, "things": things})
+def series(things: str = "") -> Any:
+    """A list of numbers (a path, a queue); `things`: what it says of the counters (above)."""
+    return field(default_factory=list, metadata={"series": True, "things": things})
 
 
 def _is_list(f: dataclasses.Field) -> bool:
@@ -150,68 +127,12 @@ def frame_from_dict(data: Any) -> Frame:
     return frame
 
 
-def bits(mask: int) -> list[int]:
-    """The set bits of a version-2 bitmask, lowest first."""
-    out, i = [], 0
-    while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
-    return out
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int)  # bools too: flags are saved as 0/1 but True/False reads the same
 
 
-def frames_from_v2(reg: dict[str, int], phase: int = -1) -> tuple[list[Frame], set[str]]:
-    """The frames a version-2 save's register bag describes (a frame exists when any of its keys
-    does), and the keys they took. `phase`: the save's phase (for `Frame.v2_fields`)."""
-    out, taken = [], set()
-    for cls in FRAMES.values():
-        custom = getattr(cls, "from_v2", None)  # a frame whose keys need more than `v2=` (packed, derived)
-        if custom is not None:
-            frame, keys = custom(reg)
-            out.extend([frame] if frame is not None else [])
-            taken |= keys
-            continue
-        values: dict[str, Any] = {}
-        marked = {k for k in cls.V2_MARKERS if k in reg}
-        taken |= marked
-        for f in dataclasses.fields(cls):
-            read = f.metadata.get("v2_read")
-            if read is not None:  # a version-2 form that needs converting (a bitmask, packed numbers)
-                got = read(reg)
-                if got is not None:
-                    values[f.name], keys = got
-                    taken |= keys
-                continue
-            key = f.metadata.get("v2", "")
-            if not key:
-                continue
-            if _is_list(f):
-                stem = key.removesuffix("{}")
-                found = {k: v for k, v in reg.items() if k.startswith(stem) and k[len(stem):].isdigit()}
-                if found:
-                    by_index = {int(k[len(stem):]): v for k, v in found.items()}
-                    size = 7 if f.metadata.get("per_side") else max(by_index) + 1
-                    values[f.name] = [by_index.get(i, f.metadata.get("default", 0)) for i in range(size)]
-                    taken |= set(found)
-                if f.metadata.get("count") in reg:
-                    taken.add(f.metadata["count"])
-            elif key in reg:
-                values[f.name] = reg[key]
-                taken.add(key)
-        taken |= cls.v2_fields(reg, values, phase)
-        if values or marked:
-            out.append(cls(**values))
-    return out, taken
-
-
 # ===================================================================== the frames
-# Outermost first: the order frames nest on the stack (and the order a version-2 save's frames are
-# rebuilt in).
+# Outermost first: the order frames nest on the stack.
 
 
 class SpecialStage(IntEnum):
@@ -232,15 +153,15 @@ class SpecialStage(IntEnum):
 class SpecialPower(Frame):
     """R15.1 phase 8: one player's turn with the Master Thief (A.5) and the Assassin Primus (A.7)."""
 
-    stage: SpecialStage = slot(SpecialStage.CHOOSE, v2="sp_stage")
-    hero: int = slot(-1, v2="sp_hero")  # hero face in use
-    victim: int = slot(-1, v2="sp_victim")  # the player robbed or struck
-    hex: int = slot(-1, v2="sp_hex")  # the Assassin's target hex
-    target_a: int = slot(0, v2="sp_a", things=THING)  # a Thing id, or -1 - hero face
-    target_b: int = slot(0, v2="sp_b", things=THING)
-    tie: bool = slot(False, v2="sp_tie")  # the duel is a re-roll after a tie
-    used_thief: bool = slot(False, v2="sp_used_thief")  # each hero once per turn
-    used_assassin: bool = slot(False, v2="sp_used_assassin")
+    stage: SpecialStage = slot(SpecialStage.CHOOSE)
+    hero: int = slot(-1)  # hero face in use
+    victim: int = slot(-1)  # the player robbed or struck
+    hex: int = slot(-1)  # the Assassin's target hex
+    target_a: int = slot(0, things=THING)  # a Thing id, or -1 - hero face
+    target_b: int = slot(0, things=THING)
+    tie: bool = slot(False)  # the duel is a re-roll after a tie
+    used_thief: bool = slot(False)  # each hero once per turn
+    used_assassin: bool = slot(False)
 
 
 # ----- events and economy: setup, heroes, recruiting, placement, events, interrupts
@@ -261,15 +182,8 @@ class Setup(Frame):
     """R4.7-R4.10: the initial draw and placements. The screen limit waits until the placement is
     done (R17.1.1); each player places in turn (R4.8, R4.10)."""
 
-    screens_open: bool = slot(False, v2="setup_screens")  # R17.1.1: screens may hold more than 10
-    placed: bool = slot(False)  # the player at `s.turn` has had their placement (version 2: "sub")
-
-    @classmethod
-    def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        if phase == SETUP and "sub" in reg:  # version 2's "sub" served setup and recruiting (RecruitTurn.step)
-            values["placed"] = bool(reg["sub"])
-            return {"sub"}
-        return set()
+    screens_open: bool = slot(False)  # R17.1.1: screens may hold more than 10
+    placed: bool = slot(False)  # the player at `s.turn` has had their placement
 
 
 @procedure("hero_recruit")
@@ -277,10 +191,10 @@ class HeroRecruit(Frame):
     """R7 phase 2: one player's turn to recruit heroes: dismiss (R7.2), choose (R7.3), gold before
     the roll (R7.4), 2d6 (R7.5), gold after a short roll (R7.6), place (R7.7)."""
 
-    hero: int = slot(-1, v2="hero")  # the pool hero face being recruited
-    attempts: int = slot(0, v2="attempts")  # attempts this turn (option hero_attempts_per_round)
-    bonus: int = slot(-1, v2="bonus")  # +1s bought before the roll (R7.4); -1: not rolled yet
-    cost: int = slot(0, v2="cost")  # gold asked to make up a short roll (R7.6); 0: none asked
+    hero: int = slot(-1)  # the pool hero face being recruited
+    attempts: int = slot(0)  # attempts this turn (option hero_attempts_per_round)
+    bonus: int = slot(-1)  # +1s bought before the roll (R7.4); -1: not rolled yet
+    cost: int = slot(0)  # gold asked to make up a short roll (R7.6); 0: none asked
 
 
 @procedure("recruit_turn")
@@ -288,36 +202,19 @@ class RecruitTurn(Frame):
     """R8 phase 3: one player's Recruit Things turn: declare paid draws and a trade set, draw
     (R8.1), place (R8.2, R8.3), then the screen limit (R17.1)."""
 
-    step: RecruitStep = slot(RecruitStep.PAID)  # version 2: "sub" in phase 3
-    paid: int = slot(0, v2="paid")  # paid draws declared, 5 gold each (R8.1.1); 0: none yet
-    keep: int = slot(0, v2="keep")  # trade counters still to keep: the cup ran dry (R8.1.5)
+    step: RecruitStep = slot(RecruitStep.PAID)
+    paid: int = slot(0)  # paid draws declared, 5 gold each (R8.1.1); 0: none yet
+    keep: int = slot(0)  # trade counters still to keep: the cup ran dry (R8.1.5)
     # R17.1.1: this player's screen may hold more than 10 until their placement is done; -1: no (a
-    # discard by another player meanwhile ends it). Version 2: "screen_open" - 1 without "discarding".
+    # discard by another player meanwhile ends it).
     open_screen: int = slot(-1)
-
-    @classmethod
-    def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        if phase != RECRUIT or "sub" not in reg:
-            return set()
-        values["step"] = RecruitStep(reg["sub"])
-        if reg.get("screen_open") and not reg.get("discarding"):
-            values["open_screen"] = reg["screen_open"] - 1
-            return {"sub", "screen_open"}
-        return {"sub"}
 
 
 @procedure("events_phase")
 class EventsPhase(Frame):
     """R10 phase 4: in turn order each player may play one event (R10.1)."""
 
-    done: list[int] = per_side()  # 1: the player has played an event or passed (version 2: "ev_done" bits)
-
-    @classmethod
-    def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        if "ev_done" not in reg:
-            return set()
-        values["done"] = [reg["ev_done"] >> p & 1 for p in range(7)]
-        return {"ev_done"}
+    done: list[int] = per_side()  # 1: the player has played an event or passed
 
 
 class EventStage(IntEnum):
@@ -373,34 +270,22 @@ class Event(Frame):
     """R10.2 / Appendix B: one player's event, from the choice to play it until it goes to the cup.
     Every choice is posed (`posed`) and its answer read by the stage that asked (`s.stage`)."""
 
-    player: int = slot(-1, v2="ev_p")  # who plays it
-    card: int = slot(-1, v2="ev_c", things=THING)  # the event counter (a second-box event acts as its original, R20.1)
-    other: int = slot(-1, v2="ev_q")  # the other player concerned: victim, hex owner, army owner
-    hex: int = slot(-1, v2="ev_hex")  # the struck or target hex; the Portal's stack (R22.5)
-    dest: int = slot(-1, v2="ev_dest")  # an escape hex (B.3), the Portal's destination (R22.5)
-    hero: int = slot(-1, v2="ev_hero")  # the hero Defection tries to win (B.8)
-    roll: int = slot(0, v2="ev_roll")  # the event's roll (B.2, B.7, B.8, R22.5)
-    roll2: int = slot(0, v2="ev_roll2")  # the hero owner's roll (B.8)
-    n: int = slot(0, v2="ev_n")  # losses to take (B.7); counters sent through the Portal (R22.5)
-    terrain: int = slot(-1, v2="ev_new")  # the tile Big Juju puts down (B.3)
-    tried: list[int] = series()  # B.2: the hexes chosen so far, in order (version 2: "ev_tried" bits)
+    player: int = slot(-1)  # who plays it
+    card: int = slot(-1, things=THING)  # the event counter (a second-box event acts as its original, R20.1)
+    other: int = slot(-1)  # the other player concerned: victim, hex owner, army owner
+    hex: int = slot(-1)  # the struck or target hex; the Portal's stack (R22.5)
+    dest: int = slot(-1)  # an escape hex (B.3), the Portal's destination (R22.5)
+    hero: int = slot(-1)  # the hero Defection tries to win (B.8)
+    roll: int = slot(0)  # the event's roll (B.2, B.7, B.8, R22.5)
+    roll2: int = slot(0)  # the hero owner's roll (B.8)
+    n: int = slot(0)  # losses to take (B.7); counters sent through the Portal (R22.5)
+    terrain: int = slot(-1)  # the tile Big Juju puts down (B.3)
+    tried: list[int] = series()  # B.2: the hexes chosen so far, in order
     todo: list[int] = per_side()  # 1: the player's army must escape (B.3) or the Plague hits them (B.4)
     hexes: list[int] = series()  # B.4 / RD10.9: hexes of the Plague player still to hit, lowest first
     posed: list[int] = series(things=ACTION)  # the legal actions of the choice asked now; empty: none asked
-    answer: int = slot(-1, v2="ev_act", things=ACTION)  # the action chosen, until the stage that asked reads it
-    lord_player: int = slot(-1, v2="lord_choice")  # R7.10 / RD5.4: a second terrain lord came to this player
-
-    @classmethod
-    def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        taken = set()
-        for key, name in (("ev_tried", "tried"), ("ev_hexes", "hexes"), ("ev_mask", "posed")):
-            if key in reg:
-                values[name] = bits(reg[key])
-                taken.add(key)
-        if "ev_todo" in reg:
-            values["todo"] = [reg["ev_todo"] >> p & 1 for p in range(7)]
-            taken.add("ev_todo")
-        return taken
+    answer: int = slot(-1, things=ACTION)  # the action chosen, until the stage that asked reads it
+    lord_player: int = slot(-1)  # R7.10 / RD5.4: a second terrain lord came to this player
 
 
 @procedure("placement")
@@ -408,10 +293,10 @@ class Placement(Frame):
     """Placing Things from behind the screen (RP-S5, RP-S7, RP-3.4, RP-6.13): a Thing, then its hex;
     PASS ends. In the Recruit Things turn own income counters may also be removed (R8.2.2)."""
 
-    only_new: bool = slot(False, v2="place_new")  # R4.10: only the Things drawn in the exchange
-    hex: int = slot(-1, v2="place_hex")  # only this hex (R13.11.2 conquest, B.3 Big Juju); -1: any
-    may_remove: bool = slot(False, v2="place_remove")  # R8.2.2: own income counters may be removed
-    thing: int = slot(-1, v2="thing", things=THING)  # the Thing chosen, its hex still to choose
+    only_new: bool = slot(False)  # R4.10: only the Things drawn in the exchange
+    hex: int = slot(-1)  # only this hex (R13.11.2 conquest, B.3 Big Juju); -1: any
+    may_remove: bool = slot(False)  # R8.2.2: own income counters may be removed
+    thing: int = slot(-1, things=THING)  # the Thing chosen, its hex still to choose
 
 
 @procedure("discard")
@@ -419,14 +304,7 @@ class Discard(Frame):
     """R17.1.2 / RD3.2: a player over the screen limit discards down to 10 (the others over it follow
     at once; meanwhile no screen is checked)."""
 
-    player: int = slot(-1)  # who discards (version 2: "screen_open" - 1 with "discarding")
-
-    @classmethod
-    def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        if not reg.get("discarding"):
-            return {"discarding"} & set(reg)
-        values["player"] = reg.get("screen_open", 0) - 1
-        return {"discarding", "screen_open"} & set(reg)
+    player: int = slot(-1)  # who discards
 
 
 @procedure("hero_turn_over")
@@ -434,77 +312,12 @@ class HeroTurnOver(Frame):
     """R7.11 / RP-2.6: the former owner of a lost hero may turn its counter over, asked at the next
     pause in the rules (lowest face first)."""
 
-    face: int = slot(-1, v2="hero_turn")  # the hero asked about now
-    faces: list[int] = series()  # the heroes waiting for the question, lowest first (v2: "hero_turns" bits)
-    owners: list[int] = series()  # their former owners, in the same order (v2: "hero_turn_{face}")
-
-    @classmethod
-    def v2_fields(cls, reg: dict[str, int], values: dict[str, Any], phase: int) -> set[str]:
-        taken = {k for k in reg if k.startswith("hero_turn_") and k[10:].isdigit()}
-        if "hero_turns" in reg:
-            values["faces"] = bits(reg["hero_turns"])
-            values["owners"] = [reg[f"hero_turn_{f}"] for f in values["faces"]]
-            taken.add("hero_turns")
-        return taken
+    face: int = slot(-1)  # the hero asked about now
+    faces: list[int] = series()  # the heroes waiting for the question, lowest first
+    owners: list[int] = series()  # their former owners, in the same order
 
 
 # ----- movement (R11, R12.2, C.2, R20.3, R21.2 / R21.4 / R21.10, R22.3 / R22.6, RP-5.9, R4.5)
-
-
-def _v2_bits(key: str):
-    """Reader of a version-2 bitmask register as the list of its set bits (ascending)."""
-    def read(reg: dict[str, int]):
-        if key not in reg:
-            return None
-        bits = int(reg[key])
-        return [i for i in range(bits.bit_length()) if bits >> i & 1], {key}
-    return read
-
-
-def _v2_members(stem: str):
-    """Reader of a version-2 key family `<stem><id>` (one key per member) as the list of the ids."""
-    def read(reg: dict[str, int]):
-        found = sorted(k for k in reg if k.startswith(stem) and k[len(stem):].isdigit())
-        if not found:
-            return None
-        return sorted(int(k[len(stem):]) for k in found), set(found)
-    return read
-
-
-def _v2_spent(stem: str, full: int):
-    """Reader of version-2 `<stem><index>` = points left (absent: `full`) as points spent per index."""
-    def read(reg: dict[str, int]):
-        found = {int(k[len(stem):]): int(v) for k, v in reg.items() if k.startswith(stem) and k[len(stem):].isdigit()}
-        if not found:
-            return None
-        spent = [0] * (max(found) + 1)
-        for i, left in found.items():
-            spent[i] = full - left
-        return spent, {f"{stem}{i}" for i in found}
-    return read
-
-
-def _v2_entries(which: int):
-    """Reader of version-2 `enter<hex>` (the players entering the hex, packed base 8, first entrant
-    highest) as the parallel lists of (hex, player) entries: `which` 0 the hexes, 1 the players."""
-    def read(reg: dict[str, int]):
-        found = sorted((int(k[5:]), int(v)) for k, v in reg.items() if k.startswith("enter") and k[5:].isdigit())
-        if not found:
-            return None
-        pairs = []
-        for hx, v in found:
-            players = []
-            while v:
-                players.append(v % 8 - 1)
-                v //= 8
-            pairs += [(hx, p) for p in reversed(players)]
-        return [pair[which] for pair in pairs], {f"enter{hx}" for hx, _ in found}
-    return read
-
-
-def _converted(read, things: str = "") -> Any:
-    """A list field whose version-2 form the function `read` converts."""
-    return field(default_factory=list, metadata={"v2_read": read, "series": True, "things": things})
 
 
 @procedure("claims")
@@ -512,7 +325,7 @@ class Claims(Frame):
     """R4.5.2: in setup each player claims a second hex in turn order, then a third (then the start
     gold, R4.6)."""
 
-    round: int = slot(0, v2="claim_round")  # 0: claiming second hexes, 1: third hexes
+    round: int = slot(0)  # 0: claiming second hexes, 1: third hexes
 
 
 @procedure("stack_overflow")
@@ -522,8 +335,8 @@ class StackOverflow(Frame):
     a Sea tile (R20.3) wait for their owner's next movement turn to be trimmed; a retreat onto a full
     hex (R13.8.4) waits for the excess to be eliminated."""
 
-    owners: list[int] = per_side(v2="overflow{}")  # 1: the side's stacks may be over 10 until it next moves
-    retreat: bool = slot(False, v2="stack_overflow_ok")  # R13.8.4: a retreat's excess is being eliminated
+    owners: list[int] = per_side()  # 1: the side's stacks may be over 10 until it next moves
+    retreat: bool = slot(False)  # R13.8.4: a retreat's excess is being eliminated
 
 
 @procedure("entries")
@@ -532,8 +345,8 @@ class Entries(Frame):
     hexes this movement phase, kept until the phase's contests are over (R12.1.4). Entry i: player
     `players[i]` entered hex `hexes[i]` (each player once per hex)."""
 
-    hexes: list[int] = _converted(_v2_entries(0))
-    players: list[int] = _converted(_v2_entries(1))
+    hexes: list[int] = series()
+    players: list[int] = series()
 
 
 @procedure("movement_turn")
@@ -543,15 +356,13 @@ class MovementTurn(Frame):
     (R11.8.1). Its moves nest in it (`Move`, `NomadMove`); a `BalloonFlight` or `BoatTrip` begun in
     it stays for the round."""
 
-    V2_MARKERS = ("mv_on",)
-
-    ending: bool = slot(False, v2="mv_ending")  # the player passed: stacks over 10 are trimmed first (RP-5.9)
-    challenged: list[int] = _converted(_v2_bits("mv_chal"))  # R11.7: hexes whose pin was offered a challenge
-    gypsy_start: int = slot(-1, v2="mv_gk")  # R22.3: the hex the Gypsy King began the turn in
-    gypsy_done: bool = slot(False, v2="mv_gk_done")  # R22.3: his owner declined to bring his town or fort
+    ending: bool = slot(False)  # the player passed: stacks over 10 are trimmed first (RP-5.9)
+    challenged: list[int] = series()  # R11.7: hexes whose pin was offered a challenge
+    gypsy_start: int = slot(-1)  # R22.3: the hex the Gypsy King began the turn in
+    gypsy_done: bool = slot(False)  # R22.3: his owner declined to bring his town or fort
     # R21.10 Nomad: MP (of 4) spent this turn by the Tower or Keep now in hex i / by the city or village i
-    fort_spent: list[int] = _converted(_v2_spent("mv_nf", 4))
-    town_spent: list[int] = _converted(_v2_spent("mv_nt", 4))
+    fort_spent: list[int] = series()
+    town_spent: list[int] = series()
 
 
 class FlyStage(IntEnum):
@@ -567,28 +378,28 @@ class Move(Frame):
     """R11.2: one move of a stack (RP-5.1 choosing it, RP-5.2 stepping), with the bluff challenge
     against a pin (R11.7), flyers passing enemy hexes (R11.6) and the Deerhunter's company (A.3)."""
 
-    start: int = slot(-1, v2="mv_sel")  # the hex whose counters are being chosen (RP-5.1)
-    hex: int = slot(-1, v2="mv_hex")  # where the stack is (over Sea too, R11.3.4); -1 until it sets off
-    revealer: int = slot(0, v2="mv_ri")  # R11.7: enemies asked to reveal a supported creature so far
-    fly: FlyStage = slot(FlyStage.NONE, v2="mv_fly")
-    intending: list[int] = _converted(_v2_bits("mv_ih"))  # R11.6 step 1: flying hero faces that go on
-    blocks: int = slot(0, v2="mv_blk")  # R11.6 step 2: blockers declared so far
-    asked: int = slot(0, v2="mv_bi")  # R11.6 step 2: enemies (from the mover's left) asked so far
-    blocking: list[int] = _converted(_v2_bits("mv_decl"))  # RD4.6: enemy flying hero faces that blocked
-    stay: int = slot(0, v2="mv_stay")  # R11.6 step 3: intending flyers the mover still has to stop
-    deerhunter: bool = slot(False, v2="mv_dh")  # A.3: the move started with the Deerhunter
-    steps: int = slot(0, v2="mv_steps")  # A.3 / RD4.5: hexes entered since then
-    ground_cost: int = slot(0, v2="mv_land")  # their normal ground cost (R11.1.2)
+    start: int = slot(-1)  # the hex whose counters are being chosen (RP-5.1)
+    hex: int = slot(-1)  # where the stack is (over Sea too, R11.3.4); -1 until it sets off
+    revealer: int = slot(0)  # R11.7: enemies asked to reveal a supported creature so far
+    fly: FlyStage = slot(FlyStage.NONE)
+    intending: list[int] = series()  # R11.6 step 1: flying hero faces that go on
+    blocks: int = slot(0)  # R11.6 step 2: blockers declared so far
+    asked: int = slot(0)  # R11.6 step 2: enemies (from the mover's left) asked so far
+    blocking: list[int] = series()  # RD4.6: enemy flying hero faces that blocked
+    stay: int = slot(0)  # R11.6 step 3: intending flyers the mover still has to stop
+    deerhunter: bool = slot(False)  # A.3: the move started with the Deerhunter
+    steps: int = slot(0)  # A.3 / RD4.5: hexes entered since then
+    ground_cost: int = slot(0)  # their normal ground cost (R11.1.2)
     # A.3: members still qualifying (a Thing id, or the game's number of Things + a hero face)
-    qualifying: list[int] = _converted(_v2_members("mv_q"), things=THING)
+    qualifying: list[int] = series(things=THING)
 
 
 @procedure("nomad_move")
 class NomadMove(Frame):
     """R21.10 Nomad: a Tower or Keep, or a city or village, moving to an adjacent own hex."""
 
-    hex: int = slot(-1, v2="pw_nm_hex")  # where the fort or town stands
-    town: int = slot(-1, v2="pw_nm", things=THING)  # the city or village; -1: the fort of `hex` moves
+    hex: int = slot(-1)  # where the fort or town stands
+    town: int = slot(-1, things=THING)  # the city or village; -1: the fort of `hex` moves
 
 
 class BalloonStage(IntEnum):
@@ -608,16 +419,14 @@ class BalloonFlight(Frame):
     stays until the end of the round (one flight a round; the passengers attack as ranged in battles
     while the Balloon is in play with them)."""
 
-    V2_MARKERS = ("bl_landed",)  # version 2 also kept where it landed, which no rule read
-
-    stage: BalloonStage = slot(BalloonStage.FLOWN, v2="bl_stage")
-    n: int = slot(0, v2="bl_n")  # passengers
-    passengers: list[int] = series(v2="bl_p{}", things=THING)  # their Thing ids (n of them)
-    hex: int = slot(-1, v2="bl_hex")  # the hex it lifts off from
-    dest: int = slot(-1, v2="bl_dest")  # the hex it flies to (before reactions)
-    sea: int = slot(-1, v2="bl_sea")  # the Sea hex the Fan blew it to
-    owner: int = slot(-1, v2="bl_owner")  # who flew it (kept for the round's battles)
-    used: bool = slot(False, v2="bl_used")  # flown this round (even if cancelled)
+    stage: BalloonStage = slot(BalloonStage.FLOWN)
+    n: int = slot(0)  # passengers
+    passengers: list[int] = series(things=THING)  # their Thing ids (n of them)
+    hex: int = slot(-1)  # the hex it lifts off from
+    dest: int = slot(-1)  # the hex it flies to (before reactions)
+    sea: int = slot(-1)  # the Sea hex the Fan blew it to
+    owner: int = slot(-1)  # who flew it (kept for the round's battles)
+    used: bool = slot(False)  # flown this round (even if cancelled)
 
 
 class BoatStage(IntEnum):
@@ -635,17 +444,17 @@ class BoatTrip(Frame):
     """R22.6 the Boat (house content): its trip in the owner's movement turn; the frame then stays until
     the end of the round (one trip a round; the passengers attack as ranged while it is in play)."""
 
-    stage: BoatStage = slot(BoatStage.SAILED, v2="bt_stage")
-    n: int = slot(0, v2="bt_n")  # passengers
-    passengers: list[int] = series(v2="bt_p{}", things=THING)  # a Thing id, or ~face (negative) for a hero
-    hex: int = slot(-1, v2="bt_hex")  # the start hex
-    at: int = slot(-1, v2="bt_at")  # where the path is: the start hex, then its last Sea hex
-    crossed: int = slot(0, v2="bt_k")  # Sea hexes crossed (1-3)
-    last: int = slot(-1, v2="bt_last")  # the last Sea hex crossed
-    path: list[int] = _converted(_v2_bits("bt_path"))  # the Sea hexes crossed (none twice)
-    dest: int = slot(-1, v2="bt_dest")  # the land hex it sails to (before reactions)
-    owner: int = slot(-1, v2="bt_owner")  # who sailed it (kept for the round's battles)
-    used: bool = slot(False, v2="bt_used")  # sailed this round (even if cancelled)
+    stage: BoatStage = slot(BoatStage.SAILED)
+    n: int = slot(0)  # passengers
+    passengers: list[int] = series(things=THING)  # a Thing id, or ~face (negative) for a hero
+    hex: int = slot(-1)  # the start hex
+    at: int = slot(-1)  # where the path is: the start hex, then its last Sea hex
+    crossed: int = slot(0)  # Sea hexes crossed (1-3)
+    last: int = slot(-1)  # the last Sea hex crossed
+    path: list[int] = series()  # the Sea hexes crossed (none twice)
+    dest: int = slot(-1)  # the land hex it sails to (before reactions)
+    owner: int = slot(-1)  # who sailed it (kept for the round's battles)
+    used: bool = slot(False)  # sailed this round (even if cancelled)
 
 
 class ExploreStage(IntEnum):
@@ -666,21 +475,21 @@ class Exploration(Frame):
     """R12.2: a player explores an unexplored hex; the neutral defenders are drawn and run by the player
     to the right (RD1.6); a battle against them (R12.2.6) nests in it."""
 
-    stage: ExploreStage = slot(ExploreStage.ROLL, v2="x_stage")
-    hex: int = slot(-1, v2="x_hex")
-    player: int = slot(-1, v2="x_player")  # the explorer
-    controller: int = slot(-1, v2="x_ctrl")  # runs the neutral defenders (RD1.6)
-    tie: bool = slot(False, v2="x_tie")  # R12.2.4: tied income counters wait on the hex for the choice
-    done: bool = slot(False, v2="x_done")  # over: the segment ends (R12.1)
+    stage: ExploreStage = slot(ExploreStage.ROLL)
+    hex: int = slot(-1)
+    player: int = slot(-1)  # the explorer
+    controller: int = slot(-1)  # runs the neutral defenders (RD1.6)
+    tie: bool = slot(False)  # R12.2.4: tied income counters wait on the hex for the choice
+    done: bool = slot(False)  # over: the segment ends (R12.1)
 
 
 @procedure("aviator_flight")
 class AviatorFlight(Frame):
     """R21.2 Aviator: the creature declared a flyer for the round (its identity is its owner's, RI.4)."""
 
-    flyer: int = slot(-1, v2="pw_fly", things=THING)
-    round: int = slot(-1, v2="pw_fly_round")  # the round it flies in (the frame is dropped after it)
-    retreating: int = slot(-1, v2="pw_ar", things=THING)  # RD10.16: the flyer while it retreats alone from a battle
+    flyer: int = slot(-1, things=THING)
+    round: int = slot(-1)  # the round it flies in (the frame is dropped after it)
+    retreating: int = slot(-1, things=THING)  # RD10.16: the flyer while it retreats alone from a battle
 
 
 @procedure("brute_screens")
@@ -688,7 +497,7 @@ class BruteScreens(Frame):
     """R21.4 Brute / R17.1: screens allowed over 10 until the rules next pause, a Charge creature having
     come back behind one in the middle of a decision."""
 
-    over: list[int] = _converted(_v2_bits("pw_brute"))  # the players (ascending)
+    over: list[int] = series()  # the players (ascending)
 
 
 # ----- battle family (R13): a battle, and the counters eliminated over the stack limit
@@ -743,68 +552,66 @@ class Battle(Frame):
     Encounter powers that act in battles (R21.1, R21.5, R21.11). `begin` in engine.battle pushes it;
     the Combat phase (R12) or the exploration that drew the defenders drops it."""
 
-    V2_MARKERS = ("b_started",)  # version 2 also flagged the reveal, which no rule read
-
-    stage: BattleStage = slot(BattleStage.START, v2="b_stage")
-    idx: int = slot(0, v2="b_idx")  # where the stage's walk over the sides (in its order) has come to
-    done: bool = slot(False, v2="b_done")  # the battle is over: its caller takes over
-    hex: int = slot(-1, v2="b_hex")
-    kind: BattleKind = slot(BattleKind.OWNED, v2="b_kind")
-    attacker: int = slot(-1, v2="b_att")  # the player who started it (the chooser, R12.1.5; X12)
-    defender: int = slot(-1, v2="b_def")  # the defending side (a player or NEUTRAL)
-    controller: int = slot(-1, v2="b_ctrl")  # the player deciding for the neutral side (R12.2.3, RD1.6)
-    order: list[int] = series(v2="b_order_{}", count="b_order_n")  # battle order (R12.1.6): attackers, defender
-    round: int = slot(0, v2="b_round")  # combat round, from 1 (R13.3)
-    step: int = slot(0, v2="b_step")  # battle_sides.MAGIC_STEP, RANGED_STEP or MELEE_STEP (R13.4.1)
-    multi: bool = slot(False, v2="b_multi")  # three sides or more are active this round (R13.12)
-    targets: list[int] = per_side(v2="b_target{}", default=-1)  # each side's target this round (R13.12)
-    side: int = slot(-1, v2="b_side")  # the side whose choice it is (item, target, hits, retreat)
-    # stage to go back to after a retreat decision or a saving roll (absent in version 2: RETREAT)
-    resume: BattleStage = slot(BattleStage.RETREAT, v2="b_return")
+    stage: BattleStage = slot(BattleStage.START)
+    idx: int = slot(0)  # where the stage's walk over the sides (in its order) has come to
+    done: bool = slot(False)  # the battle is over: its caller takes over
+    hex: int = slot(-1)
+    kind: BattleKind = slot(BattleKind.OWNED)
+    attacker: int = slot(-1)  # the player who started it (the chooser, R12.1.5; X12)
+    defender: int = slot(-1)  # the defending side (a player or NEUTRAL)
+    controller: int = slot(-1)  # the player deciding for the neutral side (R12.2.3, RD1.6)
+    order: list[int] = series()  # battle order (R12.1.6): attackers, defender
+    round: int = slot(0)  # combat round, from 1 (R13.3)
+    step: int = slot(0)  # battle_sides.MAGIC_STEP, RANGED_STEP or MELEE_STEP (R13.4.1)
+    multi: bool = slot(False)  # three sides or more are active this round (R13.12)
+    targets: list[int] = per_side(default=-1)  # each side's target this round (R13.12)
+    side: int = slot(-1)  # the side whose choice it is (item, target, hits, retreat)
+    # stage to go back to after a retreat decision or a saving roll
+    resume: BattleStage = slot(BattleStage.RETREAT)
     # ----- item windows (R18.1)
-    window: int = slot(0, v2="b_win")  # battle_items.OPENING, ROUND_START or STEP_START
-    window_idx: int = slot(0, v2="b_widx")  # the side of battle order asked next in the window
-    after_window: BattleStage = slot(BattleStage.START, v2="b_after")  # stage once the window closes
-    item: int = slot(-1, v2="b_item", things=THING)  # the item just played, awaiting its reactions (R18.2)
-    firewall: int = slot(0, v2="b_firewall")  # the Firewall's rolled value for this battle (C.5)
-    bearer_item: int = slot(-1, v2="b_bear", things=THING)  # the Bow or Sword whose bearer is chosen (C.10, C.11)
-    # the Bow's / the Sword's bearer was asked this round (version 2: by Thing id, 176 / 177)
-    bow_bearer_asked: bool = slot(False, v2="b_bore176")
-    sword_bearer_asked: bool = slot(False, v2="b_bore177")
-    dust: int = slot(-1, v2="b_dust")  # the attacking side Dust of Defense sends away (C.1)
-    force_side: int = slot(-1, v2="b_force_side")  # that side, retreating now (no PASS)
+    window: int = slot(0)  # battle_items.OPENING, ROUND_START or STEP_START
+    window_idx: int = slot(0)  # the side of battle order asked next in the window
+    after_window: BattleStage = slot(BattleStage.START)  # stage once the window closes
+    item: int = slot(-1, things=THING)  # the item just played, awaiting its reactions (R18.2)
+    firewall: int = slot(0)  # the Firewall's rolled value for this battle (C.5)
+    bearer_item: int = slot(-1, things=THING)  # the Bow or Sword whose bearer is chosen (C.10, C.11)
+    # the Bow's / the Sword's bearer was asked this round
+    bow_bearer_asked: bool = slot(False)
+    sword_bearer_asked: bool = slot(False)
+    dust: int = slot(-1)  # the attacking side Dust of Defense sends away (C.1)
+    force_side: int = slot(-1)  # that side, retreating now (no PASS)
     # bitmask over side codes: sides whose magic attacks in the melee step for the rest of the battle (C.8)
-    dispelled: int = slot(0, v2="b_dispelled")
+    dispelled: int = slot(0)
     # bitmask over the positions in the active sides: sides already offered Dispel Magic this step (C.8)
-    dispel_asked: int = slot(0, v2="b_dchecked")
-    dispel_side: int = slot(-1, v2="b_dside")  # the side whose magic attacks meet the reaction round
+    dispel_asked: int = slot(0)
+    dispel_side: int = slot(-1)  # the side whose magic attacks meet the reaction round
     # ----- heroes before the first round (R13.2 step 4)
-    warlord_asked: bool = slot(False, v2="b_warlord")  # the Warlord's owner was asked (A.4)
-    turncoat: int = slot(-1, v2="b_turncoat", things=THING)  # the creature the Warlord tries to turn (A.4)
+    warlord_asked: bool = slot(False)  # the Warlord's owner was asked (A.4)
+    turncoat: int = slot(-1, things=THING)  # the creature the Warlord tries to turn (A.4)
     # ----- the Marksman (A.6)
-    marksman: int = slot(0, v2="b_marksman")  # his value this ranged step: 5, or 2 (his owner places); 0 unasked
-    marksman_asked: bool = slot(False, v2="b_marksman_asked")
-    marksman_hits: int = slot(0, v2="b_mhits")  # value-2 hits his owner still places
-    marksman_target: int = slot(-1, v2="b_mtarget")  # the side they fall on
-    marksman_side: int = slot(-1, v2="b_mside")  # the Marksman's side
+    marksman: int = slot(0)  # his value this ranged step: 5, or 2 (his owner places); 0 unasked
+    marksman_asked: bool = slot(False)
+    marksman_hits: int = slot(0)  # value-2 hits his owner still places
+    marksman_target: int = slot(-1)  # the side they fall on
+    marksman_side: int = slot(-1)  # the Marksman's side
     # ----- hits (R13.4.4, R13.6) and saving rolls (A.8, C.9)
-    hits: list[int] = per_side(v2="b_hits{}")  # hits each side still has to assign this step
-    hits_this_round: bool = slot(False, v2="b_hitsround")  # somebody scored a hit this round (RD7.4)
-    rounds_without_hit: int = slot(0, v2="b_nohit")  # rounds in a row without a hit (R13.9.6 / RD7.4)
-    forced: bool = slot(False, v2="b_force")  # 50 such rounds: the attackers leave as if retreating (RD7.4)
-    save_side: int = slot(-1, v2="b_save_side")  # the hit awaiting its saving roll: the side ...
-    save_action: int = slot(-1, v2="b_save_act", things=ACTION)  # ... and the action that named the counter
-    parried: bool = slot(False, v2="b_parried")  # the Swordmaster parried this round (A.8)
+    hits: list[int] = per_side()  # hits each side still has to assign this step
+    hits_this_round: bool = slot(False)  # somebody scored a hit this round (RD7.4)
+    rounds_without_hit: int = slot(0)  # rounds in a row without a hit (R13.9.6 / RD7.4)
+    forced: bool = slot(False)  # 50 such rounds: the attackers leave as if retreating (RD7.4)
+    save_side: int = slot(-1)  # the hit awaiting its saving roll: the side ...
+    save_action: int = slot(-1, things=ACTION)  # ... and the action that named the counter
+    parried: bool = slot(False)  # the Swordmaster parried this round (A.8)
     # per Thing id / hero face: 1 once the Talisman rolled for it this step or round (C.9)
-    talisman_things: list[int] = series(v2="b_tsave{}", things=FLAGS)
-    talisman_heroes: list[int] = series(v2="b_tsaveh{}")
-    excess_resume: BattleStage = slot(BattleStage.START, v2="b_exback")  # stage after the excess (R13.8.4)
+    talisman_things: list[int] = series(things=FLAGS)
+    talisman_heroes: list[int] = series()
+    excess_resume: BattleStage = slot(BattleStage.START)  # stage after the excess (R13.8.4)
     # ----- Encounter powers (R21)
-    powers_applied: bool = slot(False, v2="b_pw")  # the battle-start powers were applied (R21.11)
-    stake: int = slot(0, v2="b_stake")  # gold each side staked (R21.11 Gambler)
-    lucky_round: list[int] = per_side(v2="b_lucky{}")  # round in which the side last re-rolled (R21.5 Lucky)
-    amoeba_round: list[int] = per_side(v2="b_amoeba{}")  # round the Amoeba last ignored a hit (R21.1)
-    winner: int = slot(-1, v2="b_winner")  # the side holding the field (R13.9), once the battle ended
+    powers_applied: bool = slot(False)  # the battle-start powers were applied (R21.11)
+    stake: int = slot(0)  # gold each side staked (R21.11 Gambler)
+    lucky_round: list[int] = per_side()  # round in which the side last re-rolled (R21.5 Lucky)
+    amoeba_round: list[int] = per_side()  # round the Amoeba last ignored a hit (R21.1)
+    winner: int = slot(-1)  # the side holding the field (R13.9), once the battle ended
 
 
 @procedure("excess")
@@ -812,8 +619,8 @@ class Excess(Frame):
     """Counters over the stack limit of 10 eliminated by their owner, one at a time: after a retreat
     (R13.8.4, RP-6.12) or at the end of the owner's movement turn (RP-5.9)."""
 
-    hex: int = slot(-1, v2="ex_hex")
-    side: int = slot(-1, v2="ex_side")  # the player who eliminates them
+    hex: int = slot(-1)
+    side: int = slot(-1)  # the player who eliminates them
 
 
 # ----- dice, reactions, losses: the shared procedures other procedures call into
@@ -825,23 +632,14 @@ class Losses(Frame):
     excess of an army escaping a sunk hex (B.3), Plague (B.4), Teenie Pox (B.7). The owner gives up
     one counter (or fort level) at a time; what offers no choice is taken at once."""
 
-    hex: int = slot(-1, v2="ls_hex")
-    owner: int = slot(-1, v2="ls_owner")  # the player taking the losses
-    left: int = slot(0, v2="ls_n")  # losses still to take
+    hex: int = slot(-1)
+    owner: int = slot(-1)  # the player taking the losses
+    left: int = slot(0)  # losses still to take
     heroes: bool = slot(False)  # heroes can be lost (B.2, B.7; never by Plague, B.4)
     creatures_first: bool = slot(False)  # forts and towns only when no creature or hero is left (event_losses)
     until_no_creature: bool = slot(False)  # B.4: done once none of the owner's creatures is left
     citadel: bool = slot(False)  # a Citadel may lose levels (R19.2.2 variant B, Terrain Disaster only)
     army_only: bool = slot(False)  # creatures and heroes only (B.3, the excess of an escape)
-
-    @classmethod
-    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
-        keys = {k for k in ("ls_hex", "ls_owner", "ls_n", "ls_flags") if k in reg}
-        if not keys:
-            return None, keys
-        flags = reg.get("ls_flags", 0)  # version 2 kept the flags as bits, in the field order above
-        return cls(reg.get("ls_hex", -1), reg.get("ls_owner", -1), reg.get("ls_n", 0), bool(flags & 1),
-                   bool(flags & 2), bool(flags & 4), bool(flags & 8), bool(flags & 16)), keys
 
 
 @procedure("reactions")
@@ -860,23 +658,9 @@ class Reactions(Frame):
     fan: list[int] = series()  # the player whose Fan took effect on it, or -1
     elixir: list[int] = series()  # bit p: player p is saved by an Elixir
     victims: list[int] = series()  # bit p: player p may answer with an Elixir (Teenie Pox, B.7)
-    result_cancelled: bool = slot(False, v2="rx_cancel")
-    result_fan: int = slot(-1, v2="rx_fan")
-    result_elixir: int = slot(0, v2="rx_elixir")
-
-    @classmethod
-    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
-        keys = {k for k in ("rx_n", "rx_cancel", "rx_fan", "rx_elixir") if k in reg}
-        if not keys:
-            return None, keys
-        frame = cls(result_cancelled=bool(reg.get("rx_cancel", 0)), result_fan=reg.get("rx_fan", -1),
-                     result_elixir=reg.get("rx_elixir", 0))
-        for d in range(reg.get("rx_n", 0)):
-            for name, key in (("trigger", "c"), ("player", "p"), ("asked", "ask"), ("cancelled", "cancel"),
-                              ("fan", "fan"), ("elixir", "elixir"), ("victims", "victims")):
-                getattr(frame, name).append(reg[f"rx{d}_{key}"])
-                keys.add(f"rx{d}_{key}")
-        return frame, keys
+    result_cancelled: bool = slot(False)
+    result_fan: int = slot(-1)
+    result_elixir: int = slot(0)
 
 
 @procedure("lucky_reroll")
@@ -884,17 +668,9 @@ class LuckyReroll(Frame):
     """R21.5 Lucky (Encounter power): after its own battle roll, the Lucky player may re-roll one of
     its dice, once per combat round. The re-roll is a roll event of its own (R18.5.1)."""
 
-    side: int = slot(-1, v2="pw_lk")  # the Lucky player's battle side
-    shown: list[int] = series(v2="pw_d{}")  # the dice of its roll (the first 16), once it is asked
-    die: int = slot(-1, v2="pw_lk_die")  # the die being re-rolled; -1 until chosen
-
-    @classmethod
-    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
-        keys = {k for k in reg if k in ("pw_lk", "pw_lk_n", "pw_lk_die") or _indexed(k, "pw_d")}
-        if not keys:
-            return None, keys
-        return cls(reg.get("pw_lk", -1), [reg.get(f"pw_d{i}", 0) for i in range(reg.get("pw_lk_n", 0))],
-                   reg.get("pw_lk_die", -1)), keys
+    side: int = slot(-1)  # the Lucky player's battle side
+    shown: list[int] = series()  # the dice of its roll (the first 16), once it is asked
+    die: int = slot(-1)  # the die being re-rolled; -1 until chosen
 
 
 @procedure("rolls")
@@ -907,18 +683,6 @@ class Rolls(Frame):
     count: list[int] = series()  # how many dice each has
     dice: list[int] = series()  # their dice, roll after roll (0-7: R18.5.2, a changed die may leave 1-6)
 
-    @classmethod
-    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
-        frame, keys = cls(), set()
-        for key in reg:  # version 2: "dice<code>" packed 4 bits a die, "dice<code>_n" the count
-            if _indexed(key, "dice"):
-                code, n = int(key[4:]), reg[f"{key}_n"]
-                frame.code.append(code)
-                frame.count.append(n)
-                frame.dice.extend((reg[key] >> (4 * i)) & 15 for i in range(n))
-                keys |= {key, f"{key}_n"}
-        return (frame if keys else None), keys
-
 
 @procedure("lucky_charm")
 class LuckyCharm(Frame):
@@ -927,20 +691,7 @@ class LuckyCharm(Frame):
     seeing the dice as the one before left them. Only the holder is asked, and nobody else can tell
     a window was offered (RD8.2)."""
 
-    code: int = slot(-1, v2="lucky_code")  # roll code of the roll (`Rolls`)
-    shown: list[int] = series(v2="lucky_d{}")  # its dice (the first 16) as the asked holder sees them
-    die: int = slot(-1, v2="lucky_die")  # the die the holder chose to change; -1 until chosen
-    asked: int = slot(0, v2="lucky_asked")  # bit p: player p was asked about this roll
-
-    @classmethod
-    def from_v2(cls, reg: dict[str, int]) -> tuple[Frame | None, set[str]]:
-        keys = {k for k in reg if k in ("lucky_code", "lucky_n", "lucky_die", "lucky_asked") or _indexed(k, "lucky_d")}
-        if not keys:
-            return None, keys
-        return cls(reg.get("lucky_code", -1), [reg.get(f"lucky_d{i}", 0) for i in range(reg.get("lucky_n", 0))],
-                   reg.get("lucky_die", -1), reg.get("lucky_asked", 0)), keys
-
-
-def _indexed(key: str, stem: str) -> bool:
-    """Is `key` a version-2 key `<stem><number>`?"""
-    return key.startswith(stem) and key[len(stem):].isdigit()
+    code: int = slot(-1)  # roll code of the roll (`Rolls`)
+    shown: list[int] = series()  # its dice (the first 16) as the asked holder sees them
+    die: int = slot(-1)  # the die the holder chose to change; -1 until chosen
+    asked: int = slot(0)  # bit p: player p was asked about this roll

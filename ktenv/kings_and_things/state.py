@@ -48,7 +48,6 @@ from .procedures import (
     Setup,
     StackOverflow,
     frame_from_dict,
-    frames_from_v2,
 )
 
 SCHEMA = "ktenv.kings_and_things.state"
@@ -389,7 +388,9 @@ class GameState:
             setattr(state, name, value)
         try:
             if data["version"] == 2:
-                _load_v2_registers(state, _field(data, "reg"))
+                from .saves_v2 import load_registers  # only a version-2 save needs the compatibility reading
+
+                load_registers(state, _field(data, "reg"))
             else:
                 state.frames = [frame_from_dict(f) for f in _field(data, "frames")]
             state.hex_stack = [int(v) for v in _field(data, "hex_stack")]
@@ -433,22 +434,6 @@ class GameState:
         _check_hexes(self)
         _check_heroes(self)
         _check_players(self)
-
-
-def _load_v2_registers(state: GameState, registers: dict) -> None:
-    """Version 2 kept the procedures under way in a bag of named integers; they become frames (and the
-    Kadab knowledge its array). A register no frame takes is a corrupt or foreign save."""
-    reg = {str(k): int(v) for k, v in registers.items()}
-    state.frames, moved = frames_from_v2(reg, state.phase)
-    for p in range(state.n_players):  # R22.4: the hexes each player saw were a bitmask
-        key = f"seen{p}"
-        if key in reg:
-            bits = reg[key]
-            state.seen[p] = [bool(bits >> hx & 1) for hx in range(state.geo.n_hexes)]
-            moved.add(key)
-    unknown = sorted(set(reg) - moved)
-    if unknown:
-        raise StateFileError(f"saved game: version 2 register {unknown[0]!r} is not one this ktenv can read")
 
 
 def _scalar_range(s: GameState, name: str) -> tuple[int, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -30,8 +31,8 @@ from ktenv.kings_and_things.procedures import (
     Setup,
     SpecialPower,
     SpecialStage,
-    frames_from_v2,
 )
+from ktenv.kings_and_things.saves_v2 import frames_from_v2
 from ktenv.kings_and_things.state import EVENTS, HEROES, RECRUIT, SETUP, GameState, InvariantError, StateFileError
 
 
@@ -323,6 +324,33 @@ def test_lost_heroes_are_asked_about_lowest_face_first_then_the_frame_ends():
     assert interrupts.pending(s) and s.actor == 0 and s.frame(HeroTurnOver).face == high
     interrupts.apply_hero_turn(s, layout(s), PASS)
     assert s.frames == [] and not interrupts.pending(s)
+
+
+def test_every_frame_field_is_known_to_the_version_2_tables():
+    """Every field of every frame is either read from a version-2 save (`saves_v2` tables) or listed as
+    new since version 3; the tables name no frame or field that does not exist. A field added to a frame,
+    or renamed, fails here until `saves_v2` says whether version 2 held it."""
+    from ktenv.kings_and_things import saves_v2
+
+    tables = {"KEYS": saves_v2.KEYS, "COUNTS": saves_v2.COUNTS, "CONVERTED": saves_v2.CONVERTED,
+              "READ_BY_READERS": saves_v2.READ_BY_READERS, "NEW_SINCE_V3": saves_v2.NEW_SINCE_V3}
+    registered = set(FRAMES.values())
+    for table_name, table in tables.items():
+        for cls, names in table.items():
+            assert cls in registered, f"saves_v2.{table_name}: {cls.__name__} is not a registered frame"
+            fields = {f.name for f in dataclasses.fields(cls)}
+            for name in names:
+                assert name in fields, f"saves_v2.{table_name}: {cls.__name__} has no field {name!r}"
+    for cls in (*saves_v2.MARKERS, *saves_v2.FIELD_READERS, *saves_v2.FRAME_READERS):
+        assert cls in registered, f"saves_v2: {cls.__name__} is not a registered frame"
+    assert set(saves_v2.READ_BY_READERS) <= set(saves_v2.FIELD_READERS) | set(saves_v2.FRAME_READERS)
+    for cls in FRAMES.values():
+        fields = {f.name for f in dataclasses.fields(cls)}
+        read, new = saves_v2.fields_read(cls), set(saves_v2.NEW_SINCE_V3.get(cls, ()))
+        assert not read & new, f"{cls.__name__}: {sorted(read & new)} both read from version 2 and new since 3"
+        assert fields == read | new, (
+            f"{cls.__name__}: fields {sorted(fields - read - new)} are unknown to saves_v2: name the version-2 "
+            f"key each replaced, or list it in NEW_SINCE_V3")
 
 
 def test_a_version_2_register_no_frame_reads_is_refused_by_name():
