@@ -1,6 +1,4 @@
-"""Checks for the Kingsburg environments, the same shape as `ktenv.kings_and_things.env.testing` for Kings & Things
-(both on
-the shared harness `ktenv.gamekit.checks`): `random_states`, `hidden_variants` / `public_variants` and
+"""Checks for the Kingsburg environments, on the shared harness `ktenv.gamekit.checks`: `random_states`, `hidden_variants` / `public_variants` and
 `check_no_leak` (an observation ignores what its player may not know and sees every public change),
 `check_mask_exact` (through a raw env)."""
 

@@ -61,8 +61,7 @@ BACKENDS = ("auto", "native", "python")
 
 def new_game(config: GameConfig | None = None, seed: int = 0, backend: str = "auto") -> GameState:
     """A new game at its first decision. `backend`: "python" (this engine, the reference), "native" (the
-    C++ core, ktenv.kings_and_things.native: the same game bit for bit) or "auto" (native when it is built, else
-    Python)."""
+    C++ core in `native`: the same game bit for bit) or "auto" (native when it is built, else Python)."""
     cfg = config or GameConfig()
     if resolve_backend(backend) == "native":
         from ..native.game import NativeGame

@@ -34,13 +34,10 @@ restarts every stream from T, ``reset()`` starts each game's next seed.
 Seats: ``seats=("external", "random")`` (one kind per seat, for every game, or one such row per game)
 says who decides. "external" seats are the caller's; "random" seats play uniformly random legal actions
 inside native code, with a generator of their own (seeded by the game's seed, never the game's dice);
-"greedy" seats play agents/kings_and_things/greedy.py's agent ported to native code
-(ktenv.kings_and_things.native.agents), "expert" seats
-agents/kings_and_things/expert.py's (ktenv.kings_and_things.native.expert), and ``"ppo:PATH"`` / ``"ppo-sample:PATH"``
-seats a trained model
-(a ``ktenv train`` zip, as the arena's agents of those names: the most likely legal action, or one drawn
+"greedy" seats play the greedy agent ported to native code (native/agents.py), "expert" seats the
+expert's (native/expert.py), and ``"ppo:PATH"`` / ``"ppo-sample:PATH"`` seats a trained model (a ``ktenv train`` zip, as the arena's agents of those names: the most likely legal action, or one drawn
 from the policy with numpy's ``default_rng`` seeded as a greedy seat's), its network evaluated in native code
-(ktenv/kings_and_things/native/src/agents/policy.hpp); all of them read only their own observation and mask.
+(native/src/agents/policy.hpp); all of them read only their own observation and mask.
 `step` applies the external actions, then plays the native seats until every game waits on an external
 seat again, so the caller sees only external decisions; the rewards of those turns are added to the
 row. A native seat's turns before an episode's first external decision are in ``opening_rewards``. Every

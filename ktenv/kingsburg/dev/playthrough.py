@@ -1,6 +1,5 @@
-"""Golden playthroughs of Kingsburg (the OpenSpiel habit, as `ktenv.kings_and_things.dev.playthrough` for Kings &
-Things):
-seeded games of random agents written out decision by decision under ``tests/playthroughs/kingsburg_*.txt``.
+"""Golden playthroughs of Kingsburg (the OpenSpiel habit, as every game keeps them): seeded games of random
+agents written out decision by decision under ``tests/playthroughs/kingsburg_*.txt``.
 
 Each decision block names the year, phase, actor and decision, every legal action with its English text,
 the action taken and a digest of the actor's observation and mask; the text board (`render.ansi`) comes at
