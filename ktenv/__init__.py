@@ -13,7 +13,7 @@ from typing import Any
 
 from . import registry
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = ["GYM_ID", "SingleAgentEnv", "VectorEnv", "__version__", "env", "raw_env", "registry"]
 
