@@ -71,10 +71,15 @@ def check_save_path(path: str) -> Path:
     return out
 
 
-def write_save(args: argparse.Namespace, path: Path | None, state) -> None:
-    if path is None:
-        return
-    try:
-        path.write_text(state.to_json())
-    except OSError as exc:
-        raise ConfigError(f"--save {args.save}: cannot write it ({exc.strerror or exc})") from None
+def finish_play(args: argparse.Namespace, path: Path | None, state, summary, format_summary) -> int:
+    """The end of `ktenv play`: the final state saved where --save says, the summary printed (--json)."""
+    import json
+
+    if path is not None:
+        try:
+            path.write_text(state.to_json())
+        except OSError as exc:
+            raise ConfigError(f"--save {args.save}: cannot write it ({exc.strerror or exc})") from None
+    info = summary(state)
+    print(json.dumps(info) if args.json else format_summary(info))
+    return 0

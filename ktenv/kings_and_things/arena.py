@@ -126,18 +126,13 @@ def cli_config(args) -> GameConfig:
 
 def play_command(args) -> int:
     """`ktenv play`: one seeded game between agents, its summary printed (and the final state saved)."""
-    import json
-
-    from ..gamekit.cli import check_save_path, seat_names, write_save
+    from ..gamekit.cli import check_save_path, finish_play, seat_names
     from .summary import format_summary, summary
 
     cfg = cli_config(args)
     save = check_save_path(args.save) if args.save else None
     s = play(cfg, args.seed, seat_names(args.agents, cfg.n_players), engine=args.engine)
-    write_save(args, save, s)
-    info = summary(s)
-    print(json.dumps(info) if args.json else format_summary(info))
-    return 0
+    return finish_play(args, save, s, summary, format_summary)
 
 
 def result_of(s, decisions: int) -> dict:

@@ -92,10 +92,8 @@ def format_summary(info: dict) -> str:
 
 def play_command(args) -> int:
     """`ktenv play --game kingsburg`: one seeded game of Kingsburg, its summary printed."""
-    import json
-
     from ..errors import ConfigError
-    from ..gamekit.cli import check_save_path, seat_names, set_options, write_save
+    from ..gamekit.cli import check_save_path, finish_play, seat_names, set_options
 
     if args.max_rounds is not None or args.victory:
         raise ConfigError("--max-rounds and --victory are Kings & Things options; Kingsburg lasts five years")
@@ -104,10 +102,7 @@ def play_command(args) -> int:
     cfg = KingsburgConfig.from_dict({"n_players": args.players or 4, **set_options(args.set)})
     save = check_save_path(args.save) if args.save else None
     state, _ = play(cfg, args.seed, seat_names(args.agents, cfg.n_players), backend=args.engine)
-    write_save(args, save, state)
-    info = summary(state)
-    print(json.dumps(info) if args.json else format_summary(info))
-    return 0
+    return finish_play(args, save, state, summary, format_summary)
 
 
 def _replay_view():
