@@ -195,7 +195,7 @@ def test_another_sides_secret_target_is_redrawn():
     """RI.6: a target another side named (still secret) is redrawn among the sides it could name;
     the player's own stays."""
     cfg = GameConfig(n_players=3, max_rounds=8)
-    s = next(t for t in random_states(cfg, 400, seed=6, gap=(1, 8)) if len(_live_sides(t)) >= 2)
+    s = next(t for t in random_states(cfg, 2000, seed=6, gap=(1, 8)) if len(_live_sides(t)) >= 2)
     s = _python(s)  # the targets are edited below
     live = _live_sides(s)
     p, q = live[0], live[1]
