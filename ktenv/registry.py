@@ -22,8 +22,8 @@ from .errors import ConfigError
 
 ENTRY_POINT_GROUP = "ktenv.games"
 
-# The parts every game provides, as "module:attribute" references (a bare "module" is the module itself), and what the
-# shared layers do with them.
+# The parts every game provides, as "module:attribute" references (a bare "module" is the module itself),
+# and what the shared layers do with them.
 PARTS: dict[str, str] = {
     "config_type": "the frozen config record (`from_dict`, `to_dict`); its `n_players` is the player count",
     "make_config": "make_config(options, players, max_rounds) -> config: the tournament's and trainer's settings",
@@ -37,7 +37,7 @@ PARTS: dict[str, str] = {
     "play_command": "play_command(args) -> exit code: `ktenv play --game NAME` (one seeded game, its summary)",
     "render_command": "render_command(args) -> exit code: `ktenv render` of a saved game of this game",
     "result_of": "result_of(state, decisions) -> the result mapping stored in records and tournaments",
-    "replay_view": "a arena.cli.ReplayView: describe_action, render, summary, format_summary, phase names",
+    "replay_view": "a gamekit.ReplayView: how `ktenv replay` dates and tells moves, draws and sums up a game",
     "saved_game": "saved_game(data) -> whether a parsed JSON save belongs to this game",
     "record_schema": "the save format that records' state fingerprints hash (result_of's 'state_schema')",
 }
