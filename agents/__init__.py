@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import ConfigError, did_you_mean
 from ..gamekit.random_agent import RandomAgent
 from .base import Agent
 
@@ -84,8 +85,9 @@ class AgentTable:
             return self.prefixes[prefix](arg, **kwargs)
         if is_file_spec(name):
             return from_file(name, **kwargs)
-        raise ValueError(f"unknown agent '{name}' for {self.title} (known: {', '.join(self.names())}, "
-                         f"{', '.join(p + ':PATH' for p in sorted(self.prefixes))}, or FILE.py:CLASS)")
+        forms = [p + (":PATH" if p in SHARED_PREFIXES else ":OPTIONS") for p in sorted(self.prefixes)]
+        raise ValueError(f"unknown agent '{name}' for {self.title}{did_you_mean(name, self.names())} "
+                         f"(known: {', '.join(self.names())}, {', '.join(forms)}, or FILE.py:CLASS)")
 
 
 def table(game: str | None = None) -> AgentTable:
@@ -114,6 +116,39 @@ def register(name: str, factory: Callable[..., Agent], game: str | None = None) 
 
 def register_prefix(prefix: str, factory: Callable[..., Agent], game: str | None = None) -> None:
     table(game).register_prefix(prefix, factory)
+
+
+MODEL_PREFIXES = tuple(SHARED_PREFIXES)  # agents played from a model file that records its game
+
+
+def model_game(name: str) -> tuple[str, int] | None:
+    """(game, players) that the model behind `name` (``ppo:PATH``, ``ppo-sample:PATH``, ``rllib:PATH``) was trained
+    for, read from the file's ``ktenv.json`` without loading the network; None for any other agent or a file that
+    cannot be read (loading it then says why). A model that names no game is of the default game (older files)."""
+    import json
+    import zipfile
+    from pathlib import Path
+
+    from ..registry import default
+
+    prefix, sep, path = name.partition(":")
+    if not sep or prefix not in MODEL_PREFIXES:
+        return None
+    try:
+        with zipfile.ZipFile(Path(path).expanduser()) as archive:
+            game = json.loads(archive.read("ktenv.json").decode()).get("game")
+        return str(game.get("game") or default().name), int(game["n_players"])
+    except (OSError, KeyError, TypeError, ValueError, AttributeError, zipfile.BadZipFile):
+        return None
+
+
+def check_models(names: list[str], game: str, players: int, key: str) -> None:
+    """A model trained for another game or player count is refused before any game, naming both."""
+    for name in names:
+        made_for = model_game(name)
+        if made_for is not None and made_for != (game, players):
+            raise ConfigError(f"{key}: {name} is a model of {made_for[0]} for {made_for[1]} players; this plays "
+                              f"{game} with {players} players")
 
 
 def is_file_spec(name: str) -> bool:
@@ -151,5 +186,5 @@ def from_file(name: str, **kwargs) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "AgentTable", "RandomAgent", "is_file_spec", "known", "make", "names", "register",
-           "register_prefix", "table"]
+__all__ = ["Agent", "AgentTable", "RandomAgent", "check_models", "is_file_spec", "known", "make", "model_game",
+           "names", "register", "register_prefix", "table"]

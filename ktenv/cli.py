@@ -56,7 +56,42 @@ def build_parser() -> argparse.ArgumentParser:
                                        "settings in one YAML file (configs/ppo_2p.yaml). Needs the 'train' extra.")
     add_train_arguments(train)
     train.set_defaults(func=cmd_train)
+    _add_training_tool(sub, "export", "a model zip's policy alone, small enough to ship (float16 with --half)")
+    _add_training_tool(sub, "curve", "draw a training run's learning curve again from its logs")
     return parser
+
+
+def _add_training_tool(sub, name: str, summary: str) -> None:
+    """`ktenv export` / `ktenv curve`: the modules ktenv.training.export / .curve as subcommands."""
+    import importlib
+
+    tool = sub.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".")
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            module = importlib.import_module(f"ktenv.training.{name}")
+        except ModuleNotFoundError as exc:
+            raise ConfigError(f"ktenv {name} needs the 'train' extra ({exc.name} is missing): "
+                              "pip install torch==2.13.0 && pip install -e \".[train]\"") from None
+        return module.run(args)
+
+    _ARGUMENTS[name](tool)
+    tool.set_defaults(func=run)
+
+
+def _export_arguments(parser) -> None:
+    from .training.export import add_arguments
+
+    add_arguments(parser)
+
+
+def _curve_arguments(parser) -> None:
+    from .training.curve import add_arguments
+
+    add_arguments(parser)
+
+
+_ARGUMENTS = {"export": _export_arguments, "curve": _curve_arguments}
 
 
 def _add_render_parser(sub) -> argparse.ArgumentParser:

@@ -9,4 +9,12 @@ class IllegalActionError(ValueError):
     """An action the current decision does not allow; the state is left unchanged."""
 
 
-__all__ = ["ConfigError", "IllegalActionError"]
+def did_you_mean(name: str, known) -> str:
+    """" (did you mean 'x'?)" for the known names closest to a misspelt one, else ""."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), [str(k) for k in known], n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+__all__ = ["ConfigError", "IllegalActionError", "did_you_mean"]

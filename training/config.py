@@ -16,7 +16,7 @@ from typing import Any
 
 from ktenv import registry
 from ktenv.arena.config import load_yaml
-from ktenv.errors import ConfigError
+from ktenv.errors import ConfigError, did_you_mean
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -346,7 +346,8 @@ def _build(cls, data, prefix: str):
     known = [f.name for f in fields(cls)]
     for key in data:
         if key not in known:
-            raise ConfigError(f"unknown training key '{prefix}{key}' (known here: {', '.join(known)})")
+            raise ConfigError(f"unknown training key '{prefix}{key}'{did_you_mean(key, known)} "
+                              f"(known here: {', '.join(known)})")
     values = {}
     for key, value in data.items():
         kind = hints[key]

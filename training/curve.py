@@ -114,11 +114,19 @@ def plot_learning_curve(run_dir: str | Path, out: str | Path) -> Path:
     return out
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`ktenv curve` and `python -m ktenv.training.curve` take the same arguments."""
+    parser.add_argument("run_dir", help="a training run's folder")
+    parser.add_argument("--out", help="PNG path (default: RUN_DIR/learning_curve.png)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ktenv.training.curve", description=__doc__.split("\n")[0])
-    parser.add_argument("run_dir")
-    parser.add_argument("--out", help="PNG path (default: RUN_DIR/learning_curve.png)")
-    args = parser.parse_args(argv)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
     try:
         path = plot_learning_curve(args.run_dir, args.out or Path(args.run_dir) / "learning_curve.png")
     except FileNotFoundError as exc:

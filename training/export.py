@@ -16,13 +16,13 @@ import io
 import sys
 from pathlib import Path
 
-from .checkpoints import write_zip
-from .policy import META_ENTRY, CheckpointError, load_network, meta_bytes
-
 
 def export(source: str | Path, target: str | Path, half: bool = False) -> Path:
     """Write `source`'s policy to `target` (see the module's docstring); returns `target`."""
     import torch
+
+    from .checkpoints import write_zip
+    from .policy import META_ENTRY, load_network, meta_bytes
 
     policy, meta = load_network(source)
     state, halves = {}, {}
@@ -37,12 +37,22 @@ def export(source: str | Path, target: str | Path, half: bool = False) -> Path:
     return write_zip(Path(target), {"policy.pth": weights.getvalue(), META_ENTRY: meta_bytes(meta)})
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ktenv.training.export", description=__doc__.split("\n")[0])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`ktenv export` and `python -m ktenv.training.export` take the same arguments."""
     parser.add_argument("source", help="a ktenv model zip (final.zip, a checkpoint or a snapshot)")
     parser.add_argument("target", help="where to write the policy-only zip")
     parser.add_argument("--half", action="store_true", help="store the weights as float16")
-    args = parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ktenv.training.export", description=__doc__.split("\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    from .policy import CheckpointError
+
     try:
         path = export(args.source, args.target, args.half)
     except CheckpointError as exc:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import registry as games
-from ..errors import ConfigError
+from ..errors import ConfigError, did_you_mean
 
 DEFAULT_MAX_DECISIONS = 200_000  # a safety bound; the round limit ends every normal game
 
@@ -70,6 +70,10 @@ class TournamentConfig:
 
         if not isinstance(self.agents, list) or not self.agents or not all(isinstance(a, str) for a in self.agents):
             raise ConfigError(f"tournament key 'agents': expected a list of agent names, got {self.agents!r}")
+        _whole("players", self.players, 1, 64)
+        from ktenv.agents import check_models
+
+        check_models(self.agents, spec.name, self.players, "tournament key 'agents'")
         for name in self.agents:
             if not registry.known(name):
                 raise ConfigError(f"tournament key 'agents': unknown agent {name!r} "
@@ -82,7 +86,6 @@ class TournamentConfig:
                     raise ConfigError(f"tournament key 'agents': {name!r} cannot be loaded: {exc}") from None
         if len(set(self.agents)) != len(self.agents):
             raise ConfigError(f"tournament key 'agents': an agent is named twice ({self.agents})")
-        _whole("players", self.players, 1, 64)
         spec.check_players(self.players, "tournament key 'players'")
         _whole("games", self.games, 1, 10_000_000)
         _whole("workers", self.workers, 1, 1024)
@@ -174,7 +177,8 @@ class TournamentConfig:
         known = cls.keys()
         for key in data:
             if key not in known:
-                raise ConfigError(f"{source}: unknown tournament key '{key}' (known: {', '.join(known)})")
+                raise ConfigError(f"{source}: unknown tournament key '{key}'{did_you_mean(key, known)} "
+                                  f"(known: {', '.join(known)})")
         try:
             return cls(**data)
         except ConfigError as exc:

@@ -71,8 +71,10 @@ def check_save_path(path: str) -> Path:
     return out
 
 
-def finish_play(args: argparse.Namespace, path: Path | None, state, summary, format_summary) -> int:
-    """The end of `ktenv play`: the final state saved where --save says, the summary printed (--json)."""
+def finish_play(args: argparse.Namespace, path: Path | None, state, names: list[str], summary,
+                format_summary) -> int:
+    """The end of `ktenv play`: the final state saved where --save says, the summary printed (--json), with
+    the agent of every seat."""
     import json
 
     if path is not None:
@@ -80,6 +82,7 @@ def finish_play(args: argparse.Namespace, path: Path | None, state, summary, for
             path.write_text(state.to_json())
         except OSError as exc:
             raise ConfigError(f"--save {args.save}: cannot write it ({exc.strerror or exc})") from None
-    info = summary(state)
-    print(json.dumps(info) if args.json else format_summary(info))
+    info = {**summary(state), "agents": list(names)}
+    seats = "agents: " + ", ".join(f"{p}={name}" for p, name in enumerate(names))
+    print(json.dumps(info) if args.json else seats + "\n" + format_summary(info))
     return 0

@@ -126,13 +126,17 @@ def cli_config(args) -> GameConfig:
 
 def play_command(args) -> int:
     """`ktenv play`: one seeded game between agents, its summary printed (and the final state saved)."""
+    from ktenv.agents import check_models
+
     from ..gamekit.cli import check_save_path, finish_play, seat_names
     from .summary import format_summary, summary
 
     cfg = cli_config(args)
     save = check_save_path(args.save) if args.save else None
-    s = play(cfg, args.seed, seat_names(args.agents, cfg.n_players), engine=args.engine)
-    return finish_play(args, save, s, summary, format_summary)
+    names = seat_names(args.agents, cfg.n_players)
+    check_models(names, "kings_and_things", cfg.n_players, "--agents")
+    s = play(cfg, args.seed, names, engine=args.engine)
+    return finish_play(args, save, s, names, summary, format_summary)
 
 
 def result_of(s, decisions: int) -> dict:

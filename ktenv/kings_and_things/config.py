@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from ..errors import ConfigError
+from ..errors import ConfigError, did_you_mean
 from .constants import MAX_PLAYERS, PLAYER_COUNTS
 
 VICTORY_VARIANTS = ("standard", "quick", "unique_a", "unique_b", "fixed_rounds", "land_conquest")
@@ -142,7 +142,8 @@ class GameConfig:
             if key in RETIRED_KEYS:
                 raise ConfigError(f"config key '{key}': no longer an option; {RETIRED_KEYS[key]}")
             if key not in known:
-                raise ConfigError(f"config key '{key}': unknown (known keys: {', '.join(sorted(known))})")
+                raise ConfigError(f"config key '{key}': unknown{did_you_mean(key, known)} "
+                                  f"(known keys: {', '.join(sorted(known))})")
         return cls(**data)
 
     @classmethod

@@ -92,6 +92,8 @@ def format_summary(info: dict) -> str:
 
 def play_command(args) -> int:
     """`ktenv play --game kingsburg`: one seeded game of Kingsburg, its summary printed."""
+    from ktenv.agents import check_models
+
     from ..errors import ConfigError
     from ..gamekit.cli import check_save_path, finish_play, seat_names, set_options
 
@@ -101,8 +103,10 @@ def play_command(args) -> int:
         raise ConfigError(f"--engine {args.engine}: Kingsburg has only its Python engine (auto or python)")
     cfg = KingsburgConfig.from_dict({"n_players": args.players or 4, **set_options(args.set)})
     save = check_save_path(args.save) if args.save else None
-    state, _ = play(cfg, args.seed, seat_names(args.agents, cfg.n_players), backend=args.engine)
-    return finish_play(args, save, state, summary, format_summary)
+    names = seat_names(args.agents, cfg.n_players)
+    check_models(names, "kingsburg", cfg.n_players, "--agents")
+    state, _ = play(cfg, args.seed, names, backend=args.engine)
+    return finish_play(args, save, state, names, summary, format_summary)
 
 
 def _replay_view():

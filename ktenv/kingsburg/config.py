@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from ..errors import ConfigError
+from ..errors import ConfigError, did_you_mean
 
 PLAYER_COUNTS = (2, 3, 4, 5)  # K1.1
 GAME = "kingsburg"
@@ -56,7 +56,8 @@ class KingsburgConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ConfigError(f"unknown Kingsburg option(s) {unknown} (known: {sorted(known)})")
+            raise ConfigError(f"unknown Kingsburg option(s) {unknown}{did_you_mean(unknown[0], known)} "
+                              f"(known: {sorted(known)})")
         return cls(**data)
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from ktenv.cli import main
+from ktenv.errors import ConfigError
 from ktenv.kings_and_things.state import GameState
 
 COUNT_KEYS = ("explorations", "battles", "hexes_conquered", "bribes", "heroes_recruited", "events_played",
@@ -157,3 +159,73 @@ def test_render_width_must_be_positive(capsys, monkeypatch, tmp_path, width):
     monkeypatch.setattr(render, "render_command", lambda args: pytest.fail("the renderer must not be called"))
     assert main(["render", str(tmp_path / "game.json"), "--width", width]) == 2
     assert f"--width: expected a positive number of pixels, got {width}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["play", "--set", "victry=quick"], "did you mean 'victory'?"),
+    (["play", "--game", "kingsburg", "--set", "building_token_limt=5"], "did you mean 'building_token_limit'?"),
+    (["tournament", "--set", "max_round=3", "--games", "1"], "did you mean 'max_rounds'"),
+])
+def test_a_misspelt_key_gets_a_suggestion(capsys, argv, hint):
+    assert main(argv) == 2
+    assert hint in capsys.readouterr().err
+
+
+def test_a_misspelt_training_key_gets_a_suggestion():
+    from ktenv.training.config import TrainConfig
+
+    from ktenv.errors import did_you_mean
+
+    with pytest.raises(ConfigError, match=r"unknown training key 'ppo.batch_sise' \(did you mean 'batch_size'\?\)"):
+        TrainConfig.from_mapping({"ppo": {"batch_sise": 64}})
+    assert did_you_mean("zzz", ["victory", "seed"]) == ""
+
+
+MODEL = Path(__file__).resolve().parents[2] / "models" / "ppo_2p.zip"
+
+
+@pytest.mark.parametrize("argv, wanted", [
+    (["tournament", "--agents", f"ppo:{MODEL},random", "--players", "4", "--games", "1"],
+     "is a model of kings_and_things for 2 players; this plays kings_and_things with 4 players"),
+    (["tournament", "--game", "kingsburg", "--agents", f"ppo:{MODEL},random", "--players", "2", "--games", "1"],
+     "is a model of kings_and_things for 2 players; this plays kingsburg with 2 players"),
+    (["play", "--agents", f"ppo-sample:{MODEL}", "--players", "3"],
+     "is a model of kings_and_things for 2 players; this plays kings_and_things with 3 players"),
+])
+def test_a_model_of_another_game_or_player_count_is_refused_before_any_game(capsys, argv, wanted):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert wanted in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_model_read_for_its_game_without_loading_it(tmp_path):
+    from ktenv.agents import model_game
+
+    assert model_game(f"ppo:{MODEL}") == ("kings_and_things", 2)
+    assert model_game("greedy") is None and model_game(f"ppo:{tmp_path / 'missing.zip'}") is None
+
+
+def test_export_and_curve_are_subcommands(tmp_path, capsys):
+    pytest.importorskip("torch")
+    out = tmp_path / "half.zip"
+    assert main(["export", str(MODEL), str(out), "--half"]) == 0
+    assert out.is_file() and "MB" in capsys.readouterr().out
+    assert main(["export", str(tmp_path / "missing.zip"), str(out)]) == 2
+    assert main(["curve", str(tmp_path / "no_run")]) == 2
+    assert "usage: ktenv curve" in _help(capsys, "curve")
+
+
+def _help(capsys, command: str) -> str:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return capsys.readouterr().out
+
+
+def test_play_names_the_agents_and_a_typo_gets_a_suggestion(capsys):
+    assert main(["play", "--players", "2", "--seed", "1", "--max-rounds", "2", "--agents", "greedy,random"]) == 0
+    assert "agents: 0=greedy, 1=random" in capsys.readouterr().out
+    assert main(["play", "--players", "2", "--max-rounds", "2", "--agents", "greedyy"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'greedy'?" in err and "ismcts:OPTIONS" in err and "ismcts:PATH" not in err
+    assert main(["play", "--players", "2", "--seed", "1", "--max-rounds", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["agents"] == ["random", "random"]
