@@ -14,11 +14,11 @@ from pettingzoo.test import api_test, seed_test
 
 import ktenv
 import ktenv.kingsburg as kb
-
-GYM_ID = "ktenv/Kingsburg-v0"
 from ktenv.errors import ConfigError
 from ktenv.kingsburg.observation import ObservationEncoder
 from ktenv.kingsburg.testing import check_mask_exact, check_no_leak, random_states
+
+GYM_ID = "ktenv/Kingsburg-v0"
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

@@ -79,8 +79,8 @@ def test_a_shadow_difference_names_the_first_field_and_both_files_of_the_part_pl
     """A step the engines play differently says which state field differs first, and which part of the turn
     was played: the Python module whose rule answered the decision and its C++ twin, both files there."""
     import ktenv
-    from ktenv.kings_and_things.engine import machine, new_game
     from ktenv.kings_and_things.dev.diff import part_played
+    from ktenv.kings_and_things.engine import machine, new_game
     from tests import conftest
 
     root = Path(ktenv.__file__).resolve().parent.parent

@@ -27,9 +27,9 @@ from ktenv.kings_and_things.config import GameConfig
 if not native.available() or os.environ.get("KTENV_NO_NATIVE") == "1":
     pytest.skip("the native core is not built", allow_module_level=True)
 
-from ktenv.kings_and_things.engine import boat, house, machine  # noqa: E402
 from ktenv.kings_and_things import decisions as D  # noqa: E402
 from ktenv.kings_and_things.dev.diff import BASE_MIXES, Report, play_whole, to_native  # noqa: E402
+from ktenv.kings_and_things.engine import boat, house, machine  # noqa: E402
 from ktenv.kings_and_things.procedures import Battle, BoatStage, BoatTrip, Event  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves

@@ -19,11 +19,11 @@ if not native.available():
 
 from ktenv.kings_and_things.arena import encoder_for  # noqa: E402
 from ktenv.kings_and_things.config import GameConfig  # noqa: E402
+from ktenv.kings_and_things.dev.diff import BASE_MIXES, to_native  # noqa: E402
 from ktenv.kings_and_things.engine import machine  # noqa: E402
 from ktenv.kings_and_things.engine.machine import legal_mask  # noqa: E402
 from ktenv.kings_and_things.env.observation import PRIVATE_DECISIONS  # noqa: E402
 from ktenv.kings_and_things.env.stats import player_stats  # noqa: E402
-from ktenv.kings_and_things.dev.diff import BASE_MIXES, to_native  # noqa: E402
 from ktenv.kings_and_things.native.game import NativeGame  # noqa: E402
 from ktenv.kings_and_things.native.observation import NativeObservationEncoder  # noqa: E402
 from ktenv.kings_and_things.state import GAME_OVER  # noqa: E402

@@ -27,11 +27,11 @@ from ktenv.kings_and_things.config import ENCOUNTER_POWERS, GameConfig
 if not native.available() or os.environ.get("KTENV_NO_NATIVE") == "1":
     pytest.skip("the native core is not built", allow_module_level=True)
 
+from ktenv.kings_and_things.dev.diff import BASE_MIXES, Report, differences, play_stepwise, play_whole, python_dict  # noqa: E402
+from ktenv.kings_and_things.dev.power_use import counting, table  # noqa: E402
 from ktenv.kings_and_things.engine import machine  # noqa: E402
 from ktenv.kings_and_things.engine.machine import legal_mask  # noqa: E402
-from ktenv.kings_and_things.dev.diff import BASE_MIXES, Report, differences, play_stepwise, play_whole, python_dict  # noqa: E402
 from ktenv.kings_and_things.native.game import NativeGame  # noqa: E402
-from ktenv.kings_and_things.dev.power_use import counting, table  # noqa: E402
 from ktenv.kings_and_things.state import GAME_OVER  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare the engines themselves
@@ -207,9 +207,9 @@ def test_brute_full_screen_scenario():
     from ktenv.kings_and_things import decisions as D
     from ktenv.kings_and_things.constants import CUP
     from ktenv.kings_and_things.state import COMBAT
+    from tests.rules.test_powers import battle, powers_board
 
     from ..builders import put, screen, thing
-    from tests.rules.test_powers import battle, powers_board
 
     with counting() as use:
         for seed in range(12):

@@ -33,11 +33,19 @@ from ktenv.agents.kings_and_things.greedy import GreedyAgent  # noqa: E402
 
 from ktenv.kings_and_things.arena import encoder_for  # noqa: E402
 from ktenv.kings_and_things.config import GameConfig  # noqa: E402
+from ktenv.kings_and_things.dev.diff import (  # noqa: E402
+    BASE_MIXES,
+    Report,
+    differences,
+    play_whole,
+    python_dict,
+    same_state,
+    to_native,
+)
 from ktenv.kings_and_things.engine import machine, new_game  # noqa: E402
 from ktenv.kings_and_things.engine.machine import legal_mask  # noqa: E402
 from ktenv.kings_and_things.env.observation import PRIVATE_DECISIONS  # noqa: E402
 from ktenv.kings_and_things.native.agents import NativeGreedyAgent  # noqa: E402
-from ktenv.kings_and_things.dev.diff import BASE_MIXES, Report, differences, play_whole, python_dict, same_state, to_native  # noqa: E402
 from ktenv.kings_and_things.native.game import NativeGame  # noqa: E402
 from ktenv.kings_and_things.native.observation import NativeObservationEncoder  # noqa: E402
 from ktenv.kings_and_things.state import GAME_OVER  # noqa: E402

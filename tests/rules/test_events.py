@@ -8,9 +8,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from ktenv.errors import ConfigError
 from ktenv.kings_and_things import catalog as cat
 from ktenv.kings_and_things import decisions as D
-from ktenv.errors import ConfigError
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.constants import (
     BOARD,

@@ -31,9 +31,9 @@ from .. import decisions as D
 from ..config import GameConfig
 from ..engine import interrupts, machine
 from ..engine.machine import RUNNERS, legal_mask
-from ..state import _ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, SETUP, GameState
 from ..native import core
 from ..native.bridge import rules_for, to_native
+from ..state import _ARRAYS, _SCALARS, GAME_OVER, PHASE_NAMES, SETUP, GameState
 
 _SKIP_KEYS = ("schema", "version", "config")
 
