@@ -62,36 +62,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_training_tool(sub, name: str, summary: str) -> None:
-    """`ktenv export` / `ktenv curve`: the modules ktenv.training.export / .curve as subcommands."""
+    """`ktenv export` / `ktenv curve`: the modules ktenv.training.export / .curve (light to import: torch and
+    matplotlib load when the tool runs) as subcommands."""
     import importlib
 
+    module = importlib.import_module(f"ktenv.training.{name}")
     tool = sub.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".")
+    module.add_arguments(tool)
 
     def run(args: argparse.Namespace) -> int:
         try:
-            module = importlib.import_module(f"ktenv.training.{name}")
+            return module.run(args)
         except ModuleNotFoundError as exc:
             raise ConfigError(f"ktenv {name} needs the 'train' extra ({exc.name} is missing): "
                               "pip install torch==2.13.0 && pip install -e \".[train]\"") from None
-        return module.run(args)
 
-    _ARGUMENTS[name](tool)
     tool.set_defaults(func=run)
-
-
-def _export_arguments(parser) -> None:
-    from .training.export import add_arguments
-
-    add_arguments(parser)
-
-
-def _curve_arguments(parser) -> None:
-    from .training.curve import add_arguments
-
-    add_arguments(parser)
-
-
-_ARGUMENTS = {"export": _export_arguments, "curve": _curve_arguments}
 
 
 def _add_render_parser(sub) -> argparse.ArgumentParser:

@@ -229,9 +229,9 @@ class ISMCTSAgent:
             return int(legal[0])
         worlds = observation.get("worlds") if isinstance(observation, dict) else None
         if worlds is None:
-            raise ValueError("ismcts agent: needs observation['worlds'] (a WorldSampler, ktenv.kings_and_things.worlds, for its "
-                             "seat); the arena, `ktenv play` and the single-agent env pass it to agents with "
-                             "needs_worlds")
+            raise ValueError("ismcts agent: needs observation['worlds'] (a WorldSampler, "
+                             "ktenv.kings_and_things.worlds, for its seat); the arena, `ktenv play` and the "
+                             "single-agent env pass it to agents with needs_worlds")
         if not isinstance(worlds, NativeWorldSampler):
             return self.search(worlds, legal)
         if not self.follow:

@@ -14,18 +14,11 @@ import time
 from ..arena.config import DEFAULT_MAX_DECISIONS
 from ..arena.game import GameResult, agent_seed, take_turn
 from . import catalog as cat
-from .config import KingsburgConfig
+from .config import GAME, KingsburgConfig
 from .machine import legal_mask, new_game, step
 from .observation import ObservationEncoder
 from .results import result_of
 from .state import KingsburgState
-
-GAME = "kingsburg"
-
-
-def is_kingsburg(config) -> bool:
-    """A KingsburgConfig, or a config mapping that names this game (``"game": "kingsburg"``)."""
-    return isinstance(config, KingsburgConfig) or (isinstance(config, dict) and config.get("game") == GAME)
 
 
 def make_agents(names: list[str], seed: int) -> list:

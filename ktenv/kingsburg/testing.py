@@ -1,6 +1,6 @@
-"""Checks for the Kingsburg environments, on the shared harness `ktenv.gamekit.checks`: `random_states`, `hidden_variants` / `public_variants` and
-`check_no_leak` (an observation ignores what its player may not know and sees every public change),
-`check_mask_exact` (through a raw env)."""
+"""Checks for the Kingsburg environments, on the shared harness `ktenv.gamekit.checks`: `random_states`,
+`hidden_variants` / `public_variants` and `check_no_leak` (an observation ignores what its player may not
+know and sees every public change), `check_mask_exact` (through a raw env)."""
 
 from __future__ import annotations
 

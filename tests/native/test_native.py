@@ -90,7 +90,8 @@ def test_reading_a_state_keeps_what_it_reads_alive():
     import subprocess
     import sys
 
-    code = ("import numpy as np; from ktenv.kings_and_things import native; from ktenv.kings_and_things.engine import legal_mask, new_game, step; "
+    code = ("import numpy as np; from ktenv.kings_and_things import native; "
+            "from ktenv.kings_and_things.engine import legal_mask, new_game, step; "
             "from ktenv.kings_and_things.dev.fuzz import plan\n"
             "for index in range(3):\n"
             "    game = plan(index, base_seed=4242, max_rounds=(2, 6)); s = new_game(game.config(), game.seed)\n"

@@ -208,8 +208,8 @@ def test_the_registered_expert_is_the_native_one_when_built():
 
 
 def test_vector_expert_seats_play_the_python_expert():
-    """VectorEnv's "expert" seats play inside native code what agents/kings_and_things/expert.py plays on the AEC env (seeded
-    as the greedy seats are, docs/vector.md)."""
+    """VectorEnv's "expert" seats play inside native code what agents/kings_and_things/expert.py plays on the AEC
+    env (seeded as the greedy seats are, docs/vector.md)."""
     from ktenv.kings_and_things.vector import VectorEnv
     from tests.native.test_vector import Twin, drive
 

@@ -234,7 +234,8 @@ def test_a_battle_where_the_amoeba_ignores_every_hit_still_ends():
     import subprocess
     import sys
 
-    code = ("from ktenv.kings_and_things.native import core; from ktenv.kings_and_things.native.bridge import rules_for; "
+    code = ("from ktenv.kings_and_things.native import core; "
+            "from ktenv.kings_and_things.native.bridge import rules_for; "
             "from ktenv.kings_and_things.config import GameConfig; "
             "cfg = GameConfig(n_players=4, max_rounds=100, encounter_powers=True); "
             "print(core().play_random_games(rules_for(cfg), 274, 1))")

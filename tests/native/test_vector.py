@@ -176,7 +176,8 @@ def test_same_as_the_aec_env(backend, reward, max_steps, seats, options, steps):
 
 
 def test_greedy_seats_same_as_the_python_agent():
-    pytest.importorskip("ktenv.kings_and_things.native.agents", reason="the native greedy agent's Python side is not built yet")
+    pytest.importorskip("ktenv.kings_and_things.native.agents",
+                        reason="the native greedy agent's Python side is not built yet")
     from ktenv.kings_and_things.native import agents
 
     if not hasattr(agents, "plan_for"):

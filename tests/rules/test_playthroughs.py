@@ -10,7 +10,8 @@ from ktenv.kings_and_things.dev.playthrough import GAMES, _changes, check, first
 
 def test_every_playthrough_replays_exactly():
     problems = check()
-    assert not problems, "\n\n".join(problems) + "\n\n(intended? python -m ktenv.kings_and_things.dev.playthrough --regenerate)"
+    hint = "\n\n(intended? python -m ktenv.dev.regenerate)"
+    assert not problems, "\n\n".join(problems) + hint
 
 
 def test_the_comparison_names_the_decision_and_shows_both_texts():

@@ -305,8 +305,8 @@ def test_the_game_that_left_a_creature_on_a_sea_hex_now_keeps_the_invariants():
 
 
 def test_the_game_whose_reduced_citadel_held_17_creatures_now_keeps_the_invariants():
-    """ktenv.kings_and_things.dev.fuzz game 321: a Citadel under variant B (R19.2.2) was reduced with 17 creatures in it;
-    the stack over 10 broke the invariants (arranged exactly in test_balloon.py)."""
+    """Fuzz game 321 (ktenv.kings_and_things.dev.fuzz): a Citadel under variant B (R19.2.2) was reduced with 17
+    creatures in it; the stack over 10 broke the invariants (arranged exactly in test_balloon.py)."""
     options = dict(max_rounds=35, victory="unique_b", start_sea_replacement="optional", where_will_they_stop=True,
                    cup_size_public=True, event_losses="free_choice",
                    talisman_save_scope="round", encounter_powers=True, mysterious_kadab=True, land_threshold_2p=6)

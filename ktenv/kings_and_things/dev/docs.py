@@ -39,7 +39,8 @@ BLOCK_MEANING = {
 def observation_tables() -> str:
     layout = build_layout(4, 37)
     house, six = cat.catalog_for(4, house=True), cat.catalog_for(6)
-    intro = ("Generated from `ktenv.kings_and_things.env.observation.build_layout` for a default 4-player game (37 hexes); with "
+    intro = ("Generated from `ktenv.kings_and_things.env.observation.build_layout` for a default 4-player game "
+             "(37 hexes); with "
              "2-3 players the board has 19 hexes and the per-seat families have 2-3 `rel*` columns. The "
              "`things` and `heroes` sections have a row per Thing and hero face of the game's catalog "
              f"(`catalog.catalog_for`): {cat.N_THINGS} and {cat.N_HERO_FACES} by default; with house_content "
@@ -48,7 +49,8 @@ def observation_tables() -> str:
              f"boxes and the house block) {six.N_THINGS} and {six.N_HERO_FACES} on a 61-hex board with 6 `rel*` "
              "columns. Mysterious Kadab (R20.3) adds the `face_down` column of `hexes`. A default game's "
              "layout is therefore the same with or without these options in the code.\n\n")
-    regs = ["| register (columns `reg_<key>`) | reads (`ktenv.kings_and_things.procedures`) | kind | who sees it | meaning |",
+    regs = ["| register (columns `reg_<key>`) | reads (`ktenv.kings_and_things.procedures`) | kind | who sees it "
+            "| meaning |",
             "|---|---|---|---|---|"]
     for r in REGISTERS:
         only = " (only with house_content)" if r.house else ""
@@ -89,8 +91,8 @@ def action_tables() -> str:
             continue
         text = comments.get(code, "").replace("|", "/")
         lines.append(f"| {code} | `{constants[code]}` | {D.NAMES.get(code, '')} | {text} |")
-    return "Generated from `ktenv.kings_and_things.engine.actions.action_layout` and `ktenv/kings_and_things/decisions.py`.\n\n" + \
-        "\n".join(lines) + "\n"
+    return ("Generated from `ktenv.kings_and_things.engine.actions.action_layout` and "
+            "`ktenv/kings_and_things/decisions.py`.\n\n" + "\n".join(lines) + "\n")
 
 
 GENERATED = {"observation.md": ("layout", observation_tables), "actions.md": ("actions", action_tables)}

@@ -103,7 +103,8 @@ def _options() -> list[str]:
 def _catalog_tables() -> list[str]:
     """X(name, element type, size) of the catalog's per-Thing and per-hero-face tables."""
     c = cat.catalog_for(4)
-    lines = ["// X(name, element type, size): the catalog's tables (ktenv/kings_and_things/catalog.py, per game: catalog_for)",
+    lines = ["// X(name, element type, size): the catalog's tables (ktenv/kings_and_things/catalog.py, per game: "
+             "catalog_for)",
              "#define KTENV_CATALOG_TABLES(X) \\"]
     for name, value in vars(c).items():
         if isinstance(value, np.ndarray) and (name.startswith("THING_") or name.startswith("HERO_")):
@@ -170,7 +171,8 @@ def header() -> str:
             lines.append(f"  X({f.name}, {ctype}, {default}) \\")
         lines.append("")
     lines.append("// X(class, field, kind): the frame fields that refer to counters (procedures.THING_REFS;")
-    lines.append("// kind: thing, flags or action), which a sampled world leaves in place (ktenv/kings_and_things/worlds.py)")
+    lines.append("// kind: thing, flags or action), which a sampled world leaves in place "
+                 "(ktenv/kings_and_things/worlds.py)")
     lines.append("#define KTENV_FRAME_THINGS(X) \\")
     lines += [f"  X({cls.__name__}, {name}, {kind}) \\" for cls in FRAMES.values() for name, kind in THING_REFS[cls]]
     lines += ["", "// X(name): the per-Thing arrays a counter's slot holds, in GameState's order (worlds.THING_FIELDS)",

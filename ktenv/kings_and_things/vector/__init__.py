@@ -35,7 +35,8 @@ Seats: ``seats=("external", "random")`` (one kind per seat, for every game, or o
 says who decides. "external" seats are the caller's; "random" seats play uniformly random legal actions
 inside native code, with a generator of their own (seeded by the game's seed, never the game's dice);
 "greedy" seats play the greedy agent ported to native code (native/agents.py), "expert" seats the
-expert's (native/expert.py), and ``"ppo:PATH"`` / ``"ppo-sample:PATH"`` seats a trained model (a ``ktenv train`` zip, as the arena's agents of those names: the most likely legal action, or one drawn
+expert's (native/expert.py), and ``"ppo:PATH"`` / ``"ppo-sample:PATH"`` seats a trained model (a
+``ktenv train`` zip, as the arena's agents of those names: the most likely legal action, or one drawn
 from the policy with numpy's ``default_rng`` seeded as a greedy seat's), its network evaluated in native code
 (native/src/agents/policy.hpp); all of them read only their own observation and mask.
 `step` applies the external actions, then plays the native seats until every game waits on an external
@@ -310,8 +311,8 @@ def _expert_plan(cfg: GameConfig):
     try:
         from ..native.expert import expert_plan_for
     except ImportError as exc:
-        raise ConfigError(f"seats: expert seats need the native expert_plan_for (native/expert.py), not in this build ({exc})"
-                          ) from None
+        raise ConfigError(f"seats: expert seats need the native expert_plan_for (native/expert.py), not in this "
+                          f"build ({exc})") from None
     return expert_plan_for(cfg)
 
 
