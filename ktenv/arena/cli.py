@@ -99,12 +99,12 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return 130
     print(report_text(cfg, report))
     if cfg.summary_json:
-        write_summary_json(cfg.summary_json, report)
+        write_summary_json(cfg.summary_json, cfg, report)
         print(f"standings written to {cfg.summary_json}")
     if cfg.plot:
         from .plots import plot_standings
 
-        title = f"{', '.join(cfg.agents)}: {len(report['games'])} games, {cfg.players} players"
+        title = f"{', '.join(cfg.labels)}: {len(report['games'])} games, {cfg.players} players"
         plot_standings(cfg.plot, report["standings"], report["games"], title)
         print(f"plot written to {cfg.plot}")
     return 0

@@ -56,7 +56,7 @@ class TournamentConfig:
     # ----- validation: every error names its key
 
     def validate(self) -> None:
-        from ..gamekit.cli import split_names
+        from ..gamekit.cli import agent_label, split_names
 
         if self.game_name is not None and not isinstance(self.game_name, str):
             raise ConfigError(f"tournament key 'game_name': expected a game's name, got {self.game_name!r}")
@@ -73,19 +73,29 @@ class TournamentConfig:
         _whole("players", self.players, 1, 64)
         from ktenv.agents import check_models
 
-        check_models(self.agents, spec.name, self.players, "tournament key 'agents'")
-        for name in self.agents:
+        try:
+            pairs = [agent_label(a) for a in self.agents]
+        except ConfigError as exc:
+            raise ConfigError(f"tournament key 'agents': {exc}") from None
+        specs = [spec_ for _, spec_ in pairs]
+        check_models(specs, spec.name, self.players, "tournament key 'agents'")
+        for name in specs:
             if not registry.known(name):
-                raise ConfigError(f"tournament key 'agents': unknown agent {name!r} "
+                raise ConfigError(f"tournament key 'agents': unknown agent {name!r}"
+                                  f"{did_you_mean(name, registry.names())} "
                                   f"(known: {', '.join(registry.names())}, ppo:PATH, ppo-sample:PATH, rllib:PATH, "
-                                  "or FILE.py:CLASS)")
+                                  "or FILE.py:CLASS; LABEL=SPEC gives one a short name)")
             if ":" in name:  # a model or a user's file: it must load now, not in the middle of a tournament
                 try:
                     registry.make(name)
                 except Exception as exc:
                     raise ConfigError(f"tournament key 'agents': {name!r} cannot be loaded: {exc}") from None
-        if len(set(self.agents)) != len(self.agents):
-            raise ConfigError(f"tournament key 'agents': an agent is named twice ({self.agents})")
+        labels = [label for label, _ in pairs]
+        if len(set(labels)) != len(labels):
+            raise ConfigError(f"tournament key 'agents': an agent is named twice ({labels})")
+        clash = [label for label, spec_ in pairs if label != spec_ and (label in specs or registry.known(label))]
+        if clash:
+            raise ConfigError(f"tournament key 'agents': short name {clash[0]!r} is the name of another agent")
         spec.check_players(self.players, "tournament key 'players'")
         _whole("games", self.games, 1, 10_000_000)
         _whole("workers", self.workers, 1, 1024)
@@ -130,8 +140,22 @@ class TournamentConfig:
         return self.spec.make_config(self.game, self.players, self.max_rounds)
 
     @property
+    def labels(self) -> list[str]:
+        """Each agent's name in the standings, the store and the records (its short name, else its spec)."""
+        from ..gamekit.cli import agent_label
+
+        return [agent_label(a)[0] for a in self.agents]
+
+    @property
+    def specs(self) -> dict[str, str]:
+        """Label -> the agent spec that builds it."""
+        from ..gamekit.cli import agent_label
+
+        return dict(agent_label(a) for a in self.agents)
+
+    @property
     def name(self) -> str:
-        agents = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", a) for a in self.agents)  # ppo:PATH has slashes
+        agents = "-".join(re.sub(r"[^A-Za-z0-9_.-]+", "_", a) for a in self.labels)  # ppo:PATH has slashes
         return f"{self.spec.run_prefix}{agents}_{self.players}p_seed{self.seed}"
 
     @property
@@ -155,10 +179,10 @@ class TournamentConfig:
     def agent_files(self) -> dict[str, str]:
         """SHA-256 of the file behind each agent that is played from one (a model, a user's source)."""
         out = {}
-        for name in self.agents:
-            path = agent_file(name)
+        for label, spec in self.specs.items():
+            path = agent_file(spec)
             if path is not None:
-                out[name] = file_digest(path)
+                out[label] = file_digest(path)
         return out
 
     def to_dict(self) -> dict:

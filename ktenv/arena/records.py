@@ -13,7 +13,8 @@ Format (``schema: "ktenv.record"``, ``version: 1``)::
      "actions": {"encoding": "u16-zlib-base64", "count": 1984, "data": "eJz..."},
      "result": {"winners": [0], "reason": "sole_citadel", "rounds": 9, "income": [...],
                 "hexes": [...], "decisions": 1984, "state_sha256": "...", "state_schema": 3},
-     "agent_files": {"ppo:runs/x/final.zip": "<sha256>"}}    # only for agents played from a file
+     "agent_files": {"ppo:runs/x/final.zip": "<sha256>"},   # only for agents played from a file
+     "agent_specs": ["expert", "ppo:runs/x/final.zip"]}      # only when "agents" holds short names
 
 The config of a game other than the default one carries its name (``"game": NAME``); the rules
 that replay a record are that game's (`ktenv.registry`). `state_sha256` hashes the final state's save
@@ -91,6 +92,8 @@ class GameRecord:
     result: dict
     # SHA-256 of the file each agent played from (a model, a user's bot source): which version played
     agent_files: dict[str, str] = field(default_factory=dict)
+    # the spec of each seat's agent when `agents` holds short names (``LABEL=SPEC`` in a tournament)
+    agent_specs: list[str] | None = None
 
     def to_dict(self) -> dict:
         from .. import __version__
@@ -101,6 +104,8 @@ class GameRecord:
                "result": self.result}
         if self.agent_files:
             out["agent_files"] = dict(self.agent_files)
+        if self.agent_specs is not None:
+            out["agent_specs"] = list(self.agent_specs)
         return out
 
     def to_json(self) -> str:
@@ -142,7 +147,11 @@ class GameRecord:
         if not isinstance(files, dict) or not all(
                 a in names and isinstance(d, str) and re.fullmatch(r"[0-9a-f]{64}", d) for a, d in files.items()):
             raise RecordError("record field 'agent_files' must map agent names of the record to SHA-256 digests")
-        return cls(cfg, seed, names, decode_actions(data["actions"]), result, dict(files))
+        specs = data.get("agent_specs")
+        if specs is not None and (not isinstance(specs, list) or len(specs) != len(names)
+                                  or not all(isinstance(a, str) for a in specs)):
+            raise RecordError(f"record field 'agent_specs' must list {len(names)} agent specs")
+        return cls(cfg, seed, names, decode_actions(data["actions"]), result, dict(files), specs)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

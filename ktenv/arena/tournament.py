@@ -59,7 +59,7 @@ def game_seed(seed: int, index: int) -> int:
 
 def schedule(cfg: TournamentConfig) -> list[tuple[int, int, list[str]]]:
     """(game index, game seed, agent per seat) for every game of the tournament."""
-    tabs = tables(cfg.agents, cfg.players)
+    tabs = tables(cfg.labels, cfg.players)
     return [(i, game_seed(cfg.seed, i), tabs[i % len(tabs)]) for i in range(cfg.games)]
 
 
@@ -159,7 +159,7 @@ def open_store(cfg: TournamentConfig, identity: dict | None = None) -> Store:
         raise TournamentError(f"{path}: holds a different tournament ({_difference(stored, identity)}); "
                               "use another --db, or --fresh to start over")
     try:
-        check_rows(store.games(), cfg.agents, path)
+        check_rows(store.games(), cfg.labels, path)
     except TournamentError:
         store.close()
         raise
@@ -199,17 +199,18 @@ def check_rows(rows: list[dict], agents: list[str], path: Path) -> None:
 
 def run_one(task: tuple) -> tuple[int, dict]:
     """Play one scheduled game (in a worker process or a Ray task)."""
-    index, seed, names, cfg_dict, record_dir, max_decisions, engine = task
+    index, seed, names, specs, cfg_dict, record_dir, max_decisions, engine = task
     from .. import registry
     from .records import config_from_dict
 
     cfg = config_from_dict(cfg_dict)
     play = registry.game_of_config(cfg).play_game
     try:
-        result = play(cfg, seed, names, record=record_dir is not None, max_decisions=max_decisions,
-                           backend=engine)
+        result = play(cfg, seed, [specs[n] for n in names], record=record_dir is not None,
+                      max_decisions=max_decisions, backend=engine)
     except AgentError as exc:
         raise TournamentError(f"game {index} (seed {seed}, agents {names}): {exc}") from None
+    result = labelled(result, names)
     if record_dir is not None:
         from .records import GameRecord
 
@@ -218,6 +219,23 @@ def run_one(task: tuple) -> tuple[int, dict]:
     out.pop("actions", None)
     out.pop("record", None)
     return index, out
+
+
+def labelled(result, labels: list[str]):
+    """The result under the agents' short names; a record keeps the specs that played too."""
+    specs = list(result.agents)
+    if specs == list(labels):
+        return result
+    result.agents = list(labels)
+    if result.record is not None:
+        from .records import GameRecord
+
+        record = GameRecord.from_dict(result.record)
+        label_of = dict(zip(specs, labels))
+        record.agent_files = {label_of[s]: d for s, d in record.agent_files.items()}
+        record.agents, record.agent_specs = list(labels), specs
+        result.record = record.to_dict()
+    return result
 
 
 def _ignore_sigint() -> None:
@@ -309,7 +327,9 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
         stored = store.done()
         plan = [g for g in schedule(cfg) if g[0] not in stored]
         cfg_dict = cfg.game_config().to_dict()
-        tasks = [(i, seed, names, cfg_dict, cfg.records, cfg.max_decisions, cfg.engine) for i, seed, names in plan]
+        specs = cfg.specs
+        tasks = [(i, seed, names, specs, cfg_dict, cfg.records, cfg.max_decisions, cfg.engine)
+                 for i, seed, names in plan]
         store.set_meta("config", {k: v for k, v in cfg.to_dict().items() if k not in ("resume", "fresh")})
         progress = Progress(cfg.games, len(stored & set(range(cfg.games))), cfg.progress)
         t0 = time.perf_counter()
@@ -330,7 +350,7 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
             progress.close()
         seconds = time.perf_counter() - t0
         rows = store.games(upto=cfg.games)
-        return {"standings": standings(rows, cfg.agents), "games": rows, "played": played, "seconds": seconds,
+        return {"standings": standings(rows, cfg.labels), "games": rows, "played": played, "seconds": seconds,
                 "games_per_second": played / seconds if seconds > 0 and played else 0.0,
                 "db": str(cfg.db_path), "agent_files": identity.get("agent_files", {})}
     finally:
@@ -343,12 +363,15 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
     for g in rows:
         reasons[g["reason"]] = reasons.get(g["reason"], 0) + 1
     spec = cfg.spec
-    title = (f"Tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
+    title = (f"Tournament {', '.join(cfg.labels)}: {len(rows)} games of {cfg.players} players "
              f"(seed {cfg.seed}, round limit {cfg.max_rounds})")
     if not spec.default:
-        title = (f"{spec.title} tournament {', '.join(cfg.agents)}: {len(rows)} games of {cfg.players} players "
+        title = (f"{spec.title} tournament {', '.join(cfg.labels)}: {len(rows)} games of {cfg.players} players "
                  f"(seed {cfg.seed}{f', round limit {cfg.max_rounds}' if spec.has_round_limit else ''})")
     lines = [format_table(report["standings"], title, spec.stat_labels)]
+    for label, spec_ in cfg.specs.items():
+        if label != spec_:
+            lines.append(f"    {label} = {spec_}")
     for name, digest in report.get("agent_files", {}).items():  # which model or source file played
         lines.append(f"    {name}: file sha256 {short_digest(digest)}")
     order = [st.agent for st in report["standings"]]
@@ -388,13 +411,41 @@ def _not_counted(rows: list[dict], max_decisions: int) -> list[str]:
     return lines
 
 
-def write_summary_json(path: str, report: dict) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+SUMMARY_SCHEMA, SUMMARY_VERSION = "ktenv.standings", 2
+
+
+def summary(cfg: TournamentConfig, report: dict) -> dict:
+    """The standings as data (`--summary-json`; its format is in docs/formats.md): the settings that
+    identify the tournament, one row per agent, the head-to-head table, the ends and the speed."""
+    from .. import __version__
+    from ..registry import config_to_dict
+
     files = report.get("agent_files", {})
-    rows = [{**s.to_dict(), **({"file_sha256": files[s.agent]} if s.agent in files else {})}
-            for s in report["standings"]]
-    Path(path).write_text(json.dumps(rows, indent=2) + "\n")
+    rows = report["games"]
+    order = [st.agent for st in report["standings"]]
+    ends: dict[str, int] = {}
+    for g in rows:
+        ends[g["reason"]] = ends.get(g["reason"], 0) + 1
+    settings = {"game": cfg.spec.name, "agents": cfg.specs, "players": cfg.players, "games": cfg.games,
+                "seed": cfg.seed, "max_rounds": cfg.max_rounds, "engine": cfg.engine,
+                "max_decisions": cfg.max_decisions, "game_config": config_to_dict(cfg.game_config())}
+    return {"schema": SUMMARY_SCHEMA, "version": SUMMARY_VERSION, "ktenv": __version__, "settings": settings,
+            "games_stored": len(rows), "db": report["db"],
+            "standings": [{**s.to_dict(), **({"file_sha256": files[s.agent]} if s.agent in files else {})}
+                          for s in report["standings"]],
+            "head_to_head": {"agents": order, "ahead": [[None if v is None else round(v, 4) for v in row]
+                                                        for row in head_to_head(rows, order)]},
+            "ends": ends}
+
+
+def write_summary_json(path: str, cfg: TournamentConfig, report: dict) -> None:
+    """`summary` as a JSON file, written whole or not at all."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(summary(cfg, report), indent=2) + "\n")
+    tmp.replace(out)
 
 
 __all__ = ["ConfigError", "Store", "TournamentConfig", "TournamentError", "open_store", "report_text",
-           "run_tournament", "schedule", "tables", "write_summary_json"]
+           "run_tournament", "schedule", "summary", "tables", "write_summary_json"]

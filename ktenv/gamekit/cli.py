@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from ..errors import ConfigError
@@ -33,18 +34,35 @@ def set_options(items: list[str] | None) -> dict:
 
 
 def split_names(text: str) -> list[str]:
-    """Agent names from a comma-separated list; an item ``KEY=VALUE`` (no ``:`` before the ``=``)
-    belongs to the agent before it: ``ismcts:playouts=50,c=1,expert`` -> ["ismcts:playouts=50,c=1", "expert"]."""
+    """Agent names from a comma-separated list; an item ``KEY=VALUE`` (no ``:`` on either side of the ``=``)
+    right after an agent's options belongs to that agent: ``ismcts:playouts=50,c=1,expert`` ->
+    ["ismcts:playouts=50,c=1", "expert"]. Any other ``LABEL=SPEC`` is a new agent with a short name
+    (``me=ppo:models/x.zip,gr=greedy``)."""
     out: list[str] = []
     for item in (t.strip() for t in text.split(",")):
         if not item:
             continue
-        key, sep, _ = item.partition("=")
-        if sep and ":" not in key and out and ":" in out[-1]:
+        key, sep, value = item.partition("=")
+        if sep and ":" not in key and ":" not in value and out and "=" in out[-1].partition(":")[2]:
             out[-1] += "," + item
         else:
             out.append(item)
     return out
+
+
+LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,31}")
+
+
+def agent_label(item: str) -> tuple[str, str]:
+    """``LABEL=SPEC`` -> (LABEL, SPEC), the short name the standings and records use; a plain spec is its own
+    label. An ``=`` after a ``:`` belongs to the spec's options (``ismcts:playouts=50``)."""
+    key, sep, spec = item.partition("=")
+    if not sep or ":" in key:
+        return item, item
+    if not LABEL.fullmatch(key) or not spec:
+        raise ConfigError(f"agent {item!r}: a short name is LABEL=SPEC with LABEL a letter then up to 31 letters, "
+                          "digits, '_', '.' or '-' (me=ppo:models/ppo_2p.zip)")
+    return key, spec
 
 
 def seat_names(text: str, players: int) -> list[str]:

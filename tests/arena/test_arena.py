@@ -112,11 +112,21 @@ def test_short_tournament_with_two_workers(tmp_path, capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert "greedy" in out and "rating" in out and "games/s" in out
-    rows = json.loads(summary.read_text())
+    data = json.loads(summary.read_text())
+    assert (data["schema"], data["version"]) == ("ktenv.standings", 2)
+    assert data["settings"]["agents"] == {"greedy": "greedy", "random": "random"}
+    assert (data["settings"]["players"], data["settings"]["seed"], data["settings"]["max_rounds"]) == (2, 3, 6)
+    assert data["settings"]["game_config"]["n_players"] == 2 and data["games_stored"] == 4
+    rows = data["standings"]
     assert {r["agent"] for r in rows} == {"greedy", "random"}
     for r in rows:
         assert {"agent", "games", "wins", "win_rate", "rating_mu", "rating_sigma"} <= set(r)
         assert r["games"] == 4
+    h2h = data["head_to_head"]
+    assert h2h["agents"] == [r["agent"] for r in rows]
+    i, j = h2h["agents"].index("greedy"), h2h["agents"].index("random")
+    assert h2h["ahead"][i][i] is None and h2h["ahead"][i][j] + h2h["ahead"][j][i] == 1.0
+    assert sum(data["ends"].values()) == 4
     if plotting:
         assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(list((tmp_path / "records").glob("*.json"))) == 4
@@ -260,7 +270,7 @@ def test_cli_flags_override_the_yaml_and_set_game_options(tmp_path, capsys):
                  "--set", "fort_supply=unlimited", "--db", str(tmp_path / "t.sqlite"),
                  "--summary-json", str(summary)]) == 0
     assert "2 games of 2 players" in capsys.readouterr().out
-    assert sum(r["games"] for r in json.loads(summary.read_text())) == 4
+    assert sum(r["games"] for r in json.loads(summary.read_text())["standings"]) == 4
     with sqlite3.connect(tmp_path / "t.sqlite") as db:
         identity = json.loads(db.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()[0])
     assert identity["game"]["fort_supply"] == "unlimited" and identity["game"]["victory"] == "standard"
@@ -336,7 +346,7 @@ def test_a_changed_agent_file_is_refused_on_resume_and_its_digest_is_shown(tmp_p
     assert main([*args, "--summary-json", str(summary)]) == 0
     digest = TournamentConfig(agents=[spec, "random"], players=2).agent_files()[spec]
     assert f"file sha256 {digest[:12]}" in capsys.readouterr().out
-    assert {r["agent"]: r.get("file_sha256") for r in json.loads(summary.read_text())} == {spec: digest,
+    assert {r["agent"]: r.get("file_sha256") for r in json.loads(summary.read_text())["standings"]} == {spec: digest,
                                                                                             "random": None}
     bot.write_text(BOT + "\n# retrained\n")
     assert main([*args[:6], "4", *args[7:], "--resume"]) == 1
@@ -440,3 +450,47 @@ def test_an_agent_returning_a_float_is_stopped_not_rounded():
             step(s, bad)
     assert s.to_json() == before
     step(s, np.array(first))  # a 0-d integer array is a whole number
+
+
+def test_short_names_label_agents_in_standings_store_and_records(tmp_path, capsys):
+    """`LABEL=SPEC`: the standings, the stored rows and the records use the short name; the record keeps the
+    spec that played (`agent_specs`) and replays."""
+    from ktenv.arena.records import GameRecord, replay
+    from ktenv.cli import main
+
+    model = "ppo:models/ppo_2p.zip"
+    code = main(["tournament", "--agents", f"me={model},gr=greedy", "--players", "2", "--games", "2",
+                 "--workers", "1", "--max-rounds", "3", "--seed", "5", "--db", str(tmp_path / "t.sqlite"),
+                 "--records", str(tmp_path / "rec"), "--summary-json", str(tmp_path / "s.json"), "--no-progress"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "Tournament me, gr:" in out and f"me = {model}" in out and "me: file sha256" in out
+    data = json.loads((tmp_path / "s.json").read_text())
+    assert {r["agent"] for r in data["standings"]} == {"me", "gr"}
+    assert data["settings"]["agents"] == {"me": model, "gr": "greedy"}
+    with sqlite3.connect(tmp_path / "t.sqlite") as db:
+        seats = {a for (row,) in db.execute("SELECT agents FROM games") for a in json.loads(row)}
+    assert seats == {"me", "gr"}
+    rec = GameRecord.load(tmp_path / "rec" / "game_000001.json")
+    assert set(rec.agents) == {"me", "gr"} and set(rec.agent_specs) == {model, "greedy"}
+    assert set(rec.agent_files) == {"me"}
+    replay(rec)
+
+
+@pytest.mark.parametrize("agents, error", [
+    ("me=greedy,me=random", "named twice"),
+    ("greedy=random,expert", "the name of another agent"),
+    ("1x=greedy,random", "short name is LABEL=SPEC"),
+    ("me=grredy,random", "did you mean 'greedy'"),
+])
+def test_bad_short_names_are_refused(agents, error):
+    with pytest.raises(ConfigError, match=error):
+        TournamentConfig(agents=agents, players=2)
+
+
+def test_split_names_tells_options_from_short_names():
+    from ktenv.gamekit.cli import split_names
+
+    assert split_names("s=ismcts:seconds=0.1,rollout=expert,me=ppo:x.zip,gr=greedy,random") == [
+        "s=ismcts:seconds=0.1,rollout=expert", "me=ppo:x.zip", "gr=greedy", "random"]
+    assert split_names("ismcts:playouts=50,c=1,expert") == ["ismcts:playouts=50,c=1", "expert"]
