@@ -3,12 +3,12 @@
     agents.make("ppo:runs/ppo_2p/final.zip")          # the most likely legal action
     agents.make("ppo-sample:runs/ppo_2p/final.zip")   # sampled from the masked policy
 
-The model zip is read safely (`training.policy.load_network`: weights with
-``torch.load(weights_only=True)``, the network description from JSON) and plays through the
-policy's actor path in numpy (`training.policy.PlayingNetwork`). Each process loads a file once
-(a cache keyed by path and modification time), so a tournament that makes a fresh agent every
-game pays the load once. Sampling uses the agent's own seeded generator, never torch's
-global one, so a seed reproduces a game.
+The model zip is read safely and without torch (`agents.network`: the weights through an unpickler
+that refuses anything but tensors, the network description from JSON) and plays the policy's actor
+path in numpy, so the first move comes within a second and tournament workers never import torch.
+Each process loads a file once (a cache keyed by path and modification time), so a tournament that
+makes a fresh agent every game pays the load once. Sampling uses the agent's own seeded generator,
+never torch's global one, so a seed reproduces a game.
 """
 
 from __future__ import annotations
@@ -18,24 +18,13 @@ from pathlib import Path
 import numpy as np
 
 from .base import ModelCache
+from .network import ModelFileError, load_actor
 
-_CACHE: ModelCache | None = None  # made at the first load: torch and training are imported only then
-
-
-def _load(path: Path) -> tuple:
-    from ktenv.training.policy import PlayingNetwork, load_network
-
-    policy, meta = load_network(path)
-    return PlayingNetwork(policy), meta
+_CACHE = ModelCache(load_actor, ModelFileError)
 
 
 def load_cached(path: str | Path):
-    """(`PlayingNetwork`, meta) of a model file, loaded once per process."""
-    global _CACHE
-    if _CACHE is None:
-        from ktenv.training.policy import CheckpointError
-
-        _CACHE = ModelCache(_load, CheckpointError)
+    """(`ActorNetwork`, meta) of a model file, loaded once per process."""
     return _CACHE.get(path)
 
 

@@ -285,30 +285,46 @@ def _ray_backend(tasks: list[tuple], address: str | None) -> Iterator[tuple[int,
 # ----------------------------------------------------------------------------- the tournament
 
 class Progress:
-    """A progress bar on stderr (tqdm when installed, a plain line otherwise)."""
+    """A progress bar on stderr (tqdm when installed, a plain line otherwise).
+
+    The time left is estimated from the games finished after the first one: the first game also pays
+    for starting the workers and loading the agents, which would make the first estimate hours long."""
 
     def __init__(self, total: int, done: int, enabled: bool) -> None:
         self.bar = None
         self.enabled = enabled
-        self.total, self.done, self.t0 = total, done, time.perf_counter()
+        self.total, self.done = total, done
+        self.first: tuple[int, float] | None = None  # (games done, time) when the first game finished
         if enabled:
             try:
                 from tqdm import tqdm
 
-                self.bar = tqdm(total=total, initial=done, unit="game", dynamic_ncols=True, file=sys.stderr)
+                self.bar = tqdm(total=total, initial=done, unit="game", dynamic_ncols=True, file=sys.stderr,
+                                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]")
             except ImportError:
                 self.bar = None
+
+    def eta(self) -> str:
+        now = time.perf_counter()
+        if self.first is None:
+            self.first = (self.done, now)
+            return "time left: after the next game"
+        games, since = self.done - self.first[0], now - self.first[1]
+        if games <= 0 or since <= 0:
+            return "time left: after the next game"
+        left = (self.total - self.done) * since / games
+        return f"time left ~{int(left // 3600)}:{int(left % 3600 // 60):02d}:{int(left % 60):02d}"
 
     def update(self, note: str = "") -> None:
         self.done += 1
         if not self.enabled:
             return
+        text = ", ".join(t for t in (self.eta(), note) if t)
         if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
             self.bar.update(1)
-            if note:
-                self.bar.set_postfix_str(note, refresh=False)
         else:
-            print(f"\r{self.done}/{self.total} games {note}", end="", file=sys.stderr, flush=True)
+            print(f"\r{self.done}/{self.total} games, {text}", end="", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:

@@ -494,3 +494,16 @@ def test_split_names_tells_options_from_short_names():
     assert split_names("s=ismcts:seconds=0.1,rollout=expert,me=ppo:x.zip,gr=greedy,random") == [
         "s=ismcts:seconds=0.1,rollout=expert", "me=ppo:x.zip", "gr=greedy", "random"]
     assert split_names("ismcts:playouts=50,c=1,expert") == ["ismcts:playouts=50,c=1", "expert"]
+
+
+def test_the_time_left_waits_for_games_after_the_first(monkeypatch):
+    """The first game pays for starting workers and loading agents: no estimate from it alone."""
+    from ktenv.arena import tournament
+
+    clock = iter([100.0, 130.0, 131.0, 132.0])
+    monkeypatch.setattr(tournament.time, "perf_counter", lambda: next(clock))
+    progress = tournament.Progress(total=10, done=0, enabled=False)
+    progress.done = 1
+    assert progress.eta() == "time left: after the next game"   # at 100 s: the first game
+    progress.done = 3
+    assert progress.eta() == "time left ~0:01:45"                # 2 games in 30 s, 7 left
