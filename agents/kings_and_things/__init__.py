@@ -8,9 +8,11 @@ default game):
 - ``expert``: a rule-based player with a plan: Citadel on one home hex, exploration with real
   stacks, bribes, garrisons, assaults on enemy Citadels, events and items used with sense
   (`expert`; played by its native port, `ktenv.kings_and_things.native.expert`: the same choices).
-- ``ismcts`` / ``ismcts:OPTIONS``: information-set Monte Carlo tree search over worlds its seat
-  cannot tell apart (`ismcts`), e.g. ``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50``
-  or ``ismcts:seconds=0.5``. It sets ``needs_worlds`` (see `ktenv.agents.base`).
+- ``ismcts`` / ``ismcts:OPTIONS``: information-set Monte Carlo search over worlds its seat cannot tell
+  apart (`ismcts`). The bare name plays the strongest setting measured (paired root evaluation,
+  `ismcts.STRONGEST`); options start from the first version's tree, e.g.
+  ``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50`` or ``ismcts:seconds=0.5``. It sets
+  ``needs_worlds`` (see `ktenv.agents.base`).
 - the shared names: ``ppo:PATH``, ``ppo-sample:PATH``, ``rllib:PATH``, ``FILE.py:CLASS`` (`ktenv.agents`).
 
 The rule-based agents decode the observation by name with `view.View` and never see the engine's state.
@@ -23,6 +25,7 @@ from ..base import Agent
 from .expert import ExpertAgent
 from .greedy import GreedyAgent
 from .ismcts import ISMCTSAgent
+from .ismcts import make_strongest as _ismcts
 from .ismcts import make_with_options as _ismcts_with_options
 
 
@@ -50,7 +53,7 @@ def _expert(**kwargs) -> Agent:
     return ExpertAgent(**kwargs)
 
 
-AGENTS = AgentTable("Kings & Things", {"greedy": _greedy, "expert": _expert, "ismcts": ISMCTSAgent},
+AGENTS = AgentTable("Kings & Things", {"greedy": _greedy, "expert": _expert, "ismcts": _ismcts},
                     {"ismcts": _ismcts_with_options})
 
 __all__ = ["AGENTS", "ExpertAgent", "GreedyAgent", "ISMCTSAgent"]

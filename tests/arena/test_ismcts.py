@@ -19,8 +19,9 @@ TINY = "ismcts:playouts=6,cutoff=4"
 
 
 def test_make_with_options_and_errors():
-    a = agents.make("ismcts", seed=1)
+    a = agents.make("ismcts:playouts=200", seed=1)  # options start from the first version's tree
     assert a.playouts == 200 and a.c == 0.05 and a.rollout == "greedy" and a.cutoff == 50 and a.needs_worlds
+    assert a.paired == 0
     b = agents.make("ismcts:playouts=50,c=1.5,rollout=greedy,cutoff=10,worlds=4,expand=random", seed=2)
     assert (b.playouts, b.c, b.rollout, b.cutoff, b.n_worlds, b.expand) == (50, 1.5, "greedy", 10, 4, "random")
     t = agents.make("ismcts:seconds=0.25")

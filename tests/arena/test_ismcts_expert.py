@@ -69,7 +69,7 @@ def test_follow_option():
         agents.make("ismcts:follow=2,rollout=expert")
     a = agents.make("ismcts:follow=1,rollout=expert,expand=expert,playouts=5", seed=1)
     assert a.follow and a.needs_observation  # its own expert reads the observation
-    assert not agents.make("ismcts", seed=1).needs_observation
+    assert not agents.make("ismcts:playouts=5", seed=1).needs_observation
 
 
 @native_only
