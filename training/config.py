@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
+import re
 import typing
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -17,6 +19,7 @@ from typing import Any
 from ktenv import registry
 from ktenv.arena.config import load_yaml
 from ktenv.errors import ConfigError, did_you_mean
+from ktenv.gamekit.cli import agent_label
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +35,8 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                         help="trainer rllib: join this Ray cluster ('auto' or HOST:PORT; rllib.ray_address; "
                              "default: a local cluster)")
 
-HEURISTIC_AGENTS = ("random", "greedy", "expert")
+HEURISTIC_AGENTS = ("random", "greedy", "expert")  # the agents trainer rllib plays as league modules
+MODEL_PREFIXES = ("ppo", "ppo-sample", "rllib")  # agents played from a model file that records its game
 # batched native games (the game's learner_vec_env), or SingleAgentEnvs in SB3's
 VEC_ENVS = ("vector", "subproc", "dummy")
 PRECISIONS = ("auto", "bf16", "fp32")  # the first layer's products in PPO (training/policy.py, SymlogFeatures)
@@ -120,8 +124,9 @@ class PolicySection:
 
 @dataclass
 class LeagueSection:
-    # Share of training games against each heuristic agent; the rest against frozen snapshots of
-    # the learner (uniform over the pool). Before the first snapshot, the heuristics share it all.
+    # Share of training games against each agent (any agent spec: random, greedy, expert, ppo:PATH, a user's
+    # FILE.py:CLASS, ...); the rest against frozen snapshots of the learner (uniform over the pool). Before the
+    # first snapshot, these agents share it all.
     opponents: dict[str, float] = field(default_factory=lambda: {"random": 0.5, "greedy": 0.1})
     snapshots: float = 0.4
     snapshot_every: int = 100_000  # learner steps between frozen snapshots
@@ -130,7 +135,8 @@ class LeagueSection:
 
     def check(self) -> None:
         for name, share in self.opponents.items():
-            _choice("league.opponents", name, HEURISTIC_AGENTS)
+            if not isinstance(name, str) or not name:
+                raise ConfigError(f"training key 'league.opponents': expected agent names, got {name!r}")
             if not isinstance(share, (int, float)) or isinstance(share, bool) or share < 0:
                 raise ConfigError(f"training key 'league.opponents.{name}': expected a share >= 0, got {share!r}")
         if not isinstance(self.snapshots, (int, float)) or self.snapshots < 0:
@@ -138,7 +144,7 @@ class LeagueSection:
         if sum(self.opponents.values()) + self.snapshots <= 0:
             raise ConfigError("training key 'league': the opponent shares add up to 0")
         if sum(self.opponents.values()) <= 0:
-            raise ConfigError("training key 'league.opponents': at least one heuristic needs a share > 0 "
+            raise ConfigError("training key 'league.opponents': at least one agent needs a share > 0 "
                               "(the pool of snapshots is empty at the start)")
         _range("league.snapshot_every", self.snapshot_every, 1, 10**12)
         _range("league.max_snapshots", self.max_snapshots, 1, 1000)
@@ -149,6 +155,7 @@ class LeagueSection:
 class EvalSection:
     every: int = 250_000  # learner steps between evaluations (0: only at the end)
     games: int = 40  # per opponent, seats swapped
+    # any agent spec the arena plays (ppo:PATH, ismcts, FILE.py:CLASS, ...); LABEL=SPEC names it in the logs
     opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "expert"])
     workers: int = 2
     play: str = "best"  # the model takes its best legal action ("best", agent ppo:) or samples ("sample", ppo-sample:)
@@ -159,11 +166,14 @@ class EvalSection:
         _choice("eval.play", self.play, ("best", "sample"))
         _range("eval.games", self.games, 1, 1_000_000)
         _range("eval.workers", self.workers, 1, 1024)
-        for name in self.opponents:
-            _choice("eval.opponents", name, HEURISTIC_AGENTS)
-        if self.best_against is not None and self.best_against not in self.opponents:
-            raise ConfigError(f"eval.best_against: {self.best_against!r} is not one of eval.opponents "
-                              f"{self.opponents}")
+        if not self.opponents:
+            raise ConfigError("training key 'eval.opponents': name at least one agent")
+        try:
+            labels = [agent_label(name)[0] for name in self.opponents]
+        except ConfigError as exc:
+            raise ConfigError(f"training key 'eval.opponents': {exc}") from None
+        if len(set(labels)) != len(labels):
+            raise ConfigError(f"training key 'eval.opponents': an agent is named twice ({labels})")
 
 
 @dataclass
@@ -250,6 +260,9 @@ class TrainConfig:
     eval: EvalSection = field(default_factory=EvalSection)
     imitation: ImitationSection = field(default_factory=ImitationSection)
     rllib: RLlibSection = field(default_factory=RLlibSection)
+    # warm start: the learner begins with this model's weights (a zip of ktenv train: final.zip, a checkpoint,
+    # models/ppo_2p.zip) instead of the imitation; its game, players, sizes and network must be the config's
+    init_from: str | None = None
 
     def check(self) -> None:
         if not isinstance(self.out, str) or not self.out:
@@ -276,6 +289,12 @@ class TrainConfig:
         if self.trainer == "rllib" and self.imitation.teacher is not None:
             raise ConfigError("training key 'imitation.teacher': the imitation warm start is for trainer sb3 only "
                               "(set it to null for trainer rllib)")
+        check_opponents(self)  # (after every section: it needs the game, the players and the vec_env)
+        if self.eval.best_against is not None and self.eval.best_against not in self.eval.opponents:
+            raise ConfigError(f"eval.best_against: {self.eval.best_against!r} is not one of eval.opponents "
+                              f"{self.eval.opponents}")
+        if self.init_from is not None:
+            check_init_from(self)
         if self.ppo.batch_size > self.ppo.n_steps * self.n_envs:
             raise ConfigError(f"training key 'ppo.batch_size': {self.ppo.batch_size} is more than one rollout "
                               f"(ppo.n_steps x n_envs = {self.ppo.n_steps * self.n_envs})")
@@ -310,6 +329,124 @@ class TrainConfig:
 
         Path(path).write_text("# resolved by ktenv train: every key, defaults filled in\n"
                               + yaml.safe_dump(self.to_dict(), sort_keys=False))
+
+
+# ----------------------------------------------------------------------------- opponents and init_from
+
+def check_opponents(cfg: TrainConfig) -> None:
+    """Every league and evaluation opponent is an agent of the game that the run can play: a model of this
+    game, player count and observation size, a user's file that loads, a search only where the training
+    games can give it the game state. Checked on load, not in the middle of a run."""
+    for name in cfg.league.opponents:
+        check_agent(cfg, "league.opponents", name, training_seat=True)
+    for item in cfg.eval.opponents:
+        try:
+            spec = agent_label(item)[1]
+        except ConfigError as exc:
+            raise ConfigError(f"training key 'eval.opponents': {exc}") from None
+        check_agent(cfg, "eval.opponents", spec, training_seat=False)
+
+
+def opponent_tag(item: str) -> str:
+    """An evaluation opponent's name in TensorBoard tags and file names: its LABEL of ``LABEL=SPEC``, else its
+    spec with what a path holds (``/``, ``:``) as ``_``: ``ppo:models/ppo_2p.zip`` -> ``ppo_models_ppo_2p.zip``."""
+    label, spec = agent_label(item)
+    return label if label != spec else re.sub(r"[^A-Za-z0-9_.-]+", "_", spec).strip("_") or "agent"
+
+
+def check_agent(cfg: TrainConfig, key: str, name: str, training_seat: bool) -> None:
+    """`name` (an agent spec) as an opponent of the run; `training_seat`: it plays in the training games."""
+    from ktenv import agents
+
+    spec, where = cfg.env.spec, f"training key '{key}'"
+    table = spec.agents.AGENTS
+    if not table.known(name):
+        raise ConfigError(f"{where}: unknown agent {name!r}{did_you_mean(name, table.names())} (known: "
+                          f"{', '.join(table.names())}, ppo:PATH, ppo-sample:PATH, rllib:PATH, or FILE.py:CLASS)")
+    if training_seat and cfg.trainer == "rllib" and name not in HEURISTIC_AGENTS:
+        raise ConfigError(f"{where}: trainer rllib plays {', '.join(HEURISTIC_AGENTS)} and the learner's snapshots "
+                          f"in its league, not {name!r} (trainer sb3 plays any agent)")
+    prefix, sep, path = name.partition(":")
+    if sep and prefix in MODEL_PREFIXES:
+        if not Path(path).expanduser().is_file():
+            raise ConfigError(f"{where}: {name}: no such model file")
+        agents.check_models([name], spec.name, cfg.env.players, where)
+        if prefix != "rllib":
+            from .policy import CheckpointError, read_meta
+
+            try:
+                meta = read_meta(Path(path).expanduser())
+            except CheckpointError as exc:
+                raise ConfigError(f"{where}: {name}: {exc}") from None
+            check_sizes(cfg, meta, f"{where}: {name}")
+        return
+    if name in HEURISTIC_AGENTS:
+        return
+    try:
+        agent = table.make(name)
+    except Exception as exc:  # a user's file may raise anything: it must load now, not in the middle of a run
+        raise ConfigError(f"{where}: {name!r} cannot be loaded: {exc}") from None
+    if training_seat and cfg.vec_env == "vector" and getattr(agent, "needs_worlds", False):
+        raise ConfigError(f"{where}: {name!r} searches the game state, which the batched games (vec_env: vector) "
+                          "do not hand to a seat; train against it with vec_env: subproc")
+
+
+def check_init_from(cfg: TrainConfig) -> None:
+    """`init_from` is a model of this run's game, player count, observation and action sizes and network."""
+    from ktenv import agents
+
+    from .policy import CheckpointError, read_meta
+
+    where = "training key 'init_from'"
+    if cfg.trainer != "sb3":
+        raise ConfigError(f"{where}: the warm start from a model is for trainer sb3 only")
+    path = Path(cfg.init_from).expanduser()
+    try:
+        meta = read_meta(path)
+    except CheckpointError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    game, players = agents.model_game(f"ppo:{path}") or ("?", "?")
+    if (game, players) != (cfg.env.spec.name, cfg.env.players):
+        raise ConfigError(f"{where}: {path} is a model of {game} for {players} players; this run trains "
+                          f"{cfg.env.spec.name} with {cfg.env.players} players")
+    check_sizes(cfg, meta, f"{where}: {path}")
+    mine = {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
+            "activation": cfg.policy.activation}
+    if meta["network"] != mine:
+        raise ConfigError(f"{where}: {path} has the network {_network(meta['network'])}; this config's policy is "
+                          f"{_network(mine)} (set policy.* to the model's)")
+
+
+def check_sizes(cfg: TrainConfig, meta: dict, what: str) -> None:
+    """A model's observation and action sizes are those of the run's games (game options change them)."""
+    observation_size, action_size = game_sizes(cfg.env)
+    for name, theirs, ours in (("observation size", meta["observation_size"], observation_size),
+                               ("action size", meta["action_size"], action_size)):
+        if theirs != ours:
+            raise ConfigError(f"{what} has the {name} {theirs}; this run's games have {ours} (env.players and "
+                              "env.game options set it)")
+
+
+def game_sizes(env: EnvSection) -> tuple[int, int]:
+    """(observation size, action size) of a seat in the games `env` describes."""
+    import json
+
+    return _sizes(env.game_name, json.dumps(env.game_config().to_dict(), sort_keys=True, default=str))
+
+
+@functools.lru_cache(maxsize=16)
+def _sizes(game_name: str | None, config_json: str) -> tuple[int, int]:
+    import json
+
+    spec = registry.game(game_name)
+    aec = spec.raw_env(**json.loads(config_json))
+    seat = aec.possible_agents[0]
+    return int(aec.observation_space(seat)["observation"].shape[0]), int(aec.action_space(seat).n)
+
+
+def _network(net: dict) -> str:
+    return (f"features {net.get('features')}, pi {net.get('pi')}, vf {net.get('vf')}, "
+            f"activation {net.get('activation')}")
 
 
 # ----------------------------------------------------------------------------- building and checks

@@ -5,12 +5,14 @@ learner (model zips under ``league/``) with the step each was taken at. The lear
 adds snapshots; every game process reads the file again when it changes (one ``stat`` per game),
 so no messages cross the process boundary and a resumed run finds its league on disk.
 
-Whom the learner plays is drawn for every game from the config's mix (`League`: a share per heuristic
-agent, and a share for snapshots, uniform over the pool). In the batched games (``vec_env: vector``)
-each game draws its opponent seats with its own generator (``numpy.random.default_rng([seed, game])``,
-the game's batched games); random, greedy and expert seats and the snapshots (``ppo-sample:PATH``, their
-networks in C++) play natively. In subprocess games each opponent seat is a `LeagueOpponent`
-that draws at every reset with its own seeded generator.
+Whom the learner plays is drawn for every game from the config's mix (`League`: a share per agent, any
+spec the arena plays, and a share for snapshots, uniform over the pool). In the batched games
+(``vec_env: vector``) each game draws its opponent seats with its own generator
+(``numpy.random.default_rng([seed, game])``); random, greedy and expert seats, the snapshots and any
+``ppo:PATH`` / ``ppo-sample:PATH`` model (their networks in C++) play natively, and other agents (a user's
+``FILE.py:CLASS``, ``rllib:PATH``) are played in Python, one per game and seat, a call per decision. Agents
+that search the game state (``needs_worlds``: ISMCTS) need ``vec_env: subproc``, where each opponent seat
+is a `LeagueOpponent` that draws at every reset with its own seeded generator.
 """
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def prune_after(run_dir: str | Path, step: int) -> None:
 
 
 class League:
-    """The run's mix of opponents: a share per heuristic agent and one for the snapshots in the pool (re-read
+    """The run's mix of opponents: a share per agent of the config and one for the snapshots in the pool (re-read
     from league.json whenever it changes). The subprocess games' `LeagueOpponent` seats and the batched games
     (the batched games, ``opponents=league.draw_for``) draw from it."""
 
@@ -107,7 +109,7 @@ class League:
 
 
 class LeagueOpponent:
-    """One opponent seat: a heuristic agent or a frozen snapshot, drawn anew every game."""
+    """One opponent seat: an agent of the league's mix or a frozen snapshot, drawn anew every game."""
 
     def __init__(self, run_dir: str | Path, league: LeagueSection, seed: int = 0,
                  game_name: str | None = None) -> None:
@@ -123,6 +125,11 @@ class LeagueOpponent:
     @property
     def needs_observation(self) -> bool:
         return bool(getattr(self.current, "needs_observation", False))
+
+    @property
+    def needs_worlds(self) -> bool:
+        """A searching agent this game: the env then hands it the world sampler (agents.base)."""
+        return bool(getattr(self.current, "needs_worlds", False))
 
     def draw(self) -> str:
         """An agent name from the mix, with this seat's generator."""
@@ -140,7 +147,8 @@ class LeagueOpponent:
                 self._agents.clear()
             agent = self._agents[name] = agents.make(name, game=self.game_name)
         agent.reset(seed=int(self.rng.integers(2**31)))
-        self.current, self.name = agent, "snapshot" if ":" in name else name
+        # model opponents are "snapshot" in the game/ scalars, as the batched games name them
+        self.current, self.name = agent, "snapshot" if name.startswith(("ppo:", "ppo-sample:")) else name
 
     def act(self, observation, action_mask: np.ndarray) -> int:
         return self.current.act(observation, action_mask)

@@ -23,7 +23,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
 from .checkpoints import keep_if_best, prune_checkpoints, save_model, save_policy, write_latest
-from .config import TrainConfig
+from .config import TrainConfig, opponent_tag
 from .league import add_snapshot
 from .policy import symlog_array
 
@@ -170,7 +170,7 @@ class Monitor(BaseCallback):
             for k, name in enumerate(("win_rate", "income", "hexes", "rounds", "length")):
                 record(f"game/{name}", float(rows[:, k].mean()))
         for opponent, wins in self.by_opponent.items():
-            record(f"game/win_rate_vs_{opponent}", float(np.mean(wins)))
+            record(f"game/win_rate_vs_{opponent_tag(opponent)}", float(np.mean(wins)))
         record("game/games", self.games)
         record("game/illegal_actions", self.illegal)
         if self.cycles is not None:  # whole rollout-and-update cycles only: the update after this rollout
@@ -236,17 +236,18 @@ class Monitor(BaseCallback):
         results = {}
         for opponent in self.cfg.eval.opponents:
             me = f"{'ppo' if self.cfg.eval.play == 'best' else 'ppo-sample'}:{model_path}"
+            tag = opponent_tag(opponent)
             tcfg = TournamentConfig(
                 agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
                 workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + step % 1_000_000,
                 max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
                 game_name=self.cfg.env.game_name,
-                db=str(self.run_dir / "eval" / f"{'final' if final else f'step_{step:010d}'}_vs_{opponent}.sqlite"))
+                db=str(self.run_dir / "eval" / f"{'final' if final else f'step_{step:010d}'}_vs_{tag}.sqlite"))
             report = run_tournament(tcfg)
             row = next(s for s in report["standings"] if s.agent == me)
             results[opponent] = row.win_rate
-            self.logger.record(f"eval/win_rate_vs_{opponent}", row.win_rate)
-            self.logger.record(f"eval/rating_vs_{opponent}", row.rating_mu)
+            self.logger.record(f"eval/win_rate_vs_{tag}", row.win_rate)
+            self.logger.record(f"eval/rating_vs_{tag}", row.rating_mu)
         self.evals = results
         keep_if_best(self.run_dir, model_path, results, self.cfg.eval.best_against, step)
         if final:

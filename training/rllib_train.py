@@ -60,7 +60,7 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV
 
 from ktenv.errors import ConfigError
 
-from .config import HEURISTIC_AGENTS, TrainConfig
+from .config import HEURISTIC_AGENTS, TrainConfig, opponent_tag
 
 LEARNER = "learner"
 LATEST = "checkpoints/latest.json"
@@ -445,11 +445,11 @@ class Run:
                 agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
                 workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + self.step % 1_000_000,
                 max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
-                db=str(self.run_dir / "eval" / f"{name}_vs_{opponent}.sqlite"))
+                db=str(self.run_dir / "eval" / f"{name}_vs_{opponent_tag(opponent)}.sqlite"))
             row = next(s for s in run_tournament(tcfg)["standings"] if s.agent == me)
             results[opponent] = row.win_rate
-            self.writer.add_scalar(f"eval/win_rate_vs_{opponent}", row.win_rate, self.step)
-            self.writer.add_scalar(f"eval/rating_vs_{opponent}", row.rating_mu, self.step)
+            self.writer.add_scalar(f"eval/win_rate_vs_{opponent_tag(opponent)}", row.win_rate, self.step)
+            self.writer.add_scalar(f"eval/rating_vs_{opponent_tag(opponent)}", row.rating_mu, self.step)
         self.writer.flush()
         self.evals = results
         keep_if_best(self.run_dir, model, results, self.cfg.eval.best_against, self.step)

@@ -8,15 +8,15 @@ What happens:
 1. The config is validated and written, resolved, to ``<out>/config.yaml``.
 2. ``n_envs`` games run as one batch of native games in this process (``vec_env: vector``, the
    default: the game's `learner_vec_env`, `ktenv.registry`). The learner takes a random seat every game and the
-   other seats are drawn every game from the league (training/league.py): heuristic agents and
-   frozen snapshots of the learner, mixed as the config says. Random, greedy and expert seats and the
-   snapshots (their networks too) play inside native code.
+   other seats are drawn every game from the league (training/league.py): any agents (heuristics, trained
+   models, a user's file) and frozen snapshots of the learner, mixed as the config says. Random, greedy and
+   expert seats, the snapshots and ``ppo:PATH`` models (their networks too) play inside native code.
    ``vec_env: subproc`` (or ``dummy``) runs one `ktenv.SingleAgentEnv` per game in subprocesses
    (SB3's SubprocVecEnv) with `LeagueOpponent` seats; masks cross the process boundary in each
    step's info (`GameVecEnv`).
-3. sb3-contrib's MaskablePPO learns with the network of training/policy.py, first copying a teacher
-   agent if the config's ``imitation`` section names one (training/imitation.py: behaviour cloning,
-   then DAgger rounds), saved as ``imitation.zip``.
+3. sb3-contrib's MaskablePPO learns with the network of training/policy.py, starting from the weights of
+   the model ``init_from`` names, else first copying a teacher agent if the config's ``imitation`` section
+   names one (training/imitation.py: behaviour cloning, then DAgger rounds), saved as ``imitation.zip``.
 4. The `Monitor` callback (training/monitor.py) counts games, writes TensorBoard scalars,
    freezes snapshots into the league, saves checkpoints (the newest few are kept), runs
    evaluations with the arena's tournament code, and prints a progress line.
@@ -192,7 +192,9 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
     try:
         model, meta = build_model(cfg, venv), network_meta(cfg, venv)
         found = load_resume_point(model, run_dir, meta) if resume else None
-        if found is None and cfg.imitation.teacher:
+        if found is None and cfg.init_from:
+            init_from_model(cfg, model, meta)
+        elif found is None and cfg.imitation.teacher:
             warm_start(cfg, run_dir, model, meta)
         start = found[1] if found else 0
         if start >= cfg.total_steps:
@@ -231,6 +233,25 @@ def warm_start(cfg: TrainConfig, run_dir: Path, model, meta: dict) -> None:
         return
     imitate(cfg, model.policy, run_dir / "tb")
     save_model(model, saved, meta)
+
+
+def init_from_model(cfg: TrainConfig, model, meta: dict) -> None:
+    """The learner starts from the weights of ``init_from`` (a fresh optimizer; no imitation: the model is the
+    warm start). The config check compared the model with the config; this compares it with the games built."""
+    from .policy import features_extractors, read_meta, read_weights
+
+    path = Path(cfg.init_from).expanduser()
+    saved = read_meta(path)
+    for key in ("observation_size", "action_size", "network"):
+        if saved[key] != meta[key]:
+            raise ConfigError(f"training key 'init_from': {path} has {key} {saved[key]}; this run's is {meta[key]}")
+    model.policy.load_state_dict(read_weights(path), strict=True)  # (a half-precision export is cast to float32)
+    for extractor in features_extractors(model.policy):
+        extractor.forget_bf16()
+    skipped = f"; imitation of {cfg.imitation.teacher} skipped" if cfg.imitation.teacher else ""
+    step = saved.get("step")
+    trained = f" (trained {step:,} steps)" if isinstance(step, int) else ""
+    print(f"[ktenv train] init_from: the learner starts from {path}{trained}{skipped}", file=sys.stderr, flush=True)
 
 
 def already_done(cfg: TrainConfig, run_dir: Path, checkpoint: Path, step: int) -> Path:
