@@ -214,11 +214,15 @@ def run_one(task: tuple) -> tuple[int, dict]:
     if record_dir is not None:
         from .records import GameRecord
 
-        GameRecord.from_dict(result.record).save(Path(record_dir) / f"game_{index:06d}.json")
+        GameRecord.from_dict(result.record).save(record_path(record_dir, index))
     out = result.to_dict()
     out.pop("actions", None)
     out.pop("record", None)
     return index, out
+
+
+def record_path(folder: str, index: int) -> Path:
+    return Path(folder) / f"game_{index:06d}.json"
 
 
 def labelled(result, labels: list[str]):
@@ -366,7 +370,10 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
             progress.close()
         seconds = time.perf_counter() - t0
         rows = store.games(upto=cfg.games)
-        return {"standings": standings(rows, cfg.labels), "games": rows, "played": played, "seconds": seconds,
+        unrecorded = [] if cfg.records is None else \
+            [g["index"] for g in rows if not record_path(cfg.records, g["index"]).is_file()]
+        return {"standings": standings(rows, cfg.labels), "games": rows, "unrecorded": unrecorded,
+                "played": played, "seconds": seconds,
                 "games_per_second": played / seconds if seconds > 0 and played else 0.0,
                 "db": str(cfg.db_path), "agent_files": identity.get("agent_files", {})}
     finally:
@@ -403,6 +410,11 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
     lines.append("")
     lines.append("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
     lines += _not_counted(rows, cfg.max_decisions)
+    unrecorded = report.get("unrecorded", [])
+    if unrecorded:
+        lines.append(f"records: {len(unrecorded)} of the {len(rows)} stored games have no record in {cfg.records} "
+                     f"(played before --records was given, e.g. game {unrecorded[0]}); --fresh plays every game "
+                     "again with its record")
     rounds = sum(g["rounds"] for g in rows) / max(len(rows), 1)
     if report["played"]:
         now = (f"played now: {report['played']} games in {report['seconds']:.1f} s "

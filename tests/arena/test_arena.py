@@ -507,3 +507,14 @@ def test_the_time_left_waits_for_games_after_the_first(monkeypatch):
     assert progress.eta() == "time left: after the next game"   # at 100 s: the first game
     progress.done = 3
     assert progress.eta() == "time left ~0:01:45"                # 2 games in 30 s, 7 left
+
+
+def test_resuming_with_records_says_which_games_have_none(tmp_path, capsys):
+    """Games stored before --records was given keep no record; the standings say so instead of staying silent."""
+    args = ["tournament", "--agents", "greedy,random", "--players", "2", "--max-rounds", "3", "--workers", "1",
+            "--db", str(tmp_path / "t.sqlite"), "--no-progress"]
+    assert main([*args, "--games", "2"]) == 0
+    assert main([*args, "--games", "4", "--resume", "--records", str(tmp_path / "rec")]) == 0
+    out = capsys.readouterr().out
+    assert "records: 2 of the 4 stored games have no record" in out
+    assert sorted(p.name for p in (tmp_path / "rec").iterdir()) == ["game_000002.json", "game_000003.json"]
