@@ -13,6 +13,7 @@ default game):
   `ismcts.STRONGEST`); options start from the first version's tree, e.g.
   ``ismcts:playouts=200,c=0.05,rollout=greedy,cutoff=50`` or ``ismcts:seconds=0.5``. It sets
   ``needs_worlds`` (see `ktenv.agents.base`).
+- ``human``: a person at the terminal (`ktenv.agents.human`; the seat's view in `human_view`).
 - the shared names: ``ppo:PATH``, ``ppo-sample:PATH``, ``rllib:PATH``, ``FILE.py:CLASS`` (`ktenv.agents`).
 
 The rule-based agents decode the observation by name with `view.View` and never see the engine's state.
@@ -24,6 +25,7 @@ from .. import AgentTable
 from ..base import Agent
 from .expert import ExpertAgent
 from .greedy import GreedyAgent
+from .human_view import make as _human
 from .ismcts import ISMCTSAgent
 from .ismcts import make_strongest as _ismcts
 from .ismcts import make_with_options as _ismcts_with_options
@@ -53,7 +55,8 @@ def _expert(**kwargs) -> Agent:
     return ExpertAgent(**kwargs)
 
 
-AGENTS = AgentTable("Kings & Things", {"greedy": _greedy, "expert": _expert, "ismcts": _ismcts},
+AGENTS = AgentTable("Kings & Things", {"greedy": _greedy, "expert": _expert, "ismcts": _ismcts,
+                                       "human": _human},
                     {"ismcts": _ismcts_with_options})
 
 __all__ = ["AGENTS", "ExpertAgent", "GreedyAgent", "ISMCTSAgent"]

@@ -5,6 +5,7 @@
 - ``greedy``: each decision by its immediate worth (`heuristic.GreedyAgent`).
 - ``expert``: prices from a building plan and the coming battle, a look-ahead over its own dice,
   soldiers by expected battle value (`heuristic.ExpertAgent`).
+- ``human``: a person at the terminal (`ktenv.agents.human`; the seat's view in `human_view`).
 - the shared names: ``ppo:PATH``, ``ppo-sample:PATH``, ``rllib:PATH``, ``FILE.py:CLASS`` (`ktenv.agents`).
 
 They read only the observation (`view.View`) and the mask.
@@ -14,7 +15,8 @@ from __future__ import annotations
 
 from .. import AgentTable
 from .heuristic import ExpertAgent, GreedyAgent
+from .human_view import make as _human
 
-AGENTS = AgentTable("Kingsburg", {"greedy": GreedyAgent, "expert": ExpertAgent})
+AGENTS = AgentTable("Kingsburg", {"greedy": GreedyAgent, "expert": ExpertAgent, "human": _human})
 
 __all__ = ["AGENTS", "ExpertAgent", "GreedyAgent"]

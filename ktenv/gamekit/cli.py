@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 
 from ..errors import ConfigError
@@ -104,3 +105,17 @@ def finish_play(args: argparse.Namespace, path: Path | None, state, names: list[
     seats = "agents: " + ", ".join(f"{p}={name}" for p, name in enumerate(names))
     print(json.dumps(info) if args.json else seats + "\n" + format_summary(info))
     return 0
+
+
+def players_from_agents(args: argparse.Namespace) -> None:
+    """`ktenv play --agents human,expert` without --players: one seat per agent named (a single name fills
+    the game's default number of seats); a player count given with --set n_players is left alone."""
+    named = len(split_names(args.agents))
+    if args.players is None and named > 1 and "n_players" not in set_options(args.set):
+        args.players = named
+
+
+def left_early(exc: KeyboardInterrupt) -> int:
+    """A game given up before its end (Ctrl-C, or a person at the terminal quitting): one line, exit 130."""
+    print(f"ktenv: {exc or 'interrupted'}; the game was not finished", file=sys.stderr)
+    return 130

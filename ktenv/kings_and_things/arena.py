@@ -128,14 +128,18 @@ def play_command(args) -> int:
     """`ktenv play`: one seeded game between agents, its summary printed (and the final state saved)."""
     from ktenv.agents import check_models
 
-    from ..gamekit.cli import check_save_path, finish_play, seat_names
+    from ..gamekit.cli import check_save_path, finish_play, left_early, players_from_agents, seat_names
     from .summary import format_summary, summary
 
+    players_from_agents(args)
     cfg = cli_config(args)
     save = check_save_path(args.save) if args.save else None
     names = seat_names(args.agents, cfg.n_players)
     check_models(names, "kings_and_things", cfg.n_players, "--agents")
-    s = play(cfg, args.seed, names, engine=args.engine)
+    try:
+        s = play(cfg, args.seed, names, engine=args.engine)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or a human seat that quit (ktenv.agents.human)
+        return left_early(exc)
     return finish_play(args, save, s, names, summary, format_summary)
 
 

@@ -88,17 +88,21 @@ def play_command(args) -> int:
     from ktenv.agents import check_models
 
     from ..errors import ConfigError
-    from ..gamekit.cli import check_save_path, finish_play, seat_names, set_options
+    from ..gamekit.cli import check_save_path, finish_play, left_early, players_from_agents, seat_names, set_options
 
     if args.max_rounds is not None or args.victory:
         raise ConfigError("--max-rounds and --victory are Kings & Things options; Kingsburg lasts five years")
     if args.engine not in ("auto", "python"):
         raise ConfigError(f"--engine {args.engine}: Kingsburg has only its Python engine (auto or python)")
+    players_from_agents(args)
     cfg = KingsburgConfig.from_dict({"n_players": args.players or 4, **set_options(args.set)})
     save = check_save_path(args.save) if args.save else None
     names = seat_names(args.agents, cfg.n_players)
     check_models(names, "kingsburg", cfg.n_players, "--agents")
-    state, _ = play(cfg, args.seed, names, backend=args.engine)
+    try:
+        state, _ = play(cfg, args.seed, names, backend=args.engine)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or a human seat that quit (ktenv.agents.human)
+        return left_early(exc)
     return finish_play(args, save, state, names, summary, format_summary)
 
 
