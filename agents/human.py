@@ -102,7 +102,7 @@ class HumanAgent:
             elif text in BOARD_WORDS:
                 self._say("\n" + self.view.board(vector) + "\n\n" + self.view.decision(vector) + "\n"
                           + numbered(choices))
-            elif text.isdigit() and 1 <= int(text) <= k:
+            elif text.isdecimal() and 1 <= int(text) <= k:
                 return int(text)
             else:
                 shown = text if len(text) <= 20 else text[:20] + "..."
@@ -110,10 +110,8 @@ class HumanAgent:
                           if text else f"type a number from 1 to {k} (h for help, q to quit)")
 
     def _read(self, prompt: str) -> str:
-        self.output.write(prompt)
-        self.output.flush()
         try:
-            line = self.input.readline()
+            line = self._line(prompt)
         except KeyboardInterrupt:
             self._say("")
             raise QuitGame("you left the game (Ctrl-C)") from None
@@ -123,6 +121,17 @@ class HumanAgent:
         if not _is_terminal(self.input):  # a script's answers: shown, so the transcript reads as a dialogue
             self.output.write(line if line.endswith("\n") else line + "\n")
         return line
+
+    def _line(self, prompt: str) -> str:
+        """One line of input with its newline; '' at the end of the input."""
+        if self.input is sys.stdin and self.output is sys.stdout and _is_terminal(sys.stdin):
+            try:
+                return input(prompt) + "\n"  # the terminal's line editing and history
+            except EOFError:
+                return ""
+        self.output.write(prompt)
+        self.output.flush()
+        return self.input.readline()
 
     def _say(self, text: str) -> None:
         self.output.write(text + "\n")
