@@ -182,7 +182,7 @@ def hex_facts(v: View, h: int) -> tuple[str, str, str]:
         head.append(cat.FORT_NAME[int(v.fort[h])])
     head += [thing_label(t) for t in income]
     stacks = "; ".join(s for s in (stack_text(v, h, k) for k in range(v.n + 1)) if s)
-    marks = [m for m, on in (("[black cloud]", v._hx[v._hidx["cloud"]][h] > 0),
+    marks = [m for m, on in (("[black cloud]", v.col("hexes", "cloud")[h] > 0),
                              ("[battle]", v.reg_hex("b_hex") == h), ("[exploring]", v.reg_hex("x_hex") == h),
                              ("[moving stack]", v.reg_hex("mv_hex") == h)) if on]
     return ", ".join(head), stacks, " ".join(marks)
