@@ -21,15 +21,28 @@ def _short(name: str) -> str:
     return name.replace("Merchants' Guild", "Merch.Guild").replace("Wizards' Guild", "Wiz.Guild")
 
 
-def _advisor_cell(s: KingsburgState, a: int) -> str:
-    parts = []
+def advisor_dice(s: KingsburgState, a: int) -> list[tuple[int, list[int]]]:
+    """(owner, pips) of each group of dice on advisor `a`: the influencing group (owner NEUTRAL for the
+    neutral dice), then another player's Envoy group. A player's own Envoy group on an advisor it already
+    influences has its dice among that player's (the state keeps one advisor per die), listed once."""
     g, e = int(s.advisor_group[a]), int(s.advisor_envoy[a])
+    out = []
     if g == NEUTRAL:
-        parts.append("N:" + "".join(str(int(v)) for v, on in zip(s.neutral_dice, s.neutral_advisor) if on == a))
+        out.append((NEUTRAL, [int(v) for v, on in zip(s.neutral_dice, s.neutral_advisor) if on == a]))
     elif g >= 0:
-        parts.append(f"P{g}:" + "".join(str(int(v)) for v, on in zip(s.dice[g], s.die_advisor[g]) if on == a))
-    if e >= 0:
-        parts.append(f"E{e}")
+        out.append((g, [int(v) for v, on in zip(s.dice[g], s.die_advisor[g]) if on == a]))
+    if e >= 0 and e != g:
+        out.append((e, [int(v) for v, on in zip(s.dice[e], s.die_advisor[e]) if on == a]))
+    return out
+
+
+def _advisor_cell(s: KingsburgState, a: int) -> str:
+    parts = [("N:" if owner == NEUTRAL else f"P{owner}:") + "".join(map(str, pips))
+             for owner, pips in advisor_dice(s, a)[:1]]
+    e = int(s.advisor_envoy[a])
+    if e >= 0:  # the Envoy group: its holder, and its dice unless they are listed with the holder's above
+        parts.append(f"E{e}" if e == int(s.advisor_group[a]) else
+                     f"E{e}:" + "".join(map(str, advisor_dice(s, a)[-1][1])))
     return " ".join(parts)
 
 
@@ -85,15 +98,8 @@ def rgb_array(s: KingsburgState) -> np.ndarray:
         x, y = 10 + col * 146, y0 + row * 68
         d.rectangle((x, y, x + 140, y + 62), outline=(90, 70, 40), fill=(235, 225, 200))
         d.text((x + 4, y + 3), f"{a} {cat.ADVISOR_NAMES[a]}", fill=(60, 40, 20))
-        g, e = int(s.advisor_group[a]), int(s.advisor_envoy[a])
         dx = x + 4
-        groups = []
-        if g == NEUTRAL:
-            groups.append((NEUTRAL_COLOUR, [int(v) for v, on in zip(s.neutral_dice, s.neutral_advisor) if on == a]))
-        elif g >= 0:
-            groups.append((COLOURS[g], [int(v) for v, on in zip(s.dice[g], s.die_advisor[g]) if on == a]))
-        if e >= 0:
-            groups.append((COLOURS[e], [int(v) for v, on in zip(s.dice[e], s.die_advisor[e]) if on == a]))
+        groups = [(NEUTRAL_COLOUR if owner == NEUTRAL else COLOURS[owner], pips) for owner, pips in advisor_dice(s, a)]
         for colour, values in groups:
             for v in values:
                 d.rectangle((dx, y + 24, dx + 18, y + 42), fill=colour, outline=(0, 0, 0))

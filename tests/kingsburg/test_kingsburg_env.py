@@ -140,3 +140,19 @@ def test_single_agent_env_with_named_opponents():
     assert terminated and info["reason"] == "game_end" and total in (-1.0, -0.5, 0.0, 0.5, 1.0)
     with pytest.raises(ConfigError):
         gymnasium.make(GYM_ID, num_players=2, opponents=["expert", "greedy"])
+
+
+def test_every_placed_die_is_drawn_once_even_with_a_players_own_envoy_group():
+    """K5.3.6 lets a player's Envoy group join an advisor that player already influences; the board shows each
+    die on an advisor once (the picture once drew that player's dice twice)."""
+    from ktenv.kingsburg.render import advisor_dice
+    from ktenv.kingsburg.state import NEUTRAL
+
+    own_envoy = 0
+    for s in random_states({"n_players": 4}, 400, seed=11):
+        for a in range(1, 19):
+            shown = sum(len(pips) for _, pips in advisor_dice(s, a))
+            placed = int((s.die_advisor == a).sum()) + int((s.neutral_advisor == a).sum())
+            assert shown == placed
+            own_envoy += int(s.advisor_envoy[a] >= 0 and s.advisor_envoy[a] == s.advisor_group[a] != NEUTRAL)
+    assert own_envoy, "no random state had a player's own Envoy group: widen the search"
