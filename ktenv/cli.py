@@ -99,10 +99,12 @@ def _add_play_parser(sub) -> argparse.ArgumentParser:
                                       "each player's land, income, gold and forts). The same seed and agents "
                                       "always give the same game.")
     play.add_argument("--players", type=int, default=None,
-                      help="players per game, as many as the game's rules cover (default 4)")
+                      help="players per game, as many as the game's rules cover (default: one per --agents "
+                           "name, else 4)")
     play.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
     play.add_argument("--agents", default="random",
-                      help="comma-separated agent names, one per seat or one for all (default random)")
+                      help="comma-separated agent names, one per seat or one for all (default random); "
+                           "LABEL=SPEC gives a seat a short name")
     play.add_argument("--max-rounds", type=int, default=None, help="round limit (0: none; default 100)")
     play.add_argument("--victory", default=None,
                       help="standard, quick, unique_a, unique_b, fixed_rounds or land_conquest")
@@ -112,6 +114,8 @@ def _add_play_parser(sub) -> argparse.ArgumentParser:
                            "the same game either way")
     play.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     play.add_argument("--save", metavar="PATH", help="write the final game state as JSON (its folder is made)")
+    play.add_argument("--record", metavar="PATH", help="write the game's record, which `ktenv replay` plays "
+                                                       "again move by move (its folder is made)")
     add_game_flag(play)
     play.set_defaults(func=cmd_play)
     return play

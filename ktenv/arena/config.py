@@ -99,6 +99,9 @@ class TournamentConfig:
         spec.check_players(self.players, "tournament key 'players'")
         _whole("games", self.games, 1, 10_000_000)
         _whole("workers", self.workers, 1, 1024)
+        if "human" in specs and (self.workers > 1 or self.backend != "process"):  # a person answers one game
+            raise ConfigError("tournament key 'agents': a human seat plays at this terminal, one game at a time: "
+                              "use --workers 1 (and the process backend)")
         _whole("seed", self.seed, 0, 2**62)
         _whole("max_rounds", self.max_rounds, 1, 10_000)
         _whole("max_decisions", self.max_decisions, 1, 10**9)

@@ -108,6 +108,14 @@ class GameRecord:
             out["agent_specs"] = list(self.agent_specs)
         return out
 
+    def with_labels(self, labels: list[str]) -> GameRecord:
+        """This record under the seats' short names (``LABEL=SPEC``), keeping the specs that played."""
+        specs = list(self.agents)
+        if list(labels) == specs:
+            return self
+        files = {label: self.agent_files[spec] for label, spec in zip(labels, specs) if spec in self.agent_files}
+        return GameRecord(self.config, self.seed, list(labels), self.actions, self.result, files, specs)
+
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 

@@ -227,18 +227,11 @@ def record_path(folder: str, index: int) -> Path:
 
 def labelled(result, labels: list[str]):
     """The result under the agents' short names; a record keeps the specs that played too."""
-    specs = list(result.agents)
-    if specs == list(labels):
-        return result
-    result.agents = list(labels)
-    if result.record is not None:
+    if list(result.agents) != list(labels) and result.record is not None:
         from .records import GameRecord
 
-        record = GameRecord.from_dict(result.record)
-        label_of = dict(zip(specs, labels))
-        record.agent_files = {label_of[s]: d for s, d in record.agent_files.items()}
-        record.agents, record.agent_specs = list(labels), specs
-        result.record = record.to_dict()
+        result.record = GameRecord.from_dict(result.record).with_labels(labels).to_dict()
+    result.agents = list(labels)
     return result
 
 

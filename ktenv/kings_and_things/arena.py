@@ -9,7 +9,9 @@ also get ``observation["worlds"]``, a `ktenv.kings_and_things.worlds.WorldSample
 
 from __future__ import annotations
 
+import sys
 import time
+from dataclasses import dataclass
 
 from ..arena.config import DEFAULT_MAX_DECISIONS
 from ..arena.game import ENGINE_ERROR, GameResult, agent_seed, take_turn
@@ -32,9 +34,20 @@ def make_agents(names: list[str], seed: int) -> list:
     return [AGENTS.make(name, seed=agent_seed(seed, seat)) for seat, name in enumerate(names)]
 
 
-def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False,
-              max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
-    """Play one game; seat i is played by agent `names[i]`; `backend`: the engine (`engine.new_game`)."""
+@dataclass
+class Played:
+    """One game played out: the final state, every action, and why it stopped short if it did."""
+
+    state: object
+    actions: list[int]
+    seconds: float
+    dead_end: str = ""  # no legal action in a running game (a rules-engine bug), in words
+
+
+def play_out(cfg: GameConfig, seed: int, names: list[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
+             backend: str = "auto") -> Played:
+    """The one game loop of `ktenv play` and the tournaments: seat i is played by agent `names[i]`, seeded
+    by `agent_seed`, so the same seed and agents give the same game either way."""
     if len(names) != cfg.n_players:
         raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
     seats = make_agents(names, seed)
@@ -44,23 +57,27 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
     t0 = time.perf_counter()
     s = new_game(cfg, seed, backend=backend)
     actions: list[int] = []
-    decisions = 0
-    dead_end = ""
-    while not s.game_over and decisions < max_decisions:
+    while not s.game_over and len(actions) < max_decisions:
         p = s.actor
         mask = legal_mask(s)
         if not mask.any():  # never in a correct engine: stop and report it instead of crashing
             from . import decisions as D
 
-            dead_end = f"no legal action for player {p} at '{D.NAMES.get(s.decision, s.decision)}', round {s.round}"
-            break
+            return Played(s, actions, time.perf_counter() - t0,
+                          f"no legal action for player {p} at '{D.NAMES.get(s.decision, s.decision)}', "
+                          f"round {s.round}")
         observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
         if searchers[p]:  # worlds its seat cannot tell apart, never the true state (agents.base)
             observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, p)}
-        a = take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action))
-        decisions += 1
-        if record:
-            actions.append(int(a))
+        actions.append(take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action)))
+    return Played(s, actions, time.perf_counter() - t0)
+
+
+def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False,
+              max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
+    """Play one game (`play_out`) and return its result (with its record when `record`)."""
+    played = play_out(cfg, seed, names, max_decisions, backend)
+    s, actions = played.state, played.actions
     stats = player_stats(s)
     saved = None
     if record:
@@ -69,36 +86,22 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
         saved = record_of(cfg, seed, names, actions, s).to_dict()
     if s.game_over:
         winners, reason = list(s.winners), s.reason
-    elif dead_end:
+    elif played.dead_end:
         winners, reason = [], ENGINE_ERROR
     else:
         winners, reason = [], "step_limit"
     return GameResult(
         seed=int(seed), agents=list(names), winners=[int(w) for w in winners], reason=reason,
-        rounds=int(s.round), decisions=decisions, seconds=time.perf_counter() - t0,
+        rounds=int(s.round), decisions=len(actions), seconds=played.seconds,
         income=[int(x) for x in stats[:, INCOME]], hexes=[int(x) for x in stats[:, HEXES]],
         gold=[int(x) for x in stats[:, GOLD]], forts=[int(x) for x in stats[:, FORT_LEVELS]],
-        heroes=[int(x) for x in stats[:, HEROES]], note=dead_end, actions=actions, record=saved)
+        heroes=[int(x) for x in stats[:, HEROES]], note=played.dead_end, actions=actions if record else [],
+        record=saved)
 
 
 def play(cfg: GameConfig, seed: int, names: list[str], engine: str = "auto"):
-    """`ktenv play`: one game; returns the final state. Agent i plays seat i."""
-    from ktenv.agents.kings_and_things import AGENTS
-
-    seats = [AGENTS.make(name, seed=seed * 100 + i) for i, name in enumerate(names)]
-    encoder = None
-    if any(getattr(a, "needs_observation", False) for a in seats):
-        encoder = encoder_for(cfg)
-    s = new_game(cfg, seed, backend=engine)
-    while not s.game_over:
-        agent, mask = seats[s.actor], legal_mask(s)
-        observation = None
-        if encoder is not None and getattr(agent, "needs_observation", False):
-            observation = {"observation": encoder.encode(s, s.actor), "action_mask": mask}
-        if getattr(agent, "needs_worlds", False):  # a searching agent: worlds its seat cannot tell apart
-            observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, s.actor)}
-        step(s, agent.act(observation, mask))
-    return s
+    """`ktenv play`: one game (`play_out`); returns the final state. Agent i plays seat i."""
+    return play_out(cfg, seed, names, backend=engine).state
 
 
 _FLAGS = {"n_players": "--players", "max_rounds": "--max-rounds", "victory": "--victory"}
@@ -125,22 +128,21 @@ def cli_config(args) -> GameConfig:
 
 
 def play_command(args) -> int:
-    """`ktenv play`: one seeded game between agents, its summary printed (and the final state saved)."""
-    from ktenv.agents import check_models
-
-    from ..gamekit.cli import check_save_path, finish_play, left_early, players_from_agents, seat_names
+    """`ktenv play`: one seeded game between agents, its summary printed (the final state and the record saved
+    where --save and --record say)."""
+    from ..gamekit.cli import finish_play, left_early, play_setup, players_from_agents
     from .summary import format_summary, summary
 
     players_from_agents(args)
     cfg = cli_config(args)
-    save = check_save_path(args.save) if args.save else None
-    names = seat_names(args.agents, cfg.n_players)
-    check_models(names, "kings_and_things", cfg.n_players, "--agents")
+    setup = play_setup(args, cfg.n_players, "kings_and_things")
     try:
-        s = play(cfg, args.seed, names, engine=args.engine)
+        played = play_out(cfg, args.seed, setup.specs, backend=args.engine)
     except KeyboardInterrupt as exc:  # Ctrl-C, or a human seat that quit (ktenv.agents.human)
         return left_early(exc)
-    return finish_play(args, save, s, names, summary, format_summary)
+    if played.dead_end:
+        print(f"ktenv: the game stopped early: {played.dead_end}", file=sys.stderr)
+    return finish_play(args, setup, cfg, played.state, played.actions, summary, format_summary)
 
 
 def result_of(s, decisions: int) -> dict:

@@ -85,10 +85,9 @@ def format_summary(info: dict) -> str:
 
 def play_command(args) -> int:
     """`ktenv play --game kingsburg`: one seeded game of Kingsburg, its summary printed."""
-    from ktenv.agents import check_models
 
     from ..errors import ConfigError
-    from ..gamekit.cli import check_save_path, finish_play, left_early, players_from_agents, seat_names, set_options
+    from ..gamekit.cli import finish_play, left_early, play_setup, players_from_agents, set_options
 
     if args.max_rounds is not None or args.victory:
         raise ConfigError("--max-rounds and --victory are Kings & Things options; Kingsburg lasts five years")
@@ -96,14 +95,12 @@ def play_command(args) -> int:
         raise ConfigError(f"--engine {args.engine}: Kingsburg has only its Python engine (auto or python)")
     players_from_agents(args)
     cfg = KingsburgConfig.from_dict({"n_players": args.players or 4, **set_options(args.set)})
-    save = check_save_path(args.save) if args.save else None
-    names = seat_names(args.agents, cfg.n_players)
-    check_models(names, "kingsburg", cfg.n_players, "--agents")
+    setup = play_setup(args, cfg.n_players, "kingsburg")
     try:
-        state, _ = play(cfg, args.seed, names, backend=args.engine)
+        state, actions = play(cfg, args.seed, setup.specs, backend=args.engine)
     except KeyboardInterrupt as exc:  # Ctrl-C, or a human seat that quit (ktenv.agents.human)
         return left_early(exc)
-    return finish_play(args, save, state, names, summary, format_summary)
+    return finish_play(args, setup, cfg, state, actions, summary, format_summary)
 
 
 def _replay_view():

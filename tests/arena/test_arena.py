@@ -518,3 +518,9 @@ def test_resuming_with_records_says_which_games_have_none(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "records: 2 of the 4 stored games have no record" in out
     assert sorted(p.name for p in (tmp_path / "rec").iterdir()) == ["game_000002.json", "game_000003.json"]
+
+
+def test_a_human_seat_needs_one_worker_before_any_game():
+    with pytest.raises(ConfigError, match="--workers 1"):
+        TournamentConfig(agents=["human", "expert"], players=2, workers=2)
+    TournamentConfig(agents=["human", "expert"], players=2, workers=1)

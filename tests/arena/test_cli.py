@@ -102,7 +102,7 @@ def test_version(capsys):
 
 
 @pytest.mark.parametrize("command, needles", [
-    ("play", ["Play one seeded game", "(default random)", "(default 4)"]),
+    ("play", ["Play one seeded game", "(default random)", "else 4)"]),
     ("render", ["Draw a game saved by"]),
     ("train", ["Train a MaskablePPO agent"]),
 ])
@@ -123,7 +123,7 @@ def test_a_flag_and_set_that_disagree_are_refused(capsys, monkeypatch, args, mes
 
     import ktenv.kings_and_things.arena as arena
 
-    monkeypatch.setattr(arena, "play", lambda *a, **k: pytest.fail("the game must not be played"))
+    monkeypatch.setattr(arena, "play_out", lambda *a, **k: pytest.fail("the game must not be played"))
     assert main(["play", *args]) == 2
     assert message in capsys.readouterr().err
 
@@ -147,7 +147,7 @@ def test_an_unwritable_save_path_is_refused_before_the_game(capsys, monkeypatch,
     path = tmp_path if target == "folder" else tmp_path / "plain.txt" / "game.json"
     import ktenv.kings_and_things.arena as arena
 
-    monkeypatch.setattr(arena, "play", lambda *a, **k: pytest.fail("the game must not be played"))
+    monkeypatch.setattr(arena, "play_out", lambda *a, **k: pytest.fail("the game must not be played"))
     assert main(["play", "--players", "2", "--save", str(path)]) == 2
     assert "--save" in capsys.readouterr().err
 
@@ -229,3 +229,32 @@ def test_play_names_the_agents_and_a_typo_gets_a_suggestion(capsys):
     assert "did you mean 'greedy'?" in err and "ismcts:OPTIONS" in err and "ismcts:PATH" not in err
     assert main(["play", "--players", "2", "--seed", "1", "--max-rounds", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["agents"] == ["random", "random"]
+
+
+@pytest.mark.parametrize("game, agents", [("kings_and_things", "me=expert,random"), ("kingsburg", "expert,greedy")])
+def test_play_record_replays_and_equals_the_tournament_game(tmp_path, capsys, game, agents):
+    """`ktenv play --record FILE` writes a record that `ktenv replay` verifies; `ktenv play` and a tournament
+    play the same game for the same seed and agents (one game loop, one seeding)."""
+    from ktenv.arena.records import GameRecord
+    from ktenv.registry import game as lookup
+
+    path = tmp_path / "deep" / "g.json"
+    args = ["play", "--game", game, "--agents", agents, "--seed", "7", "--record", str(path)]
+    if game == "kings_and_things":
+        args += ["--max-rounds", "4"]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert "verified" in capsys.readouterr().out
+    rec = GameRecord.load(path)
+    specs = rec.agent_specs or rec.agents
+    assert rec.agents[0] == agents.split(",")[0].split("=")[0] and specs[0] == agents.split(",")[0].split("=")[-1]
+    result = lookup(game).play_game(rec.config, 7, specs, record=True)
+    assert result.record["actions"] == rec.to_dict()["actions"]
+
+
+def test_play_record_path_is_checked_before_the_game(tmp_path, monkeypatch):
+    from ktenv.kings_and_things import arena
+
+    monkeypatch.setattr(arena, "play_out", lambda *a, **k: pytest.fail("the game must not be played"))
+    assert main(["play", "--players", "2", "--record", str(tmp_path)]) == 2
