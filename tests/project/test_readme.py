@@ -128,3 +128,10 @@ def test_python_snippet_runs(folder, page, k, code):
 
 def test_the_docs_have_python_snippets():
     assert len(SNIPPETS) >= 5 and all("import" in code for _, _, code in SNIPPETS[:1])
+
+
+def test_ci_runs_the_readmes_test_command():
+    """The README opens with the install-and-test line; .ci/run must run exactly that line."""
+    first_block = re.search(r"^```bash\n(.*?)^```", README.read_text(), re.M | re.S).group(1).splitlines()
+    test_line = next(line for line in first_block if "pytest" in line)
+    assert test_line in (ROOT / ".ci" / "run").read_text().splitlines()
