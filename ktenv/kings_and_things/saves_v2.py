@@ -140,7 +140,9 @@ Reader = Callable[[dict[str, int]], "tuple[Any, set[str]] | None"]
 
 
 def bits(mask: int) -> list[int]:
-    """The set bits of a version-2 bitmask, lowest first."""
+    """The set bits of a version-2 bitmask, lowest first (a negative one is corrupt: its bits never end)."""
+    if mask < 0:
+        raise ValueError(f"a version-2 bitmask is negative ({mask})")
     out, i = [], 0
     while mask:
         if mask & 1:
@@ -160,8 +162,7 @@ def _bitmask(key: str) -> Reader:
     def read(reg: dict[str, int]):
         if key not in reg:
             return None
-        bits = int(reg[key])
-        return [i for i in range(bits.bit_length()) if bits >> i & 1], {key}
+        return bits(int(reg[key])), {key}
     return read
 
 
@@ -427,8 +428,8 @@ def load_registers(state: Any, registers: dict) -> None:
     for p in range(state.n_players):  # R22.4: the hexes each player saw were a bitmask
         key = f"seen{p}"
         if key in reg:
-            bits = reg[key]
-            state.seen[p] = [bool(bits >> hx & 1) for hx in range(state.geo.n_hexes)]
+            seen = set(bits(reg[key]))
+            state.seen[p] = [hx in seen for hx in range(state.geo.n_hexes)]
             moved.add(key)
     unknown = sorted(set(reg) - moved)
     if unknown:

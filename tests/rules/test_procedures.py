@@ -361,3 +361,11 @@ def test_a_version_2_register_no_frame_reads_is_refused_by_name():
     del data["frames"]
     with pytest.raises(StateFileError, match="version 2 register 'wand_of_wonder'"):
         GameState.from_json(json.dumps(data))
+
+
+def test_a_negative_version_2_bitmask_is_a_clear_error_not_a_hang():
+    from ktenv.kings_and_things import saves_v2
+
+    assert saves_v2.bits(0b1011) == [0, 1, 3]
+    with pytest.raises(ValueError, match="negative"):
+        saves_v2.bits(-1)
