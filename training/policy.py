@@ -33,12 +33,13 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-FORMAT = 1
-META_ENTRY = "ktenv.json"
+from ..agents.network import FORMAT, META_ENTRY, ActorNetwork, ModelFileError
+from ..agents.network import read_meta as read_model_meta
+
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
 
 
-class CheckpointError(ValueError):
+class CheckpointError(ModelFileError):
     """A model or checkpoint file that cannot be used (missing, corrupt, or for another game)."""
 
 
@@ -240,27 +241,11 @@ def meta_bytes(meta: dict) -> bytes:
 
 
 def read_meta(path: str | Path) -> dict:
-    path = Path(path)
-    if not path.is_file():
-        raise CheckpointError(f"{path}: no such model file")
+    """The model's ``ktenv.json`` (`ktenv.agents.network.read_meta`), a `CheckpointError` if it cannot be used."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-            if META_ENTRY not in names:
-                raise CheckpointError(f"{path}: not a ktenv model (no {META_ENTRY} inside; was it saved by "
-                                      "ktenv train?)")
-            meta = json.loads(archive.read(META_ENTRY).decode())
-    except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise CheckpointError(f"{path}: not a readable model zip ({exc})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"{path}: {META_ENTRY} is corrupt ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise CheckpointError(f"{path}: {META_ENTRY} has format {meta.get('format') if isinstance(meta, dict) else '?'}"
-                              f", this ktenv reads format {FORMAT}")
-    for key, kind in (("observation_size", int), ("action_size", int), ("network", dict), ("game", dict)):
-        if not isinstance(meta.get(key), kind):
-            raise CheckpointError(f"{path}: {META_ENTRY} lacks a valid '{key}'")
-    return meta
+        return read_model_meta(path)
+    except ModelFileError as exc:
+        raise CheckpointError(str(exc)) from None
 
 
 def read_weights(path: str | Path, entry: str = "policy.pth") -> dict:
@@ -304,52 +289,28 @@ def batch_logits(policy, observations: torch.Tensor) -> torch.Tensor:
     return policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(observations)))
 
 
-NUMPY_ACTIVATIONS = {"none": lambda h: h, "relu": lambda h: np.maximum(h, 0, out=h),
-                     "tanh": lambda h: np.tanh(h, out=h),
-                     "elu": lambda h: np.where(h > 0, h, np.expm1(np.minimum(h, 0)))}
 ACTIVATION_NAMES = {module: name for name, module in ACTIVATIONS.items()}
 
 
-class PlayingNetwork:
-    """The actor's path of a loaded policy, for play (arena agents, the league's snapshots): numpy float32,
-    frozen weights, the same logits as `batch_logits` to float rounding.
+def PlayingNetwork(policy) -> ActorNetwork:  # noqa: N802 - it was a class, and reads as one where it is made
+    """The actor's path of a loaded policy, for play (the league's snapshots, native policy seats):
+    `ktenv.agents.network.ActorNetwork` (numpy float32, frozen weights, the same logits as `batch_logits` to
+    float rounding) made from the torch modules. The PPO update and the learner's own rollout keep torch
+    (gradients; bfloat16 on wide batches)."""
+    def arrays(linear: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
+        return (np.ascontiguousarray(linear.weight.detach().float().numpy().T),
+                linear.bias.detach().float().numpy().copy())
 
-    Why not torch: a game asks for one row at a time, a snapshot for the few games waiting on it, and a
-    dense forward on so few rows is bound by reading the whole first layer (7,081 x features weights) for
-    each call. About 9% of an observation's entries are nonzero and symlog(0) = 0, so only the columns some
-    row uses are read: the first layer's weights are kept transposed, one contiguous row per observation
-    entry. The PPO update and the learner's own rollout keep torch (gradients; bfloat16 on wide batches)."""
-
-    def __init__(self, policy) -> None:
-        def arrays(linear: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
-            return (np.ascontiguousarray(linear.weight.detach().float().numpy().T),
-                    linear.bias.detach().float().numpy().copy())
-
-        first = policy.pi_features_extractor.linear
-        if not (isinstance(first[0], nn.Linear) and isinstance(first[1], nn.ReLU)):
-            raise TypeError(f"PlayingNetwork: unexpected features extractor {first}")
-        self.first = arrays(first[0])  # [observation, features]
-        # the policy MLP as (weights [in, out], bias, activation name): SB3 builds it Linear, activation, ...
-        self.hidden: list[tuple[np.ndarray, np.ndarray, str]] = []
-        for module in policy.mlp_extractor.policy_net:
-            if isinstance(module, nn.Linear):
-                self.hidden.append((*arrays(module), "none"))
-            elif type(module) in ACTIVATION_NAMES and self.hidden and self.hidden[-1][2] == "none":
-                self.hidden[-1] = (*self.hidden[-1][:2], ACTIVATION_NAMES[type(module)])
-            else:
-                raise TypeError(f"PlayingNetwork: unexpected policy MLP {policy.mlp_extractor.policy_net}")
-        self.action = arrays(policy.action_net)
-        self.observation_size = self.first[0].shape[0]
-
-    def logits(self, observations: np.ndarray) -> np.ndarray:
-        """Unmasked logits, float32 [rows, actions], of observations [rows, observation_size]."""
-        x = np.asarray(observations, np.float32).reshape(-1, self.observation_size)
-        weights, bias = self.first
-        used = np.flatnonzero(x.any(axis=0))
-        if 2 * used.size < x.shape[1]:
-            x, weights = x[:, used], weights[used]
-        x = np.copysign(np.log1p(np.abs(x)), x)  # symlog
-        h = np.maximum(x @ weights + bias, 0)
-        for weights, bias, activation in self.hidden:
-            h = NUMPY_ACTIVATIONS[activation](h @ weights + bias)
-        return h @ self.action[0] + self.action[1]
+    first = policy.pi_features_extractor.linear
+    if not (isinstance(first[0], nn.Linear) and isinstance(first[1], nn.ReLU)):
+        raise TypeError(f"PlayingNetwork: unexpected features extractor {first}")
+    # the policy MLP as (weights [in, out], bias, activation name): SB3 builds it Linear, activation, ...
+    hidden: list[tuple[np.ndarray, np.ndarray, str]] = []
+    for module in policy.mlp_extractor.policy_net:
+        if isinstance(module, nn.Linear):
+            hidden.append((*arrays(module), "none"))
+        elif type(module) in ACTIVATION_NAMES and hidden and hidden[-1][2] == "none":
+            hidden[-1] = (*hidden[-1][:2], ACTIVATION_NAMES[type(module)])
+        else:
+            raise TypeError(f"PlayingNetwork: unexpected policy MLP {policy.mlp_extractor.policy_net}")
+    return ActorNetwork(arrays(first[0]), hidden, arrays(policy.action_net))

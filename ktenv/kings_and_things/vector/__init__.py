@@ -208,12 +208,12 @@ class VectorEnv:
         """The native network of a policy seat kind (loaded once while games name it)."""
         network = self._networks.get(spec)
         if network is None:
+            from ...agents.network import ModelFileError
             from ...agents.ppo import load_cached
-            from ...training.policy import CheckpointError
 
             try:
                 playing, meta = load_cached(spec.partition(":")[2])
-            except CheckpointError as exc:
+            except ModelFileError as exc:
                 raise ConfigError(f"seats: {spec!r}: {exc}") from None
             if meta["observation_size"] != self.encoder.size:
                 raise ConfigError(f"seats: {spec!r} was trained on observations of {meta['observation_size']} "
