@@ -32,5 +32,6 @@ GAME = GameSpec(
         "learner_vec_env": f"{_HERE}.vector.sb3:learner_vec_env",
         "record_schema": f"{_HERE}.state:SCHEMA_VERSION",
         "saved_game": f"{_HERE}.state:is_saved_game",
+        "dataset": f"{_HERE}.dataset:reader",
     },
 )

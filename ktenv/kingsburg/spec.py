@@ -32,5 +32,6 @@ GAME = GameSpec(
         "replay_view": f"{_HERE}.arena:REPLAY_VIEW",
         "record_schema": f"{_HERE}.state:SCHEMA",
         "saved_game": f"{_HERE}.state:is_saved_game",
+        "dataset": f"{_HERE}.dataset:reader",
     },
 )

@@ -1,0 +1,59 @@
+"""How fast `ktenv dataset` exports, in decisions per second on one process, beside a plain replay.
+
+Plays a small 2-player tournament with records (expert against greedy by default), then times, over the
+same records: a plain replay (verify only, `ktenv.arena.records.replay`), the export without writing the
+observations, and the export with them.
+
+    python bench/dataset_speed.py --games 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from ktenv.arena import TournamentConfig, run_tournament
+from ktenv.arena.records import GameRecord, replay
+from ktenv.datasets.export import export_dataset
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--agents", default="expert,greedy")
+    parser.add_argument("--game", default=None, help="registry name (default: the default game)")
+    parser.add_argument("--max-rounds", type=int, default=40)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="ktenv-dataset-bench-"))
+    try:
+        run(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, work: Path) -> None:
+    cfg = TournamentConfig(agents=args.agents.split(","), players=2, games=args.games, max_rounds=args.max_rounds,
+                           seed=7, workers=2, db=str(work / "t.sqlite"), records=str(work / "records"), fresh=True,
+                           progress=False, game_name=args.game)
+    run_tournament(cfg)
+    records = [GameRecord.load(p) for p in sorted((work / "records").glob("*.json"))]
+    decisions = sum(len(r.actions) for r in records)
+    replay(records[0])  # load the native engine before timing
+    t0 = time.perf_counter()
+    for r in records:
+        replay(r)
+    plain = time.perf_counter() - t0
+    print(f"{len(records)} games, {decisions} decisions")
+    print(f"plain replay (verify only)   {decisions / plain:10,.0f} decisions/s")
+    for label, observations in (("export", False), ("export --observations", True)):
+        t0 = time.perf_counter()
+        export_dataset(work / "t.sqlite", work / f"out-{observations}", observations=observations)
+        seconds = time.perf_counter() - t0
+        print(f"{label:28s} {decisions / seconds:10,.0f} decisions/s")
+
+
+if __name__ == "__main__":
+    main()

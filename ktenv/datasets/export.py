@@ -1,0 +1,326 @@
+"""Records and tournament stores into the dataset tables: every record replayed and verified, then written.
+
+Sources: a tournament's SQLite store (its games; their records, when a records folder has them, give the
+decisions, rounds and events), or a folder of game records. Records replay on the game's default engine
+(the native one where the game has it), through `ktenv.arena.records.replay`, which checks every move and
+the result; a record that does not verify stops the export with a `RecordError` naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import registry
+from ..arena.records import GameRecord, RecordError, replay
+from .schema import SCHEMA_VERSION, schemas
+from .writer import DatasetError, ShardWriter
+
+_RECORD_NAME = re.compile(r"game_(\d+)\.json")
+
+
+@dataclass
+class Item:
+    """One game of the source: its id, and its record file and/or its store row."""
+
+    game: int
+    record: Path | None = None
+    row: dict | None = None
+
+
+@dataclass
+class Source:
+    kind: str  # "store" or "records"
+    path: Path
+    items: list[Item]
+    identity: dict  # the store's identity (agents as given, game config, agent files); {} for records
+    records: Path | None = None
+    note: str = ""
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "path": str(self.path.resolve()),
+                "records": str(self.records.resolve()) if self.records else None}
+
+
+@dataclass
+class Summary:
+    out: Path
+    games: int  # games in the dataset
+    added: int  # games this run added
+    decisions: int  # decision rows this run added
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+
+def open_source(source: str | Path, records: str | Path | None = None) -> Source:
+    """A tournament store (a file) or a folder of records; `records` names the store's records folder (default:
+    the folder its tournament wrote, when it is there)."""
+    path = Path(source)
+    if path.is_dir():
+        return _records_source(path)
+    if path.is_file():
+        return _store_source(path, records)
+    raise DatasetError(f"{path}: no such tournament store or records folder")
+
+
+def _records_source(folder: Path) -> Source:
+    files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
+    if not files:
+        raise DatasetError(f"{folder}: no game records (*.json) in it")
+    numbered = [_RECORD_NAME.fullmatch(p.name) for p in files]
+    ids = [int(m.group(1)) for m in numbered] if all(numbered) else list(range(len(files)))
+    return Source("records", folder, [Item(i, p) for i, p in zip(ids, files)], {}, folder)
+
+
+def _store_source(path: Path, records: str | Path | None) -> Source:
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        db.row_factory = sqlite3.Row
+        rows = [dict(r) for r in db.execute("SELECT * FROM games ORDER BY game_index")]
+        db.close()
+    except sqlite3.DatabaseError as exc:
+        raise DatasetError(f"{path}: not a tournament store ({exc})") from None
+    identity = json.loads(meta.get("identity", "{}"))
+    folder = Path(records) if records else _stored_records_folder(meta)
+    items = []
+    for row in rows:
+        record = folder / f"game_{row['game_index']:06d}.json" if folder else None
+        items.append(Item(int(row["game_index"]), record if record and record.is_file() else None, row))
+    if records and not Path(records).is_dir():
+        raise DatasetError(f"--records {records}: no such folder")
+    missing = sum(item.record is None for item in items)
+    note = ""
+    if missing:
+        note = (f"{missing} of the {len(items)} stored games have no record"
+                f"{f' in {folder}' if folder else ''}: they give games and seats rows only (no decisions, rounds "
+                "or events; play the tournament with --records DIR for those)")
+    return Source("store", path, items, identity, folder, note)
+
+
+def _stored_records_folder(meta: dict) -> Path | None:
+    records = json.loads(meta.get("config", "{}")).get("records")
+    return Path(records) if records and Path(records).is_dir() else None
+
+
+class _Tables:
+    """Column lists of one shard, filled game by game."""
+
+    def __init__(self, schemas_: dict) -> None:
+        self.columns = {t: {c: [] for c in s.names} for t, s in schemas_.items()}
+
+    def add(self, table: str, row: dict) -> None:
+        for column, values in self.columns[table].items():
+            values.append(row.get(column))
+
+
+@dataclass
+class _Game:
+    """What one game contributes (the export's unit of work)."""
+
+    spec: registry.GameSpec
+    reader: Any
+    observations: bool
+
+
+def _game_row(item: Item, rec: GameRecord | None, source: Source, game_name: str) -> dict:
+    if rec is not None:
+        agents = list(rec.agents)
+        specs = list(rec.agent_specs or rec.agents)
+        files = [rec.agent_files.get(a) for a in agents]
+        result = rec.result
+        return {"game": item.game, "game_name": game_name, "seed": rec.seed, "players": len(agents),
+                "config": json.dumps(registry.config_to_dict(rec.config), sort_keys=True), "agents": agents,
+                "agent_specs": specs, "agent_files": files, "winners": list(result["winners"]),
+                "reason": result["reason"], "rounds": result.get("rounds"), "decisions": len(rec.actions),
+                "ktenv_version": None, "record": item.record.name if item.record else None}
+    row = item.row or {}
+    agents = json.loads(row["agents"])
+    given = dict(_label_spec(a) for a in source.identity.get("agents", []))
+    digests = source.identity.get("agent_files", {})
+    specs = [given.get(a, a) for a in agents]
+    return {"game": item.game, "game_name": game_name, "seed": row["seed"], "players": len(agents),
+            "config": json.dumps(source.identity.get("game", {}), sort_keys=True), "agents": agents,
+            "agent_specs": specs, "agent_files": [digests.get(s, digests.get(a)) for a, s in zip(agents, specs)],
+            "winners": json.loads(row["winners"]), "reason": row["reason"], "rounds": row["rounds"],
+            "decisions": row["decisions"], "ktenv_version": None, "record": None}
+
+
+def _label_spec(given: str) -> tuple[str, str]:
+    label, eq, spec = given.partition("=")
+    return (label, spec) if eq else (given, given)
+
+
+def _load(item: Item) -> tuple[GameRecord, str | None]:
+    """The record and the ktenv version that wrote it; RecordError naming the file."""
+    assert item.record is not None
+    try:
+        data = json.loads(item.record.read_text())
+        rec = GameRecord.from_dict(data)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise RecordError(f"{item.record}: {exc}") from None
+    if item.row is not None and (int(item.row["seed"]) != rec.seed or json.loads(item.row["agents"]) != rec.agents):
+        raise RecordError(f"{item.record}: seed or agents differ from game {item.game} of the store")
+    return rec, data.get("ktenv")
+
+
+def _replay_rows(game: _Game, item: Item, rec: GameRecord, tables: _Tables) -> int:
+    """Replay one record, filling decisions, rounds and events; returns the final state's figures."""
+    reader, gid, agents = game.reader, item.game, rec.agents
+    add_event, legal_mask = tables.add, game.spec.engine.legal_mask
+    figures = reader.figures
+    last = {"round": None, "watch": None, "move": -1, "actor": -1}
+
+    def note_events(s: Any) -> None:
+        k = last["move"]
+        for e in last["watch"].after(s, last["actor"], rec.actions[k]):
+            add_event("events", {"game": gid, "decision": k, "round": reader.round_of(s), "phase": reader.phase(s),
+                                 "kind": e.kind, "player": e.player, "other": e.other, "place": e.place,
+                                 "amount": e.amount, "detail": e.detail})
+
+    cols = tables.columns["decisions"]
+    c_game, c_index, c_round, c_phase, c_decision, c_actor, c_agent, c_action, c_block, c_text, c_legal = (
+        cols[name] for name in ("game", "index", "round", "phase", "decision", "actor", "agent", "action", "block",
+                                "text", "legal"))
+    count = np.count_nonzero
+
+    def on_move(s: Any, k: int, action: int) -> None:
+        if last["watch"] is None:
+            last["watch"] = reader.watch(s)
+        else:
+            note_events(s)
+        r = reader.round_of(s)
+        if r != last["round"]:
+            last["round"] = r
+            for p, values in enumerate(reader.figures_of(s)):
+                tables.add("rounds", {"game": gid, "round": r, "player": p, **dict(zip(figures, values))})
+        p = s.actor
+        mask = legal_mask(s)
+        c_game.append(gid)
+        c_index.append(k)
+        c_round.append(r)
+        c_phase.append(reader.phase(s))
+        c_decision.append(reader.decision(s))
+        c_actor.append(p)
+        c_agent.append(agents[p])
+        c_action.append(action)
+        c_block.append(reader.block(action))
+        c_text.append(reader.describe(s, action))
+        c_legal.append(int(count(mask)))
+        if game.observations:
+            cols["observation"].append(reader.observe(s, p))
+            cols["mask"].append(mask.astype(bool))
+        last["move"], last["actor"] = k, p
+
+    try:
+        done = replay(rec, on_move=on_move)
+    except RecordError as exc:
+        raise RecordError(f"{item.record}: {exc}") from None
+    if last["watch"] is not None:
+        note_events(done.state)
+    return reader.figures_of(done.state)
+
+
+def _seat_rows(tables: _Tables, game_row: dict, figures: tuple[str, ...], final: list[list[int]] | None,
+               store_row: dict | None, store_figures: dict[str, str]) -> None:
+    stored = {f: json.loads(store_row[c]) for f, c in store_figures.items() if store_row and store_row.get(c)}
+    for seat, agent in enumerate(game_row["agents"]):
+        values = dict(zip(figures, final[seat])) if final else {f: v[seat] for f, v in stored.items()}
+        tables.add("seats", {"game": game_row["game"], "seat": seat, "agent": agent,
+                             "agent_spec": game_row["agent_specs"][seat], "won": seat in game_row["winners"], **values})
+
+
+def _spec_of(source: Source) -> registry.GameSpec:
+    if source.identity.get("game") is not None:
+        return registry.game_of_config(registry.config_from_dict(source.identity["game"], saved=True))
+    first = next((i for i in source.items if i.record is not None), None)
+    if first is None:
+        raise DatasetError(f"{source.path}: no game to read")
+    return registry.game_of_config(GameRecord.load(first.record).config)
+
+
+def export_dataset(source: str | Path, out: str | Path, *, records: str | Path | None = None,
+                   observations: bool = False, shard_games: int = 1000, fresh: bool = False,
+                   progress: Callable[[int, int], None] | None = None) -> Summary:
+    """Write the dataset tables of `source` under `out` (see the module docstring and docs/datasets.md)."""
+    if shard_games < 1:
+        raise DatasetError(f"--shard-games: expected a whole number >= 1, got {shard_games}")
+    t0 = time.perf_counter()
+    src = open_source(source, records)
+    spec = _spec_of(src)
+    if not spec.has("dataset"):
+        raise DatasetError(f"{spec.title} has no dataset reader")
+    readers: dict[Any, Any] = {}
+    figures = spec.dataset(spec.make_config({}, spec.default_players, None)).figures
+    identity = {"game": spec.name, "source": src.describe(), "observations": observations}
+    writer = ShardWriter(Path(out), schemas(figures, observations), identity, fresh)
+    todo = [item for item in src.items if item.game not in writer.done]
+    notes = [src.note] if src.note else []
+    meta = {"game": spec.name, "version": _version()}
+    decisions = 0
+    try:
+        for start in range(0, len(todo), shard_games):
+            batch = todo[start:start + shard_games]
+            tables = _Tables(writer.schemas)
+            for item in batch:
+                decisions += _one_game(item, src, spec, readers, observations, tables)
+            writer.write([item.game for item in batch], tables.columns, meta)
+            if progress:
+                progress(min(start + shard_games, len(todo)), len(todo))
+    except BaseException:  # an unverified record, Ctrl-C: whole shards stay, nothing half-written does
+        writer.abandon()
+        raise
+    writer.out.mkdir(parents=True, exist_ok=True)
+    writer.finish({"games": len(writer.done), "notes": notes, "ktenv": _version()})
+    return Summary(writer.out, len(writer.done), len(todo), decisions, time.perf_counter() - t0, notes)
+
+
+def _one_game(item: Item, src: Source, spec: registry.GameSpec, readers: dict, observations: bool,
+              tables: _Tables) -> int:
+    rec, version = _load(item) if item.record is not None else (None, None)
+    if rec is not None and registry.game_of_config(rec.config) is not spec:
+        raise RecordError(f"{item.record}: a game of {registry.game_of_config(rec.config).name}, not of {spec.name}")
+    row = _game_row(item, rec, src, spec.name)
+    if rec is not None:
+        row["ktenv_version"] = version
+    tables.add("games", row)
+    final = None
+    if rec is not None:
+        key = json.dumps(registry.config_to_dict(rec.config), sort_keys=True)
+        reader = readers.get(key) or readers.setdefault(key, spec.dataset(rec.config))
+        final = _replay_rows(_Game(spec, reader, observations), item, rec, tables)
+    _seat_rows(tables, row, tables_figures(tables), final, item.row, _store_figures(spec, readers))
+    return len(rec.actions) if rec is not None else 0
+
+
+def tables_figures(tables: _Tables) -> tuple[str, ...]:
+    from .schema import SEATS
+
+    return tuple(tables.columns["seats"])[len(SEATS):]
+
+
+def _store_figures(spec: registry.GameSpec, readers: dict) -> dict[str, str]:
+    reader = next(iter(readers.values()), None) or spec.dataset(spec.make_config({}, spec.default_players, None))
+    return reader.store_figures
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def print_progress(done: int, total: int) -> None:
+    print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+__all__ = ["Source", "Summary", "export_dataset", "open_source", "SCHEMA_VERSION"]
