@@ -10,8 +10,10 @@ import sys
 
 from . import registry
 from .arena.cli import add_game_flag, add_replay_parser, add_tournament_parser
+from .datasets.cli import add_dataset_parser
 from .errors import ConfigError
 from .training.config import add_train_arguments
+from .web.cli import add_serve_parser
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -51,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_render_parser(sub)
     add_tournament_parser(sub)
     add_replay_parser(sub)
+    add_dataset_parser(sub)
+    add_serve_parser(sub)
     train = sub.add_parser("train", help="self-play MaskablePPO from a YAML config (needs the 'train' extra)",
                            description="Train a MaskablePPO agent by self-play against an opponent league, all "
                                        "settings in one YAML file (configs/ppo_2p.yaml). Needs the 'train' extra.")

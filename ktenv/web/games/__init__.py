@@ -1,0 +1,30 @@
+"""Each game's page views, found by the game's registry name: ``ktenv.web.games.<name>`` provides
+
+- ``BOARD_KIND``: how the page draws the board (``hexes``: a hex map; ``text``: the table as text);
+- ``encode(state, seat)``: the seat's observation vector;
+- ``agent_observation(agent, state, seat, mask)``: what the arena would give that agent;
+- ``seat_view(observation, mask, names)``: a seat's page, from its observation (and mask) alone;
+- ``public_move(before, actor, action, after, names)``: another seat's move as the watching seat knows it,
+  from the watcher's observations before and after the move;
+- ``table_view(state, names)``: the whole table, hidden facts included (finished records only).
+
+The shared web code never names a game: it asks this package for the view of a `GameSpec`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from ...errors import ConfigError
+from ...registry import GameSpec
+
+
+def view_of(spec: GameSpec) -> ModuleType:
+    """The page views of a game; ConfigError when the browser app has none for it."""
+    try:
+        return importlib.import_module(f"{__name__}.{spec.name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{spec.name}":
+            raise
+        raise ConfigError(f"the browser app has no view of {spec.title} yet") from None

@@ -1,0 +1,149 @@
+"""Kings & Things in the browser: what a seat's page shows, made from that seat's observation alone.
+
+`seat_view` reads the observation vector with the agents' decoder (`ktenv.agents.kings_and_things.view.View`)
+and the terminal seat's words (`human_view`), never the game state: so a page holds what the observation
+holds (the observation's leak tests cover it, and tests/web checks the page itself). `table_view` is the
+whole table, every hidden fact included: only for finished records, and only when asked for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from ktenv.agents.kings_and_things import human_view as hv
+from ktenv.agents.kings_and_things.view import View
+
+from ktenv.kings_and_things import catalog as cat
+from ktenv.kings_and_things import decisions as D
+from ktenv.kings_and_things.board import board_radius, geometry
+from ktenv.kings_and_things.constants import BOARD, SCREEN, TERRAIN_NAMES
+from ktenv.kings_and_things.env.observation import ObservationEncoder
+from ktenv.kings_and_things.state import PHASE_NAMES
+
+BOARD_KIND = "hexes"  # the page draws a hex map
+_encoders: dict = {}
+
+
+def encode(state: Any, seat: int) -> np.ndarray:
+    """The seat's observation vector, as the env and the arena give it."""
+    cfg = state.cfg
+    key = repr(cfg)
+    if key not in _encoders:
+        _encoders[key] = ObservationEncoder(cfg, geometry(board_radius(cfg.n_players)).n_hexes)
+    return _encoders[key].encode(state, seat)
+
+
+def agent_observation(agent: Any, state: Any, seat: int, mask: np.ndarray) -> Any:
+    """What the arena gives an agent: the vector for readers, worlds its seat cannot tell apart for searchers."""
+    from ktenv.kings_and_things.worlds import WorldSampler
+
+    observation = {"observation": encode(state, seat), "action_mask": mask} \
+        if getattr(agent, "needs_observation", False) else None
+    if getattr(agent, "needs_worlds", False):
+        observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(state, seat)}
+    return observation
+
+
+def seat_view(obs: np.ndarray, mask: np.ndarray | None, names: list[str]) -> dict:
+    """A seat's page: the players, its screen, the hexes and (when it decides) its actions in English.
+    `names` are the seats' display names in the seat's relative order (0 is the seat itself)."""
+    v = View(obs)
+    out = {"kind": BOARD_KIND, "title": hv.KingsAndThingsSeatView().decision(obs),
+           "players": _players(v, names), "hexes": [_hex(v, h, names) for h in range(v.h)],
+           "screen": [hv.thing_label(int(t)) for t in np.flatnonzero(v.mine_screen)],
+           "actions": [], "battle": hv.KingsAndThingsSeatView()._battle(v)}
+    if mask is not None:
+        out["actions"] = [_action(v, int(a)) for a in np.flatnonzero(mask)]
+    return out
+
+
+def _players(v: View, names: list[str]) -> list[dict]:
+    first = v.col("players", "is_first")
+    forts = v.col("players", "forts")
+    return [{"name": names[k], "gold": int(v.gold[k]), "income": int(v.income[k]), "hexes": int(v.hexes_owned[k]),
+             "forts": int(forts[k]), "heroes": int(v.heroes_owned[k]), "screen": int(v.screen_size[k]),
+             "first": bool(first[k]), "alive": bool(v.alive[k])} for k in range(v.n)]
+
+
+def _hex(v: View, h: int, names: list[str]) -> dict:
+    q, r = (int(x) for x in v.geo.coords[h])
+    income = [hv.thing_label(int(t)) for t in np.flatnonzero(v.on_board & (v.thing_hex == h)) if hv._is_income(int(t))]
+    stacks = []
+    for k in range(v.n + 1):
+        named = [int(t) for t in np.flatnonzero(v.on_board & (v.thing_hex == h) & (v.thing_owner == k))
+                 if not hv._is_income(int(t))]
+        labels = [hv.thing_label(t) for t in named]
+        if k < v.n:
+            labels += [hv.hero_label(int(f)) for f in np.flatnonzero((v.hero_owner == k) & (v.hero_hex == h))]
+        down = max(0, int(v.things_at[k, h]) - len(named))
+        if labels or down:
+            stacks.append({"side": k, "name": names[k] if k < v.n else "neutral", "known": labels, "down": down})
+    owner = int(v.owner[h])
+    return {"h": h, "q": q, "r": r, "terrain": "" if v.face_down[h] else TERRAIN_NAMES[int(v.terrain[h])],
+            "owner": owner, "fort": cat.FORT_NAME[int(v.fort[h])] if v.fort[h] else "", "income": income,
+            "stacks": stacks, "marks": hv.hex_facts(v, h)[2]}
+
+
+def _action(v: View, a: int) -> dict:
+    """A legal action: its English words, and the hex it names (so the map can be clicked)."""
+    block, i = v.split(a)
+    out = {"action": a, "label": hv.describe(v, a)}
+    if block == "HEX":
+        out["hex"] = int(i)
+    return out
+
+
+def public_move(before: np.ndarray, actor: int, action: int, after: np.ndarray, names: list[str]) -> str:
+    """A log line for another seat's move as the watching seat may know it: the decision (public), the hex
+    or direction (seen on the map), and a counter's name only once the watcher's observation after the
+    move identifies it; otherwise "a counter"."""
+    v, w = View(before), View(after)
+    what = D.NAMES.get(v.decision, str(v.decision))
+    block, i = v.split(int(action))
+    i = int(i)
+    if block in ("THING", "HERO"):
+        known = (w.on_board[i] and w.thing_hex[i] >= 0) if block == "THING" else w.hero_hex[i] >= 0
+        detail = (hv.thing_label(i) if block == "THING" else hv.hero_label(i)) if known else "a counter"
+    elif block == "HEX":
+        detail = f"h{i} {hv.hex_terrain(w, i)}"
+    elif block in ("PASS", "YES"):
+        detail = (hv.PASS_WORDS if block == "PASS" else hv.YES_WORDS).get(v.decision, block.lower())
+    elif block == "DIRECTION":
+        detail = f"step {hv.DIRECTION_NAMES[i]}"
+    elif block == "PLAYER":
+        detail = names[(i + actor) % v.n] if i < v.n else "a player"
+    else:  # NUMBER, CASH: what it costs or gives shows in the public gold
+        detail = hv.describe(v, action) if block == "NUMBER" else "cash a treasure"
+    return f"{names[actor]}: {what}: {detail}"
+
+
+def table_view(state: Any, names: list[str]) -> dict:
+    """The whole table of a record's position: every counter by name, face down or not (analysis only)."""
+    s = state.to_python() if hasattr(state, "to_python") else state
+    n = s.n_players
+    geo = geometry(board_radius(n))
+    hexes = []
+    for h in range(geo.n_hexes):
+        q, r = (int(x) for x in geo.coords[h])
+        on = (s.thing_place == BOARD) & (s.thing_hex == h)
+        stacks = []
+        for k in list(range(n)) + [-1]:
+            ids = [int(t) for t in np.flatnonzero(on & (s.thing_owner == k)) if not hv._is_income(int(t))]
+            labels = [hv.thing_label(t) + ("" if s.thing_face_up[t] or s.thing_public[t] else " [face down]")
+                      for t in ids]
+            if k >= 0:
+                labels += [hv.hero_label(int(f)) for f in np.flatnonzero((s.hero_owner == k) & (s.hero_hex == h))]
+            if labels:
+                stacks.append({"side": k if k >= 0 else n, "name": names[k] if k >= 0 else "neutral",
+                               "known": labels, "down": 0})
+        income = [hv.thing_label(int(t)) for t in np.flatnonzero(on) if hv._is_income(int(t))]
+        hexes.append({"h": h, "q": q, "r": r, "terrain": TERRAIN_NAMES[int(s.hex_terrain[h])],
+                      "owner": int(s.hex_owner[h]), "fort": cat.FORT_NAME[int(s.hex_fort[h])] if s.hex_fort[h] else "",
+                      "income": income, "stacks": stacks, "marks": ""})
+    players = [{"name": names[p], "gold": int(s.gold[p]), "screen_things":
+                [hv.thing_label(int(t)) for t in np.flatnonzero((s.thing_place == SCREEN) & (s.thing_owner == p))]}
+               for p in range(n)]
+    when = f"round {int(s.round)}, {PHASE_NAMES[int(s.phase)]}"
+    return {"kind": BOARD_KIND, "title": f"Kings & Things, {when} (whole table)", "players": players,
+            "hexes": hexes, "screen": [], "actions": [], "battle": ""}

@@ -1,0 +1,78 @@
+"""Asking an agent what it thinks of a position, from the seat's observation and mask alone.
+
+A trained model (``ppo:PATH``) shows its most likely legal actions with their probabilities, and its value
+estimate when torch is installed (the value head is not in the torch-free actor); a rule agent with
+``scores`` (``greedy``, ``expert``) shows its scores; any other agent shows the action it would play.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import agents as agent_table
+from ..errors import ConfigError
+from .games import view_of
+
+TOP = 8  # actions shown
+
+
+def inspect(spec: Any, state: Any, seat: int, agent_name: str) -> dict:
+    """What `agent_name` (an agent of `spec`'s game) makes of `seat`'s decision in `state`."""
+    if state.game_over or state.actor != seat:
+        raise ConfigError("that seat has no decision to inspect at this position")
+    if not agent_table.known(agent_name, spec.name) or agent_name == "human":
+        raise ConfigError(f"unknown agent {agent_name!r} for {spec.title}")
+    try:
+        agent = agent_table.make(agent_name, spec.name, seed=0)
+    except (OSError, ValueError) as exc:  # a missing or corrupt model file, a bad option
+        raise ConfigError(f"agent {agent_name!r}: {exc}") from None
+    view = view_of(spec)
+    mask = spec.engine.legal_mask(state)
+    obs = view.encode(state, seat)
+    labels = {a["action"]: a["label"] for a in view.seat_view(obs, mask, ["you"] * 8)["actions"]}
+    out: dict = {"agent": agent_name}
+    network = getattr(agent, "network", None)
+    if network is not None:
+        logits = np.where(mask > 0, network.logits(obs)[0].astype(np.float64), -np.inf)
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        order = [int(a) for a in np.argsort(-p) if mask[a]][:TOP]
+        out["kind"] = "probabilities"
+        out["actions"] = [{"action": a, "label": labels.get(a, str(a)), "value": round(float(p[a]), 4)} for a in order]
+        out["value"] = _value(agent, obs)
+        return out
+    scores = getattr(agent, "scores", None)
+    if scores is not None:
+        legal, values = scores(obs, mask)
+        order = np.argsort(-np.asarray(values, np.float64), kind="stable")[:TOP]
+        out["kind"] = "scores"
+        out["actions"] = [{"action": int(legal[i]), "label": labels.get(int(legal[i]), ""),
+                           "value": round(float(values[i]), 3)} for i in order]
+        return out
+    a = int(agent.act(view.agent_observation(agent, state, seat, mask), mask))
+    out["kind"] = "choice"
+    out["actions"] = [{"action": a, "label": labels.get(a, str(a)), "value": None}]
+    return out
+
+
+@lru_cache(maxsize=4)
+def _torch_policy(load_network: Any, path: str, mtime: float) -> Any:
+    """The model's torch policy, loaded once per file version (loading takes seconds)."""
+    return load_network(path)[0]
+
+
+def _value(agent: Any, obs: np.ndarray) -> float | None:
+    """The model's value estimate of the position for the seat; None without torch."""
+    try:
+        import torch
+        from ktenv.training.policy import load_network
+    except ImportError:
+        return None
+    policy = _torch_policy(load_network, agent.path, Path(agent.path).stat().st_mtime)
+    with torch.no_grad():
+        value = policy.predict_values(torch.as_tensor(obs[None], dtype=torch.float32))
+    return round(float(value.reshape(-1)[0]), 4)

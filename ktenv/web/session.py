@@ -1,0 +1,215 @@
+"""Games a person plays in the browser: one `Table` per game, stored under the runs folder as it goes.
+
+A table's file (``<runs>/web/<id>.json``) holds the config, the seed, the agents and every action; the
+dice come only from the seed, so loading it replays the game exactly (the bots start again from their
+seat seeds). A finished game is also written as an ordinary game record (``<id>.record.json``), which
+`ktenv replay` verifies. Every action request names the decision it answers (the number of actions taken
+before it): an answer to another decision (a second tab, a double click) is refused and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import agents as agent_names
+from .. import registry
+from ..arena.game import agent_seed, take_turn
+from ..arena.records import record_of
+from ..errors import ConfigError
+from .games import view_of
+
+SCHEMA, VERSION = "ktenv.web_game", 1
+HUMAN = "human"  # a seat the person plays
+MAX_DECISIONS = 100_000  # a safety bound, as the arena's
+LOG_KEEP = 400  # log lines a page receives
+
+
+class StaleActionError(Exception):
+    """An action that answers a decision other than the pending one (HTTP 409)."""
+
+
+@dataclass
+class Table:
+    id: str
+    spec: registry.GameSpec
+    cfg: Any
+    seed: int
+    agents: list[str]  # per seat: an agent spec, or HUMAN
+    state: Any = None
+    actions: list[int] = field(default_factory=list)
+    logs: dict[int, list[str]] = field(default_factory=dict)  # per person seat, as that seat knows the moves
+    bots: dict[int, Any] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def humans(self) -> list[int]:
+        return [p for p, a in enumerate(self.agents) if a == HUMAN]
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.game_over) or len(self.actions) >= MAX_DECISIONS
+
+    def names(self, seat: int) -> list[str]:
+        return seat_names(self.agents, seat)
+
+    # ----- playing
+
+    def start(self) -> None:
+        self.state = self.spec.new_game(self.cfg, self.seed)
+        self.bots = {p: self.spec.agents.AGENTS.make(a, seed=agent_seed(self.seed, p))
+                     for p, a in enumerate(self.agents) if a != HUMAN}
+        self.logs = {p: [] for p in self.humans}
+
+    def play(self, seat: int, decision: int, action: int) -> None:
+        """The person at `seat` takes `action` at decision number `decision`; then the bots play on."""
+        with self.lock:
+            if self.over or decision != len(self.actions) or self.state.actor != seat:
+                raise StaleActionError(f"decision {decision} is not yours to take now (the game is at decision "
+                                  f"{len(self.actions)}{', finished' if self.over else ''})")
+            mask = self.spec.engine.legal_mask(self.state)
+            if not (isinstance(action, int) and 0 <= action < mask.size and mask[action]):
+                raise ConfigError(f"action {action!r} is not legal now")
+            self._take(action)
+            self.bots_play()
+
+    def bots_play(self) -> None:
+        while not self.over and self.state.actor not in self.humans:
+            p = self.state.actor
+            mask = self.spec.engine.legal_mask(self.state)
+            bot = self.bots[p]
+            observation = view_of(self.spec).agent_observation(bot, self.state, p, mask)
+            a = take_turn(bot, self.agents[p], p, observation, mask, lambda _a: None)
+            self._take(a)
+
+    def _take(self, action: int) -> None:
+        view, s = view_of(self.spec), self.state
+        actor = int(s.actor)
+        before = {p: view.encode(s, p) for p in self.humans}
+        self.spec.engine.step(s, int(action))
+        self.actions.append(int(action))
+        for p in self.humans:
+            after = view.encode(s, p)
+            n = len(self.agents)
+            if p == actor:
+                line = f"you: {seat_words(view, before[p], action, self.names(p))}"
+            else:
+                line = view.public_move(before[p], (actor - p) % n, int(action), after, self.names(p))
+            self.logs[p].append(line)
+
+    # ----- what a seat's page receives
+
+    def page(self, seat: int) -> dict:
+        """The seat's page: built from its observation and (when it decides) its mask only."""
+        view, s = view_of(self.spec), self.state
+        deciding = not self.over and s.actor == seat
+        mask = self.spec.engine.legal_mask(s) if deciding else None
+        out = {"id": self.id, "game": self.spec.name, "title": self.spec.title, "seat": seat,
+               "decision": len(self.actions), "over": self.over, "your_turn": deciding,
+               "view": view.seat_view(view.encode(s, seat), mask, self.names(seat)),
+               "log": self.logs.get(seat, [])[-LOG_KEEP:]}
+        if self.over:
+            out["result"] = {"winners": [self.names(seat)[(w - seat) % len(self.agents)] for w in s.winners],
+                             "reason": str(getattr(s, "reason", ""))}
+        return out
+
+    # ----- storing
+
+    def to_dict(self) -> dict:
+        return {"schema": SCHEMA, "version": VERSION, "config": registry.config_to_dict(self.cfg),
+                "seed": self.seed, "agents": self.agents, "actions": self.actions, "finished": self.over}
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        _write(folder / f"{self.id}.json", json.dumps(self.to_dict()))
+        if self.over:
+            record = record_of(self.cfg, self.seed, self.agents, self.actions, self.state)
+            _write(folder / f"{self.id}.record.json", record.to_json())
+
+
+def seat_names(agents: list[str], seat: int) -> list[str]:
+    """Seat names in `seat`'s relative order: you, then the others by agent and seat number (from 1)."""
+    n = len(agents)
+    return ["you" if k == 0 else f"{agents[(seat + k) % n]} (seat {(seat + k) % n + 1})" for k in range(n)]
+
+
+def seat_words(view: Any, observation: np.ndarray, action: int, names: list[str]) -> str:
+    """The seat's own move in its own words (its observation before the move)."""
+    page = view.seat_view(observation, np.eye(1, int(action) + 1, int(action), dtype=np.int8)[0], names)
+    return page["actions"][0]["label"] if page["actions"] else str(action)
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)  # never half a file
+
+
+def new_table(options: dict) -> Table:
+    """A game from the new-game form: game, players, seat (the person's), agents (the other seats, in order;
+    one name for all), max_rounds, seed. ConfigError naming the bad field."""
+    if not isinstance(options, dict):
+        raise ConfigError("expected a JSON object of game options")
+    spec = registry.game(str(options.get("game") or registry.default().name))
+    players = _whole(options.get("players", 2), "players")
+    spec.check_players(players)
+    seat = _whole(options.get("seat", 0), "seat")
+    if not 0 <= seat < players:
+        raise ConfigError(f"seat: expected 0 to {players - 1}, got {seat}")
+    others = options.get("agents", ["random"])
+    others = [others] if isinstance(others, str) else others
+    if not isinstance(others, list) or not others or not all(isinstance(a, str) and a for a in others):
+        raise ConfigError("agents: expected a list of agent names")
+    others = others * (players - 1) if len(others) == 1 else others
+    if len(others) != players - 1:
+        raise ConfigError(f"agents: expected {players - 1} agent names (or one for all), got {len(others)}")
+    for a in others:
+        if a != HUMAN and not agent_names.known(a, spec.name):
+            raise ConfigError(f"agents: unknown agent {a!r} for {spec.title} "
+                              f"(known: {', '.join(agent_names.names(spec.name))}, ppo:PATH, FILE.py:CLASS)")
+    rounds = options.get("max_rounds")
+    rounds = None if rounds in (None, "", 0) else _whole(rounds, "max_rounds")
+    cfg = spec.make_config(dict(options.get("options") or {}), players, rounds)
+    seed = _whole(options.get("seed", secrets.randbelow(2**31)), "seed")
+    agents = others[:seat] + [HUMAN] + others[seat:]
+    table = Table(secrets.token_hex(6), spec, cfg, seed, agents)
+    table.start()
+    table.bots_play()
+    return table
+
+
+def _whole(value: Any, key: str) -> int:
+    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{key}: expected a whole number, got {value!r}")
+    return value
+
+
+def load_table(path: Path, table_id: str) -> Table:
+    """A stored game, replayed from its seed and actions (ConfigError when the file is not one)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path.name}: not a readable saved game ({exc})") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA or data.get("version") != VERSION:
+        raise ConfigError(f"{path.name}: not a saved browser game ({SCHEMA} version {VERSION})")
+    cfg = registry.config_from_dict(data.get("config"), saved=True)
+    agents, actions = data.get("agents"), data.get("actions")
+    if not isinstance(agents, list) or len(agents) != cfg.n_players or not isinstance(actions, list):
+        raise ConfigError(f"{path.name}: agents or actions malformed")
+    table = Table(table_id, registry.game_of_config(cfg), cfg, _whole(data.get("seed"), "seed"), agents)
+    table.start()
+    for k, a in enumerate(actions):
+        mask = table.spec.engine.legal_mask(table.state)
+        if table.over or not (isinstance(a, int) and 0 <= a < mask.size and mask[a]):
+            raise ConfigError(f"{path.name}: action {k} ({a!r}) is not legal in the replayed game")
+        table._take(a)
+    table.bots_play()
+    return table
