@@ -1,0 +1,126 @@
+"""Playing in the browser over HTTP: a whole game against a bot, stored as it goes and resumed after a restart,
+finished as a record `ktenv replay` verifies; stale, illegal and malformed requests refused with nothing
+changed; a position inspected by an agent."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+from starlette.testclient import TestClient
+
+from ktenv.arena.records import GameRecord, replay
+from ktenv.cli import main
+from ktenv.web.app import create_app
+
+from .conftest import play_to_end
+
+NEW = {"players": 2, "agents": ["random"], "max_rounds": 2, "seed": 4}
+
+
+def test_a_whole_game_against_random_ends_in_a_verified_record(client, tmp_path, capsys):
+    page = client.post("/api/tables", json=NEW).json()
+    assert page["your_turn"] and page["view"]["actions"] and page["view"]["kind"] == "hexes"
+    assert len(page["view"]["hexes"]) == 19 and page["view"]["players"][0]["name"] == "you"
+    end = play_to_end(client, page)
+    assert end["result"]["reason"] and not end["view"]["actions"]
+    assert any(line.startswith("random (seat 2): ") for line in end["log"])
+    path = tmp_path / "runs" / "web" / f"{page['id']}.record.json"
+    record = GameRecord.load(path)
+    assert record.agents == ["human", "random"] and replay(record).verified
+    assert main(["replay", str(path)]) == 0
+    capsys.readouterr()
+
+
+def test_a_stored_game_resumes_after_a_restart(client, tmp_path):
+    page = client.post("/api/tables", json={**NEW, "seat": 1, "agents": ["expert"]}).json()
+    for _ in range(5):
+        page = client.post(f"/api/tables/{page['id']}/act",
+                           json={"decision": page["decision"], "action": page["view"]["actions"][0]["action"]}).json()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        again = TestClient(create_app(tmp_path / "runs")).get(f"/api/tables/{page['id']}").json()
+    assert again == page
+
+
+def _unchanged(client, page: dict) -> None:
+    assert client.get(f"/api/tables/{page['id']}").json() == page
+
+
+def test_stale_and_illegal_actions_change_nothing(client, tmp_path):
+    page = client.post("/api/tables", json=NEW).json()
+    legal = page["view"]["actions"][0]["action"]
+    illegal = next(a for a in range(1000) if a not in {x["action"] for x in page["view"]["actions"]})
+    stored = (tmp_path / "runs" / "web" / f"{page['id']}.json").read_text()
+    r = client.post(f"/api/tables/{page['id']}/act", json={"decision": page["decision"], "action": illegal})
+    assert r.status_code == 400 and "not legal" in r.json()["error"]
+    for decision in (page["decision"] + 1, page["decision"] - 1):
+        r = client.post(f"/api/tables/{page['id']}/act", json={"decision": decision, "action": legal})
+        assert r.status_code == 409, r.text
+    for body in ({"decision": page["decision"]}, {"decision": "x", "action": legal}, [1, 2],
+                 {"decision": page["decision"], "action": legal, "seat": 1}):
+        assert client.post(f"/api/tables/{page['id']}/act", json=body).status_code == 400
+    assert client.post(f"/api/tables/{page['id']}/act", content=b"{not json").status_code == 400
+    _unchanged(client, page)
+    assert (tmp_path / "runs" / "web" / f"{page['id']}.json").read_text() == stored
+    first = client.post(f"/api/tables/{page['id']}/act", json={"decision": page["decision"], "action": legal})
+    again = client.post(f"/api/tables/{page['id']}/act", json={"decision": page["decision"], "action": legal})
+    assert first.status_code == 200 and again.status_code == 409  # a second tab's click: never applied twice
+    assert client.get(f"/api/tables/{page['id']}").json() == first.json()
+
+
+@pytest.mark.parametrize("body, words", [({"game": "chess"}, "unknown game"), ({"players": 5}, "players"),
+                                         ({"agents": ["nobody"]}, "unknown agent"), ({"seat": 3}, "seat"),
+                                         ({"agents": ["random", "random"]}, "agent names"),
+                                         ({"max_rounds": "many"}, "max_rounds")])
+def test_a_bad_new_game_is_refused_and_stores_nothing(client, tmp_path, body, words):
+    r = client.post("/api/tables", json={**NEW, **body})
+    assert r.status_code == 400 and words in r.json()["error"]
+    assert not (tmp_path / "runs" / "web").exists()
+
+
+def test_unknown_games_are_not_found(client):
+    assert client.get("/api/tables/0123456789ab").status_code == 404
+    assert client.get("/api/tables/..%2F..%2Fetc").status_code == 404
+
+
+def test_a_corrupt_stored_game_is_refused(client, tmp_path):
+    page = client.post("/api/tables", json=NEW).json()
+    path = tmp_path / "runs" / "web" / f"{page['id']}.json"
+    data = json.loads(path.read_text())
+    data["actions"] = [65000]
+    path.write_text(json.dumps(data))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        r = TestClient(create_app(tmp_path / "runs")).get(f"/api/tables/{page['id']}")
+    assert r.status_code == 400 and "not legal" in r.json()["error"]
+
+
+def test_kingsburg_plays_to_its_end(client, tmp_path):
+    page = client.post("/api/tables", json={"game": "kingsburg", "players": 2, "agents": ["greedy"], "seed": 1}).json()
+    assert page["view"]["kind"] == "text" and "Kingsburg" in page["view"]["title"]
+    end = play_to_end(client, page, choose=lambda actions: actions[0])
+    assert end["over"] and replay(GameRecord.load(tmp_path / "runs" / "web" / f"{page['id']}.record.json")).verified
+
+
+@pytest.mark.parametrize("agent, kind", [("expert", "scores"), ("greedy", "scores"), ("random", "choice"),
+                                         ("ppo:models/ppo_2p.zip", "probabilities")])
+def test_inspect_a_position(client, agent, kind):
+    page = client.post("/api/tables", json=NEW).json()
+    r = client.post("/api/inspect", json={"table": page["id"], "agent": agent})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["kind"] == kind and got["actions"]
+    labels = {a["label"] for a in page["view"]["actions"]}
+    assert all(a["label"] in labels for a in got["actions"])
+    if kind == "probabilities":
+        assert abs(sum(a["value"] for a in got["actions"]) - 1) < 0.05 or len(got["actions"]) == 8
+
+
+def test_inspect_refuses_bad_agents(client):
+    page = client.post("/api/tables", json=NEW).json()
+    for agent in ("nobody", "ppo:missing.zip", "human"):
+        r = client.post("/api/inspect", json={"table": page["id"], "agent": agent})
+        assert r.status_code == 400, agent
+    _unchanged(client, page)
