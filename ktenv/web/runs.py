@@ -119,7 +119,7 @@ def position(path: Path, at: int, seat: str) -> dict:
     else:
         deciding = not state.game_over and state.actor == watcher
         mask = spec.engine.legal_mask(state) if deciding else None
-        page = view.seat_view(view.encode(state, watcher), mask, names)
+        page = {**view.seat_view(view.encode(state, watcher), mask, names), "rotation": watcher}
     return {"game": spec.name, "title": spec.title, "moves": len(actions), "at": at, "seat": seat,
             "finished": finished, "players": n, "agents": agents, "view": page, "log": log,
             "next": _next_move(spec, state, actions, at, whole, watcher)}

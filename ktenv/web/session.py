@@ -112,7 +112,7 @@ class Table:
         mask = self.spec.engine.legal_mask(s) if deciding else None
         out = {"id": self.id, "game": self.spec.name, "title": self.spec.title, "seat": seat,
                "decision": len(self.actions), "over": self.over, "your_turn": deciding,
-               "view": view.seat_view(view.encode(s, seat), mask, self.names(seat)),
+               "view": {**view.seat_view(view.encode(s, seat), mask, self.names(seat)), "rotation": seat},
                "log": self.logs.get(seat, [])[-LOG_KEEP:]}
         if self.over:
             out["result"] = {"winners": [self.names(seat)[(w - seat) % len(self.agents)] for w in s.winners],

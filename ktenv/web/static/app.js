@@ -55,7 +55,7 @@ function playersTable(view) {
   return h("table", { "class": "players" },
     h("tr", {}, h("th", {}, "player"), keys.map(k => h("th", {}, k))),
     players.map((p, i) => h("tr", {},
-      h("td", {}, h("span", { style: `color:${sideColour(i, players.length)}` }, "■ "), p.name,
+      h("td", {}, h("span", { style: `color:${sideColour(i, players.length, view.rotation)}` }, "■ "), p.name,
         p.first ? " (first)" : "", p.alive === false ? " (out)" : ""),
       keys.map(k => h("td", {}, p[k])))));
 }
@@ -163,6 +163,8 @@ function renderTable(page) {
     h("div", {}, h("div", { "class": "panel" }, status, actions),
       h("div", { "class": "panel" }, h("h2", {}, "Moves ", h("span", { "class": "muted" }, "speed "), speed), log),
       page.your_turn ? inspectPanel({ game: page.game, body: { table: page.id, seat: page.seat } }) : null)));
+  main.dataset.decision = page.decision;  // what the page shows, for scripts and tests
+  main.dataset.over = page.over;
   revealLog(log, page.log);
 }
 
@@ -211,11 +213,16 @@ async function replayPage(q) {
 
 async function loadPosition() {
   const ticket = ++current.request;  // a slower, older answer never overwrites a newer one
+  main.dataset.busy = "1";
   const url = `/api/replay?path=${encodeURIComponent(current.path)}&at=${current.at}&seat=${current.seat}`;
   let r;
-  try { r = await api("GET", url); } catch (err) { showError(err.message); return; }
+  try { r = await api("GET", url); } catch (err) {
+    if (ticket === current.request) { showError(err.message); main.dataset.busy = ""; }
+    return;
+  }
   if (ticket !== current.request || current.kind !== "replay") return;
   showError("");
+  main.dataset.busy = "";
   current.moves = r.moves;
   history.replaceState(null, "", `#/replay?path=${encodeURIComponent(current.path)}&at=${r.at}&seat=${r.seat}`);
   const slider = h("input", { type: "range", min: 0, max: r.moves, value: r.at, id: "slider", "aria-label": "move" });

@@ -14,7 +14,11 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function sideColour(side, players) { return side >= players ? SIDE[6] : SIDE[side % 6]; }
+// A side's colour by its seat at the table: a seat's page counts sides from itself (`turn` is its seat), so the
+// same player has the same colour in every view.
+function sideColour(side, players, turn) {
+  return side >= players ? SIDE[6] : SIDE[(side + (turn || 0)) % players % 6];
+}
 
 // view: {hexes: [{h, q, r, terrain, owner, fort, stacks, income, marks}], players}; targets: hex -> action
 function drawHexes(view, targets, onHex) {
@@ -24,7 +28,7 @@ function drawHexes(view, targets, onHex) {
   const pad = size + 4, minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
   const svg = svgEl("svg", { "class": "board", viewBox: `${minX} ${minY} ${Math.max(...xs) - minX + pad} ` +
     `${Math.max(...ys) - minY + pad}`, role: "img", "aria-label": "the board" });
-  const n = view.players.length;
+  const n = view.players.length, turn = view.rotation || 0;
   view.hexes.forEach((x, i) => {
     const [cx, cy] = pos[i];
     const corners = [...Array(6).keys()].map(k => {
@@ -36,19 +40,20 @@ function drawHexes(view, targets, onHex) {
       "class": "hex" + (x.h in targets ? " target" : "") });
     g.appendChild(poly);
     if (x.owner >= 0) {
-      g.appendChild(svgEl("circle", { cx: cx, cy: cy - size * 0.55, r: 6, fill: sideColour(x.owner, n),
-        stroke: "#fff" }));
+      g.appendChild(svgEl("circle", { cx: cx - size * 0.42, cy: cy - size * 0.42, r: 5,
+        fill: sideColour(x.owner, n, turn), stroke: "#fff", "class": "owner" }));
     }
-    g.appendChild(svgEl("text", { x: cx - size * 0.62, y: cy + 3, "class": "num" }, x.h));
-    g.appendChild(svgEl("text", { x: cx, y: cy - size * 0.05, "text-anchor": "middle", "class": "terrain" },
+    g.appendChild(svgEl("text", { x: cx, y: cy - size * 0.5, "text-anchor": "middle", "class": "num" }, x.h));
+    g.appendChild(svgEl("text", { x: cx, y: cy - size * 0.02, "text-anchor": "middle", "class": "terrain" },
       x.terrain === "Frozen Waste" ? "Waste" : x.terrain === "Sea" ? "" : x.terrain || "?"));
-    if (x.fort) g.appendChild(svgEl("text", { x: cx + size * 0.35, y: cy - size * 0.4,
-      "font-weight": "700" }, FORT[x.fort] || x.fort));
-    if (x.income.length) g.appendChild(svgEl("text", { x: cx + size * 0.35, y: cy + 4 }, "$"));
+    if (x.fort) g.appendChild(svgEl("text", { x: cx + size * 0.42, y: cy - size * 0.34, "text-anchor": "middle",
+      "class": "fort" }, FORT[x.fort] || x.fort));
+    if (x.income.length) g.appendChild(svgEl("text", { x: cx + size * 0.62, y: cy + size * 0.12, "text-anchor": "middle",
+      "class": "fort" }, "$"));
     x.stacks.forEach((s, k) => {
-      const sx = cx - 12 + 14 * (k % 3), sy = cy + size * 0.42 - 12 * Math.floor(k / 3);
+      const sx = cx - 14 + 14 * (k % 3), sy = cy + size * 0.4 + 13 * Math.floor(k / 3) * -1;
       g.appendChild(svgEl("rect", { x: sx - 6, y: sy - 6, width: 12, height: 12, rx: 2,
-        fill: sideColour(s.side, n), stroke: s.down ? "#000" : "#fff", "stroke-dasharray": s.down ? "2 1" : "" ,
+        fill: sideColour(s.side, n, turn), stroke: s.down ? "#000" : "#fff", "stroke-dasharray": s.down ? "2 1" : "" ,
         "class": "stack" }));
       g.appendChild(svgEl("text", { x: sx, y: sy + 3.5, "text-anchor": "middle", "class": "count" },
         s.known.length + s.down));
