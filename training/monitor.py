@@ -22,6 +22,8 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
+from ktenv.gamekit.cli import agent_label
+
 from .checkpoints import keep_if_best, prune_checkpoints, save_model, save_policy, write_latest
 from .config import TrainConfig, opponent_tag
 from .league import add_snapshot
@@ -253,7 +255,8 @@ class Monitor(BaseCallback):
         if final:
             self.logger.dump(step)
         print(f"[ktenv train] eval at step {step:,}: " + ", ".join(
-            f"{k} {100 * v:.1f}% of {self.cfg.eval.games}" for k, v in results.items()), file=sys.stderr, flush=True)
+            f"{agent_label(k)[0]} {100 * v:.1f}% of {self.cfg.eval.games}" for k, v in results.items()),
+            file=sys.stderr, flush=True)
         return results
 
     def close(self) -> None:
