@@ -8,6 +8,7 @@ only facts that text reads, and computed on a blank state holding just those.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,7 @@ _COLUMNS = [STAT_COLUMNS.index(f) for f in FIGURES]
 _WATCHED = ("explorations", "battles", "hexes_conquered", "bribes", "heroes_recruited", "events_played",
             "magic_played", "forts_built", "treasures_cashed", "heroes_dismissed")
 _FORTS = ("", "Tower", "Keep", "Castle", "Citadel")
+_counts = itemgetter(*_WATCHED)
 
 
 def _raw(s: Any) -> Any:
@@ -115,25 +117,28 @@ class Watch:
 
     def __init__(self, reader: Reader, s: Any) -> None:
         self.reader = reader
-        self._keep(_raw(s))
+        raw = _raw(s)
+        # the arrays watched, and their values after the previous action (a native state's views stay put)
+        self.now = (raw.hex_owner, raw.hex_fort, raw.hero_owner)
+        self.owner, self.fort, self.heroes = (a.copy() for a in self.now)
+        self.counts = _counts(raw.stats)
         self.battle: dict | None = None  # the battle under way: its latest frame and its sizes
 
-    def _keep(self, raw: Any) -> None:
-        stats = raw.stats
-        self.counts = tuple(stats[k] for k in _WATCHED)
-        self.owner, self.fort, self.heroes = raw.hex_owner.copy(), raw.hex_fort.copy(), raw.hero_owner.copy()
+    def _keep(self) -> None:
+        for before, now in zip((self.owner, self.fort, self.heroes), self.now):
+            np.copyto(before, now)
 
     def after(self, s: Any, actor: int, action: int) -> list[Event]:
         raw = _raw(s)
-        stats = raw.stats
-        counts = tuple(stats[k] for k in _WATCHED)
-        if counts == self.counts:  # claims, fort damage and the like are no events, but the next diff starts here
-            self.owner, self.fort, self.heroes = raw.hex_owner.copy(), raw.hex_fort.copy(), raw.hero_owner.copy()
-            return self._battle_goes_on(s) if self.battle is not None else []
+        if raw is s:  # a Python state: its arrays may be new objects
+            self.now = (raw.hex_owner, raw.hex_fort, raw.hero_owner)
+        counts = _counts(raw.stats)
         out = self._battle_goes_on(s) if self.battle is not None else []
-        changed = {k: b - a for k, a, b in zip(_WATCHED, self.counts, counts) if b != a}
-        out += self._changes(s, raw, changed, actor, action)
-        self._keep(raw)
+        if counts != self.counts:
+            changed = {k: b - a for k, a, b in zip(_WATCHED, self.counts, counts) if b != a}
+            out += self._changes(s, raw, changed, actor, action)
+            self.counts = counts
+        self._keep()  # claims, fort damage and the like are no events, but the next difference starts here
         return out
 
     def _changes(self, s: Any, raw: Any, changed: dict, actor: int, action: int) -> list[Event]:
