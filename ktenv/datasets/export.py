@@ -124,12 +124,27 @@ class _Tables:
 
 
 @dataclass
-class _Game:
-    """What one game contributes (the export's unit of work)."""
+class _Job:
+    """One export: the source, its game, and a reader per config met (their caches of English texts grow)."""
 
+    src: Source
     spec: registry.GameSpec
-    reader: Any
     observations: bool
+    figures: tuple[str, ...] = ()
+    store_figures: dict[str, str] = field(default_factory=dict)
+    readers: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.spec.has("dataset"):
+            raise DatasetError(f"{self.spec.title} has no dataset reader")
+        sample = self.spec.dataset(self.spec.make_config({}, self.spec.default_players, None))
+        self.figures, self.store_figures = tuple(sample.figures), dict(sample.store_figures)
+
+    def reader(self, cfg: Any) -> Any:
+        key = json.dumps(registry.config_to_dict(cfg), sort_keys=True)
+        if key not in self.readers:
+            self.readers[key] = self.spec.dataset(cfg)
+        return self.readers[key]
 
 
 def _game_row(item: Item, rec: GameRecord | None, source: Source, game_name: str) -> dict:
@@ -173,10 +188,10 @@ def _load(item: Item) -> tuple[GameRecord, str | None]:
     return rec, data.get("ktenv")
 
 
-def _replay_rows(game: _Game, item: Item, rec: GameRecord, tables: _Tables) -> int:
+def _replay_rows(job: _Job, item: Item, rec: GameRecord, tables: _Tables) -> list[list[int]]:
     """Replay one record, filling decisions, rounds and events; returns the final state's figures."""
-    reader, gid, agents = game.reader, item.game, rec.agents
-    add_event, legal_mask = tables.add, game.spec.engine.legal_mask
+    reader, gid, agents = job.reader(rec.config), item.game, rec.agents
+    add_event, legal_mask = tables.add, job.spec.engine.legal_mask
     figures = reader.figures
     last = {"round": None, "watch": None, "move": -1, "actor": -1}
 
@@ -216,7 +231,7 @@ def _replay_rows(game: _Game, item: Item, rec: GameRecord, tables: _Tables) -> i
         c_block.append(reader.block(action))
         c_text.append(reader.describe(s, action))
         c_legal.append(int(count(mask)))
-        if game.observations:
+        if job.observations:
             cols["observation"].append(reader.observe(s, p))
             cols["mask"].append(mask.astype(bool))
         last["move"], last["actor"] = k, p
@@ -245,7 +260,7 @@ def _spec_of(source: Source) -> registry.GameSpec:
     first = next((i for i in source.items if i.record is not None), None)
     if first is None:
         raise DatasetError(f"{source.path}: no game to read")
-    return registry.game_of_config(GameRecord.load(first.record).config)
+    return registry.game_of_config(_load(first)[0].config)
 
 
 def export_dataset(source: str | Path, out: str | Path, *, records: str | Path | None = None,
@@ -256,61 +271,41 @@ def export_dataset(source: str | Path, out: str | Path, *, records: str | Path |
         raise DatasetError(f"--shard-games: expected a whole number >= 1, got {shard_games}")
     t0 = time.perf_counter()
     src = open_source(source, records)
-    spec = _spec_of(src)
-    if not spec.has("dataset"):
-        raise DatasetError(f"{spec.title} has no dataset reader")
-    readers: dict[Any, Any] = {}
-    figures = spec.dataset(spec.make_config({}, spec.default_players, None)).figures
-    identity = {"game": spec.name, "source": src.describe(), "observations": observations}
-    writer = ShardWriter(Path(out), schemas(figures, observations), identity, fresh)
+    job = _Job(src, _spec_of(src), observations)
+    identity = {"game": job.spec.name, "source": src.describe(), "observations": observations}
+    writer = ShardWriter(Path(out), schemas(job.figures, observations), identity, fresh)
     todo = [item for item in src.items if item.game not in writer.done]
-    notes = [src.note] if src.note else []
-    meta = {"game": spec.name, "version": _version()}
+    meta = {"game": job.spec.name, "version": _version()}
     decisions = 0
     try:
         for start in range(0, len(todo), shard_games):
             batch = todo[start:start + shard_games]
             tables = _Tables(writer.schemas)
             for item in batch:
-                decisions += _one_game(item, src, spec, readers, observations, tables)
+                decisions += _one_game(job, item, tables)
             writer.write([item.game for item in batch], tables.columns, meta)
             if progress:
                 progress(min(start + shard_games, len(todo)), len(todo))
     except BaseException:  # an unverified record, Ctrl-C: whole shards stay, nothing half-written does
         writer.abandon()
         raise
-    writer.out.mkdir(parents=True, exist_ok=True)
+    notes = [src.note] if src.note else []
     writer.finish({"games": len(writer.done), "notes": notes, "ktenv": _version()})
     return Summary(writer.out, len(writer.done), len(todo), decisions, time.perf_counter() - t0, notes)
 
 
-def _one_game(item: Item, src: Source, spec: registry.GameSpec, readers: dict, observations: bool,
-              tables: _Tables) -> int:
+def _one_game(job: _Job, item: Item, tables: _Tables) -> int:
+    """The rows of one game; returns its decisions exported."""
     rec, version = _load(item) if item.record is not None else (None, None)
-    if rec is not None and registry.game_of_config(rec.config) is not spec:
-        raise RecordError(f"{item.record}: a game of {registry.game_of_config(rec.config).name}, not of {spec.name}")
-    row = _game_row(item, rec, src, spec.name)
-    if rec is not None:
-        row["ktenv_version"] = version
+    if rec is not None and registry.game_of_config(rec.config) is not job.spec:
+        raise RecordError(f"{item.record}: a game of {registry.game_of_config(rec.config).name}, "
+                          f"not of {job.spec.name}")
+    row = _game_row(item, rec, job.src, job.spec.name)
+    row["ktenv_version"] = version
     tables.add("games", row)
-    final = None
-    if rec is not None:
-        key = json.dumps(registry.config_to_dict(rec.config), sort_keys=True)
-        reader = readers.get(key) or readers.setdefault(key, spec.dataset(rec.config))
-        final = _replay_rows(_Game(spec, reader, observations), item, rec, tables)
-    _seat_rows(tables, row, tables_figures(tables), final, item.row, _store_figures(spec, readers))
+    final = _replay_rows(job, item, rec, tables) if rec is not None else None
+    _seat_rows(tables, row, job.figures, final, item.row, job.store_figures)
     return len(rec.actions) if rec is not None else 0
-
-
-def tables_figures(tables: _Tables) -> tuple[str, ...]:
-    from .schema import SEATS
-
-    return tuple(tables.columns["seats"])[len(SEATS):]
-
-
-def _store_figures(spec: registry.GameSpec, readers: dict) -> dict[str, str]:
-    reader = next(iter(readers.values()), None) or spec.dataset(spec.make_config({}, spec.default_players, None))
-    return reader.store_figures
 
 
 def _version() -> str:
@@ -323,4 +318,4 @@ def print_progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-__all__ = ["Source", "Summary", "export_dataset", "open_source", "SCHEMA_VERSION"]
+__all__ = ["SCHEMA_VERSION", "Source", "Summary", "export_dataset", "open_source"]

@@ -107,6 +107,7 @@ class ShardWriter:
         _atomic_text(self.out / MANIFEST, json.dumps(self.manifest, indent=1))
 
     def finish(self, extra: dict) -> dict:
+        self.out.mkdir(parents=True, exist_ok=True)
         self.manifest.update(extra, complete=True)
         _atomic_text(self.out / MANIFEST, json.dumps(self.manifest, indent=1))
         return self.manifest
