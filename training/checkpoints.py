@@ -50,13 +50,15 @@ def write_zip(path: Path, entries: dict[str, bytes]) -> Path:
     return path
 
 
-def save_model(model, path: Path, meta: dict) -> Path:
-    """SB3's whole zip (resumable) plus ``ktenv.json``, deflated (SB3 itself stores uncompressed)."""
+def save_model(model, path: Path, meta: dict, counters: dict[str, int] | None = None) -> Path:
+    """SB3's whole zip (resumable) plus ``ktenv.json``, deflated (SB3 itself stores uncompressed); `counters`
+    (the run's totals, such as games played) go on from there after --resume."""
     buffer = io.BytesIO()
     model.save(buffer)
     with zipfile.ZipFile(buffer) as sb3:
         entries = {name: sb3.read(name) for name in sb3.namelist()}
-    entries[META_ENTRY] = meta_bytes({**meta, "step": int(model.num_timesteps), "contents": "checkpoint"})
+    extra = {"counters": dict(counters)} if counters else {}
+    entries[META_ENTRY] = meta_bytes({**meta, "step": int(model.num_timesteps), "contents": "checkpoint", **extra})
     return write_zip(path, entries)
 
 
@@ -212,3 +214,9 @@ def resume(model, run_dir: Path, meta: dict) -> tuple[Path, int] | None:
 
 def warn(message: str) -> None:
     print(f"[ktenv train] warning: {message}", file=sys.stderr, flush=True)
+
+
+def saved_counters(path: Path) -> dict[str, int]:
+    """The run's totals saved with a checkpoint (none in an older one, or in the imitation warm start)."""
+    counters = read_meta(path).get("counters") or {}
+    return {k: int(v) for k, v in counters.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}

@@ -111,11 +111,13 @@ def learner_share(info: dict) -> float:
 class Monitor(BaseCallback):
     """The callback of `training.train_ppo` (see the module docstring)."""
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, meta: dict, start: int) -> None:
+    def __init__(self, cfg: TrainConfig, run_dir: Path, meta: dict, start: int,
+                 counters: dict[str, int] | None = None) -> None:
         super().__init__(verbose=0)
         self.cfg, self.run_dir, self.meta = cfg, Path(run_dir), meta
-        self.games = 0
-        self.illegal = 0
+        counters = counters or {}  # a resumed run's totals go on from its checkpoint's
+        self.games = counters.get("games", 0)
+        self.illegal = counters.get("illegal_actions", 0)
         self.recent: deque = deque(maxlen=WINDOW)  # (win, income, hexes, rounds, length)
         self.by_opponent: dict[str, deque] = defaultdict(lambda: deque(maxlen=WINDOW))
         self.evals: dict[str, float] = {}
@@ -224,7 +226,7 @@ class Monitor(BaseCallback):
         """Save, point latest.json at it, then remove the checkpoints beyond keep_checkpoints."""
         step = int(model.num_timesteps)
         path = self.run_dir / "checkpoints" / f"step_{step:010d}.zip"
-        save_model(model, path, self.meta)
+        save_model(model, path, self.meta, {"games": self.games, "illegal_actions": self.illegal})
         write_latest(self.run_dir, path, step)
         prune_checkpoints(self.run_dir, self.cfg.keep_checkpoints)
         return path

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ktenv.errors import ConfigError
 
-from .checkpoints import LATEST
+from .checkpoints import LATEST, saved_counters
 from .config import TrainConfig, add_train_arguments
 from .monitor import FIRST_LOG_SECONDS
 from .policy import CheckpointError
@@ -205,7 +205,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
             venv.seed(cfg.seed + start)  # new games, not a replay of the first ones
         if resume:
             save_resumed_config(cfg, run_dir)
-        monitor = learn(cfg, run_dir, model, meta, start)
+        counters = saved_counters(found[0]) if found else {}
+        monitor = learn(cfg, run_dir, model, meta, start, counters)
     finally:
         close_quietly(venv)
     return finish(cfg, run_dir, model, monitor)
@@ -274,7 +275,7 @@ def save_resumed_config(cfg: TrainConfig, run_dir: Path) -> None:
         cfg.save(saved)
 
 
-def learn(cfg: TrainConfig, run_dir: Path, model, meta: dict, start: int):
+def learn(cfg: TrainConfig, run_dir: Path, model, meta: dict, start: int, counters: dict[str, int] | None = None):
     """model.learn with the Monitor callback; Ctrl-C or SIGTERM saves a checkpoint, then stops."""
     from stable_baselines3.common.logger import configure
 
@@ -285,7 +286,7 @@ def learn(cfg: TrainConfig, run_dir: Path, model, meta: dict, start: int):
     model.set_logger(configure(str(run_dir / "tb"), ["tensorboard", "csv"]))
     bf16 = set_learner_speedups(model.policy, cfg.learner_precision, prescaled=True)  # GameVecEnv symlogs the games'
     model.rollout_buffer.bfloat16_observations = bf16  # the first layer's input type, cast once per rollout
-    monitor = Monitor(cfg, run_dir, meta, start)
+    monitor = Monitor(cfg, run_dir, meta, start, counters)
 
     def on_term(signum, frame):  # SIGTERM behaves as Ctrl-C: checkpoint, then stop
         raise KeyboardInterrupt

@@ -212,10 +212,14 @@ def test_the_batched_games_train_resume_and_log_env_share(tmp_path, capsys):
     assert TrainConfig.from_yaml(SMOKE).vec_env == "vector"
     assert train_main(args) == 0
     assert "(vector)" in capsys.readouterr().err
+    games_before = read_scalars(out)["game/games"][-1][1]
+    assert games_before > 0
     assert train_main([*args, "--resume", "--total-steps", "3072"]) == 0
     assert "resumed from" in capsys.readouterr().err
     assert json.loads((out / "checkpoints/latest.json").read_text())["step"] == 3072
     scalars = read_scalars(out)
+    counts = [v for _, v in scalars["game/games"]]
+    assert counts == sorted(counts) and counts[-1] > games_before  # the total goes on after --resume
     for tag in ("speed/env_share", "speed/steps_per_second", "game/win_rate", "game/length", "rollout/ep_rew_mean",
                 "game/win_rate_vs_snapshot"):
         assert tag in scalars, tag
