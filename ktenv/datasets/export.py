@@ -25,6 +25,8 @@ from ..arena.records import GameRecord, RecordError, replay
 from .schema import SCHEMA_VERSION, schemas
 from .writer import DatasetError, ShardWriter
 
+# a shard also closes at this many decision rows (observations take ~30 kB a row in memory)
+SHARD_ROWS, OBSERVED_SHARD_ROWS = 2_000_000, 20_000
 _RECORD_NAME = re.compile(r"game_(\d+)\.json")
 
 
@@ -276,16 +278,17 @@ def export_dataset(source: str | Path, out: str | Path, *, records: str | Path |
     writer = ShardWriter(Path(out), schemas(job.figures, observations), identity, fresh)
     todo = [item for item in src.items if item.game not in writer.done]
     meta = {"game": job.spec.name, "version": _version()}
-    decisions = 0
+    rows = OBSERVED_SHARD_ROWS if observations else SHARD_ROWS
+    decisions, batch, tables = 0, [], _Tables(writer.schemas)
     try:
-        for start in range(0, len(todo), shard_games):
-            batch = todo[start:start + shard_games]
-            tables = _Tables(writer.schemas)
-            for item in batch:
-                decisions += _one_game(job, item, tables)
-            writer.write([item.game for item in batch], tables.columns, meta)
-            if progress:
-                progress(min(start + shard_games, len(todo)), len(todo))
+        for n, item in enumerate(todo, 1):
+            decisions += _one_game(job, item, tables)
+            batch.append(item.game)
+            if len(batch) >= shard_games or len(tables.columns["decisions"]["game"]) >= rows or n == len(todo):
+                writer.write(batch, tables.columns, meta)
+                batch, tables = [], _Tables(writer.schemas)
+                if progress:
+                    progress(n, len(todo))
     except BaseException:  # an unverified record, Ctrl-C: whole shards stay, nothing half-written does
         writer.abandon()
         raise

@@ -180,3 +180,12 @@ def test_the_schema_doc_matches_the_code():
         spec = registry.game(name)
         figures = spec.dataset(spec.make_config({}, spec.default_players, None)).figures
         assert _documented(f"figures: {name}") == list(figures), name
+
+
+def test_a_shard_closes_at_its_row_limit_with_whole_games(played, tmp_path, monkeypatch):
+    _, store = played
+    monkeypatch.setattr(export_module, "SHARD_ROWS", 1)
+    export_dataset(store, tmp_path / "out")
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert [s["games"] for s in manifest["shards"]] == [[0], [1], [2]]
+    assert len(list((tmp_path / "out" / "decisions").glob("part-*.parquet"))) == 3
