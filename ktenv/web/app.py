@@ -2,7 +2,7 @@
 
 Pages are static files (``static/``: plain HTML, CSS and JavaScript; the board is SVG drawn from JSON);
 everything else is a JSON API under ``/api``. A seat's page is made from that seat's observation only
-(`ktenv.web.games`); the whole table is sent only for a finished record and only when asked for. Bad input
+(`ktenv.web.views`); the whole table is sent only for a finished record and only when asked for. Bad input
 is answered with a JSON ``{"error": ...}`` and an HTTP status (400 malformed or illegal, 403 a path outside
 the runs folder, 404 nothing there, 409 a stale action), and changes nothing.
 """
@@ -109,7 +109,17 @@ def create_app(runs: str | Path = "runs") -> Starlette:
 
     async def create(request: Request) -> JSONResponse:
         options = await _body(request)
-        table = tables.add(new_table(options))
+        start = None
+        if "from" in options:  # play from a position of a stored game
+            origin = options["from"] if isinstance(options["from"], dict) else {}
+            cfg, seed, _agents, actions, _finished = run_files.load_game(
+                run_files.inside(runs, str(origin.get("path", ""))))
+            at = origin.get("at")
+            if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(actions):
+                raise ConfigError(f"from.at: expected a move from 0 to {len(actions)}")
+            run_files.state_at(registry.game_of_config(cfg), cfg, seed, actions[:at])  # every move legal
+            start = (cfg, seed, actions[:at])
+        table = tables.add(new_table(options, start))
         return JSONResponse(table.page(table.humans[0]), status_code=201)
 
     async def show(request: Request) -> JSONResponse:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import agents as agent_table
 from ..errors import ConfigError
-from .games import view_of
+from .views import view_of
 
 TOP = 8  # actions shown
 

@@ -17,9 +17,9 @@ from .. import registry
 from ..arena.records import GameRecord, RecordError
 from ..arena.tournament import record_path
 from ..errors import ConfigError
-from .games import view_of
 from .session import SCHEMA as WEB_SCHEMA
 from .session import seat_names, seat_words
+from .views import view_of
 
 MAX_LISTED = 2000  # files a listing shows
 MAX_READ = 20 * 2**20  # bytes: a bigger JSON file is not opened

@@ -23,7 +23,7 @@ from .. import registry
 from ..arena.game import agent_seed, take_turn
 from ..arena.records import record_of
 from ..errors import ConfigError
-from .games import view_of
+from .views import view_of
 
 SCHEMA, VERSION = "ktenv.web_game", 1
 HUMAN = "human"  # a seat the person plays
@@ -151,18 +151,40 @@ def _write(path: Path, text: str) -> None:
     tmp.replace(path)  # never half a file
 
 
-def new_table(options: dict) -> Table:
+def new_table(options: dict, start: tuple[Any, int, list[int]] | None = None) -> Table:
     """A game from the new-game form: game, players, seat (the person's), agents (the other seats, in order;
-    one name for all), max_rounds, seed. ConfigError naming the bad field."""
+    one name for all), max_rounds, seed. With `start` (config, seed, actions) the game goes on from a stored
+    game's position instead ("play from here"); game, players, max_rounds and seed then come from it.
+    ConfigError naming the bad field."""
     if not isinstance(options, dict):
         raise ConfigError("expected a JSON object of game options")
-    spec = registry.game(str(options.get("game") or registry.default().name))
-    players = _whole(options.get("players", 2), "players")
-    spec.check_players(players)
+    if start is None:
+        spec = registry.game(str(options.get("game") or registry.default().name))
+        players = _whole(options.get("players", 2), "players")
+        spec.check_players(players)
+    else:
+        spec, players = registry.game_of_config(start[0]), start[0].n_players
     seat = _whole(options.get("seat", 0), "seat")
     if not 0 <= seat < players:
         raise ConfigError(f"seat: expected 0 to {players - 1}, got {seat}")
-    others = options.get("agents", ["random"])
+    agents = _seat_agents(spec, players, seat, options.get("agents", ["random"]))
+    if start is None:
+        rounds = options.get("max_rounds")
+        rounds = None if rounds in (None, "", 0) else _whole(rounds, "max_rounds")
+        cfg = spec.make_config(dict(options.get("options") or {}), players, rounds)
+        seed, prefix = _whole(options.get("seed", secrets.randbelow(2**31)), "seed"), []
+    else:
+        cfg, seed, prefix = start
+    table = Table(secrets.token_hex(6), spec, cfg, seed, agents)
+    table.start()
+    for a in prefix:  # checked legal by whoever read the stored game
+        table._take(int(a))
+    table.bots_play()
+    return table
+
+
+def _seat_agents(spec: registry.GameSpec, players: int, seat: int, others: Any) -> list[str]:
+    """Every seat's agent: the person's seat HUMAN, the others from the form (one name for all, or one each)."""
     others = [others] if isinstance(others, str) else others
     if not isinstance(others, list) or not others or not all(isinstance(a, str) and a for a in others):
         raise ConfigError("agents: expected a list of agent names")
@@ -173,15 +195,7 @@ def new_table(options: dict) -> Table:
         if a != HUMAN and not agent_names.known(a, spec.name):
             raise ConfigError(f"agents: unknown agent {a!r} for {spec.title} "
                               f"(known: {', '.join(agent_names.names(spec.name))}, ppo:PATH, FILE.py:CLASS)")
-    rounds = options.get("max_rounds")
-    rounds = None if rounds in (None, "", 0) else _whole(rounds, "max_rounds")
-    cfg = spec.make_config(dict(options.get("options") or {}), players, rounds)
-    seed = _whole(options.get("seed", secrets.randbelow(2**31)), "seed")
-    agents = others[:seat] + [HUMAN] + others[seat:]
-    table = Table(secrets.token_hex(6), spec, cfg, seed, agents)
-    table.start()
-    table.bots_play()
-    return table
+    return others[:seat] + [HUMAN] + others[seat:]
 
 
 def _whole(value: Any, key: str) -> int:

@@ -13,8 +13,8 @@ import pytest
 from ktenv import registry
 from ktenv.kings_and_things.env import testing as kt_testing
 from ktenv.kingsburg import testing as kb_testing
-from ktenv.web.games import view_of
 from ktenv.web.session import Table
+from ktenv.web.views import view_of
 
 CASES = [("kings_and_things", kt_testing, {"n_players": 2}, 40), ("kings_and_things", kt_testing, {"n_players": 3}, 25),
          ("kings_and_things", kt_testing, {"n_players": 4, "house_content": True}, 15),

@@ -124,3 +124,19 @@ def test_inspect_refuses_bad_agents(client):
         r = client.post("/api/inspect", json={"table": page["id"], "agent": agent})
         assert r.status_code == 400, agent
     _unchanged(client, page)
+
+
+def test_play_from_a_position_of_a_record(client, tmp_path):
+    first = play_to_end(client, client.post("/api/tables", json=NEW).json())
+    path = f"web/{first['id']}.record.json"
+    r = client.post("/api/tables", json={"from": {"path": path, "at": 30}, "seat": 1, "agents": ["greedy"]})
+    assert r.status_code == 201, r.text
+    branch = r.json()
+    assert branch["seat"] == 1 and branch["decision"] >= 30
+    stored = json.loads((tmp_path / "runs" / "web" / f"{branch['id']}.json").read_text())
+    original = GameRecord.load(tmp_path / "runs" / path)
+    assert stored["actions"][:30] == original.actions[:30] and stored["agents"] == ["greedy", "human"]
+    end = play_to_end(client, branch)
+    assert replay(GameRecord.load(tmp_path / "runs" / "web" / f"{end['id']}.record.json")).verified
+    for bad in ({"path": "../x.json", "at": 0}, {"path": path, "at": 10**6}, {"path": path}):
+        assert client.post("/api/tables", json={"from": bad}).status_code in (400, 403)

@@ -74,9 +74,10 @@ function inspectPanel(request) {
   const ask = async () => {
     try {
       const r = await api("POST", "/api/inspect", { ...request.body, agent: input.value });
-      out.replaceChildren(h("table", {}, h("tr", {}, h("th", {}, "action"), h("th", {}, r.kind)),
-        r.actions.map(a => h("tr", {}, h("td", {}, a.label), h("td", {}, a.value === null ? "plays" : a.value)))),
-        r.value !== undefined && r.value !== null ? h("p", {}, `value estimate: ${r.value}`) : null);
+      const parts = [h("table", {}, h("tr", {}, h("th", {}, "action"), h("th", {}, r.kind)),
+        r.actions.map(a => h("tr", {}, h("td", {}, a.label), h("td", {}, a.value === null ? "plays" : a.value))))];
+      if (r.value !== undefined && r.value !== null) parts.push(h("p", {}, `value estimate: ${r.value}`));
+      out.replaceChildren(...parts);
     } catch (err) { out.replaceChildren(h("p", { "class": "muted" }, err.message)); }
   };
   return h("div", { "class": "panel" }, h("h2", {}, "Ask an agent"),
@@ -243,9 +244,24 @@ async function loadPosition() {
         r.view.actions.length ? h("details", {}, h("summary", {}, `${r.view.actions.length} legal actions`),
           h("ul", {}, r.view.actions.map(a => h("li", {}, a.label)))) : null),
         h("div", { "class": "panel" }, h("h2", {}, "Moves"), log),
+        branchPanel(r),
         seatNumber !== null && r.view.actions.length ? inspectPanel({ game: r.game,
           body: { path: current.path, at: r.at, seat: seatNumber } }) : null)));
   log.scrollTop = log.scrollHeight;
+}
+
+function branchPanel(r) {
+  const seat = h("select", { id: "branch-seat" }, r.agents.map((a, k) => h("option", { value: k }, `seat ${k + 1}`)));
+  const agents = h("input", { value: "expert", size: 24, "aria-label": "agents in the other seats" });
+  const go = async () => {
+    try {
+      const page = await api("POST", "/api/tables", { from: { path: current.path, at: r.at }, seat: +seat.value,
+        agents: agents.value.split(",").map(s => s.trim()).filter(Boolean) });
+      location.hash = `#/table/${page.id}`;
+    } catch (err) { showError(err.message); }
+  };
+  return h("div", { "class": "panel" }, h("h2", {}, "Play from here"),
+    h("div", { "class": "controls" }, "you in ", seat, " against ", agents, h("button", { onclick: go, id: "branch" }, "Play")));
 }
 
 // ----- tournaments
@@ -258,7 +274,7 @@ async function tournamentPage(q) {
   const num = v => typeof v === "number" ? (Number.isInteger(v) ? v : v.toFixed(3)) : v;
   main.replaceChildren(h("div", { "class": "panel" }, h("h2", {}, `Tournament ${t.path}`),
     h("table", { id: "standings" }, h("tr", {}, cols.map(c => h("th", {}, c.replace(/_/g, " ")))),
-      t.standings.map(s => h("tr", {}, cols.map(c => h("td", {}, num(s[c])))))),
+      t.standings.map(s => h("tr", {}, cols.map(c => h("td", {}, c.startsWith("win_rate") ? pct(s[c]) : num(s[c])))))),
     h("h2", {}, "Head to head (row finished ahead of column)"),
     h("table", {}, h("tr", {}, h("th", {}), t.head_to_head.agents.map(a => h("th", {}, a))),
       t.head_to_head.ahead.map((row, i) => h("tr", {}, h("td", {}, t.head_to_head.agents[i]), row.map(v => h("td", {}, pct(v)))))),

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from ktenv.agents.kingsburg import human_view as hv
 from ktenv.agents.kingsburg.view import View
-
 from ktenv.kingsburg import actions as A
 from ktenv.kingsburg.observation import ObservationEncoder
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+
 from ktenv.agents.kings_and_things import human_view as hv
 from ktenv.agents.kings_and_things.view import View
-
 from ktenv.kings_and_things import catalog as cat
 from ktenv.kings_and_things import decisions as D
 from ktenv.kings_and_things.board import board_radius, geometry
-from ktenv.kings_and_things.constants import BOARD, SCREEN, TERRAIN_NAMES
+from ktenv.kings_and_things.constants import BOARD, NEUTRAL, SCREEN, TERRAIN_NAMES
 from ktenv.kings_and_things.env.observation import ObservationEncoder
 from ktenv.kings_and_things.state import PHASE_NAMES
 
@@ -128,14 +128,14 @@ def table_view(state: Any, names: list[str]) -> dict:
         q, r = (int(x) for x in geo.coords[h])
         on = (s.thing_place == BOARD) & (s.thing_hex == h)
         stacks = []
-        for k in list(range(n)) + [-1]:
+        for k in list(range(n)) + [NEUTRAL]:
             ids = [int(t) for t in np.flatnonzero(on & (s.thing_owner == k)) if not hv._is_income(int(t))]
             labels = [hv.thing_label(t) + ("" if s.thing_face_up[t] or s.thing_public[t] else " [face down]")
                       for t in ids]
-            if k >= 0:
+            if k < n:
                 labels += [hv.hero_label(int(f)) for f in np.flatnonzero((s.hero_owner == k) & (s.hero_hex == h))]
             if labels:
-                stacks.append({"side": k if k >= 0 else n, "name": names[k] if k >= 0 else "neutral",
+                stacks.append({"side": min(k, n), "name": names[k] if k < n else "neutral",
                                "known": labels, "down": 0})
         income = [hv.thing_label(int(t)) for t in np.flatnonzero(on) if hv._is_income(int(t))]
         hexes.append({"h": h, "q": q, "r": r, "terrain": TERRAIN_NAMES[int(s.hex_terrain[h])],

@@ -1,4 +1,6 @@
-"""Each game's page views, found by the game's registry name: ``ktenv.web.games.<name>`` provides
+"""Each game's page views, found through the game's spec: its optional registry part ``web_view`` where it
+declares one, else the module ``web`` of the game's own package (the package of its config type). The module
+provides
 
 - ``BOARD_KIND``: how the page draws the board (``hexes``: a hex map; ``text``: the table as text);
 - ``encode(state, seat)``: the seat's observation vector;
@@ -8,7 +10,7 @@
   from the watcher's observations before and after the move;
 - ``table_view(state, names)``: the whole table, hidden facts included (finished records only).
 
-The shared web code never names a game: it asks this package for the view of a `GameSpec`.
+The shared web code never names a game: it asks this module for the views of a `GameSpec`.
 """
 
 from __future__ import annotations
@@ -16,15 +18,18 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ...errors import ConfigError
-from ...registry import GameSpec
+from ..errors import ConfigError
+from ..registry import GameSpec
 
 
 def view_of(spec: GameSpec) -> ModuleType:
     """The page views of a game; ConfigError when the browser app has none for it."""
+    if spec.has("web_view"):
+        return spec.web_view
+    package = spec.parts["config_type"].partition(":")[0].rpartition(".")[0]
     try:
-        return importlib.import_module(f"{__name__}.{spec.name}")
+        return importlib.import_module(f"{package}.web")
     except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{spec.name}":
+        if exc.name != f"{package}.web":
             raise
         raise ConfigError(f"the browser app has no view of {spec.title} yet") from None
