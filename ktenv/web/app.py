@@ -193,6 +193,12 @@ def _person(table: Table, seat: Any) -> int:
 
 
 def _record_position(path: Path, at: Any, seat: Any) -> tuple[Any, registry.GameSpec, int]:
+    saved = run_files.saved_state(path)
+    if saved is not None:  # one position
+        spec, state = saved
+        if at != 0 or isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.n_players:
+            raise ConfigError(f"a saved game is one position (at 0) of seats 0 to {state.cfg.n_players - 1}")
+        return state, spec, seat
     cfg, seed, _agents, actions, _finished = run_files.load_game(path)
     spec = registry.game_of_config(cfg)
     if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at <= len(actions):

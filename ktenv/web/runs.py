@@ -100,9 +100,29 @@ def load_game(path: Path) -> tuple[Any, int, list[str], list[int], bool]:
     return record.config, record.seed, record.agents, record.actions, True
 
 
+def saved_state(path: Path) -> tuple[registry.GameSpec, Any] | None:
+    """(game, state) of a game state saved by `ktenv play --save`; None for any other file."""
+    try:
+        text = path.read_text()
+        data = json.loads(text)
+    except (OSError, ValueError):
+        return None
+    for name in registry.names():
+        spec = registry.game(name)
+        if spec.saved_game(data):
+            try:
+                return spec, spec.engine.state_type.from_json(text)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise ConfigError(f"{path.name}: a corrupt saved game ({exc})") from None
+    return None
+
+
 def position(path: Path, at: int, seat: str) -> dict:
     """Move `at` of a stored game (the position before that move), seen by `seat`: a seat number, or
-    "table" (the whole table: finished records only)."""
+    "table" (the whole table: finished records only). A saved game state is one position, seen by a seat."""
+    saved = saved_state(path)
+    if saved is not None:
+        return _saved_position(*saved, at, seat)
     cfg, seed, agents, actions, finished = load_game(path)
     spec = registry.game_of_config(cfg)
     view, n = view_of(spec), cfg.n_players
@@ -123,6 +143,22 @@ def position(path: Path, at: int, seat: str) -> dict:
     return {"game": spec.name, "title": spec.title, "moves": len(actions), "at": at, "seat": seat,
             "finished": finished, "players": n, "agents": agents, "view": page, "log": log,
             "next": _next_move(spec, state, actions, at, whole, watcher)}
+
+
+def _saved_position(spec: registry.GameSpec, state: Any, at: int, seat: str) -> dict:
+    """A saved state's one position, seen by one seat (a save is no record: no whole table)."""
+    n = state.cfg.n_players
+    if at != 0:
+        raise ConfigError(f"at: a saved game is one position (0), got {at}")
+    if seat == "table":
+        raise ConfigError("the whole table is shown only for finished records; a saved game shows a seat's view")
+    watcher = _seat(seat, n)
+    agents = [f"player {p + 1}" for p in range(n)]
+    view = view_of(spec)
+    mask = spec.engine.legal_mask(state) if not state.game_over and state.actor == watcher else None
+    page = {**view.seat_view(view.encode(state, watcher), mask, seat_names(agents, watcher)), "rotation": watcher}
+    return {"game": spec.name, "title": spec.title, "moves": 0, "at": 0, "seat": seat, "finished": False,
+            "players": n, "agents": agents, "view": page, "log": [], "next": ""}
 
 
 def _seat(seat: str, n: int) -> int:

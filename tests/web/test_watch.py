@@ -100,3 +100,18 @@ def test_inspect_a_record_position(client, tournament):
 def test_the_runs_folder_may_be_missing(client, tmp_path):
     shutil.rmtree(tmp_path / "runs", ignore_errors=True)
     assert client.get("/api/runs").json() == []
+
+
+@pytest.mark.parametrize("game", ["kings_and_things", "kingsburg"])
+def test_a_saved_game_state_shows_one_position_to_a_seat(client, tmp_path, game):
+    from ktenv.cli import main
+
+    path = tmp_path / "runs" / "saves" / f"{game}.json"
+    rounds = ["--max-rounds", "1"] if game == "kings_and_things" else []
+    assert main(["play", "--game", game, "--agents", "random", "--players", "2", *rounds, "--save", str(path)]) == 0
+    assert {f["path"]: f["kind"] for f in client.get("/api/runs").json()}[f"saves/{game}.json"] == "save"
+    seen = client.get("/api/replay", params={"path": f"saves/{game}.json", "at": 0, "seat": "1"})
+    assert seen.status_code == 200 and seen.json()["moves"] == 0 and seen.json()["view"]["players"][0]["name"] == "you"
+    assert client.get("/api/replay", params={"path": f"saves/{game}.json", "at": 0, "seat": "table"}).status_code == 400
+    path.write_text(path.read_text()[:-40])
+    assert client.get("/api/replay", params={"path": f"saves/{game}.json", "at": 0, "seat": "0"}).status_code == 400

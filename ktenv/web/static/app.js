@@ -190,8 +190,8 @@ async function watchPage() {
   current = { kind: "watch" };
   const files = await api("GET", "/api/runs");
   const link = f => f.kind === "tournament" ? `#/tournament?path=${encodeURIComponent(f.path)}`
-    : f.kind === "save" ? null : `#/replay?path=${encodeURIComponent(f.path)}&seat=0`;
-  const words = { record: "record", web_game: "game played here", tournament: "tournament", save: "saved state (ktenv render)" };
+    : `#/replay?path=${encodeURIComponent(f.path)}&seat=0`;
+  const words = { record: "record", web_game: "game played here", tournament: "tournament", save: "saved game state (one position)" };
   main.replaceChildren(h("div", { "class": "panel" }, h("h2", {}, "Records, games and tournaments under the runs folder"),
     files.length ? h("ul", { "class": "files", id: "files" }, files.map(f => h("li", {},
       link(f) ? h("a", { href: link(f) }, f.path) : f.path, h("span", { "class": "muted" }, ` ${words[f.kind]}`))))
@@ -244,7 +244,7 @@ async function loadPosition() {
         r.view.actions.length ? h("details", {}, h("summary", {}, `${r.view.actions.length} legal actions`),
           h("ul", {}, r.view.actions.map(a => h("li", {}, a.label)))) : null),
         h("div", { "class": "panel" }, h("h2", {}, "Moves"), log),
-        branchPanel(r),
+        r.moves ? branchPanel(r) : null,
         seatNumber !== null && r.view.actions.length ? inspectPanel({ game: r.game,
           body: { path: current.path, at: r.at, seat: seatNumber } }) : null)));
   log.scrollTop = log.scrollHeight;
