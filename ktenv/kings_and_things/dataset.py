@@ -138,6 +138,8 @@ class Watch:
             changed = {k: b - a for k, a, b in zip(_WATCHED, self.counts, counts) if b != a}
             out += self._changes(s, raw, changed, actor, action)
             self.counts = counts
+        if self.battle is not None and s.game_over:  # the game ended in it (a Citadel taken)
+            out += self._battle_goes_on(s, ended=True)
         self._keep()  # claims, fort damage and the like are no events, but the next difference starts here
         return out
 
@@ -145,11 +147,13 @@ class Watch:
         out: list[Event] = []
         label = self.reader.describe
         if "battles" in changed:
-            out += self._battle_begins(s, raw)
-        if "explorations" in changed:
+            out += self._battles_begin(s, raw, changed["battles"], actor)
+        if "explorations" in changed:  # the one under way, and any over within the action (where unknown)
             frame = next((f for f in _frames(s) if f["procedure"] == "exploration"), None)
-            place = hex_label(self.reader.geo, frame["hex"]) if frame else None
-            out.append(Event("exploration", frame["player"] if frame else actor, place=place))
+            for k in range(changed["explorations"]):
+                here = frame if k == 0 else None
+                out.append(Event("exploration", here["player"] if here else actor,
+                                 place=hex_label(self.reader.geo, here["hex"]) if here else None))
         owner, fort, heroes = raw.hex_owner, raw.hex_fort, raw.hero_owner
         if "hexes_conquered" in changed:
             for hx in np.flatnonzero((owner != self.owner) & (owner >= 0)).tolist():
@@ -169,18 +173,32 @@ class Watch:
                 out.append(Event(kind, actor, amount=changed[key], detail=label(s, action) if action >= 0 else None))
         return out
 
-    def _battle_begins(self, s: Any, raw: Any) -> list[Event]:
+    def _battles_begin(self, s: Any, raw: Any, count: int, actor: int) -> list[Event]:
+        """`count` battles began with this action: the one still under way is followed; the others were over
+        within the action (no decision in them), told where a hex changed hands."""
         out = self._battle_goes_on(s, ended=True) if self.battle is not None else []
         frame = next((f for f in _frames(s) if f["procedure"] == "battle"), None)
-        if frame is None:
-            return out
-        hx = frame["hex"]
-        here = (raw.thing_place == BOARD) & (raw.thing_hex == hx)
-        sizes = np.bincount(raw.thing_owner[here].astype(np.int64) % (NEUTRAL + 1), minlength=NEUTRAL + 1)
-        sizes += np.bincount(raw.hero_owner[raw.hero_hex == hx].astype(np.int64) % (NEUTRAL + 1),
-                             minlength=NEUTRAL + 1)
-        self.battle = {"frame": frame, "sizes": (int(sizes[frame["attacker"]]), int(sizes[frame["defender"]]))}
+        if frame is not None:
+            self.battle = {"frame": frame, "sizes": self._sizes(raw, frame)}
+            count -= 1
+        taken = [hx for hx in np.flatnonzero((raw.hex_owner != self.owner) & (raw.hex_owner >= 0)).tolist()
+                 if frame is None or hx != frame["hex"]]
+        for k in range(count):
+            hx = taken[k] if k < len(taken) else None
+            winner = f"; won by player {int(raw.hex_owner[hx])}" if hx is not None else ""
+            out.append(Event("battle", actor, place=None if hx is None else hex_label(self.reader.geo, hx),
+                             detail=f"over within one action{winner}"))
         return out
+
+    @staticmethod
+    def _sizes(raw: Any, frame: dict) -> tuple[int, int]:
+        """The attacker's and the defender's counters in the battle hex."""
+        hx = frame["hex"]
+        here = (raw.thing_place == BOARD) & (raw.thing_hex == hx) & (raw.thing_owner >= 0)
+        heroes = (raw.hero_hex == hx) & (raw.hero_owner >= 0)
+        sizes = np.bincount(np.concatenate([raw.thing_owner[here], raw.hero_owner[heroes]]).astype(np.int64),
+                            minlength=NEUTRAL + 1)
+        return int(sizes[frame["attacker"]]), int(sizes[frame["defender"]])
 
     def _battle_goes_on(self, s: Any, ended: bool = False) -> list[Event]:
         """The battle's row once its frame is gone (or another battle began); nothing while it goes on."""

@@ -189,3 +189,21 @@ def test_a_shard_closes_at_its_row_limit_with_whole_games(played, tmp_path, monk
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert [s["games"] for s in manifest["shards"]] == [[0], [1], [2]]
     assert len(list((tmp_path / "out" / "decisions").glob("part-*.parquet"))) == 3
+
+
+def test_the_events_agree_with_the_engines_own_counters(exported):
+    game, store, out = exported
+    if game != "kings_and_things":
+        pytest.skip("the engine's event counters are Kings & Things'")
+    events = pd.read_parquet(out / "events")
+    for path in sorted((store.parent / "records").glob("*.json")):
+        rec = GameRecord.load(path)
+        stats = replay(rec).state.stats
+        mine = events[events.game == int(path.stem.split("_")[1])]
+        kinds = mine.kind.value_counts()
+        for kind, counter in (("battle", "battles"), ("exploration", "explorations"),
+                              ("hero_recruited", "heroes_recruited"), ("conquest", "hexes_conquered"),
+                              ("construction", "forts_built")):
+            assert kinds.get(kind, 0) == stats[counter], (path.name, kind)
+        assert mine[mine.kind == "bribe"].amount.sum() == stats["bribes"]
+        assert mine[mine.kind == "battle"].place.notna().mean() > 0.5
