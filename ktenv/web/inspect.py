@@ -2,7 +2,8 @@
 
 A trained model (``ppo:PATH``) shows its most likely legal actions with their probabilities, and its value
 estimate when torch is installed (the value head is not in the torch-free actor); a rule agent with
-``scores`` (``greedy``, ``expert``) shows its scores; any other agent shows the action it would play.
+``scores`` (``greedy``, ``expert``) shows its scores; a paired search (``ismcts``) its candidates with their
+mean paired rollout differences from the first (the expert's move); any other agent the action it would play.
 """
 
 from __future__ import annotations
@@ -54,6 +55,13 @@ def inspect(spec: Any, state: Any, seat: int, agent_name: str) -> dict:
                            "value": round(float(values[i]), 3)} for i in order]
         return out
     a = int(agent.act(view.agent_observation(agent, state, seat, mask), mask))
+    choices, gains = list(getattr(agent, "last_choices", []) or []), list(getattr(agent, "last_gains", []) or [])
+    if choices and len(choices) == len(gains):  # a paired search: its candidates and their mean differences
+        out["kind"] = "mean difference from the first candidate"
+        out["actions"] = [{"action": int(c), "label": labels.get(int(c), str(c)) + (" (played)" if c == a else ""),
+                           "value": round(float(g), 4)} for c, g in zip(choices, gains)]
+        out["rounds"] = int(getattr(agent, "last_rounds", 0))
+        return out
     out["kind"] = "choice"
     out["actions"] = [{"action": a, "label": labels.get(a, str(a)), "value": None}]
     return out

@@ -140,3 +140,15 @@ def test_play_from_a_position_of_a_record(client, tmp_path):
     assert replay(GameRecord.load(tmp_path / "runs" / "web" / f"{end['id']}.record.json")).verified
     for bad in ({"path": "../x.json", "at": 0}, {"path": path, "at": 10**6}, {"path": path}):
         assert client.post("/api/tables", json={"from": bad}).status_code in (400, 403)
+
+
+def test_inspect_with_the_paired_search_shows_its_candidates(client):
+    page = client.post("/api/tables", json={**NEW, "agents": ["expert"], "max_rounds": 4}).json()
+    for _ in range(60):
+        got = client.post("/api/inspect", json={"table": page["id"], "agent": "ismcts"}).json()
+        if got["kind"].startswith("mean difference"):
+            break
+        page = client.post(f"/api/tables/{page['id']}/act", json={
+            "decision": page["decision"], "action": page["view"]["actions"][-1]["action"]}).json()
+    assert got["kind"].startswith("mean difference") and len(got["actions"]) >= 2, got
+    assert got["actions"][0]["value"] == 0 and sum("(played)" in a["label"] for a in got["actions"]) == 1
