@@ -8,6 +8,7 @@ whole table, every hidden fact included: only for finished records, and only whe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -49,10 +50,10 @@ def seat_view(obs: np.ndarray, mask: np.ndarray | None, names: list[str]) -> dic
     """A seat's page: the players, its screen, the hexes and (when it decides) its actions in English.
     `names` are the seats' display names in the seat's relative order (0 is the seat itself)."""
     v = View(obs)
-    out = {"kind": BOARD_KIND, "title": hv.KingsAndThingsSeatView().decision(obs),
+    out = {"kind": BOARD_KIND, "title": _named(hv.KingsAndThingsSeatView().decision(obs), names),
            "players": _players(v, names), "hexes": [_hex(v, h, names) for h in range(v.h)],
            "screen": [hv.thing_label(int(t)) for t in np.flatnonzero(v.mine_screen)],
-           "actions": [], "battle": hv.KingsAndThingsSeatView()._battle(v)}
+           "actions": [], "battle": _named(hv.KingsAndThingsSeatView()._battle(v), names)}
     if mask is not None:
         out["actions"] = [_action(v, int(a)) for a in np.flatnonzero(mask)]
     return out
@@ -116,6 +117,21 @@ def public_move(before: np.ndarray, actor: int, action: int, after: np.ndarray, 
     else:  # NUMBER, CASH: what it costs or gives shows in the public gold
         detail = hv.describe(v, action) if block == "NUMBER" else "cash a treasure"
     return f"{names[actor]}: {what}: {detail}"
+
+
+def _named(text: str, names: list[str]) -> str:
+    """The terminal's relative names (opp1 ...) as the page's seat names."""
+    for k in range(len(names) - 1, 0, -1):
+        text = re.sub(rf"\bopp{k}\b", names[k], text)
+    return text
+
+
+def public_events(before: np.ndarray, after: np.ndarray, names: list[str]) -> list[str]:
+    """What a move set off that the watching seat sees: a battle's round, step and the hits each side has to
+    assign (every die and hit is public, RD1.1), when they changed."""
+    battle = hv.KingsAndThingsSeatView()._battle
+    now = battle(View(after))
+    return [f"  {_named(now, names)}"] if now and now != battle(View(before)) else []
 
 
 def table_view(state: Any, names: list[str]) -> dict:

@@ -18,7 +18,7 @@ from ..arena.records import GameRecord, RecordError
 from ..arena.tournament import record_path
 from ..errors import ConfigError
 from .session import SCHEMA as WEB_SCHEMA
-from .session import seat_names, seat_words
+from .session import events_of, seat_names, seat_words
 from .views import view_of
 
 MAX_LISTED = 2000  # files a listing shows
@@ -193,9 +193,10 @@ def _walk(spec: registry.GameSpec, cfg: Any, seed: int, actions: list[int], watc
         before = view.encode(state, watcher) if logged and watcher is not None else None
         engine.step(state, a)
         if before is not None:
+            after = view.encode(state, watcher)
             line = (f"you: {seat_words(view, before, a, names)}" if actor == watcher else
-                    view.public_move(before, (actor - watcher) % n, a, view.encode(state, watcher), names))
-            log.append(f"{k}. {line}")
+                    view.public_move(before, (actor - watcher) % n, a, after, names))
+            log += [f"{k}. {line}", *events_of(view, before, after, names)]
     return state, log
 
 

@@ -102,6 +102,7 @@ class Table:
             else:
                 line = view.public_move(before[p], (actor - p) % n, int(action), after, self.names(p))
             self.logs[p].append(line)
+            self.logs[p] += events_of(view, before[p], after, self.names(p))
 
     # ----- what a seat's page receives
 
@@ -131,6 +132,12 @@ class Table:
         if self.over:
             record = record_of(self.cfg, self.seed, self.agents, self.actions, self.state)
             _write(folder / f"{self.id}.record.json", record.to_json())
+
+
+def events_of(view: Any, before: np.ndarray, after: np.ndarray, names: list[str]) -> list[str]:
+    """The log lines of what a move set off that the seat sees (a battle's hits), where the game tells them."""
+    public_events = getattr(view, "public_events", None)
+    return public_events(before, after, names) if public_events is not None else []
 
 
 def seat_names(agents: list[str], seat: int) -> list[str]:

@@ -8,7 +8,9 @@ provides
 - ``seat_view(observation, mask, names)``: a seat's page, from its observation (and mask) alone;
 - ``public_move(before, actor, action, after, names)``: another seat's move as the watching seat knows it,
   from the watcher's observations before and after the move;
-- ``table_view(state, names)``: the whole table, hidden facts included (finished records only).
+- ``table_view(state, names)``: the whole table, hidden facts included (finished records only);
+- optionally ``public_events(before, after, names)``: log lines of what a move set off that the watching seat
+  sees (a battle's hits), from its observations before and after.
 
 The shared web code never names a game: it asks this module for the views of a `GameSpec`.
 """

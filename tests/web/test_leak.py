@@ -1,7 +1,8 @@
 """What a seat's page receives holds nothing that seat may not know: over many positions of several games,
 changing a hidden fact (another player's face-down counters and screen, the cup, face-down tiles, the enemy
-deck, future dice) leaves the page's JSON unchanged, and the log line of another seat's move changes only
-where what the watcher sees after it changes. The same variants as the observation's leak checks."""
+deck, future dice) leaves the page's JSON unchanged, and the log lines of another seat's move (with the
+battle lines it set off) change only where what the watcher sees after it changes. The same variants as the
+observation's leak checks."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from ktenv import registry
 from ktenv.kings_and_things.env import testing as kt_testing
 from ktenv.kingsburg import testing as kb_testing
-from ktenv.web.session import Table
+from ktenv.web.session import Table, events_of
 from ktenv.web.views import view_of
 
 CASES = [("kings_and_things", kt_testing, {"n_players": 2}, 40), ("kings_and_things", kt_testing, {"n_players": 3}, 25),
@@ -74,7 +75,8 @@ def test_log_lines_of_other_seats_moves_ignore_hidden_facts(name, testing, optio
             after_state = t.copy()
             engine.step(after_state, action)
             after = view.encode(after_state, watcher)
-            lines.add((after.tobytes(), view.public_move(before, (int(s.actor) - watcher) % n, action, after, names)))
+            line = view.public_move(before, (int(s.actor) - watcher) % n, action, after, names)
+            lines.add((after.tobytes(), "\n".join([line, *events_of(view, before, after, names)])))
         by_view: dict[bytes, set[str]] = {}
         for seen, line in lines:
             by_view.setdefault(seen, set()).add(line)
