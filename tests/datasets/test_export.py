@@ -207,3 +207,13 @@ def test_the_events_agree_with_the_engines_own_counters(exported):
             assert kinds.get(kind, 0) == stats[counter], (path.name, kind)
         assert mine[mine.kind == "bribe"].amount.sum() == stats["bribes"]
         assert mine[mine.kind == "battle"].place.notna().mean() > 0.5
+
+
+def test_a_tournament_writes_its_dataset_with_dataset_dir(tmp_path, capsys):
+    common = ["tournament", "--agents", "expert,greedy", "--players", "2", "--games", "2", "--max-rounds", "4",
+              "--workers", "1", "--db", str(tmp_path / "t.sqlite"), "--no-progress", "--fresh"]
+    assert main([*common, "--dataset", str(tmp_path / "data")]) == 2
+    assert "--dataset needs --records" in capsys.readouterr().err
+    assert main([*common, "--records", str(tmp_path / "records"), "--dataset", str(tmp_path / "data")]) == 0
+    games = pd.read_parquet(tmp_path / "data" / "games")
+    assert len(games) == 2 and len(pd.read_parquet(tmp_path / "data" / "decisions")) == games.decisions.sum()
