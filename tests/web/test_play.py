@@ -19,16 +19,17 @@ from .conftest import play_to_end
 NEW = {"players": 2, "agents": ["random"], "max_rounds": 2, "seed": 4}
 
 
-def test_a_whole_game_against_random_ends_in_a_verified_record(client, tmp_path, capsys):
-    page = client.post("/api/tables", json=NEW).json()
+@pytest.mark.parametrize("opponent", ["random", "expert", "ppo:models/ppo_2p.zip"])
+def test_a_whole_game_ends_in_a_verified_record(client, tmp_path, capsys, opponent):
+    page = client.post("/api/tables", json={**NEW, "agents": [opponent]}).json()
     assert page["your_turn"] and page["view"]["actions"] and page["view"]["kind"] == "hexes"
     assert len(page["view"]["hexes"]) == 19 and page["view"]["players"][0]["name"] == "you"
     end = play_to_end(client, page)
     assert end["result"]["reason"] and not end["view"]["actions"]
-    assert any(line.startswith("random (seat 2): ") for line in end["log"])
+    assert any(line.startswith(f"{opponent} (seat 2): ") for line in end["log"])
     path = tmp_path / "runs" / "web" / f"{page['id']}.record.json"
     record = GameRecord.load(path)
-    assert record.agents == ["human", "random"] and replay(record).verified
+    assert record.agents == ["human", opponent] and replay(record).verified
     assert main(["replay", str(path)]) == 0
     capsys.readouterr()
 
@@ -100,6 +101,9 @@ def test_a_corrupt_stored_game_is_refused(client, tmp_path):
 def test_kingsburg_plays_to_its_end(client, tmp_path):
     page = client.post("/api/tables", json={"game": "kingsburg", "players": 2, "agents": ["greedy"], "seed": 1}).json()
     assert page["view"]["kind"] == "text" and "Kingsburg" in page["view"]["title"]
+    for agent in ("expert", "greedy", "random"):
+        got = client.post("/api/inspect", json={"table": page["id"], "agent": agent})
+        assert got.status_code == 200 and got.json()["actions"], got.text
     end = play_to_end(client, page, choose=lambda actions: actions[0])
     assert end["over"] and replay(GameRecord.load(tmp_path / "runs" / "web" / f"{page['id']}.record.json")).verified
 
