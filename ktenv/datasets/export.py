@@ -274,7 +274,8 @@ def export_dataset(source: str | Path, out: str | Path, *, records: str | Path |
     t0 = time.perf_counter()
     src = open_source(source, records)
     job = _Job(src, _spec_of(src), observations)
-    identity = {"game": job.spec.name, "source": src.describe(), "observations": observations}
+    # a store's own identity too: a tournament played afresh with other settings is another source
+    identity = {"game": job.spec.name, "source": src.describe(), "store": src.identity, "observations": observations}
     writer = ShardWriter(Path(out), schemas(job.figures, observations), identity, fresh)
     todo = [item for item in src.items if item.game not in writer.done]
     meta = {"game": job.spec.name, "version": _version()}

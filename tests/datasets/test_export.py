@@ -217,3 +217,13 @@ def test_a_tournament_writes_its_dataset_with_dataset_dir(tmp_path, capsys):
     assert main([*common, "--records", str(tmp_path / "records"), "--dataset", str(tmp_path / "data")]) == 0
     games = pd.read_parquet(tmp_path / "data" / "games")
     assert len(games) == 2 and len(pd.read_parquet(tmp_path / "data" / "decisions")) == games.decisions.sum()
+
+
+def test_a_store_played_afresh_with_other_settings_is_another_source(tmp_path):
+    store = _tournament(tmp_path, registry.default().name)
+    export_dataset(store, tmp_path / "out")
+    run_tournament(TournamentConfig(agents=["greedy", "random"], players=2, games=2, max_rounds=4, seed=6,
+                                    workers=1, db=str(store), records=str(tmp_path / "records"), fresh=True,
+                                    progress=False))
+    with pytest.raises(ValueError, match="--fresh"):
+        export_dataset(store, tmp_path / "out")
