@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -62,11 +63,15 @@ def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def guarded(handler):
-    """Map the app's exceptions to answers; nothing has changed when one is raised."""
+def guarded(handler, body: bool = False):
+    """An endpoint: the JSON body read (when `body`), then `handler(request, body)` run in a worker thread, so
+    the rules, the bots and the files never hold up the server; the app's exceptions mapped to answers
+    (nothing has changed when one is raised)."""
     async def endpoint(request: Request) -> Any:
         try:
-            return await handler(request)
+            data = await _body(request) if body else None
+            result = await run_in_threadpool(handler, request, data)
+            return result if isinstance(result, Response) else JSONResponse(result)
         except StaleActionError as exc:
             return error(409, str(exc))
         except run_files.OutsideRunsError as exc:
@@ -98,17 +103,16 @@ def create_app(runs: str | Path = "runs") -> Starlette:
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    async def games(request: Request) -> JSONResponse:
+    def games(request: Request, _body: None) -> list:
         out = []
         for name in registry.names():
             spec = registry.game(name)
             out.append({"name": name, "title": spec.title, "players": list(spec.players),
                         "default_players": spec.default_players, "round_limit": spec.has_round_limit,
                         "agents": [a for a in agent_table.names(name)]})
-        return JSONResponse(out)
+        return out
 
-    async def create(request: Request) -> JSONResponse:
-        options = await _body(request)
+    def create(request: Request, options: dict) -> Response:
         start = None
         if "from" in options:  # play from a position of a stored game
             origin = options["from"] if isinstance(options["from"], dict) else {}
@@ -122,40 +126,41 @@ def create_app(runs: str | Path = "runs") -> Starlette:
         table = tables.add(new_table(options, start))
         return JSONResponse(table.page(table.humans[0]), status_code=201)
 
-    async def show(request: Request) -> JSONResponse:
+    def show(request: Request, _body: None) -> dict:
         table = tables.get(request.path_params["id"])
-        return JSONResponse(table.page(_person(table, request.query_params.get("seat"))))
+        seat = _person(table, request.query_params.get("seat"))
+        with table.lock:  # never half a move
+            return table.page(seat)
 
-    async def act(request: Request) -> JSONResponse:
+    def act(request: Request, data: dict) -> dict:
         table = tables.get(request.path_params["id"])
-        data = await _body(request)
         seat = _person(table, data.get("seat"))
         decision, action = data.get("decision"), data.get("action")
         if isinstance(decision, bool) or not isinstance(decision, int):
             raise ConfigError("decision: expected the number of the decision this action answers")
         if isinstance(action, bool) or not isinstance(action, int):
             raise ConfigError("action: expected a whole number")
-        table.play(seat, decision, action)
-        table.save(tables.folder)
-        return JSONResponse(table.page(seat))
+        with table.lock:  # the move, its file and the page it answers with, as one
+            table.play(seat, decision, action)
+            table.save(tables.folder)
+            return table.page(seat)
 
-    async def listing(request: Request) -> JSONResponse:
-        return JSONResponse(run_files.listing(runs))
+    def listing(request: Request, _body: None) -> list:
+        return run_files.listing(runs)
 
-    async def replay(request: Request) -> JSONResponse:
+    def replay(request: Request, _body: None) -> dict:
         q = request.query_params
         path = run_files.inside(runs, q.get("path", ""))
         at = q.get("at", "0")
         if not at.isdecimal():
             raise ConfigError(f"at: expected a move number, got {at!r}")
-        return JSONResponse(run_files.position(path, int(at), q.get("seat", "0")))
+        return run_files.position(path, int(at), q.get("seat", "0"))
 
-    async def tournament(request: Request) -> JSONResponse:
+    def tournament(request: Request, _body: None) -> dict:
         path = run_files.inside(runs, request.query_params.get("path", ""))
-        return JSONResponse(run_files.tournament(path, runs))
+        return run_files.tournament(path, runs)
 
-    async def ask(request: Request) -> JSONResponse:
-        data = await _body(request)
+    def ask(request: Request, data: dict) -> dict:
         agent = data.get("agent")
         if not isinstance(agent, str):
             raise ConfigError("agent: expected an agent name")
@@ -163,18 +168,19 @@ def create_app(runs: str | Path = "runs") -> Starlette:
             table = tables.get(str(data["table"]))
             seat = _person(table, data.get("seat"))
             with table.lock:
-                return JSONResponse(inspect(table.spec, table.state.copy(), seat, agent))
+                state = table.state.copy()
+            return inspect(table.spec, state, seat, agent)
         path = run_files.inside(runs, str(data.get("path", "")))
         state, spec, seat = _record_position(path, data.get("at"), data.get("seat"))
-        return JSONResponse(inspect(spec, state, seat, agent))
+        return inspect(spec, state, seat, agent)
 
     routes = [Route("/", index), Route("/api/games", guarded(games)),
-              Route("/api/tables", guarded(create), methods=["POST"]),
+              Route("/api/tables", guarded(create, body=True), methods=["POST"]),
               Route("/api/tables/{id}", guarded(show)),
-              Route("/api/tables/{id}/act", guarded(act), methods=["POST"]),
+              Route("/api/tables/{id}/act", guarded(act, body=True), methods=["POST"]),
               Route("/api/runs", guarded(listing)), Route("/api/replay", guarded(replay)),
               Route("/api/tournament", guarded(tournament)),
-              Route("/api/inspect", guarded(ask), methods=["POST"]),
+              Route("/api/inspect", guarded(ask, body=True), methods=["POST"]),
               Mount("/static", StaticFiles(directory=STATIC), name="static")]
     app = Starlette(routes=routes)
     app.state.tables = tables

@@ -46,7 +46,7 @@ class Table:
     actions: list[int] = field(default_factory=list)
     logs: dict[int, list[str]] = field(default_factory=dict)  # per person seat, as that seat knows the moves
     bots: dict[int, Any] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.RLock = field(default_factory=threading.RLock)  # one request at a time changes or reads it
 
     @property
     def humans(self) -> list[int]:

@@ -156,3 +156,29 @@ def test_inspect_with_the_paired_search_shows_its_candidates(client):
             "decision": page["decision"], "action": page["view"]["actions"][-1]["action"]}).json()
     assert got["kind"].startswith("mean difference") and len(got["actions"]) >= 2, got
     assert got["actions"][0]["value"] == 0 and sum("(played)" in a["label"] for a in got["actions"]) == 1
+
+
+def test_two_tabs_answering_at_once_play_the_move_once(client):
+    import threading
+
+    from ktenv.web.session import StaleActionError
+
+    page = client.post("/api/tables", json=NEW).json()
+    table = client.app.state.tables.get(page["id"])
+    action = page["view"]["actions"][0]["action"]
+    outcomes: list[str] = []
+
+    def answer() -> None:
+        try:
+            table.play(page["seat"], page["decision"], action)
+            outcomes.append("played")
+        except StaleActionError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=answer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["played", "refused", "refused", "refused"]
+    assert table.actions.count(action) >= 1 and table.actions[page["decision"]] == action
