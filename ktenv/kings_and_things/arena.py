@@ -130,7 +130,8 @@ def cli_config(args) -> GameConfig:
 def play_command(args) -> int:
     """`ktenv play`: one seeded game between agents, its summary printed (the final state and the record saved
     where --save and --record say)."""
-    from ..gamekit.cli import finish_play, left_early, play_setup, players_from_agents
+    from ..arena.play import finish_play, play_setup
+    from ..gamekit.cli import left_early, players_from_agents
     from .summary import format_summary, summary
 
     players_from_agents(args)

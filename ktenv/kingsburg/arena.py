@@ -86,8 +86,9 @@ def format_summary(info: dict) -> str:
 def play_command(args) -> int:
     """`ktenv play --game kingsburg`: one seeded game of Kingsburg, its summary printed."""
 
+    from ..arena.play import finish_play, play_setup
     from ..errors import ConfigError
-    from ..gamekit.cli import finish_play, left_early, play_setup, players_from_agents, set_options
+    from ..gamekit.cli import left_early, players_from_agents, set_options
 
     if args.max_rounds is not None or args.victory:
         raise ConfigError("--max-rounds and --victory are Kings & Things options; Kingsburg lasts five years")
