@@ -116,6 +116,13 @@ def test_readme_command_runs(folder, command):
                           text=True, timeout=300)
     assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert_only_runs_written(folder)
+
+
+def assert_only_runs_written(folder: Path) -> None:
+    """What the docs' commands write goes under runs/ (or /tmp), never beside the repository's own files."""
+    stray = sorted(p.name for p in folder.iterdir() if p.name not in (*COPIED, "runs"))
+    assert not stray, f"written outside runs/: {stray}"
 
 
 @pytest.mark.slow
@@ -124,6 +131,7 @@ def test_python_snippet_runs(folder, page, k, code):
     env = dict(os.environ, PYTHONPATH=str(ROOT), MPLBACKEND="Agg")
     done = subprocess.run(["python", "-c", code], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, f"{page}, python block {k}:\n{code}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    assert_only_runs_written(folder)
 
 
 def test_the_docs_have_python_snippets():
