@@ -87,11 +87,17 @@ def _hex(v: View, h: int, names: list[str]) -> dict:
 
 
 def _action(v: View, a: int) -> dict:
-    """A legal action: its English words, and the hex it names (so the map can be clicked)."""
+    """A legal action: its English words, and the hex it names or where the counter it names stands, when the
+    seat sees it (so the map can be clicked)."""
     block, i = v.split(a)
     out = {"action": a, "label": hv.describe(v, a)}
-    if block == "HEX":
-        out["hex"] = int(i)
+    where = int(i) if block == "HEX" else -1
+    if block == "THING" and v.on_board[i]:
+        where = int(v.thing_hex[i])
+    elif block == "HERO":
+        where = int(v.hero_hex[i])
+    if where >= 0:
+        out["hex"] = where
     return out
 
 

@@ -16,7 +16,7 @@ webdriver = pytest.importorskip("selenium.webdriver")
 uvicorn = pytest.importorskip("uvicorn")
 
 from PIL import Image  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -58,7 +58,8 @@ def browser():
 
 
 def wait(driver, test, seconds: float = 10):
-    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,)).until(test)
+    passing = (StaleElementReferenceException, NoSuchElementException)  # the page redraws itself while we look
+    return WebDriverWait(driver, seconds, ignored_exceptions=passing).until(test)
 
 
 def text(driver, element_id: str) -> str:
@@ -89,12 +90,15 @@ def test_play_a_game_to_its_end_then_scrub_its_record(site, browser, tmp_path):
             break
         decision = main.get_attribute("data-decision")
         targets = browser.find_elements(By.CSS_SELECTOR, "svg.board .hexgroup polygon.target")
-        if targets and not clicked_hex:
+        if targets and not clicked_hex:  # a hex, or a counter standing there, chosen on the board
             browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
                                    targets[0])
             clicked_hex = True
-        else:
-            browser.find_elements(By.CSS_SELECTOR, "#actions button")[0].click()
+            wait(browser, lambda d, before=decision: d.find_element(By.ID, "main").get_attribute("data-decision")
+                 != before or d.find_element(By.ID, "show-all").is_displayed())
+        if browser.find_element(By.ID, "main").get_attribute("data-decision") == decision:
+            # the first choice shown (after a click on a hex with several, only that hex's choices are shown)
+            browser.find_element(By.CSS_SELECTOR, "#actions button[data-action]:not([hidden])").click()
         wait(browser, lambda d, before=decision: d.find_element(By.ID, "main").get_attribute("data-decision") != before)
     assert browser.find_element(By.ID, "main").get_attribute("data-over") == "true"
     assert clicked_hex and "won" in browser.find_element(By.ID, "result").text

@@ -142,8 +142,8 @@ async function tablePage(id) {
 
 function renderTable(page) {
   const view = page.view;
-  const targets = {};
-  if (page.your_turn) for (const a of view.actions) if (a.hex !== undefined && !(a.hex in targets)) targets[a.hex] = a.action;
+  const targets = {};  // hex -> the actions that name it or a counter standing there
+  if (page.your_turn) for (const a of view.actions) if (a.hex !== undefined) (targets[a.hex] = targets[a.hex] || []).push(a);
   const play = async action => {
     try { renderTable(await api("POST", `/api/tables/${page.id}/act`, { decision: page.decision, action, seat: page.seat })); }
     catch (err) { showError(err.message); }
@@ -152,14 +152,18 @@ function renderTable(page) {
     ? h("p", { id: "result" }, h("b", {}, "Game over: "), (page.result.winners.join(", ") || "nobody") + " won (" +
         page.result.reason + "). ", h("a", { href: `#/replay?path=web/${page.id}.record.json&seat=table` }, "Watch the record"))
     : h("p", { "class": "muted" }, page.your_turn ? "Your decision:" : "Waiting for the other seats…");
+  const showAll = h("button", { id: "show-all", hidden: true, onclick: () => {
+    for (const b of document.querySelectorAll("#actions button[data-action]")) b.hidden = false;
+    showAll.hidden = true;
+  } }, "show every choice");
   const actions = h("div", { "class": "actions", id: "actions" }, page.your_turn ? view.actions.map(a =>
-    h("button", { onclick: () => play(a.action), "data-action": a.action }, a.label)) : []);
+    h("button", { onclick: () => play(a.action), "data-action": a.action }, a.label)) : [], showAll);
   const log = h("pre", { "class": "log", id: "log" });
   const speed = h("select", { onchange: ev => { logSpeed = ev.target.value; } },
     Object.keys(speeds).map(s => h("option", { value: s, selected: s === logSpeed }, s)));
   main.replaceChildren(h("div", { "class": "layout" },
     h("div", {}, h("div", { "class": "panel" }, h("div", { "class": "title", id: "title" }, view.title),
-      drawBoard(view, targets, hx => play(targets[hx]))), h("div", { "class": "panel" }, playersTable(view), screenPart(view),
+      drawBoard(view, targets, hx => chooseAt(targets[hx], play))), h("div", { "class": "panel" }, playersTable(view), screenPart(view),
       view.battle ? h("p", {}, view.battle) : null)),
     h("div", {}, h("div", { "class": "panel" }, status, actions),
       h("div", { "class": "panel" }, h("h2", {}, "Moves ", h("span", { "class": "muted" }, "speed "), speed), log),
@@ -167,6 +171,15 @@ function renderTable(page) {
   main.dataset.decision = page.decision;  // what the page shows, for scripts and tests
   main.dataset.over = page.over;
   revealLog(log, page.log);
+}
+
+// A click on the board: the one action there is played; several (a hex's counters) are shown alone to pick from.
+function chooseAt(actions, play) {
+  if (actions.length === 1) { play(actions[0].action); return; }
+  const wanted = new Set(actions.map(a => String(a.action)));
+  for (const b of document.querySelectorAll("#actions button[data-action]")) b.hidden = !wanted.has(b.dataset.action);
+  const all = document.getElementById("show-all");
+  if (all) all.hidden = false;
 }
 
 function revealLog(el, lines) {
