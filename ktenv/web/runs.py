@@ -205,8 +205,11 @@ def _next_move(spec: registry.GameSpec, state: Any, actions: list[int], at: int,
     """The move played from this position, in English: for the whole table, or the seat's own move."""
     if at >= len(actions) or state.game_over:
         return ""
-    if whole or state.actor == watcher:
+    if whole:
         return spec.replay_view.describe_action(state, actions[at])
+    if state.actor == watcher:  # the seat's own move, in its own words (from its observation)
+        view = view_of(spec)
+        return seat_words(view, view.encode(state, watcher), actions[at], ["you"] * state.cfg.n_players)
     return ""
 
 

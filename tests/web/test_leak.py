@@ -83,3 +83,28 @@ def test_log_lines_of_other_seats_moves_ignore_hidden_facts(name, testing, optio
         assert all(len(v) == 1 for v in by_view.values()), by_view
         compared += len(lines)
     assert compared >= count
+
+
+def test_a_record_position_seen_by_a_seat_is_its_page(tmp_path):
+    """The watch page of a seat holds the same view as a person's page at that seat, and its next move and log
+    come from the seat's observations (a record of random play, every position of both seats)."""
+    from ktenv.arena.records import record_of
+    from ktenv.web import runs
+
+    spec = registry.game("kings_and_things")
+    cfg = spec.make_config({}, 2, 1)
+    s = spec.new_game(cfg, 5)
+    actions, states = [], []
+    rng = np.random.default_rng(0)
+    while not s.game_over:
+        states.append(s.copy())
+        a = int(rng.choice(np.flatnonzero(spec.engine.legal_mask(s))))
+        spec.engine.step(s, a)
+        actions.append(a)
+    path = tmp_path / "game.json"
+    record_of(cfg, 5, ["random", "random"], actions, s).save(path)
+    for at in range(0, len(actions), max(1, len(actions) // 12)):
+        for seat in (0, 1):
+            got = runs.position(path, at, str(seat))
+            mine = json.loads(page_of(spec, states[at], seat))
+            assert got["view"] == mine["view"]
