@@ -140,6 +140,31 @@ def public_events(before: np.ndarray, after: np.ndarray, names: list[str]) -> li
     return [f"  {_named(now, names)}"] if now and now != battle(View(before)) else []
 
 
+def win_chances(state: Any, seat: int, worlds: int = 16, cutoff: int = 400, seed: int = 0) -> list[float]:
+    """Each seat's chance to win as `seat` may estimate it: games played on by `expert` seats from `worlds`
+    worlds that seat cannot tell from the true one (the others' hidden counters, the cup and the dice drawn
+    afresh), each scored by its winners, or by the public value of the position after `cutoff` decisions
+    (`ktenv.agents.kings_and_things.ismcts.public_value`). Absolute seat order."""
+    from ktenv.agents.kings_and_things import AGENTS
+    from ktenv.agents.kings_and_things.ismcts import public_value
+
+    from .engine import legal_mask, step
+    from .worlds import WorldSampler
+
+    sampler, rng = WorldSampler(state, seat), np.random.default_rng(seed)
+    total = np.zeros(state.cfg.n_players)
+    for k in range(worlds):
+        w = sampler.sample(rng)
+        bots = [AGENTS.make("expert", seed=seed * 1009 + 31 * k + p) for p in range(state.cfg.n_players)]
+        for _ in range(cutoff):
+            if w.game_over:
+                break
+            mask = legal_mask(w)
+            step(w, int(bots[w.actor].act({"observation": encode(w, w.actor), "action_mask": mask}, mask)))
+        total += public_value(w)
+    return [round(float(x), 3) for x in total / worlds]
+
+
 def table_view(state: Any, names: list[str]) -> dict:
     """The whole table of a record's position: every counter by name, face down or not (analysis only)."""
     s = state.to_python() if hasattr(state, "to_python") else state

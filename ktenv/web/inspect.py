@@ -3,7 +3,9 @@
 A trained model (``ppo:PATH``) shows its most likely legal actions with their probabilities, and its value
 estimate when torch is installed (the value head is not in the torch-free actor); a rule agent with
 ``scores`` (``greedy``, ``expert``) shows its scores; a paired search (``ismcts``) its candidates with their
-mean paired rollout differences from the first (the expert's move); any other agent the action it would play.
+mean paired rollout differences from the first (the expert's move), and each seat's chance to win estimated
+from worlds the seat cannot tell apart (where the game provides ``win_chances``); any other agent the action
+it would play.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ def inspect(spec: Any, state: Any, seat: int, agent_name: str) -> dict:
         out["actions"] = [{"action": int(legal[i]), "label": labels.get(int(legal[i]), ""),
                            "value": round(float(values[i]), 3)} for i in order]
         return out
+    chances = getattr(view, "win_chances", None)
+    if getattr(agent, "needs_worlds", False) and chances is not None:  # a search: the seat's chances as well
+        out["chances"] = chances(state.copy(), seat)
     a = int(agent.act(view.agent_observation(agent, state, seat, mask), mask))
     choices, gains = list(getattr(agent, "last_choices", []) or []), list(getattr(agent, "last_gains", []) or [])
     if choices and len(choices) == len(gains):  # a paired search: its candidates and their mean differences

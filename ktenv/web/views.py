@@ -10,7 +10,9 @@ provides
   from the watcher's observations before and after the move;
 - ``table_view(state, names)``: the whole table, hidden facts included (finished records only);
 - optionally ``public_events(before, after, names)``: log lines of what a move set off that the watching seat
-  sees (a battle's hits), from its observations before and after.
+  sees (a battle's hits), from its observations before and after;
+- optionally ``win_chances(state, seat)``: each seat's chance to win as `seat` may estimate it (shown with a
+  search's candidates).
 
 The shared web code never names a game: it asks this module for the views of a `GameSpec`.
 """

@@ -108,3 +108,14 @@ def test_a_record_position_seen_by_a_seat_is_its_page(tmp_path):
             got = runs.position(path, at, str(seat))
             mine = json.loads(page_of(spec, states[at], seat))
             assert got["view"] == mine["view"]
+
+
+def test_the_win_chances_a_seat_is_shown_ignore_hidden_facts():
+    from ktenv.kings_and_things.web import win_chances
+
+    rng = np.random.default_rng(4)
+    for s in kt_testing.random_states({"n_players": 2, "max_rounds": 6}, 4, seed=6, gap=(20, 80)):
+        seat = int(s.actor)
+        base = win_chances(s, seat, worlds=3)
+        for what, t in kt_testing.hidden_variants(s, seat, rng):
+            assert win_chances(t, seat, worlds=3) == base, what

@@ -156,6 +156,7 @@ def test_inspect_with_the_paired_search_shows_its_candidates(client):
             "decision": page["decision"], "action": page["view"]["actions"][-1]["action"]}).json()
     assert got["kind"].startswith("mean difference") and len(got["actions"]) >= 2, got
     assert got["actions"][0]["value"] == 0 and sum("(played)" in a["label"] for a in got["actions"]) == 1
+    assert len(got["chances"]) == 2 and abs(sum(got["chances"]) - 1) < 0.01
 
 
 def test_two_tabs_answering_at_once_play_the_move_once(client):

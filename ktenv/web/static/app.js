@@ -77,6 +77,8 @@ function inspectPanel(request) {
       const parts = [h("table", {}, h("tr", {}, h("th", {}, "action"), h("th", {}, r.kind)),
         r.actions.map(a => h("tr", {}, h("td", {}, a.label), h("td", {}, a.value === null ? "plays" : a.value))))];
       if (r.value !== undefined && r.value !== null) parts.push(h("p", {}, `value estimate: ${r.value}`));
+      if (r.chances) parts.push(h("p", { id: "chances" }, "chance to win (expert games from worlds this seat cannot " +
+        "tell apart): " + r.chances.map((c, k) => `seat ${k + 1} ${(100 * c).toFixed(0)}%`).join(", ")));
       out.replaceChildren(...parts);
     } catch (err) { out.replaceChildren(h("p", { "class": "muted" }, err.message)); }
   };
