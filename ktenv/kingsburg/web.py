@@ -3,6 +3,7 @@ the whole table of a record from the state."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -29,17 +30,20 @@ def agent_observation(agent: Any, state: Any, seat: int, mask: np.ndarray) -> An
     return {"observation": encode(state, seat), "action_mask": mask}
 
 
-def _named(text: str, names: list[str]) -> str:
-    """The terminal's relative names (you, opp1 ...) as the page's seat names."""
+def _named(text: str, names: list[str], short: bool = False) -> str:
+    """The terminal's relative names (opp1 ...) as the page's seat names; `short`: "seat N" alone, which fits
+    the text table's columns."""
     for k in range(len(names) - 1, 0, -1):
-        text = text.replace(f"opp{k}", names[k])
+        seat = re.search(r"seat \d+", names[k])
+        text = re.sub(rf"\bopp{k}\b", seat.group(0) if short and seat else names[k], text)
     return text
 
 
 def seat_view(obs: np.ndarray, mask: np.ndarray | None, names: list[str]) -> dict:
     view = hv.KingsburgSeatView()
     v = View(obs)
-    out = {"kind": BOARD_KIND, "title": _named(view.decision(obs), names), "text": _named(view.board(obs), names),
+    out = {"kind": BOARD_KIND, "title": _named(view.decision(obs), names),
+           "text": _named(view.board(obs), names, short=True),
            "players": [{"name": names[k], "VP": int(v.vp[k]), "gold": int(v.goods[k][0]), "wood": int(v.goods[k][1]),
                         "stone": int(v.goods[k][2]), "soldiers": int(v.soldiers[k])} for k in range(v.n)],
            "actions": []}
