@@ -46,6 +46,7 @@ OPTIONAL_PARTS: dict[str, str] = {
     "vector_env": "the batched games' class (VectorEnv): many games stepped in native code per call",
     "learner_vec_env": "LearnerVecEnv(n_envs, opponents=, ...): the batched games as an SB3 VecEnv, one seat learning",
     "dataset": "dataset(cfg) -> a datasets.game.GameReader: what `ktenv dataset` reads from a state",
+    "web_view": "the module of the browser app's page views of the game (ktenv.web.views lists what it holds)",
 }
 
 

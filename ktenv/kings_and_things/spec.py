@@ -33,5 +33,6 @@ GAME = GameSpec(
         "record_schema": f"{_HERE}.state:SCHEMA_VERSION",
         "saved_game": f"{_HERE}.state:is_saved_game",
         "dataset": f"{_HERE}.dataset:reader",
+        "web_view": f"{_HERE}.web",
     },
 )

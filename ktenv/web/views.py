@@ -1,6 +1,5 @@
-"""Each game's page views, found through the game's spec: its optional registry part ``web_view`` where it
-declares one, else the module ``web`` of the game's own package (the package of its config type). The module
-provides
+"""Each game's page views, found through the game's spec: its optional registry part ``web_view``, a module
+that provides
 
 - ``BOARD_KIND``: how the page draws the board (``hexes``: a hex map; ``text``: the table as text);
 - ``encode(state, seat)``: the seat's observation vector;
@@ -19,7 +18,6 @@ The shared web code never names a game: it asks this module for the views of a `
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
 from ..errors import ConfigError
@@ -27,13 +25,7 @@ from ..registry import GameSpec
 
 
 def view_of(spec: GameSpec) -> ModuleType:
-    """The page views of a game; ConfigError when the browser app has none for it."""
-    if spec.has("web_view"):
-        return spec.web_view
-    package = spec.parts["config_type"].partition(":")[0].rpartition(".")[0]
-    try:
-        return importlib.import_module(f"{package}.web")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.web":
-            raise
-        raise ConfigError(f"the browser app has no view of {spec.title} yet") from None
+    """The page views of a game (its registry part ``web_view``); ConfigError when it declares none."""
+    if not spec.has("web_view"):
+        raise ConfigError(f"the browser app has no view of {spec.title} yet")
+    return spec.web_view
