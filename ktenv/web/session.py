@@ -1,8 +1,11 @@
 """Games a person plays in the browser: one `Table` per game, stored under the runs folder as it goes.
 
 A table's file (``<runs>/web/<id>.json``) holds the config, the seed, the agents and every action; the
-dice come only from the seed, so loading it replays the game exactly (the bots start again from their
-seat seeds). A finished game is also written as an ordinary game record (``<id>.record.json``), which
+dice come only from the seed, so loading it replays the game exactly. The bots resume exactly too: each is
+made again from its seat seed and asked every decision it took before, with the same observation, mask and
+worlds, so its own generator (a random bot, a sampled policy, a search) is where it was. A bot that answers
+one of them otherwise than it did is not deterministic (a time-budgeted search): the page says so and it
+goes on from its own state. A finished game is also written as an ordinary game record (``<id>.record.json``), which
 `ktenv replay` verifies. Every action request names the decision it answers (the number of actions taken
 before it): an answer to another decision (a second tab, a double click) is refused and changes nothing.
 """
@@ -46,6 +49,8 @@ class Table:
     actions: list[int] = field(default_factory=list)
     logs: dict[int, list[str]] = field(default_factory=dict)  # per person seat, as that seat knows the moves
     bots: dict[int, Any] = field(default_factory=dict)
+    bots_from: int = 0  # the actions played before the bots took their seats (a game played from a record's move)
+    notes: list[str] = field(default_factory=list)  # what the person should know (a bot that did not resume exactly)
     lock: threading.RLock = field(default_factory=threading.RLock)  # one request at a time changes or reads it
 
     @property
@@ -88,6 +93,35 @@ class Table:
             a = take_turn(bot, self.agents[p], p, observation, mask, lambda _a: None)
             self._take(a)
 
+    def replay(self, actions: list[Any], source: str, bots_from: int = 0) -> None:
+        """Take stored `actions` (each checked legal; ConfigError naming `source` otherwise). From action
+        `bots_from` on, each bot is asked again the decisions it took (see the module docstring)."""
+        behind = set(self.bots)  # the bots still in step with the stored game
+        for k, a in enumerate(actions):
+            mask = self.spec.engine.legal_mask(self.state)
+            if self.over or not (isinstance(a, int) and 0 <= a < mask.size and mask[a]):
+                raise ConfigError(f"{source}: action {k} ({a!r}) is not legal in the replayed game")
+            p = int(self.state.actor)
+            if k >= bots_from and p in behind and not self._repeats(p, k, a, mask):
+                behind.discard(p)  # it has gone its own way: asking it more would only cost time
+            self._take(a)
+        for p in self.humans:
+            self.logs[p] += [f"note: {n}" for n in self.notes]
+
+    def _repeats(self, p: int, k: int, action: int, mask: np.ndarray) -> bool:
+        """Seat `p`'s bot asked again decision `k` as it was asked then: True when it answers `action`."""
+        bot = self.bots[p]
+        try:
+            got = bot.act(view_of(self.spec).agent_observation(bot, self.state, p, mask), mask)
+        except Exception as exc:  # noqa: BLE001 - a bot's failure is reported, the stored game stands
+            got = f"an error ({exc!r})"
+        if got == action:
+            return True
+        self.notes.append(f"{self.agents[p]} (seat {p + 1}) did not resume exactly: asked decision {k} again, it "
+                          f"chose {got}, not the stored {action} (it is not deterministic); it plays on from its "
+                          "own state, so not as it would have without the restart")
+        return False
+
     def _take(self, action: int) -> None:
         view, s = view_of(self.spec), self.state
         actor = int(s.actor)
@@ -114,7 +148,7 @@ class Table:
         out = {"id": self.id, "game": self.spec.name, "title": self.spec.title, "seat": seat,
                "decision": len(self.actions), "over": self.over, "your_turn": deciding,
                "view": {**view.seat_view(view.encode(s, seat), mask, self.names(seat)), "rotation": seat},
-               "log": self.logs.get(seat, [])[-LOG_KEEP:]}
+               "log": self.logs.get(seat, [])[-LOG_KEEP:], "notes": self.notes}
         if self.over:
             out["result"] = {"winners": [self.names(seat)[(w - seat) % len(self.agents)] for w in s.winners],
                              "reason": str(getattr(s, "reason", ""))}
@@ -124,7 +158,8 @@ class Table:
 
     def to_dict(self) -> dict:
         return {"schema": SCHEMA, "version": VERSION, "config": registry.config_to_dict(self.cfg),
-                "seed": self.seed, "agents": self.agents, "actions": self.actions, "finished": self.over}
+                "seed": self.seed, "agents": self.agents, "actions": self.actions, "bots_from": self.bots_from,
+                "finished": self.over}
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -182,9 +217,9 @@ def new_table(options: dict, start: tuple[Any, int, list[int]] | None = None) ->
         seed, prefix = _whole(options.get("seed", secrets.randbelow(2**31)), "seed"), []
     else:
         cfg, seed, prefix = start
-    table = Table(secrets.token_hex(6), spec, cfg, seed, agents)
+    table = Table(secrets.token_hex(6), spec, cfg, seed, agents, bots_from=len(prefix))
     table.start()
-    for a in prefix:  # checked legal by whoever read the stored game
+    for a in prefix:  # checked legal by whoever read the stored game; the bots take their seats after it
         table._take(int(a))
     table.bots_play()
     return table
@@ -225,12 +260,10 @@ def load_table(path: Path, table_id: str) -> Table:
     agents, actions = data.get("agents"), data.get("actions")
     if not isinstance(agents, list) or len(agents) != cfg.n_players or not isinstance(actions, list):
         raise ConfigError(f"{path.name}: agents or actions malformed")
-    table = Table(table_id, registry.game_of_config(cfg), cfg, _whole(data.get("seed"), "seed"), agents)
+    bots_from = _whole(data.get("bots_from", 0), "bots_from")  # absent in files of older versions: 0
+    table = Table(table_id, registry.game_of_config(cfg), cfg, _whole(data.get("seed"), "seed"), agents,
+                  bots_from=bots_from)
     table.start()
-    for k, a in enumerate(actions):
-        mask = table.spec.engine.legal_mask(table.state)
-        if table.over or not (isinstance(a, int) and 0 <= a < mask.size and mask[a]):
-            raise ConfigError(f"{path.name}: action {k} ({a!r}) is not legal in the replayed game")
-        table._take(a)
+    table.replay(actions, path.name, bots_from)
     table.bots_play()
     return table

@@ -39,10 +39,58 @@ def test_a_stored_game_resumes_after_a_restart(client, tmp_path):
     for _ in range(5):
         page = client.post(f"/api/tables/{page['id']}/act",
                            json={"decision": page["decision"], "action": page["view"]["actions"][0]["action"]}).json()
+    again = _restarted(tmp_path).get(f"/api/tables/{page['id']}").json()
+    assert again == page
+
+
+def _restarted(tmp_path) -> TestClient:
+    """A new app on the same runs folder: the server stopped and started again."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        again = TestClient(create_app(tmp_path / "runs")).get(f"/api/tables/{page['id']}").json()
-    assert again == page
+        return TestClient(create_app(tmp_path / "runs"))
+
+
+def _moves(client, page: dict, count: int) -> dict:
+    """The person's next `count` decisions (the last legal action each time), or fewer when the game ends."""
+    for _ in range(count):
+        if page["over"]:
+            break
+        page = client.post(f"/api/tables/{page['id']}/act", json={
+            "decision": page["decision"], "action": page["view"]["actions"][-1]["action"]}).json()
+    return page
+
+
+def _actions(tmp_path, page: dict) -> list[int]:
+    return json.loads((tmp_path / "runs" / "web" / f"{page['id']}.json").read_text())["actions"]
+
+
+@pytest.mark.parametrize("start", [NEW, {"from": 30}])
+def test_random_bots_resume_exactly(client, tmp_path, start):
+    """A game stopped and resumed plays on exactly as the same game played without a stop (random bots draw
+    from their own generators), a game played from a record's move as well."""
+    if "from" in start:
+        record = play_to_end(client, client.post("/api/tables", json=NEW).json())
+        start = {"from": {"path": f"web/{record['id']}.record.json", "at": 30}, "seat": 1, "agents": ["random"]}
+    whole = _moves(client, client.post("/api/tables", json=start).json(), 400)
+    page = _moves(client, client.post("/api/tables", json=start).json(), 6)
+    again = _restarted(tmp_path)
+    page = again.get(f"/api/tables/{page['id']}").json()
+    assert not page["notes"] and page["decision"] < whole["decision"]
+    end = _moves(again, page, 400)
+    assert end["over"] and _actions(tmp_path, end) == _actions(tmp_path, whole)
+
+
+def test_a_bot_that_does_not_resume_exactly_is_named(client, tmp_path):
+    bot = tmp_path / "coin.py"
+    bot.write_text("import numpy as np\n\nclass Coin:\n    def __init__(self, seed=None):\n"
+                   "        self.rng = np.random.default_rng()  # no seed: another game each time\n"
+                   "    def reset(self, seed=None):\n        pass\n"
+                   "    def act(self, observation, mask):\n"
+                   "        return int(self.rng.choice(np.flatnonzero(mask)))\n")
+    page = _moves(client, client.post("/api/tables", json={**NEW, "agents": [f"{bot}:Coin"]}).json(), 8)
+    page = _restarted(tmp_path).get(f"/api/tables/{page['id']}").json()
+    assert len(page["notes"]) == 1 and "did not resume exactly" in page["notes"][0]
+    assert page["log"][-1] == f"note: {page['notes'][0]}"
 
 
 def _unchanged(client, page: dict) -> None:

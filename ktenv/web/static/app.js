@@ -167,7 +167,8 @@ function renderTable(page) {
     h("div", {}, h("div", { "class": "panel" }, h("div", { "class": "title", id: "title" }, view.title),
       drawBoard(view, targets, hx => chooseAt(targets[hx], play))), h("div", { "class": "panel" }, playersTable(view), screenPart(view),
       view.battle ? h("p", {}, view.battle) : null)),
-    h("div", {}, h("div", { "class": "panel" }, status, actions),
+    h("div", {}, h("div", { "class": "panel" }, status, actions,
+      (page.notes || []).map(n => h("p", { "class": "note" }, n))),
       h("div", { "class": "panel" }, h("h2", {}, "Moves ", h("span", { "class": "muted" }, "speed "), speed), log),
       page.your_turn ? inspectPanel({ game: page.game, body: { table: page.id, seat: page.seat } }) : null)));
   main.dataset.decision = page.decision;  // what the page shows, for scripts and tests
