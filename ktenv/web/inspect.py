@@ -1,7 +1,8 @@
 """Asking an agent what it thinks of a position, from the seat's observation and mask alone.
 
-A trained model (``ppo:PATH``) shows its most likely legal actions with their probabilities, and its value
-estimate when torch is installed (the value head is not in the torch-free actor); a rule agent with
+A trained model shows its most likely legal actions with their probabilities and its value estimate: a
+``ppo:PATH`` model's from its torch-free actor (the value when torch is installed: the value head is not in
+that actor), an ``rllib:PATH`` model's from its torch network, which holds both heads; a rule agent with
 ``scores`` (``greedy``, ``expert``) shows its scores; a paired search (``ismcts``) its candidates with their
 mean paired rollout differences from the first (the expert's move), and each seat's chance to win estimated
 from worlds the seat cannot tell apart (where the game provides ``win_chances``); any other agent the action
@@ -38,15 +39,15 @@ def inspect(spec: Any, state: Any, seat: int, agent_name: str) -> dict:
     obs = view.encode(state, seat)
     labels = {a["action"]: a["label"] for a in view.seat_view(obs, mask, ["you"] * 8)["actions"]}
     out: dict = {"agent": agent_name}
-    network = getattr(agent, "network", None)
-    if network is not None:
-        logits = np.where(mask > 0, network.logits(obs)[0].astype(np.float64), -np.inf)
+    if getattr(agent, "network", None) is not None:
+        logits, value = _model_outputs(agent, obs)
+        logits = np.where(mask > 0, logits.astype(np.float64), -np.inf)
         p = np.exp(logits - logits.max())
         p /= p.sum()
         order = [int(a) for a in np.argsort(-p) if mask[a]][:TOP]
         out["kind"] = "probabilities"
         out["actions"] = [{"action": a, "label": labels.get(a, str(a)), "value": round(float(p[a]), 4)} for a in order]
-        out["value"] = _value(agent, obs)
+        out["value"] = value
         return out
     scores = getattr(agent, "scores", None)
     if scores is not None:
@@ -70,6 +71,22 @@ def inspect(spec: Any, state: Any, seat: int, agent_name: str) -> dict:
     out["kind"] = "choice"
     out["actions"] = [{"action": a, "label": labels.get(a, str(a)), "value": None}]
     return out
+
+
+def _model_outputs(agent: Any, obs: np.ndarray) -> tuple[np.ndarray, float | None]:
+    """A model agent's logits over every action and its value estimate (None where it cannot be had)."""
+    size = (getattr(agent, "meta", None) or {}).get("observation_size")
+    if size is not None and int(size) != obs.size:
+        raise ConfigError(f"{agent.name}: the model was trained on observations of size {size}, this position's "
+                          f"is {obs.size} (another player count or game options?)")
+    network = agent.network
+    if hasattr(network, "logits"):  # the torch-free actor of a ppo: model
+        return network.logits(obs)[0], _value(agent, obs)
+    import torch  # an rllib: model is a torch network with both heads
+
+    with torch.no_grad():
+        embedding = network.embed(torch.as_tensor(obs[None], dtype=torch.float32))
+        return network.pi(embedding)[0].numpy(), round(float(network.value(embedding).reshape(-1)[0]), 4)
 
 
 @lru_cache(maxsize=4)

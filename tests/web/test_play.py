@@ -231,3 +231,41 @@ def test_two_tabs_answering_at_once_play_the_move_once(client):
         t.join()
     assert sorted(outcomes) == ["played", "refused", "refused", "refused"]
     assert table.actions.count(action) >= 1 and table.actions[page["decision"]] == action
+
+
+def _rllib_model(path, observation_size: int, action_size: int):
+    """An RLlib-format model file (untrained weights), written as the RLlib trainer writes its models."""
+    from ktenv.agents.rllib_agent import ActorCritic, save_model
+
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    meta = {"observation_size": observation_size, "action_size": action_size,
+            "network": {"features": 16, "pi": [16], "vf": [16], "activation": "relu"},
+            "game": {"game": "kings_and_things", "n_players": 2}}
+    return save_model(ActorCritic(observation_size, action_size, 16, [16], [16]), path, meta)
+
+
+def test_inspect_and_play_an_rllib_model(client, tmp_path):
+    pytest.importorskip("torch")
+    page = client.post("/api/tables", json=NEW).json()
+    table = client.app.state.tables.get(page["id"])
+    from ktenv.web.views import view_of
+
+    obs = view_of(table.spec).encode(table.state, 0)
+    mask = table.spec.engine.legal_mask(table.state)
+    model = _rllib_model(tmp_path / "rllib.zip", obs.size, mask.size)
+    got = client.post("/api/inspect", json={"table": page["id"], "agent": f"rllib:{model}"}).json()
+    assert got["kind"] == "probabilities" and isinstance(got["value"], float), got
+    values = [a["value"] for a in got["actions"]]
+    assert values == sorted(values, reverse=True) and 0 < sum(values) <= 1.0001
+    assert abs(sum(values) - 1) < 1e-3 or len(values) == 8
+    labels = {a["label"] for a in page["view"]["actions"]}
+    assert all(a["label"] in labels for a in got["actions"])
+    wrong = _rllib_model(tmp_path / "small.zip", 5, mask.size)
+    r = client.post("/api/inspect", json={"table": page["id"], "agent": f"rllib:{wrong}"})
+    assert r.status_code == 400 and "size 5" in r.json()["error"]
+    (tmp_path / "junk.zip").write_bytes(b"not a model" * 10)
+    r = client.post("/api/inspect", json={"table": page["id"], "agent": f"rllib:{tmp_path / 'junk.zip'}"})
+    assert r.status_code == 400 and "not a readable model zip" in r.json()["error"]
+    against = _moves(client, client.post("/api/tables", json={**NEW, "agents": [f"rllib:{model}"]}).json(), 3)
+    assert any(line.startswith("rllib:") for line in against["log"]), against["log"]

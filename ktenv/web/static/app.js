@@ -83,7 +83,7 @@ function inspectPanel(request) {
     } catch (err) { out.replaceChildren(h("p", { "class": "muted" }, err.message)); }
   };
   return h("div", { "class": "panel" }, h("h2", {}, "Ask an agent"),
-    h("datalist", { id: "agent-names" }, names.concat(["ppo:PATH"]).map(a => h("option", { value: a }))),
+    h("datalist", { id: "agent-names" }, names.concat(["ppo:PATH", "rllib:PATH"]).map(a => h("option", { value: a }))),
     h("div", { "class": "controls" }, input, h("button", { onclick: ask, id: "ask" }, "Ask")), out);
 }
 
