@@ -47,6 +47,7 @@ OPTIONAL_PARTS: dict[str, str] = {
     "learner_vec_env": "LearnerVecEnv(n_envs, opponents=, ...): the batched games as an SB3 VecEnv, one seat learning",
     "dataset": "dataset(cfg) -> a datasets.game.GameReader: what `ktenv dataset` reads from a state",
     "web_view": "the module of the browser app's page views of the game (ktenv.web.views lists what it holds)",
+    "analysis": "the module of the policy analysis' game parts: world_sampler(state, seat), paired_differences(...)",
 }
 
 
