@@ -52,7 +52,8 @@ def paired(state, seat: int, reference_action: int, model_action: int, worlds: i
     low, high = mean - Z95 * se, mean + Z95 * se
     verdict = "better" if low > 0 else "worse" if high < 0 else "undecided"
     return {"worlds": int(d.size), "mean": mean, "se": se, "low": low, "high": high, "verdict": verdict,
-            "model_wins_more": float((d > 0).mean()), "reference_wins_more": float((d < 0).mean())}
+            "model_wins_more": float((d > 0).mean()), "reference_wins_more": float((d < 0).mean()),
+            "no_effect": bool((d == 0).all())}
 
 
 def audit(records: Iterable[RecordLike] | RecordLike, probes: pd.DataFrame, reference: str = "expert",
@@ -81,11 +82,12 @@ def audit(records: Iterable[RecordLike] | RecordLike, probes: pd.DataFrame, refe
 
 def audit_summary(audited: pd.DataFrame, by: str = "decision") -> pd.DataFrame:
     """Per `by` (and "all"): disagreements audited, how many the model's choice did better, worse and
-    undecided, the share better with its 95% Wilson interval, and the mean difference."""
+    undecided, the undecided ones where no world's playout changed at all (no_effect: the game was decided
+    either way), the share better with its 95% Wilson interval, and the mean difference."""
     def count(frame: pd.DataFrame) -> dict:
         verdicts = frame["verdict"].value_counts()
         return {"audited": len(frame), **{v: int(verdicts.get(v, 0)) for v in ("better", "worse", "undecided")},
-                "mean": float(frame["mean"].mean())}
+                "no_effect": int(frame["no_effect"].sum()), "mean": float(frame["mean"].mean())}
 
     table = [{by: key, **count(frame)} for key, frame in audited.groupby(by)]
     table.sort(key=lambda r: -r["audited"])
