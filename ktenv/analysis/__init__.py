@@ -6,10 +6,12 @@ value calibration (docs/analysis.md).
     agreement(probes, "expert")                    # by decision kind, with Wilson intervals
     audited = audit("runs/records", probes, worlds=32)
     audit_summary(audited)                          # better / worse / undecided, by decision kind
+    fingerprints.curves("runs/data", "income")      # strategy fingerprints from a dataset's tables
 
 Shared code: a game's facts come through the registry (its ``dataset``, ``engine`` and ``analysis`` parts).
 """
 
+from . import fingerprints
 from .audit import audit, audit_summary, disagreements, paired
 from .calibration import calibration
 from .plots import OKABE_ITO, plot_agreement, plot_audit, plot_calibration
@@ -17,4 +19,5 @@ from .policy import Policy, entropy, load_policy
 from .probes import agreement, load_records, probe
 
 __all__ = ["OKABE_ITO", "Policy", "agreement", "audit", "audit_summary", "calibration", "disagreements", "entropy",
-           "load_policy", "load_records", "paired", "plot_agreement", "plot_audit", "plot_calibration", "probe"]
+           "fingerprints", "load_policy", "load_records", "paired", "plot_agreement", "plot_audit", "plot_calibration",
+           "probe"]
