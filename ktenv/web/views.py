@@ -1,7 +1,8 @@
 """Each game's page views, found through the game's spec: its optional registry part ``web_view``, a module
 that provides
 
-- ``BOARD_KIND``: how the page draws the board (``hexes``: a hex map; ``text``: the table as text);
+- ``BOARD_KIND``: how the page draws the board (``hexes``: a hex map; ``council``: a grid of advisors with
+  dice and the players' sheets of buildings; ``text``: the table as text);
 - ``encode(state, seat)``: the seat's observation vector;
 - ``agent_observation(agent, state, seat, mask)``: what the arena would give that agent;
 - ``seat_view(observation, mask, names)``: a seat's page, from its observation (and mask) alone;

@@ -135,3 +135,36 @@ def _check_board_picture(path) -> None:
     assert near((0xCF, 0xE3, 0xEF)), "no board background"
     terrains = [(0xE8, 0xCF, 0x8A), (0x5F, 0x9A, 0x57), (0xA3, 0x9A, 0x8F), (0xC5, 0xD9, 0x7B), (0x2F, 0x7A, 0x4F)]
     assert sum(near(c) for c in terrains) >= 3, "too few terrain colours"
+
+
+def test_kingsburg_is_drawn_as_its_council_and_sheets(site, browser, tmp_path):
+    """Kingsburg's board: the 18 advisors and each player's province sheet as SVG; an advisor is chosen by a click
+    on it, and the dice placed there are drawn on it."""
+    url, _runs = site
+    browser.get(url)
+    wait(browser, lambda d: d.find_elements(By.ID, "start"))
+    Select(browser.find_element(By.NAME, "game")).select_by_value("kingsburg")
+    browser.find_element(By.NAME, "seed").send_keys("3")
+    browser.find_element(By.ID, "start").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.council g.advisor")) == 18
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.council g.building")) == 40
+    for _ in range(40):  # the person's decisions until an advisor can be clicked, then the click
+        decision = browser.find_element(By.ID, "main").get_attribute("data-decision")
+        targets = browser.find_elements(By.CSS_SELECTOR, "svg.council g.advisor rect.target")
+        if targets:
+            browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", targets[0])
+        else:
+            browser.find_element(By.CSS_SELECTOR, "#actions button[data-action]:not([hidden])").click()
+        wait(browser, lambda d, before=decision: d.find_element(By.ID, "main").get_attribute("data-decision") != before
+             or d.find_element(By.ID, "show-all").is_displayed())
+        if targets:
+            break
+    assert targets and not browser.find_element(By.ID, "error").is_displayed()
+    if browser.find_element(By.ID, "show-all").is_displayed():  # several dice groups fit that advisor: the first
+        browser.find_element(By.CSS_SELECTOR, "#actions button[data-action]:not([hidden])").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "svg.council g.advisor rect.die"))
+    browser.save_screenshot(str(tmp_path / "kingsburg.png"))
+    image = Image.open(tmp_path / "kingsburg.png").convert("RGB")
+    colours = {tuple(int(x) for x in p) for p in np.asarray(image.resize((280, 200))).reshape(-1, 3)}
+    assert any(sum(abs(a - b) for a, b in zip(c, (0xEF, 0xE6, 0xCF))) < 24 for c in colours), "no council board"

@@ -148,12 +148,23 @@ def test_a_corrupt_stored_game_is_refused(client, tmp_path):
 
 def test_kingsburg_plays_to_its_end(client, tmp_path):
     page = client.post("/api/tables", json={"game": "kingsburg", "players": 2, "agents": ["greedy"], "seed": 1}).json()
-    assert page["view"]["kind"] == "text" and "Kingsburg" in page["view"]["title"]
+    assert page["view"]["kind"] == "council" and "Kingsburg" in page["view"]["title"]
+    assert len(page["view"]["advisors"]) == 18 and len(page["view"]["sheets"]) == 2
     for agent in ("expert", "greedy", "random"):
         got = client.post("/api/inspect", json={"table": page["id"], "agent": agent})
         assert got.status_code == 200 and got.json()["actions"], got.text
     end = play_to_end(client, page, choose=lambda actions: actions[0])
     assert end["over"] and replay(GameRecord.load(tmp_path / "runs" / "web" / f"{page['id']}.record.json")).verified
+    path = f"web/{page['id']}.record.json"
+    for at in range(0, 60, 3):  # the whole table shows the neutral dice's values, a seat's view has none
+        table = client.get("/api/replay", params={"path": path, "at": at, "seat": "table"}).json()["view"]
+        seen = client.get("/api/replay", params={"path": path, "at": at, "seat": "0"}).json()["view"]
+        neutral = [a["n"] for a in table["advisors"] for g in a["groups"] if g["name"] == "neutral dice"]
+        if neutral:
+            break
+    assert neutral and len(table["advisors"]) == len(seen["advisors"]) == 18
+    assert all(g["pips"] for a in table["advisors"] for g in a["groups"])
+    assert [g for a in seen["advisors"] for g in a["groups"] if g["name"] == "neutral dice" and not g["pips"]]
 
 
 @pytest.mark.parametrize("agent, kind", [("expert", "scores"), ("greedy", "scores"), ("random", "choice"),

@@ -138,14 +138,17 @@ let logSpeed = "fast";
 
 async function tablePage(id) {
   const page = await api("GET", `/api/tables/${id}`);
-  current = { kind: "table", id, shown: 0 };
+  current = { kind: "table", id, shown: page.log.length };  // the moves before the page opened: shown at once
   renderTable(page);
 }
 
 function renderTable(page) {
   const view = page.view;
-  const targets = {};  // hex -> the actions that name it or a counter standing there
-  if (page.your_turn) for (const a of view.actions) if (a.hex !== undefined) (targets[a.hex] = targets[a.hex] || []).push(a);
+  const targets = {};  // a spot of the board -> the actions that name it (or a counter standing there)
+  if (page.your_turn) for (const a of view.actions) {  // a hex, an advisor or a building the action names
+    const spot = a.hex !== undefined ? a.hex : a.spot;
+    if (spot !== undefined) (targets[spot] = targets[spot] || []).push(a);
+  }
   const play = async action => {
     try { renderTable(await api("POST", `/api/tables/${page.id}/act`, { decision: page.decision, action, seat: page.seat })); }
     catch (err) { showError(err.message); }

@@ -1,4 +1,5 @@
-// The board as SVG, drawn from a page's JSON view (no library): a hex map, or the table as text.
+// The board as SVG, drawn from a page's JSON view (no library): a hex map, a council of advisors with
+// province sheets, or the table as text.
 "use strict";
 
 const TERRAIN = { "Desert": "#e8cf8a", "Forest": "#5f9a57", "Frozen Waste": "#e4edf2", "Jungle": "#2f7a4f",
@@ -68,8 +69,79 @@ function drawHexes(view, targets, onHex) {
   return svg;
 }
 
+// A die: a square in its owner's colour with its pips (none for the neutral dice a seat sees without values).
+function drawDie(parent, x, y, colour, pips, envoy) {
+  parent.appendChild(svgEl("rect", { x, y, width: 15, height: 15, rx: 3, fill: colour, stroke: envoy ? "#000" : "#fff",
+    "stroke-width": envoy ? 1.5 : 1, "stroke-dasharray": envoy ? "3 1.5" : "", "class": "die" }));
+  parent.appendChild(svgEl("text", { x: x + 7.5, y: y + 11, "text-anchor": "middle", "class": "pips" }, pips));
+}
+
+// The King's council: the 18 advisors in three rows of six, each group of dice on its advisor in its owner's colour
+// (an Envoy group dashed); targets: "advisor N" / "building I" -> actions, clickable.
+function drawAdvisors(svg, view, targets, onSpot, colour) {
+  const cw = 118, ch = 62;
+  view.advisors.forEach((a, i) => {
+    const x = 4 + (i % 6) * (cw + 2), y = 4 + Math.floor(i / 6) * (ch + 2), spot = `advisor ${a.n}`;
+    const g = svgEl("g", { "class": "advisor", "data-spot": spot });
+    g.appendChild(svgEl("rect", { x, y, width: cw, height: ch, rx: 4, "class": "cell" + (spot in targets ? " target" : "") }));
+    g.appendChild(svgEl("text", { x: x + 5, y: y + 12, "class": "adv-num" }, a.n));
+    g.appendChild(svgEl("text", { x: x + 22, y: y + 12, "class": "adv-name" }, a.name));
+    let dx = x + 5;
+    for (const grp of a.groups) {
+      for (const p of grp.pips.length ? grp.pips : ["?"]) { drawDie(g, dx, y + 20, colour(grp.side), p, grp.envoy); dx += 17; }
+      dx += 4;
+    }
+    g.appendChild(svgEl("text", { x: x + 5, y: y + ch - 6, "class": "adv-help" }, a.help.length > 26 ? a.help.slice(0, 25) + "…" : a.help));
+    g.appendChild(svgEl("title", {}, [`${a.n} ${a.name}: ${a.help}`].concat(a.groups.map(
+      grp => `${grp.name}${grp.envoy ? " (Envoy)" : ""}: ${grp.pips.join("+") || "dice"}`)).join("\n")));
+    if (spot in targets) g.addEventListener("click", () => onSpot(spot));
+    svg.appendChild(g);
+  });
+  return 4 + 3 * (ch + 2);
+}
+
+// The province sheets, two abreast: each player's 20 buildings (built ones in the player's colour) and marks.
+function drawSheets(svg, view, targets, onSpot, colour, top) {
+  const bw = 87, bh = 19, sw = 4 * bw + 8, sh = 5 * bh + 58;
+  view.sheets.forEach((sheet, k) => {
+    const x0 = 4 + (k % 2) * (sw + 8), y0 = top + 8 + Math.floor(k / 2) * sh;
+    const p = view.players[k] || {};
+    svg.appendChild(svgEl("rect", { x: x0, y: y0 + 3, width: 10, height: 10, fill: colour(sheet.side) }));
+    svg.appendChild(svgEl("text", { x: x0 + 14, y: y0 + 12, "class": "sheet-name" }, sheet.name));
+    svg.appendChild(svgEl("text", { x: x0, y: y0 + 25, "class": "sheet-facts" }, `${p.VP} VP · ${p.gold} gold · ` +
+      `${p.wood} wood · ${p.stone} stone · ${p.soldiers} soldiers · ${p["+2"]} "+2" tokens`));
+    sheet.rows.forEach((row, r) => row.forEach((b, c) => {
+      const x = x0 + c * bw, y = y0 + 30 + r * bh, spot = `building ${r * 4 + c}`;
+      const g = svgEl("g", { "class": "building", "data-spot": spot });
+      g.appendChild(svgEl("rect", { x, y, width: bw - 2, height: bh - 2, rx: 2, style: `fill:${b.built ? colour(sheet.side) : "#eeeae0"}`,
+        "class": "cell" + (k === 0 && spot in targets ? " target" : "") }));  // style: the stylesheet's fill would win
+      g.appendChild(svgEl("text", { x: x + (bw - 2) / 2, y: y + 12, "text-anchor": "middle",
+        "class": b.built ? "built" : "unbuilt" }, b.name));
+      if (k === 0 && spot in targets) g.addEventListener("click", () => onSpot(spot));
+      svg.appendChild(g);
+    }));
+    svg.appendChild(svgEl("text", { x: x0, y: y0 + 30 + 5 * bh + 11, "class": "marks" }, sheet.marks.join(" · ")));
+  });
+  return top + 8 + Math.ceil(view.sheets.length / 2) * sh;
+}
+
+function drawCouncil(view, targets, onSpot) {
+  const svg = svgEl("svg", { "class": "board council", role: "img", "aria-label": "the board" });
+  const colour = side => sideColour(side, view.players.length, view.rotation);
+  const top = drawAdvisors(svg, view, targets, onSpot, colour);
+  const height = drawSheets(svg, view, targets, onSpot, colour, top);
+  svg.setAttribute("viewBox", `0 0 ${6 * 120 + 6} ${height}`);
+  const box = document.createElement("div");
+  const facts = document.createElement("pre");
+  facts.className = "enemy";
+  facts.textContent = `turn order: ${view.order.join(", ")}\n${view.enemy}`;
+  box.append(svg, facts);
+  return box;
+}
+
 function drawBoard(view, targets, onHex) {
   if (view.kind === "hexes") return drawHexes(view, targets || {}, onHex || (() => {}));
+  if (view.kind === "council") return drawCouncil(view, targets || {}, onHex || (() => {}));
   const pre = document.createElement("pre");
   pre.className = "board";
   pre.textContent = view.text;
