@@ -116,5 +116,29 @@ def plot_curves(table: pd.DataFrame, figure: str = "", ax=None):
     return ax
 
 
-__all__ = ["curves", "decision_shares", "event_rates", "figures", "first_reached", "plot_curves", "read_tables",
-           "summary"]
+def plot_compare(table: pd.DataFrame, key: str, value: str = "mean", top: int = 12, ax=None, title: str = ""):
+    """Grouped bars, one colour per agent, of `value` by `key` with the 95% interval (`low`, `high`): the
+    `top` keys of the largest values (`event_rates` by kind, `decision_shares` by decision with value="rate")."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        ax = plt.subplots(figsize=(7, 0.45 * top + 1))[1]
+    keys = table.groupby(key)[value].max().nlargest(top).index.tolist()[::-1]
+    agents = sorted(table["agent"].unique())
+    height = 0.8 / max(len(agents), 1)
+    for i, (colour, agent) in enumerate(zip(OKABE_ITO, agents)):
+        rows = table[table["agent"] == agent].set_index(key).reindex(keys)
+        y = np.arange(len(keys)) + i * height
+        ax.barh(y, rows[value].fillna(0), height, color=colour, label=agent,
+                xerr=[(rows[value] - rows["low"]).fillna(0), (rows["high"] - rows[value]).fillna(0)],
+                error_kw={"lw": 1, "capsize": 2})
+    ax.set_yticks(np.arange(len(keys)) + 0.4 - height / 2, keys)
+    ax.set_xlabel(f"{value} (bars: 95% interval)")
+    ax.legend(fontsize=8)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+__all__ = ["curves", "decision_shares", "event_rates", "figures", "first_reached", "plot_compare", "plot_curves",
+           "read_tables", "summary"]

@@ -45,3 +45,5 @@ def test_the_curves_plot(tables):
     matplotlib.use("Agg")
     ax = fp.plot_curves(fp.curves(tables, "hexes"), "hexes")
     assert len(ax.get_lines()) == 2
+    assert fp.plot_compare(fp.event_rates(tables), "kind", top=5) is not None
+    assert fp.plot_compare(fp.decision_shares(tables), "decision", value="rate", top=5) is not None

@@ -131,3 +131,19 @@ def test_value_calibration_table(probes):
     table = calibration(probes, bins=4)
     assert table["positions"].sum() == len(probes)
     assert table["value"].is_monotonic_increasing
+
+
+def test_an_rllib_model_and_a_model_without_its_critic(record, tmp_path):
+    """rllib:PATH probes with both heads; a ppo model read without torch has no value column."""
+    from ktenv.agents.network import read_meta
+    from ktenv.agents.rllib_agent import build_network, save_model
+
+    meta = read_meta(MODEL)
+    meta = {k: meta[k] for k in ("observation_size", "action_size", "game")}
+    meta["network"] = {"features": 8, "pi": [8], "vf": [8], "activation": "relu"}
+    path = save_model(build_network(meta), tmp_path / "tiny_rllib.zip", meta)
+    table = probe(f"rllib:{path}", record, references=[], seats=[0], every=10)
+    assert len(table) > 5 and table["value"].notna().all()
+    assert (table["model_p"] <= 1).all() and (table["entropy"] >= 0).all()
+    bare = probe(load_policy(SPEC, value=False), record, references=[], seats=[0], every=10)
+    assert bare["value"].isna().all() and (bare["model_action"] == bare["action"]).all()
