@@ -88,7 +88,8 @@ def event_rates(data) -> pd.DataFrame:
     kinds = events["kind"].unique()
     grid = seats.rename(columns={"seat": "player"}).merge(pd.DataFrame({"kind": kinds}), how="cross")
     full = grid.merge(counts, how="left", on=["game", "player", "kind"]).fillna({"count": 0})
-    return _mean_ci(full, ["agent", "kind"], "count").rename(columns={"n": "games"})
+    table = _mean_ci(full, ["agent", "kind"], "count").rename(columns={"n": "games"})
+    return table.assign(low=table["low"].clip(lower=0))  # a count is never negative
 
 
 def summary(data) -> pd.DataFrame:
