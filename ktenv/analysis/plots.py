@@ -16,12 +16,17 @@ def _axes(ax, size: tuple[float, float]):
     return plt.subplots(figsize=size)[1]
 
 
+def _errors(table: pd.DataFrame, column: str) -> list:
+    """Error bar lengths below and above `column` from its interval (`low`, `high`), never negative."""
+    return [(table[column] - table["low"]).clip(lower=0), (table["high"] - table[column]).clip(lower=0)]
+
+
 def plot_agreement(table: pd.DataFrame, by: str = "decision", ax=None, title: str = ""):
     """`agreement`'s rates as bars with their 95% intervals, most frequent kinds at the top."""
     ax = _axes(ax, (6, 0.35 * len(table) + 1))
     y = range(len(table))[::-1]
     ax.barh(list(y), table["rate"], color=OKABE_ITO[4], alpha=0.8)
-    ax.errorbar(table["rate"], list(y), xerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
+    ax.errorbar(table["rate"], list(y), xerr=_errors(table, "rate"),
                 fmt="none", ecolor="black", capsize=3, lw=1)
     ax.set_yticks(list(y), [f"{k} ({n})" for k, n in zip(table[by], table["positions"])])
     ax.set_xlim(0, 1)
@@ -48,7 +53,7 @@ def plot_audit(summary: pd.DataFrame, by: str = "decision", ax=None, title: str 
 def plot_calibration(table: pd.DataFrame, ax=None, title: str = ""):
     """`calibration`'s win rate per bin of predicted value, with 95% intervals."""
     ax = _axes(ax, (5, 4))
-    ax.errorbar(table["value"], table["rate"], yerr=[table["rate"] - table["low"], table["high"] - table["rate"]],
+    ax.errorbar(table["value"], table["rate"], yerr=_errors(table, "rate"),
                 fmt="o-", color=OKABE_ITO[5], ecolor=OKABE_ITO[5], capsize=3)
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("predicted value (bin mean)")

@@ -173,7 +173,9 @@ def _with_rate(table: pd.DataFrame, hits: str, total: str) -> pd.DataFrame:
     table[hits] = table[hits].astype(int)
     table["rate"] = table[hits] / table[total].where(table[total] > 0, 1)
     bounds = [wilson(h, n) for h, n in zip(table[hits], table[total])]
-    table["low"], table["high"] = [b[0] for b in bounds], [b[1] for b in bounds]
+    # Wilson's bounds are computed in floating point: 0 successes can give a lower bound of 1e-17
+    table["low"] = np.minimum([b[0] for b in bounds], table["rate"])
+    table["high"] = np.maximum([b[1] for b in bounds], table["rate"])
     return table
 
 

@@ -147,3 +147,22 @@ def test_an_rllib_model_and_a_model_without_its_critic(record, tmp_path):
     assert (table["model_p"] <= 1).all() and (table["entropy"] >= 0).all()
     bare = probe(load_policy(SPEC, value=False), record, references=[], seats=[0], every=10)
     assert bare["value"].isna().all() and (bare["model_action"] == bare["action"]).all()
+
+
+def test_a_reference_that_searches_gets_a_world_sampler_of_its_seat(record):
+    table = probe(SPEC, record, references=["ismcts:playouts=4,cutoff=5"], seats=[0], every=25)
+    assert len(table) >= 3
+    legal_choice = table["ismcts:playouts=4,cutoff=5_action"] >= 0
+    assert legal_choice.all()
+
+
+def test_the_pictures(probes, record):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ktenv.analysis import plot_agreement, plot_audit, plot_calibration
+
+    assert plot_agreement(agreement(probes, "greedy")) is not None
+    assert plot_calibration(calibration(probes, bins=3)) is not None
+    audited = audit(record, probes[probes["actor"] == 0], worlds=3, limit=2)
+    assert plot_audit(audit_summary(audited)) is not None
