@@ -53,7 +53,8 @@ def seat_view(obs: np.ndarray, mask: np.ndarray | None, names: list[str]) -> dic
     out = {"kind": BOARD_KIND, "title": _named(hv.KingsAndThingsSeatView().decision(obs), names),
            "players": _players(v, names), "hexes": [_hex(v, h, names) for h in range(v.h)],
            "screen": [hv.thing_label(int(t)) for t in np.flatnonzero(v.mine_screen)],
-           "actions": [], "battle": _named(hv.KingsAndThingsSeatView()._battle(v), names)}
+           "actions": [], "battle": _named(hv.KingsAndThingsSeatView()._battle(v), names),
+           "battle_hex": int(v.reg_hex("b_hex"))}  # -1: none (the battle's hex is public)
     if mask is not None:
         out["actions"] = [_action(v, int(a)) for a in np.flatnonzero(mask)]
     return out

@@ -32,6 +32,7 @@ SCHEMA, VERSION = "ktenv.web_game", 1
 HUMAN = "human"  # a seat the person plays
 MAX_DECISIONS = 100_000  # a safety bound, as the arena's
 LOG_KEEP = 400  # log lines a page receives
+MAX_SEED = 2**62  # as a tournament's seeds: every game's generator takes it
 
 
 class StaleActionError(Exception):
@@ -148,7 +149,9 @@ class Table:
         out = {"id": self.id, "game": self.spec.name, "title": self.spec.title, "seat": seat,
                "decision": len(self.actions), "over": self.over, "your_turn": deciding,
                "view": {**view.seat_view(view.encode(s, seat), mask, self.names(seat)), "rotation": seat},
-               "log": self.logs.get(seat, [])[-LOG_KEEP:], "notes": self.notes}
+               "log": self.logs.get(seat, [])[-LOG_KEEP:], "notes": self.notes, "people": self.humans}
+        if not self.over and s.actor in self.humans and s.actor != seat:  # whose turn it is is public
+            out["waiting_for"] = int(s.actor)
         if self.over:
             out["result"] = {"winners": [self.names(seat)[(w - seat) % len(self.agents)] for w in s.winners],
                              "reason": str(getattr(s, "reason", ""))}
@@ -213,8 +216,13 @@ def new_table(options: dict, start: tuple[Any, int, list[int]] | None = None) ->
     if start is None:
         rounds = options.get("max_rounds")
         rounds = None if rounds in (None, "", 0) else _whole(rounds, "max_rounds")
-        cfg = spec.make_config(dict(options.get("options") or {}), players, rounds)
+        game_options = options.get("options") or {}
+        if not isinstance(game_options, dict):
+            raise ConfigError("options: expected a JSON object of game option keys and values")
+        cfg = spec.make_config(dict(game_options), players, rounds)
         seed, prefix = _whole(options.get("seed", secrets.randbelow(2**31)), "seed"), []
+        if not 0 <= seed <= MAX_SEED:
+            raise ConfigError(f"seed: expected a whole number from 0 to {MAX_SEED}, got {seed}")
     else:
         cfg, seed, prefix = start
     table = Table(secrets.token_hex(6), spec, cfg, seed, agents, bots_from=len(prefix))

@@ -122,11 +122,28 @@ def test_stale_and_illegal_actions_change_nothing(client, tmp_path):
 @pytest.mark.parametrize("body, words", [({"game": "chess"}, "unknown game"), ({"players": 5}, "players"),
                                          ({"agents": ["nobody"]}, "unknown agent"), ({"seat": 3}, "seat"),
                                          ({"agents": ["random", "random"]}, "agent names"),
-                                         ({"max_rounds": "many"}, "max_rounds")])
+                                         ({"max_rounds": "many"}, "max_rounds"), ({"seed": 2**70}, "seed"),
+                                         ({"seed": -5}, "seed"), ({"options": "x"}, "options"),
+                                         ({"options": {"nonsense": 1}}, "nonsense")])
 def test_a_bad_new_game_is_refused_and_stores_nothing(client, tmp_path, body, words):
     r = client.post("/api/tables", json={**NEW, **body})
     assert r.status_code == 400 and words in r.json()["error"]
     assert not (tmp_path / "runs" / "web").exists()
+
+
+def test_two_people_play_their_seats(client):
+    """A seat named human is another person's: each person's page is its own, and shows whose turn it is."""
+    page = client.post("/api/tables", json={**NEW, "agents": ["human"]}).json()
+    assert page["people"] == [0, 1] and not page["your_turn"] and page["waiting_for"] == 1
+    for _ in range(6):
+        seat = page.get("waiting_for", page["seat"])
+        page = client.get(f"/api/tables/{page['id']}", params={"seat": seat}).json()
+        assert page["your_turn"] and "waiting_for" not in page
+        r = client.post(f"/api/tables/{page['id']}/act", json={"decision": page["decision"], "seat": seat,
+                                                               "action": page["view"]["actions"][0]["action"]})
+        assert r.status_code == 200, r.text
+        page = r.json()
+    assert any(line.startswith("human (seat ") for line in page["log"])  # the other person's moves, as seen
 
 
 def test_unknown_games_are_not_found(client):

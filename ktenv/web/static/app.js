@@ -121,7 +121,8 @@ async function newGamePage() {
   const form = h("form", { "class": "newgame panel", onsubmit: start }, h("h2", {}, "New game"),
     h("label", {}, "Game ", game), h("label", {}, "Players ", players), h("label", {}, "Your seat ", seat),
     h("label", {}, "Agents in the other seats (one for all, or one per seat, comma-separated) ", agents,
-      h("div", { "class": "muted" }, "random, greedy, expert, ismcts, ppo:PATH, rllib:PATH, FILE.py:CLASS")),
+      h("div", { "class": "muted" }, "random, greedy, expert, ismcts, ppo:PATH, rllib:PATH, FILE.py:CLASS; human: " +
+        "another person")),
     h("label", {}, "Round limit (0: none) ", rounds), h("label", {}, "Seed ", seed),
     h("button", { type: "submit", id: "start" }, "Start"));
   const saved = (await api("GET", "/api/runs")).filter(f => f.kind === "web_game");
@@ -137,9 +138,22 @@ const speeds = { "instant": 0, "fast": 80, "slow": 400 };
 let logSpeed = "fast";
 
 async function tablePage(id) {
-  const page = await api("GET", `/api/tables/${id}`);
+  const seat = query().get("seat");  // one of several person seats (a game with more than one person)
+  const page = await api("GET", `/api/tables/${id}` + (seat ? `?seat=${encodeURIComponent(seat)}` : ""));
   current = { kind: "table", id, shown: page.log.length };  // the moves before the page opened: shown at once
   renderTable(page);
+}
+
+// While another person's seat decides (another tab, or the same screen passed around), look again now and then.
+function watchForPeople(page) {
+  if (page.waiting_for === undefined || page.over) return;
+  setTimeout(async () => {
+    if (current.kind !== "table" || current.id !== page.id || +main.dataset.decision !== page.decision) return;
+    try {
+      const now = await api("GET", `/api/tables/${page.id}?seat=${page.seat}`);
+      if (now.decision !== page.decision) renderTable(now); else watchForPeople(page);
+    } catch (err) { showError(err.message); }
+  }, 1500);
 }
 
 function renderTable(page) {
@@ -156,7 +170,10 @@ function renderTable(page) {
   const status = page.over
     ? h("p", { id: "result" }, h("b", {}, "Game over: "), (page.result.winners.join(", ") || "nobody") + " won (" +
         page.result.reason + "). ", h("a", { href: `#/replay?path=web/${page.id}.record.json&seat=table` }, "Watch the record"))
-    : h("p", { "class": "muted" }, page.your_turn ? "Your decision:" : "Waiting for the other seats…");
+    : page.waiting_for !== undefined
+      ? h("p", { "class": "muted", id: "waiting" }, `Seat ${page.waiting_for + 1} (a person) decides: `,
+          h("a", { href: `#/table/${page.id}?seat=${page.waiting_for}` }, `play seat ${page.waiting_for + 1}`))
+      : h("p", { "class": "muted" }, page.your_turn ? "Your decision:" : "Waiting for the other seats…");
   const showAll = h("button", { id: "show-all", hidden: true, onclick: () => {
     for (const b of document.querySelectorAll("#actions button[data-action]")) b.hidden = false;
     showAll.hidden = true;
@@ -168,8 +185,8 @@ function renderTable(page) {
     Object.keys(speeds).map(s => h("option", { value: s, selected: s === logSpeed }, s)));
   main.replaceChildren(h("div", { "class": "layout" },
     h("div", {}, h("div", { "class": "panel" }, h("div", { "class": "title", id: "title" }, view.title),
-      drawBoard(view, targets, hx => chooseAt(targets[hx], play))), h("div", { "class": "panel" }, playersTable(view), screenPart(view),
-      view.battle ? h("p", {}, view.battle) : null)),
+      view.battle ? h("p", { "class": "battle", id: "battle" }, view.battle) : null,
+      drawBoard(view, targets, hx => chooseAt(targets[hx], play))), h("div", { "class": "panel" }, playersTable(view), screenPart(view))),
     h("div", {}, h("div", { "class": "panel" }, status, actions,
       (page.notes || []).map(n => h("p", { "class": "note" }, n))),
       h("div", { "class": "panel" }, h("h2", {}, "Moves ", h("span", { "class": "muted" }, "speed "), speed), log),
@@ -177,6 +194,7 @@ function renderTable(page) {
   main.dataset.decision = page.decision;  // what the page shows, for scripts and tests
   main.dataset.over = page.over;
   revealLog(log, page.log);
+  watchForPeople(page);
 }
 
 // A click on the board: the one action there is played; several (a hex's counters) are shown alone to pick from.
@@ -258,6 +276,7 @@ async function loadPosition() {
     h("span", { id: "at" }, `move ${r.at} of ${r.moves}`), seats),
     h("div", { "class": "layout" },
       h("div", {}, h("div", { "class": "panel" }, h("div", { "class": "title", id: "title" }, r.view.title),
+        r.view.battle ? h("p", { "class": "battle", id: "battle" }, r.view.battle) : null,
         drawBoard(r.view, {}, null)), h("div", { "class": "panel" }, playersTable(r.view), screenPart(r.view))),
       h("div", {}, h("div", { "class": "panel" }, h("h2", {}, "Next move"), h("p", { id: "next" }, r.next || "—"),
         r.view.actions.length ? h("details", {}, h("summary", {}, `${r.view.actions.length} legal actions`),

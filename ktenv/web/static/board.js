@@ -38,7 +38,7 @@ function drawHexes(view, targets, onHex) {
     }).join(" ");
     const g = svgEl("g", { "class": "hexgroup", "data-hex": x.h });
     const poly = svgEl("polygon", { points: corners, fill: TERRAIN[x.terrain] || "#999",
-      "class": "hex" + (x.h in targets ? " target" : "") });
+      "class": "hex" + (x.h in targets ? " target" : "") + (x.h === view.battle_hex ? " battle" : "") });
     g.appendChild(poly);
     if (x.owner >= 0) {
       g.appendChild(svgEl("circle", { cx: cx - size * 0.42, cy: cy - size * 0.42, r: 5,
