@@ -244,7 +244,8 @@ def _seat_agents(spec: registry.GameSpec, players: int, seat: int, others: Any) 
     for a in others:
         if a != HUMAN and not agent_names.known(a, spec.name):
             raise ConfigError(f"agents: unknown agent {a!r} for {spec.title} "
-                              f"(known: {', '.join(agent_names.names(spec.name))}, ppo:PATH, FILE.py:CLASS)")
+                              f"(known: {', '.join(agent_names.names(spec.name))}, ppo:PATH, rllib:PATH, "
+                              "FILE.py:CLASS, or human for another person)")
     return others[:seat] + [HUMAN] + others[seat:]
 
 

@@ -1,6 +1,7 @@
-"""Playing in the browser over HTTP: a whole game against a bot, stored as it goes and resumed after a restart,
-finished as a record `ktenv replay` verifies; stale, illegal and malformed requests refused with nothing
-changed; a position inspected by an agent."""
+"""Playing in the browser over HTTP: a whole game against a bot, stored as it goes and resumed after a restart
+exactly as it would have gone on without it (the bots too), finished as a record `ktenv replay` verifies; two
+people at one game; stale, illegal and malformed requests refused with nothing changed; a position inspected
+by an agent (rule agents, a search, trained models of both trainers)."""
 
 from __future__ import annotations
 
