@@ -151,7 +151,7 @@ def test_init_from_starts_the_learner_from_the_models_weights(tmp_path, monkeypa
     class StopError(Exception):
         pass
 
-    def first_weights(cfg, run_dir, model, meta, start):
+    def first_weights(cfg, run_dir, model, meta, start, counters=None):
         seen.update({k: v.detach().clone() for k, v in model.policy.state_dict().items()})
         raise StopError
 
