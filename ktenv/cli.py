@@ -11,7 +11,7 @@ import sys
 from . import registry
 from .arena.cli import add_game_flag, add_replay_parser, add_tournament_parser
 from .datasets.cli import add_dataset_parser
-from .errors import ConfigError
+from .errors import ConfigError, missing_extra
 from .training.config import add_train_arguments
 from .web.cli import add_serve_parser
 
@@ -78,8 +78,7 @@ def _add_training_tool(sub, name: str, summary: str) -> None:
         try:
             return module.run(args)
         except ModuleNotFoundError as exc:
-            raise ConfigError(f"ktenv {name} needs the 'train' extra ({exc.name} is missing): "
-                              "pip install torch==2.13.0 && pip install -e \".[train]\"") from None
+            raise missing_extra(name, "train", exc) from None
 
     tool.set_defaults(func=run)
 
@@ -129,8 +128,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     try:
         from ktenv.training.train_ppo import run
     except ModuleNotFoundError as exc:
-        raise ConfigError(f"ktenv train needs the 'train' extra ({exc.name} is missing): "
-                          "pip install torch==2.13.0 && pip install -e \".[train]\"") from None
+        raise missing_extra("train", "train", exc) from None
     return run(args)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import ConfigError
+from ..errors import missing_extra
 
 
 def add_serve_parser(sub) -> argparse.ArgumentParser:
@@ -27,8 +27,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
     except ModuleNotFoundError as exc:
-        raise ConfigError(f"ktenv serve needs the 'web' extra ({exc.name} is missing): "
-                          "pip install -e \".[web]\"") from None
+        raise missing_extra("serve", "web", exc) from None
     from .app import create_app
 
     config = uvicorn.Config(create_app(args.runs), host=args.host, port=args.port, log_level="warning")
