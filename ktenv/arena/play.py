@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..files import write_text_atomically
 from ..gamekit.cli import agent_label, check_save_path, seat_names
 from .records import record_of
 
@@ -41,10 +42,8 @@ def play_setup(args: argparse.Namespace, players: int, game: str) -> PlaySetup:
 
 
 def _write(path: Path, text: str, flag: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
     try:
-        tmp.write_text(text)
-        tmp.replace(path)  # never a half-written file
+        write_text_atomically(path, text)
     except OSError as exc:
         raise ConfigError(f"{flag} {path}: cannot write it ({exc.strerror or exc})") from None
 

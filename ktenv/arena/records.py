@@ -41,6 +41,7 @@ import numpy as np
 
 from .. import registry
 from ..errors import ConfigError, IllegalActionError
+from ..files import write_text_atomically
 from .config import agent_file, file_digest
 
 SCHEMA = "ktenv.record"
@@ -120,11 +121,7 @@ class GameRecord:
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.to_json())
-        tmp.replace(path)  # never a half-written record
+        write_text_atomically(path, self.to_json())
 
     @classmethod
     def from_dict(cls, data) -> GameRecord:

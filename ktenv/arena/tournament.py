@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..files import write_text_atomically
 from .config import TournamentConfig, short_digest
 from .game import AgentError
 from .ratings import format_table, head_to_head, standings
@@ -461,11 +462,7 @@ def summary(cfg: TournamentConfig, report: dict) -> dict:
 
 def write_summary_json(path: str, cfg: TournamentConfig, report: dict) -> None:
     """`summary` as a JSON file, written whole or not at all."""
-    out = Path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(summary(cfg, report), indent=2) + "\n")
-    tmp.replace(out)
+    write_text_atomically(path, json.dumps(summary(cfg, report), indent=2) + "\n")
 
 
 __all__ = ["ConfigError", "Store", "TournamentConfig", "TournamentError", "open_store", "report_text",

@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..files import write_text_atomically
 from .schema import SCHEMA_VERSION, TABLES
 
 MANIFEST = "manifest.json"
@@ -27,9 +28,7 @@ class DatasetError(ValueError):
 
 
 def _atomic_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    write_text_atomically(path, text)
 
 
 def _array(values: list, kind: pa.DataType) -> pa.Array:

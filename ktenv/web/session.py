@@ -26,6 +26,7 @@ from .. import registry
 from ..arena.game import agent_seed, take_turn
 from ..arena.records import record_of
 from ..errors import ConfigError
+from ..files import write_text_atomically
 from .views import view_of
 
 SCHEMA, VERSION = "ktenv.web_game", 1
@@ -191,9 +192,7 @@ def seat_words(view: Any, observation: np.ndarray, action: int, names: list[str]
 
 
 def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)  # never half a file
+    write_text_atomically(path, text)
 
 
 def new_table(options: dict, start: tuple[Any, int, list[int]] | None = None) -> Table:
