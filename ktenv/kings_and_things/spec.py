@@ -34,6 +34,7 @@ GAME = GameSpec(
         "saved_game": f"{_HERE}.state:is_saved_game",
         "dataset": f"{_HERE}.dataset:reader",
         "web_view": f"{_HERE}.web",
+        "bot_view": "ktenv.agents.kings_and_things.bot_view",
         "analysis": f"{_HERE}.analysis",
     },
 )

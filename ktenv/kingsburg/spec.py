@@ -34,5 +34,6 @@ GAME = GameSpec(
         "saved_game": f"{_HERE}.state:is_saved_game",
         "dataset": f"{_HERE}.dataset:reader",
         "web_view": f"{_HERE}.web",
+        "bot_view": "ktenv.agents.kingsburg.bot_view",
     },
 )
