@@ -218,7 +218,7 @@ def _replay_rows(job: _Job, item: Item, rec: GameRecord, tables: _Tables) -> lis
         r = reader.round_of(s)
         if r != last["round"]:
             last["round"] = r
-            for p, values in enumerate(reader.figures_of(s)):
+            for p, values in enumerate(last["watch"].figures(s)):
                 tables.add("rounds", {"game": gid, "round": r, "player": p, **dict(zip(figures, values))})
         p = s.actor
         mask = legal_mask(s)
@@ -242,9 +242,11 @@ def _replay_rows(job: _Job, item: Item, rec: GameRecord, tables: _Tables) -> lis
         done = replay(rec, on_move=on_move)
     except RecordError as exc:
         raise RecordError(f"{item.record}: {exc}") from None
-    if last["watch"] is not None:
+    if last["watch"] is None:  # a record without a move
+        last["watch"] = reader.watch(done.state)
+    else:
         note_events(done.state)
-    return reader.figures_of(done.state)
+    return last["watch"].figures(done.state)
 
 
 def _seat_rows(tables: _Tables, game_row: dict, figures: tuple[str, ...], final: list[list[int]] | None,

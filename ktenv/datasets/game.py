@@ -1,8 +1,9 @@
 """What a game supplies to the dataset tables: a `GameReader` per config (the spec's ``dataset`` part).
 
 The shared export replays records and asks the reader for everything game-specific: the round a state is
-in, the public figures of every player, the phase and decision names, the action's block and English
-text, the actor's observation, and the events one action set off. Kept light (no pyarrow) so a game's
+in, the phase and decision names, the action's block and English text, the actor's observation; and asks the
+game's watch for the events one action set off and the public figures of every player (a watch follows the
+whole game, so a figure may be a running total, such as the gold spent so far). Kept light (no pyarrow) so a game's
 module can name these types without loading the writer.
 """
 
@@ -31,6 +32,8 @@ class EventWatch(Protocol):
 
     def after(self, s: Any, actor: int, action: int) -> list[Event]: ...
 
+    def figures(self, s: Any) -> list[list[int]]: ...  # [player][figure], the game so far included
+
 
 class GameReader(Protocol):
     """One config's view of its states for the tables (see docs/datasets.md)."""
@@ -39,8 +42,6 @@ class GameReader(Protocol):
     store_figures: dict[str, str]  # figure -> the tournament store's column that holds it at the end
 
     def round_of(self, s: Any) -> int: ...
-
-    def figures_of(self, s: Any) -> list[list[int]]: ...  # [player][figure]
 
     def phase(self, s: Any) -> str: ...
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the games' figures gained running totals and face-down counts
 TABLES = ("games", "seats", "rounds", "decisions", "events")
 
 GAMES = (

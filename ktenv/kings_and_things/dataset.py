@@ -18,15 +18,22 @@ from . import catalog as cat
 from . import decisions as D
 from .board import board_radius, geometry, hex_label
 from .config import GameConfig
-from .constants import BOARD, NEUTRAL
+from .constants import BOARD, CITY, NEUTRAL, SPECIAL_INCOME, VILLAGE
 from .engine.actions import action_layout
 from .engine.describe import describe_action
 from .env.stats import STAT_COLUMNS, player_stats
 from .state import PHASE_NAMES, GameState
 
-FIGURES = ("alive", "gold", "income", "hexes", "fort_levels", "forts", "citadels", "heroes", "board_things",
-           "screen", "income_counters")
-_COLUMNS = [STAT_COLUMNS.index(f) for f in FIGURES]
+_STATS = ("alive", "gold", "income", "hexes", "fort_levels", "forts", "citadels", "heroes", "board_things", "screen",
+          "income_counters")
+# public at the table (RI.1, RI.4, RI.7): how many of a player's Things on the board are face down, in how many
+# stacks, and how many of those the table has never seen (each a possible bluff, R9, for all the others know)
+_BOARD = ("face_down_stacks", "face_down_things", "unseen_things")
+# running totals over the game: every change of a player's gold in hand (public, RI.1), up or down
+_GOLD_FLOW = ("gold_gained", "gold_spent")
+FIGURES = (*_STATS, *_BOARD, *_GOLD_FLOW)
+_COLUMNS = [STAT_COLUMNS.index(f) for f in _STATS]
+_NOT_INCOME = ~np.isin(cat.THING_KIND, (SPECIAL_INCOME, CITY, VILLAGE))
 # the stats counters that announce an event (the others count every step or every draw)
 _WATCHED = ("explorations", "battles", "hexes_conquered", "bribes", "heroes_recruited", "events_played",
             "magic_played", "forts_built", "treasures_cashed", "heroes_dismissed")
@@ -42,6 +49,16 @@ def _raw(s: Any) -> Any:
 def _frames(s: Any) -> list[dict]:
     raw = _raw(s)
     return raw.frames_list() if raw is not s else [f.to_dict() for f in s.frames]
+
+
+def _face_down(raw: Any, n: int) -> np.ndarray:
+    """Per player: face-down stacks, face-down Things on the board, and those never seen by the table."""
+    owner = raw.thing_owner
+    down = (raw.thing_place == BOARD) & ~raw.thing_face_up & _NOT_INCOME[:len(owner)] & (owner >= 0) & (owner < n)
+    unseen = down & ~raw.thing_public
+    stacks = np.unique(owner[down].astype(np.int64) * 10_000 + raw.thing_hex[down]) // 10_000
+    return np.column_stack([np.bincount(stacks, minlength=n), np.bincount(owner[down], minlength=n),
+                            np.bincount(owner[unseen], minlength=n)])
 
 
 def _side(p: int) -> int:
@@ -67,8 +84,10 @@ class Reader:
     def round_of(self, s: Any) -> int:
         return int(s.round)
 
-    def figures_of(self, s: Any) -> list[list[int]]:
-        return player_stats(s)[:, _COLUMNS].tolist()
+    def figures_of(self, s: Any, gold_flow: np.ndarray) -> list[list[int]]:
+        """Every player's figures now; `gold_flow` holds the running totals (players x gained, spent)."""
+        n = self.cfg.n_players
+        return np.column_stack([player_stats(s)[:, _COLUMNS], _face_down(_raw(s), n), gold_flow]).tolist()
 
     def phase(self, s: Any) -> str:
         return PHASE_NAMES[s.phase]
@@ -123,6 +142,11 @@ class Watch:
         self.owner, self.fort, self.heroes = (a.copy() for a in self.now)
         self.counts = _counts(raw.stats)
         self.battle: dict | None = None  # the battle under way: its latest frame and its sizes
+        self.gold = np.asarray(raw.gold, np.int64).copy()
+        self.gold_flow = np.zeros((reader.cfg.n_players, 2), np.int64)  # gained, spent
+
+    def figures(self, s: Any) -> list[list[int]]:
+        return self.reader.figures_of(s, self.gold_flow)
 
     def _keep(self) -> None:
         for before, now in zip((self.owner, self.fort, self.heroes), self.now):
@@ -133,6 +157,11 @@ class Watch:
         if raw is s:  # a Python state: its arrays may be new objects
             self.now = (raw.hex_owner, raw.hex_fort, raw.hero_owner)
         counts = _counts(raw.stats)
+        gold = np.asarray(raw.gold, np.int64)
+        change = gold - self.gold
+        self.gold_flow[:, 0] += np.maximum(change, 0)
+        self.gold_flow[:, 1] += np.maximum(-change, 0)
+        self.gold = gold.copy()
         out = self._battle_goes_on(s) if self.battle is not None else []
         if counts != self.counts:
             changed = {k: b - a for k, a, b in zip(_WATCHED, self.counts, counts) if b != a}

@@ -18,7 +18,8 @@ from .config import KingsburgConfig
 from .machine import describe_action
 from .state import PHASE_NAMES
 
-FIGURES = ("vp", "buildings", "gold", "wood", "stone", "tokens", "soldiers")
+# the last two: running totals over the game of every change of a player's gold (public, K1.5), up or down
+FIGURES = ("vp", "buildings", "gold", "wood", "stone", "tokens", "soldiers", "gold_gained", "gold_spent")
 _BLOCKS = ((A.PASS, "PASS"), (A.TARGET, "TARGET"), (A.DICE, "DICE"), (A.MOD_MARKET, "MODIFIER"),
            (A.PICK_GOOD, "PICK_GOOD"), (A.BUILD, "BUILD"), (A.STATUE_COLOURED, "STATUE"), (A.CHAPEL, "CHAPEL"),
            (A.TOWN_HALL, "TOWN_HALL"), (A.RECRUIT, "RECRUIT"), (A.N_ACTIONS, ""))
@@ -39,8 +40,10 @@ class Reader:
     def round_of(self, s: Any) -> int:
         return int(s.year)
 
-    def figures_of(self, s: Any) -> list[list[int]]:
-        table = np.column_stack([s.vp, s.built.reshape(s.n_players, -1).sum(axis=1), s.goods, s.tokens, s.soldiers])
+    def figures_of(self, s: Any, gold_flow: np.ndarray) -> list[list[int]]:
+        """Every player's figures now; `gold_flow` holds the running totals (players x gained, spent)."""
+        table = np.column_stack([s.vp, s.built.reshape(s.n_players, -1).sum(axis=1), s.goods, s.tokens, s.soldiers,
+                                 gold_flow])
         return table.astype(np.int64).tolist()
 
     def phase(self, s: Any) -> str:
@@ -63,21 +66,30 @@ class Reader:
         return self._encoder.encode(s, player)
 
     def watch(self, s: Any) -> Watch:
-        return Watch(s)
+        return Watch(self, s)
 
 
 class Watch:
-    """Events of one game, from what changed between consecutive states."""
+    """Events and the gold flow of one game, from what changed between consecutive states."""
 
-    def __init__(self, s: Any) -> None:
+    def __init__(self, reader: Reader, s: Any) -> None:
+        self.reader = reader
+        self.gold_flow = np.zeros((s.n_players, 2), np.int64)  # gained, spent
         self._keep(s)
 
     def _keep(self, s: Any) -> None:
         self.groups, self.built = s.advisor_group.copy(), s.built.copy()
         self.soldiers, self.result = s.soldiers.copy(), s.result.copy()
+        self.gold = s.goods[:, cat.GOLD].astype(np.int64)
+
+    def figures(self, s: Any) -> list[list[int]]:
+        return self.reader.figures_of(s, self.gold_flow)
 
     def after(self, s: Any, actor: int, action: int) -> list[Event]:
         out: list[Event] = []
+        change = s.goods[:, cat.GOLD].astype(np.int64) - self.gold
+        self.gold_flow[:, 0] += np.maximum(change, 0)
+        self.gold_flow[:, 1] += np.maximum(-change, 0)
         for a in np.flatnonzero((s.advisor_group != self.groups) & (s.advisor_group >= 0)).tolist():
             out.append(Event("influence", int(s.advisor_group[a]), place=cat.ADVISOR_NAMES[a], amount=a))
         for p, row, column in zip(*np.nonzero(s.built & ~self.built)):
