@@ -19,11 +19,55 @@ class AgentError(RuntimeError):
     """An agent failed or answered with an illegal action (the game is not counted)."""
 
 
+FORFEIT = "forfeit_"  # the end reason of a forfeited game: forfeit_timeout, forfeit_crash, ...
+FAULTS = ("timeout", "crash", "garbage", "illegal")
+
+
+class ForfeitError(AgentError):
+    """A seat loses the game by its agent's fault: an agent outside ktenv's process (a bot speaking the stdio
+    protocol) that timed out, crashed, printed garbage or answered an illegal action. Unlike an AgentError
+    (a bug: the game is not counted), the game ends there and counts: the other seats share the win."""
+
+    def __init__(self, fault: str, detail: str, seat: int = -1) -> None:
+        if fault not in FAULTS:
+            raise ValueError(f"fault {fault!r} is not one of {FAULTS}")
+        super().__init__(f"seat {seat} forfeits ({fault}): {detail}")
+        self.fault, self.detail, self.seat = fault, detail, seat
+
+
+def forfeit_outcome(fault: ForfeitError, players: int) -> tuple[list[int], str, str]:
+    """(winners, reason, note) of a game its seat `fault.seat` forfeited: every other seat wins."""
+    return [p for p in range(players) if p != fault.seat], FORFEIT + fault.fault, str(fault)
+
+
+def forfeited_result(result: dict, fault: ForfeitError, players: int) -> dict:
+    """A record's result (the game's `result_of` of the state where it stopped) as the forfeit ended it; the
+    record keeps who forfeited and why, so `ktenv replay` can check the stopped game and this ending."""
+    winners, reason, _ = forfeit_outcome(fault, players)
+    return {**result, "winners": winners, "reason": reason,
+            "forfeit": {"seat": fault.seat, "fault": fault.fault, "detail": fault.detail}}
+
+
+def close_agents(agents: list) -> None:
+    """End what the agents hold outside this process (a bot's process) when their game ends, however it ends."""
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if callable(close):
+            close()
+
+
 def take_turn(agent, name: str, seat: int, observation, mask, take: Callable[[int], None]) -> int:
     """Ask `agent` (`name`, in `seat`) for its action and `take` it; a failure of the agent or an illegal
-    action is an AgentError naming it. Both games' arenas play every decision through here."""
+    action is an AgentError naming it, a bot's fault a `ForfeitError`. Both games' arenas play every decision
+    through here. An agent with ``needs_seat`` gets its seat as ``observation["seat"]``."""
+    if getattr(agent, "needs_seat", False) and isinstance(observation, dict):
+        observation = {**observation, "seat": seat}
     try:
         a = agent.act(observation, mask)
+    except ForfeitError as exc:
+        exc.seat = seat
+        exc.args = (f"agent {name!r} (seat {seat}) forfeits ({exc.fault}): {exc.detail}",)
+        raise
     except Exception as exc:
         raise AgentError(f"agent {name!r} (seat {seat}) failed: {exc!r}") from exc
     try:

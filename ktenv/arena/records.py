@@ -21,6 +21,11 @@ that replay a record are that game's (`ktenv.registry`). `state_sha256` hashes t
 (its ``to_json``) in save format `state_schema`; a record of an older format (ktenv 0.1: format 2, no
 `state_schema`) is verified on its result alone.
 
+A game that a seat's bot forfeited (`ktenv.arena.game.ForfeitError`: it timed out, crashed, printed garbage or
+answered an illegal action) stops where that seat was to act: its result holds the stopped game's figures,
+the reason ``forfeit_<fault>``, every other seat as a winner and ``"forfeit": {"seat", "fault", "detail"}``;
+`replay` checks that the replayed game stops unfinished with that seat to act.
+
 Records are JSON only (never pickle): a file from elsewhere can be read safely. A malformed,
 truncated or tampered record is refused with a `RecordError` naming what is wrong.
 """
@@ -191,9 +196,29 @@ def result_of(s: Any, decisions: int) -> dict:
     return registry.game_of_state(s).result_of(s, decisions)
 
 
-def record_of(cfg: Any, seed: int, agents: list[str], actions: list[int], final: Any) -> GameRecord:
+def record_of(cfg: Any, seed: int, agents: list[str], actions: list[int], final: Any, forfeit=None) -> GameRecord:
+    """The record of a played game; `forfeit` (arena.game.ForfeitError): the seat whose bot lost it by its fault."""
     files = {name: file_digest(path) for name in dict.fromkeys(agents) if (path := agent_file(name)) is not None}
-    return GameRecord(cfg, int(seed), list(agents), list(actions), result_of(final, len(actions)), files)
+    result = result_of(final, len(actions))
+    if forfeit is not None:
+        from .game import forfeited_result
+
+        result = forfeited_result(result, forfeit, cfg.n_players)
+    return GameRecord(cfg, int(seed), list(agents), list(actions), result, files)
+
+
+def _forfeited(got: dict, forfeit, s: Any, players: int) -> dict:
+    """The replayed result as the record's forfeit ended the game (`arena.game.forfeited_result`)."""
+    from .game import FAULTS, ForfeitError, forfeited_result
+
+    if not isinstance(forfeit, dict) or forfeit.get("fault") not in FAULTS or forfeit.get("seat") not in range(players):
+        raise RecordError(f"record field 'result.forfeit' must name a seat (0-{players - 1}) and a fault "
+                          f"({', '.join(FAULTS)}), got {forfeit!r}")
+    if s.game_over or int(s.actor) != forfeit["seat"]:
+        raise RecordError(f"replay differs from the record: seat {forfeit['seat']} forfeits, but the replayed game "
+                          + ("is over" if s.game_over else f"waits for seat {int(s.actor)}"))
+    fault = ForfeitError(forfeit["fault"], str(forfeit.get("detail", "")), forfeit["seat"])
+    return forfeited_result(got, fault, players)
 
 
 @dataclass
@@ -234,6 +259,8 @@ def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
         return Replay(record, s, stop, False)
     got = game.result_of(s, len(actions))
     want = record.result
+    if "forfeit" in want:  # the game stopped where a seat's bot lost it: that seat was to act
+        got = _forfeited(got, want["forfeit"], s, record.config.n_players)
     keys, note = ["winners", "reason", "rounds", "income", "hexes", "state_sha256"], ""
     if want.get("state_schema", 2) != schema:  # ktenv 0.1 records hashed the version-2 save
         keys.remove("state_sha256")

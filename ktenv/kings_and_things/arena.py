@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from ..arena.config import DEFAULT_MAX_DECISIONS
-from ..arena.game import ENGINE_ERROR, GameResult, agent_seed, take_turn
+from ..arena.game import ENGINE_ERROR, ForfeitError, GameResult, agent_seed, close_agents, forfeit_outcome, take_turn
 from ..errors import ConfigError
 from .board import board_radius, geometry
 from .config import GameConfig
@@ -42,6 +42,7 @@ class Played:
     actions: list[int]
     seconds: float
     dead_end: str = ""  # no legal action in a running game (a rules-engine bug), in words
+    forfeit: ForfeitError | None = None  # the seat whose bot lost the game by its fault (arena.game.ForfeitError)
 
 
 def play_out(cfg: GameConfig, seed: int, names: list[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
@@ -51,6 +52,14 @@ def play_out(cfg: GameConfig, seed: int, names: list[str], max_decisions: int = 
     if len(names) != cfg.n_players:
         raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
     seats = make_agents(names, seed)
+    try:
+        return _play_seats(cfg, seed, names, seats, max_decisions, backend)
+    finally:
+        close_agents(seats)  # a bot's process never outlives its game
+
+
+def _play_seats(cfg: GameConfig, seed: int, names: list[str], seats: list, max_decisions: int,
+                backend: str) -> Played:
     readers = [bool(getattr(a, "needs_observation", False)) for a in seats]
     searchers = [bool(getattr(a, "needs_worlds", False)) for a in seats]
     encoder = encoder_for(cfg) if any(readers) else None
@@ -69,7 +78,10 @@ def play_out(cfg: GameConfig, seed: int, names: list[str], max_decisions: int = 
         observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
         if searchers[p]:  # worlds its seat cannot tell apart, never the true state (agents.base)
             observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, p)}
-        actions.append(take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action)))
+        try:
+            actions.append(take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action)))
+        except ForfeitError as fault:  # the game ends here, the seat loses it
+            return Played(s, actions, time.perf_counter() - t0, forfeit=fault)
     return Played(s, actions, time.perf_counter() - t0)
 
 
@@ -83,8 +95,11 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
     if record:
         from ..arena.records import record_of
 
-        saved = record_of(cfg, seed, names, actions, s).to_dict()
-    if s.game_over:
+        saved = record_of(cfg, seed, names, actions, s, played.forfeit).to_dict()
+    note = played.dead_end
+    if played.forfeit is not None:
+        winners, reason, note = forfeit_outcome(played.forfeit, cfg.n_players)
+    elif s.game_over:
         winners, reason = list(s.winners), s.reason
     elif played.dead_end:
         winners, reason = [], ENGINE_ERROR
@@ -95,7 +110,7 @@ def play_game(cfg: GameConfig, seed: int, names: list[str], record: bool = False
         rounds=int(s.round), decisions=len(actions), seconds=played.seconds,
         income=[int(x) for x in stats[:, INCOME]], hexes=[int(x) for x in stats[:, HEXES]],
         gold=[int(x) for x in stats[:, GOLD]], forts=[int(x) for x in stats[:, FORT_LEVELS]],
-        heroes=[int(x) for x in stats[:, HEROES]], note=played.dead_end, actions=actions if record else [],
+        heroes=[int(x) for x in stats[:, HEROES]], note=note, actions=actions if record else [],
         record=saved)
 
 
@@ -141,8 +156,8 @@ def play_command(args) -> int:
         played = play_out(cfg, args.seed, setup.specs, backend=args.engine)
     except KeyboardInterrupt as exc:  # Ctrl-C, or a human seat that quit (ktenv.agents.human)
         return left_early(exc)
-    if played.dead_end:
-        print(f"ktenv: the game stopped early: {played.dead_end}", file=sys.stderr)
+    if played.dead_end or played.forfeit:
+        print(f"ktenv: the game stopped early: {played.dead_end or played.forfeit}", file=sys.stderr)
     return finish_play(args, setup, cfg, played.state, played.actions, summary, format_summary)
 
 

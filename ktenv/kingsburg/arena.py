@@ -9,10 +9,11 @@ Non-winners are ranked by VP, then buildings (for the ratings); the winners are 
 
 from __future__ import annotations
 
+import sys
 import time
 
 from ..arena.config import DEFAULT_MAX_DECISIONS
-from ..arena.game import GameResult, agent_seed, take_turn
+from ..arena.game import ForfeitError, GameResult, agent_seed, close_agents, forfeit_outcome, take_turn
 from . import catalog as cat
 from .config import GAME, KingsburgConfig
 from .machine import legal_mask, new_game, step
@@ -30,9 +31,24 @@ def make_agents(names: list[str], seed: int) -> list:
 def play(cfg: KingsburgConfig, seed: int, names: list[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
          backend: str = "auto") -> tuple[KingsburgState, list[int]]:
     """Play one game: (the final state, every action). Each agent sees only its observation and mask."""
+    s, actions, _ = play_out(cfg, seed, names, max_decisions, backend)
+    return s, actions
+
+
+def play_out(cfg: KingsburgConfig, seed: int, names: list[str], max_decisions: int = DEFAULT_MAX_DECISIONS,
+             backend: str = "auto") -> tuple[KingsburgState, list[int], ForfeitError | None]:
+    """`play`, and the seat whose bot lost the game by its fault (arena.game.ForfeitError) where one did."""
     if len(names) != cfg.n_players:
         raise ValueError(f"{len(names)} agents for {cfg.n_players} players")
     seats = make_agents(names, seed)
+    try:
+        return _play_seats(cfg, seed, names, seats, max_decisions, backend)
+    finally:
+        close_agents(seats)  # a bot's process never outlives its game
+
+
+def _play_seats(cfg: KingsburgConfig, seed: int, names: list[str], seats: list, max_decisions: int,
+                backend: str) -> tuple[KingsburgState, list[int], ForfeitError | None]:
     readers = [bool(getattr(a, "needs_observation", False)) for a in seats]
     encoder = ObservationEncoder(cfg.n_players)
     s = new_game(cfg, seed, backend=backend)
@@ -40,28 +56,34 @@ def play(cfg: KingsburgConfig, seed: int, names: list[str], max_decisions: int =
     while not s.game_over and len(actions) < max_decisions:
         p, mask = s.actor, legal_mask(s)
         observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
-        a = take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action))
+        try:
+            a = take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action))
+        except ForfeitError as fault:  # the game ends here, the seat loses it
+            return s, actions, fault
         actions.append(int(a))
-    return s, actions
+    return s, actions, None
 
 
 def play_game(cfg: KingsburgConfig, seed: int, names: list[str], record: bool = False,
               max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
     """One game; seat i is played by `names[i]` (Kingsburg agents); `backend`: auto or python (one engine)."""
     t0 = time.perf_counter()
-    s, actions = play(cfg, seed, names, max_decisions, backend)
+    s, actions, fault = play_out(cfg, seed, names, max_decisions, backend)
     saved = None
     if record:
         from ..arena.records import record_of
 
-        saved = record_of(cfg, seed, names, actions, s).to_dict()
+        saved = record_of(cfg, seed, names, actions, s, fault).to_dict()
     res = result_of(s, len(actions))
     n = cfg.n_players
+    note = ""
+    if fault is not None:
+        res["winners"], res["reason"], note = forfeit_outcome(fault, n)
     return GameResult(seed=int(seed), agents=list(names), winners=res["winners"], reason=res["reason"],
                       rounds=res["rounds"], decisions=len(actions), seconds=time.perf_counter() - t0,
                       income=res["income"], hexes=res["hexes"], gold=[s.goods_count(p) for p in range(n)],
-                      forts=[int(t) for t in s.tokens], heroes=[0] * n, actions=actions if record else [],
-                      record=saved)
+                      forts=[int(t) for t in s.tokens], heroes=[0] * n, note=note,
+                      actions=actions if record else [], record=saved)
 
 
 def summary(s: KingsburgState) -> dict:
@@ -98,9 +120,11 @@ def play_command(args) -> int:
     cfg = KingsburgConfig.from_dict({"n_players": args.players or 4, **set_options(args.set)})
     setup = play_setup(args, cfg.n_players, "kingsburg")
     try:
-        state, actions = play(cfg, args.seed, setup.specs, backend=args.engine)
+        state, actions, fault = play_out(cfg, args.seed, setup.specs, backend=args.engine)
     except KeyboardInterrupt as exc:  # Ctrl-C, or a human seat that quit (ktenv.agents.human)
         return left_early(exc)
+    if fault is not None:
+        print(f"ktenv: the game stopped early: {fault}", file=sys.stderr)
     return finish_play(args, setup, cfg, state, actions, summary, format_summary)
 
 
