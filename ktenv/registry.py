@@ -48,8 +48,9 @@ OPTIONAL_PARTS: dict[str, str] = {
     "dataset": "dataset(cfg) -> a datasets.game.GameReader: what `ktenv dataset` reads from a state",
     "web_view": "the module of the browser app's page views of the game (ktenv.web.views lists what it holds)",
     "analysis": "the module of the policy analysis' game parts: world_sampler(state, seat), paired_differences(...)",
-    "bot_view": "the module of a seat's view for bots and language models: seat_view() (an agents.human.SeatView) "
-                "and layout(observation) (the ObservationLayout naming the vector's fields), both from the vector alone",
+    "bot_view": "the module of a seat's view for bots and language models, all from its observation vector alone: "
+                "seat_view() (an agents.human.SeatView), layout(observation) (the ObservationLayout naming the "
+                "vector's fields), players(observation)",
 }
 
 

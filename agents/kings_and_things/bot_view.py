@@ -19,3 +19,8 @@ def seat_view() -> KingsAndThingsSeatView:
 def layout(observation: np.ndarray) -> ObservationLayout:
     """The layout of an observation vector of this length (the player count and options set it)."""
     return _shape(*variant_for(np.asarray(observation).size))[0]
+
+
+def players(observation: np.ndarray) -> int:
+    """The number of players of the game an observation vector of this length is from."""
+    return variant_for(np.asarray(observation).size)[0]

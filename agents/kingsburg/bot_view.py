@@ -22,3 +22,9 @@ def layout(observation: np.ndarray) -> ObservationLayout:
     if size not in _layouts():
         raise ValueError(f"not a Kingsburg observation (size {size})")
     return _layouts()[size][1]
+
+
+def players(observation: np.ndarray) -> int:
+    """The number of players of the game an observation vector of this length is from."""
+    layout(observation)  # a clear error for a vector of no Kingsburg length
+    return _layouts()[np.asarray(observation).size][0]
