@@ -10,8 +10,8 @@ from ..errors import ConfigError
 from ..gamekit.cli import set_options
 
 # flag dest -> tournament key (flags left out keep the YAML's or the default value)
-_FLAG_KEYS = ("agents", "players", "games", "workers", "seed", "max_rounds", "db", "records", "summary_json",
-              "plot", "backend", "ray_address", "max_decisions", "engine", "game_name")
+_FLAG_KEYS = ("agents", "players", "games", "workers", "seed", "max_rounds", "db", "records", "dataset",
+              "summary_json", "plot", "backend", "ray_address", "max_decisions", "engine", "game_name")
 
 
 def add_tournament_parser(sub) -> argparse.ArgumentParser:
@@ -31,8 +31,8 @@ def add_tournament_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", default=None, help="continue a stored tournament")
     p.add_argument("--fresh", action="store_true", default=None, help="delete the stored results and start over")
     p.add_argument("--records", metavar="DIR", help="save every game as a JSON record in DIR")
-    p.add_argument("--dataset", metavar="DIR", help="then write the stored games as Parquet tables in DIR "
-                                                    "(`ktenv dataset`; needs --records)")
+    p.add_argument("--dataset", metavar="DIR", help="write the games as Parquet tables in DIR while they are played "
+                                                    "(as `ktenv dataset` would; needs --records)")
     p.add_argument("--summary-json", metavar="PATH", help="write the standings as JSON")
     p.add_argument("--plot", metavar="PNG", help="draw ratings and the head-to-head matrix")
     p.add_argument("--backend", choices=("process", "ray"), help="process (default) or ray")
@@ -90,15 +90,14 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from .tournament import TournamentError, report_text, run_tournament, write_summary_json
 
     cfg = tournament_config(args)
-    if getattr(args, "dataset", None) and not cfg.records:
-        raise ConfigError("--dataset needs --records DIR: the tables' decisions come from the game records")
     try:
         report = run_tournament(cfg)
     except TournamentError as exc:
         print(f"ktenv: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"\nktenv: interrupted; finished games are kept in {cfg.db_path} "
+        kept = f"{cfg.db_path} and {cfg.dataset}" if cfg.dataset else f"{cfg.db_path}"
+        print(f"\nktenv: interrupted; finished games are kept in {kept} "
               "(run the same command with --resume to continue)", file=sys.stderr)
         return 130
     print(report_text(cfg, report))
@@ -111,11 +110,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         title = f"{', '.join(cfg.labels)}: {len(report['games'])} games, {cfg.players} players"
         plot_standings(cfg.plot, report["standings"], report["games"], title)
         print(f"plot written to {cfg.plot}")
-    if getattr(args, "dataset", None):
-        from ..datasets.export import export_dataset
-
-        summary = export_dataset(cfg.db_path, args.dataset, records=cfg.records, fresh=bool(cfg.fresh))
-        print(f"dataset written to {args.dataset} ({summary.games} games)")
+    if cfg.dataset:
+        print(f"dataset written to {cfg.dataset} ({report['dataset_games']} games)")
     return 0
 
 

@@ -41,6 +41,7 @@ class TournamentConfig:
     resume: bool = False
     fresh: bool = False
     records: str | None = None  # folder for one JSON record per game
+    dataset: str | None = None  # folder for the games as Parquet tables, written while the games are played
     summary_json: str | None = None
     plot: str | None = None
     backend: str = "process"
@@ -120,12 +121,15 @@ class TournamentConfig:
             raise ConfigError(f"tournament key 'game': {exc}") from None
         except TypeError as exc:
             raise ConfigError(f"tournament key 'game': {exc}") from None
-        for key in ("db", "records", "summary_json", "plot", "ray_address"):
+        for key in ("db", "records", "dataset", "summary_json", "plot", "ray_address"):
             value = getattr(self, key)
             if value is not None and not isinstance(value, str):
                 raise ConfigError(f"tournament key '{key}': expected a path or name, got {value!r}")
         if self.records is not None and Path(self.records).exists() and not Path(self.records).is_dir():
             raise ConfigError(f"tournament key 'records': {self.records} is a file; give a folder for the game records")
+        if self.dataset is not None and self.records is None:
+            raise ConfigError("tournament key 'dataset' needs 'records' (--dataset needs --records DIR): the tables' "
+                              "decisions come from the game records")
         for key in ("resume", "fresh", "progress"):
             if not isinstance(getattr(self, key), bool):
                 raise ConfigError(f"tournament key '{key}': expected true or false, got {getattr(self, key)!r}")

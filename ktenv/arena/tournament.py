@@ -212,14 +212,11 @@ def run_one(task: tuple) -> tuple[int, dict]:
     except AgentError as exc:
         raise TournamentError(f"game {index} (seed {seed}, agents {names}): {exc}") from None
     result = labelled(result, names)
-    if record_dir is not None:
-        from .records import GameRecord
-
-        GameRecord.from_dict(result.record).save(record_path(record_dir, index))
     out = result.to_dict()
     out.pop("actions", None)
-    out.pop("record", None)
-    return index, out
+    if record_dir is None:
+        out.pop("record", None)
+    return index, out  # the record travels back: the driver writes it, so a Ray worker's disk never holds it
 
 
 def record_path(folder: str, index: int) -> Path:
@@ -348,12 +345,16 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
         progress = Progress(cfg.games, len(stored & set(range(cfg.games))), cfg.progress)
         t0 = time.perf_counter()
         played = 0
+        dataset = _live_dataset(cfg)
         backend = _ray_backend(tasks, cfg.ray_address) if cfg.backend == "ray" else \
             _process_backend(tasks, cfg.workers)
         try:
             for index, result in backend:
+                record = _save_record(cfg, index, result)
                 if store.add(index, result):
                     played += 1
+                if dataset is not None and record is not None:
+                    dataset.add(index, record)
                 if on_game is not None:
                     on_game(index, result)
                 progress.update(f"last: {result['reason']}")
@@ -362,6 +363,9 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
             if close is not None:
                 close()
             progress.close()
+            if dataset is not None:
+                dataset.close()  # the games of the open shard too, even after Ctrl-C
+        dataset_games = dataset.finish().games if dataset is not None else None
         seconds = time.perf_counter() - t0
         rows = store.games(upto=cfg.games)
         unrecorded = [] if cfg.records is None else \
@@ -369,9 +373,31 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
         return {"standings": standings(rows, cfg.labels), "games": rows, "unrecorded": unrecorded,
                 "played": played, "seconds": seconds,
                 "games_per_second": played / seconds if seconds > 0 and played else 0.0,
-                "db": str(cfg.db_path), "agent_files": identity.get("agent_files", {})}
+                "db": str(cfg.db_path), "agent_files": identity.get("agent_files", {}), "dataset_games": dataset_games}
     finally:
         store.close()
+
+
+def _save_record(cfg: TournamentConfig, index: int, result: dict):
+    """Write the game's record (before the store row, so a stored game always has one); the record, or None."""
+    data = result.pop("record", None)
+    if cfg.records is None or data is None:
+        return None
+    from .records import GameRecord
+
+    record = GameRecord.from_dict(data)
+    record.save(record_path(cfg.records, index))
+    return record
+
+
+def _live_dataset(cfg: TournamentConfig):
+    """``--dataset``: the dataset tables, a shard every few games while the tournament plays."""
+    if cfg.dataset is None:
+        return None
+    from ..datasets.live import LiveDataset
+
+    Path(cfg.records).mkdir(parents=True, exist_ok=True)
+    return LiveDataset(cfg.db_path, cfg.dataset, cfg.records, fresh=bool(cfg.fresh))
 
 
 def report_text(cfg: TournamentConfig, report: dict) -> str:

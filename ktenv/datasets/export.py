@@ -271,38 +271,88 @@ def export_dataset(source: str | Path, out: str | Path, *, records: str | Path |
                    observations: bool = False, shard_games: int = 1000, fresh: bool = False,
                    progress: Callable[[int, int], None] | None = None) -> Summary:
     """Write the dataset tables of `source` under `out` (see the module docstring and docs/datasets.md)."""
-    if shard_games < 1:
-        raise DatasetError(f"--shard-games: expected a whole number >= 1, got {shard_games}")
-    t0 = time.perf_counter()
-    src = open_source(source, records)
-    job = _Job(src, _spec_of(src), observations)
-    # a store's own identity too: a tournament played afresh with other settings is another source
-    identity = {"game": job.spec.name, "source": src.describe(), "store": src.identity, "observations": observations}
-    writer = ShardWriter(Path(out), schemas(job.figures, observations), identity, fresh)
-    todo = [item for item in src.items if item.game not in writer.done]
-    meta = {"game": job.spec.name, "version": _version()}
-    rows = OBSERVED_SHARD_ROWS if observations else SHARD_ROWS
-    decisions, batch, tables = 0, [], _Tables(writer.schemas)
+    exporter = Exporter(source, out, records=records, observations=observations, shard_games=shard_games,
+                        fresh=fresh)
+    todo = [item for item in exporter.src.items if item.game not in exporter.done]
     try:
         for n, item in enumerate(todo, 1):
-            decisions += _one_game(job, item, tables)
-            batch.append(item.game)
-            if len(batch) >= shard_games or len(tables.columns["decisions"]["game"]) >= rows or n == len(todo):
-                writer.write(batch, tables.columns, meta)
-                batch, tables = [], _Tables(writer.schemas)
-                if progress:
-                    progress(n, len(todo))
+            if exporter.add(item) and progress:
+                progress(n, len(todo))
+        exporter.flush()
+        if progress and todo:
+            progress(len(todo), len(todo))
     except BaseException:  # an unverified record, Ctrl-C: whole shards stay, nothing half-written does
-        writer.abandon()
+        exporter.abandon()
         raise
-    notes = [src.note] if src.note else []
-    writer.finish({"games": len(writer.done), "notes": notes, "ktenv": _version()})
-    return Summary(writer.out, len(writer.done), len(todo), decisions, time.perf_counter() - t0, notes)
+    return exporter.finish()
 
 
-def _one_game(job: _Job, item: Item, tables: _Tables) -> int:
-    """The rows of one game; returns its decisions exported."""
-    rec, version = _load(item) if item.record is not None else (None, None)
+class Exporter:
+    """Games into shards, one at a time: `export_dataset` feeds it the source's games, a tournament feeds it
+    each game as it ends (``--dataset``). `add` closes a shard every `shard_games` games; `flush` closes the
+    last part shard; `finish` marks the dataset complete. Games already in whole shards are skipped."""
+
+    def __init__(self, source: str | Path, out: str | Path, *, records: str | Path | None = None,
+                 observations: bool = False, shard_games: int = 1000, fresh: bool = False) -> None:
+        if isinstance(shard_games, bool) or not isinstance(shard_games, int) or shard_games < 1:
+            raise DatasetError(f"--shard-games: expected a whole number >= 1, got {shard_games}")
+        self.t0 = time.perf_counter()
+        self.src = open_source(source, records)
+        self.job = _Job(self.src, _spec_of(self.src), observations)
+        # a store's own identity too: a tournament played afresh with other settings is another source
+        identity = {"game": self.job.spec.name, "source": self.src.describe(), "store": self.src.identity,
+                    "observations": observations}
+        self.writer = ShardWriter(Path(out), schemas(self.job.figures, observations), identity, fresh)
+        self.meta = {"game": self.job.spec.name, "version": _version()}
+        self.shard_games = shard_games
+        self.shard_rows = OBSERVED_SHARD_ROWS if observations else SHARD_ROWS
+        self.batch: list[int] = []
+        self.tables = _Tables(self.writer.schemas)
+        self.added = self.decisions = 0
+
+    @property
+    def done(self) -> set[int]:
+        """The games in whole shards, and those waiting in the open one."""
+        return self.writer.done | set(self.batch)
+
+    def add(self, item: Item, record: GameRecord | None = None) -> bool:
+        """One game's rows (its record read from `item.record` unless given); True when a shard was written."""
+        if item.game in self.done:
+            return False
+        self.decisions += _one_game(self.job, item, self.tables, record)
+        self.batch.append(item.game)
+        self.added += 1
+        if len(self.batch) >= self.shard_games or len(self.tables.columns["decisions"]["game"]) >= self.shard_rows:
+            self.flush()
+            return True
+        return False
+
+    def flush(self) -> None:
+        """Write the open shard (if it holds a game)."""
+        if self.batch:
+            self.writer.write(self.batch, self.tables.columns, self.meta)
+            self.batch, self.tables = [], _Tables(self.writer.schemas)
+
+    def finish(self) -> Summary:
+        """Write the open shard and mark the dataset complete."""
+        self.flush()
+        notes = [self.src.note] if self.src.note else []
+        self.writer.finish({"games": len(self.writer.done), "notes": notes, "ktenv": _version()})
+        return Summary(self.writer.out, len(self.writer.done), self.added, self.decisions,
+                       time.perf_counter() - self.t0, notes)
+
+    def abandon(self) -> None:
+        """After an error: the open shard is dropped; whole shards stay, no temporary file does."""
+        self.batch, self.tables = [], _Tables(self.writer.schemas)
+        self.writer.abandon()
+
+
+def _one_game(job: _Job, item: Item, tables: _Tables, record: GameRecord | None = None) -> int:
+    """The rows of one game (its record given, else read from the item's file); returns its decisions exported."""
+    if record is not None:
+        rec, version = record, _version()
+    else:
+        rec, version = _load(item) if item.record is not None else (None, None)
     if rec is not None and registry.game_of_config(rec.config) is not job.spec:
         raise RecordError(f"{item.record}: a game of {registry.game_of_config(rec.config).name}, "
                           f"not of {job.spec.name}")
@@ -324,4 +374,4 @@ def print_progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-__all__ = ["SCHEMA_VERSION", "Source", "Summary", "export_dataset", "open_source"]
+__all__ = ["SCHEMA_VERSION", "Exporter", "Item", "Source", "Summary", "export_dataset", "open_source"]

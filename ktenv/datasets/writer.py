@@ -103,6 +103,7 @@ class ShardWriter:
             os.replace(tmp, tmp.with_name(name))
         rows = {table: len(next(iter(columns[table].values()), [])) for table in self.schemas}
         self.manifest["shards"].append({"file": name, "games": games, "rows": rows})
+        self.manifest["complete"] = False  # until `finish`: more games may be on their way
         _atomic_text(self.out / MANIFEST, json.dumps(self.manifest, indent=1))
 
     def finish(self, extra: dict) -> dict:

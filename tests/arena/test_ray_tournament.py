@@ -50,11 +50,24 @@ def stored(db: Path) -> int:
 
 
 def test_ray_backend_plays_the_games_of_the_process_backend(cluster, tmp_path):
-    by_process = run_tournament(TournamentConfig(**BASE, games=6, workers=2, db=str(tmp_path / "p.sqlite")))
-    by_ray = run_tournament(TournamentConfig(**BASE, games=6, backend="ray", db=str(tmp_path / "r.sqlite")))
-    assert by_ray["played"] == 6
+    """The same games, records and dataset (written by the driver while Ray tasks play) as worker processes."""
+    def files(name: str) -> dict:
+        return {"db": str(tmp_path / f"{name}.sqlite"), "records": str(tmp_path / f"{name}_records"),
+                "dataset": str(tmp_path / f"{name}_data")}
+
+    by_process = run_tournament(TournamentConfig(**BASE, games=6, workers=2, **files("p")))
+    by_ray = run_tournament(TournamentConfig(**BASE, games=6, backend="ray", **files("r")))
+    assert by_ray["played"] == 6 and by_ray["dataset_games"] == 6
     assert without_seconds(by_ray["games"]) == without_seconds(by_process["games"])
     assert [s.to_dict() for s in by_ray["standings"]] == [s.to_dict() for s in by_process["standings"]]
+    for p in sorted((tmp_path / "p_records").iterdir()):
+        assert (tmp_path / "r_records" / p.name).read_text() == p.read_text()
+    pd = pytest.importorskip("pandas")
+    for table in ("games", "decisions", "events"):
+        ours, theirs = (pd.read_parquet(tmp_path / f"{n}_data" / table).sort_values(
+            ["game", "decision" if table == "events" else "index" if table == "decisions" else "game"],
+            kind="stable").reset_index(drop=True) for n in ("p", "r"))
+        pd.testing.assert_frame_equal(ours, theirs, obj=table)
     assert ray.is_initialized()  # the tournament used the cluster it found and left it running
 
 
