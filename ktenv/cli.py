@@ -62,7 +62,36 @@ def build_parser() -> argparse.ArgumentParser:
     train.set_defaults(func=cmd_train)
     _add_training_tool(sub, "export", "a model zip's policy alone, small enough to ship (float16 with --half)")
     _add_training_tool(sub, "curve", "draw a training run's learning curve again from its logs")
+    _add_exploit_parser(sub)
     return parser
+
+
+def _add_exploit_parser(sub) -> None:
+    """`ktenv exploit`: ktenv.analysis.exploiter (imported when it runs: it loads torch and pandas)."""
+    summary = "train a fixed-budget PPO best response to a frozen model and report its win rate against it"
+    exploit = sub.add_parser("exploit", help=summary + " (needs the 'train' and 'data' extras)",
+                             description=summary[0].upper() + summary[1:] + ", an exploitability proxy, and what it "
+                                         "found (docs/analysis.md). Settings: configs/exploiter.yaml.")
+    exploit.add_argument("model", metavar="MODEL", help="the frozen target: a model zip of ktenv train")
+    exploit.add_argument("--budget", type=int, required=True, metavar="STEPS", help="the exploiter's learner steps")
+    exploit.add_argument("--out", required=True, metavar="DIR",
+                         help="the exploiter's run folder (one that holds a run goes on from its last checkpoint)")
+    exploit.add_argument("--games", type=int, default=200, help="games of each match afterwards (default 200)")
+    exploit.add_argument("--config", metavar="FILE", help="training settings (default configs/exploiter.yaml)")
+    exploit.add_argument("--workers", type=int, default=1, help="processes playing the matches (default 1)")
+    exploit.add_argument("--seed", type=int, default=None, help="the training's seed (default: the config's)")
+    exploit.add_argument("--from-scratch", action="store_true", help="start from fresh weights, not the target's")
+    exploit.add_argument("--set", action="append", metavar="KEY=VALUE", help="any other training key (n_envs=16)")
+    exploit.add_argument("--json", action="store_true", help="print the report as JSON")
+    exploit.set_defaults(func=cmd_exploit)
+
+
+def cmd_exploit(args: argparse.Namespace) -> int:
+    try:
+        from ktenv.analysis.exploiter import run
+    except ModuleNotFoundError as exc:
+        raise missing_extra("exploit", "train", exc) from None
+    return run(args)
 
 
 def _add_training_tool(sub, name: str, summary: str) -> None:
