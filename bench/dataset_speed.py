@@ -2,7 +2,8 @@
 
 Plays a small 2-player tournament with records (expert against greedy by default), then times, over the
 same records: a plain replay (verify only, `ktenv.arena.records.replay`), the export without writing the
-observations, and the export with them.
+observations, and the export with them. Then the same tournament again with records only and with
+`--dataset` (the tables written while it plays), side by side: what the live dataset costs the tournament.
 
     python bench/dataset_speed.py --games 200 --repeat 3
 """
@@ -53,6 +54,21 @@ def run(args: argparse.Namespace, work: Path) -> None:
         wall, cpu = timed(export_dataset, work / "t.sqlite", work / f"out-{observations}", observations=observations,
                           fresh=True)
         print(f"{label:28s} {decisions / wall:10,.0f} {decisions / cpu:10,.0f}")
+    _live(cfg, work)
+
+
+def _live(cfg: TournamentConfig, work: Path) -> None:
+    """The tournament with records only, then with the live dataset too (two workers; the driver exports)."""
+    seconds = {}
+    for label, dataset in (("records only", None), ("records and --dataset", str(work / "live"))):
+        again = TournamentConfig(**{**cfg.to_dict(), "dataset": dataset, "fresh": True})
+        t0 = time.perf_counter()
+        run_tournament(again)
+        seconds[label] = time.perf_counter() - t0
+    base = seconds["records only"]
+    print(f"tournament ({cfg.games} games, {cfg.workers} workers): games/s by the clock")
+    for label, s in seconds.items():
+        print(f"  {label:26s} {cfg.games / s:8.2f}  ({base / s:.2f}x of records only)")
 
 
 def _timed(repeat: int, work, *args, **kwargs) -> tuple[float, float]:

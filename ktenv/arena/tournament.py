@@ -200,7 +200,7 @@ def check_rows(rows: list[dict], agents: list[str], path: Path) -> None:
 
 def run_one(task: tuple) -> tuple[int, dict]:
     """Play one scheduled game (in a worker process or a Ray task)."""
-    index, seed, names, specs, cfg_dict, record_dir, max_decisions, engine = task
+    index, seed, names, specs, cfg_dict, record_dir, max_decisions, engine, dataset = task
     from .. import registry
     from .records import config_from_dict
 
@@ -216,6 +216,11 @@ def run_one(task: tuple) -> tuple[int, dict]:
     out.pop("actions", None)
     if record_dir is None:
         out.pop("record", None)
+    elif dataset:  # the dataset rows are made where the game was played: the export scales with the workers
+        from ..datasets.export import record_rows
+        from .records import GameRecord
+
+        out["dataset_rows"] = record_rows(GameRecord.from_dict(out["record"]), index)
     return index, out  # the record travels back: the driver writes it, so a Ray worker's disk never holds it
 
 
@@ -339,7 +344,7 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
         plan = [g for g in schedule(cfg) if g[0] not in stored]
         cfg_dict = cfg.game_config().to_dict()
         specs = cfg.specs
-        tasks = [(i, seed, names, specs, cfg_dict, cfg.records, cfg.max_decisions, cfg.engine)
+        tasks = [(i, seed, names, specs, cfg_dict, cfg.records, cfg.max_decisions, cfg.engine, cfg.dataset is not None)
                  for i, seed, names in plan]
         store.set_meta("config", {k: v for k, v in cfg.to_dict().items() if k not in ("resume", "fresh")})
         progress = Progress(cfg.games, len(stored & set(range(cfg.games))), cfg.progress)
@@ -350,11 +355,11 @@ def run_tournament(cfg: TournamentConfig, on_game: Callable[[int, dict], None] |
             _process_backend(tasks, cfg.workers)
         try:
             for index, result in backend:
-                record = _save_record(cfg, index, result)
+                record, rows = _save_record(cfg, index, result), result.pop("dataset_rows", None)
                 if store.add(index, result):
                     played += 1
                 if dataset is not None and record is not None:
-                    dataset.add(index, record)
+                    dataset.add(index, record, rows)
                 if on_game is not None:
                     on_game(index, result)
                 progress.update(f"last: {result['reason']}")

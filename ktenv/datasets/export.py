@@ -327,6 +327,21 @@ class Exporter:
             return True
         return False
 
+    def add_rows(self, game: int, columns: dict[str, dict[str, list]], decisions: int) -> bool:
+        """One game's rows made elsewhere (by `record_rows`, in the process that played it); as `add`."""
+        if game in self.done:
+            return False
+        for table, values in columns.items():
+            for column, cells in values.items():
+                self.tables.columns[table][column].extend(cells)
+        self.decisions += decisions
+        self.batch.append(game)
+        self.added += 1
+        if len(self.batch) >= self.shard_games or len(self.tables.columns["decisions"]["game"]) >= self.shard_rows:
+            self.flush()
+            return True
+        return False
+
     def flush(self) -> None:
         """Write the open shard (if it holds a game)."""
         if self.batch:
@@ -345,6 +360,22 @@ class Exporter:
         """After an error: the open shard is dropped; whole shards stay, no temporary file does."""
         self.batch, self.tables = [], _Tables(self.writer.schemas)
         self.writer.abandon()
+
+
+_JOBS: dict[tuple[str, bool], _Job] = {}  # per process: a game's reader (its English texts are cached)
+
+
+def record_rows(record: GameRecord, game: int, observations: bool = False) -> tuple[dict[str, dict[str, list]], int]:
+    """The rows of one game of a tournament from its record (the record file `game_NNNNNN.json`), replayed and
+    verified here: a worker that played the game makes them, and the driver adds them (`Exporter.add_rows`)."""
+    spec = registry.game_of_config(record.config)
+    key = (spec.name, observations)
+    if key not in _JOBS:
+        _JOBS[key] = _Job(Source("records", Path("."), [], {}), spec, observations)
+    job = _JOBS[key]
+    tables = _Tables(schemas(job.figures, observations))
+    decisions = _one_game(job, Item(game, Path(f"game_{game:06d}.json")), tables, record)
+    return tables.columns, decisions
 
 
 def _one_game(job: _Job, item: Item, tables: _Tables, record: GameRecord | None = None) -> int:
@@ -374,4 +405,4 @@ def print_progress(done: int, total: int) -> None:
     print(f"\r{done}/{total} games", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-__all__ = ["SCHEMA_VERSION", "Exporter", "Item", "Source", "Summary", "export_dataset", "open_source"]
+__all__ = ["SCHEMA_VERSION", "Exporter", "Item", "Source", "Summary", "export_dataset", "open_source", "record_rows"]

@@ -1,7 +1,8 @@
 """A tournament's dataset written while it plays (``ktenv tournament --dataset DIR``).
 
-Each finished game's record goes into the open shard as the driver receives it (from worker processes or Ray
-tasks alike); a shard is written every `shard_games` games. When the tournament stops (its end, an error,
+The process that played a game (a worker process or a Ray task) replays its record into the game's rows
+(`record_rows`), so the export scales with the workers; the driver adds them to the open shard and writes a
+shard every `shard_games` games. When the tournament stops (its end, an error,
 Ctrl-C) the open shard is written too, so every stored game is in the dataset or is added by the next run;
 at the end, stored games the dataset lacks (played before ``--dataset`` was given) are added and the dataset
 is marked complete. The tables are exactly those `ktenv dataset STORE` makes from the same store.
@@ -27,9 +28,17 @@ class LiveDataset:
                                  shard_games=shard_games or LIVE_SHARD_GAMES)
         self.broken = False  # a game's rows were cut short (an error, Ctrl-C): the open shard is dropped
 
-    def add(self, index: int, record: GameRecord) -> None:
-        """One finished game (its record file already written)."""
-        self._add(Item(index, self.records / f"game_{index:06d}.json"), record)
+    def add(self, index: int, record: GameRecord, rows: tuple[dict, int] | None = None) -> None:
+        """One finished game (its record file already written), with its rows when the worker made them."""
+        if rows is None:
+            self._add(Item(index, self.records / f"game_{index:06d}.json"), record)
+            return
+        try:
+            self.exporter.add_rows(index, *rows)
+        except BaseException:
+            self.broken = True
+            self.exporter.abandon()
+            raise
 
     def close(self) -> None:
         """Write the open shard, unless a game's rows in it were cut short."""
