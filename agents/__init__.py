@@ -11,6 +11,10 @@ them and `register(name, factory, game=)` adds one. Names every game shares:
   needs torch only), playing its best legal action.
 - ``FILE.py:NAME``: your own bot, with no registration: the class (or factory) ``NAME`` of that file,
   called with ``seed=`` (``ktenv tournament --agents bots/mine.py:MyAgent,random``).
+- ``cmd:COMMAND``: a bot in any language, a process per seat and game speaking JSON lines on its stdin and
+  stdout (`agents.stdio`, docs/bots.md); ``cmd:timeout=2 python bot.py`` sets its time per decision.
+- ``llm:OPTIONS``: a language model behind an OpenAI-compatible endpoint, reading the seat's view as text
+  (`agents.llm`): ``llm:url=http://localhost:8000/v1,model=NAME``.
 
 A name ``prefix:argument`` goes to the factory registered for that prefix (`register_prefix`). The
 game's own names (``greedy``, ``expert``, a search, ...) are listed in the docstring of its folder.
@@ -48,9 +52,24 @@ def _rllib(path: str, **kwargs) -> Agent:
     return rllib_agent.make(path, **kwargs)
 
 
-# prefixes every game's table knows (a trained model of that game, or a user's file)
+def _stdio(argument: str, **kwargs) -> Agent:
+    from . import stdio
+
+    return stdio.make(argument, **kwargs)
+
+
+def _llm(argument: str, **kwargs) -> Agent:
+    from . import llm
+
+    return llm.make(argument, **kwargs)
+
+
+_stdio.needs_game = _llm.needs_game = True  # AgentTable.make names the game they play (their messages say it)
+
+# prefixes every game's table knows (a trained model of that game, a bot speaking the stdio protocol, a language model)
 SHARED_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample"),
-                                                    "rllib": _rllib}
+                                                    "rllib": _rllib, "cmd": _stdio, "llm": _llm}
+PREFIX_FORMS = {"cmd": "cmd:COMMAND", "llm": "llm:OPTIONS"}
 
 
 class AgentTable:
@@ -64,6 +83,15 @@ class AgentTable:
 
     def names(self) -> list[str]:
         return sorted(self.named)
+
+    def game(self) -> str:
+        """The registered game whose table this is."""
+        from ..registry import game, names
+
+        for name in names():
+            if game(name).agents.AGENTS is self:
+                return name
+        raise ValueError(f"the agents of {self.title} belong to no registered game")
 
     def register(self, name: str, factory: Callable[..., Agent]) -> None:
         self.named[name] = factory
@@ -82,10 +110,14 @@ class AgentTable:
             return self.named[name](**kwargs)
         prefix, sep, arg = name.partition(":")
         if sep and arg and prefix in self.prefixes:
-            return self.prefixes[prefix](arg, **kwargs)
+            factory = self.prefixes[prefix]
+            if getattr(factory, "needs_game", False):
+                kwargs.setdefault("game", self.game())
+            return factory(arg, **kwargs)
         if is_file_spec(name):
             return from_file(name, **kwargs)
-        forms = [p + (":PATH" if p in SHARED_PREFIXES else ":OPTIONS") for p in sorted(self.prefixes)]
+        forms = [PREFIX_FORMS.get(p, p + (":PATH" if p in SHARED_PREFIXES else ":OPTIONS"))
+                 for p in sorted(self.prefixes)]
         raise ValueError(f"unknown agent '{name}' for {self.title}{did_you_mean(name, self.names())} "
                          f"(known: {', '.join(self.names())}, {', '.join(forms)}, or FILE.py:CLASS)")
 
