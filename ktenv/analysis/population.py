@@ -315,7 +315,8 @@ def fit_ratings(table: pd.DataFrame, fixed: str = "expert", prior_games: float =
             wins[index[a], index[fixed]] += prior_games / 2
             wins[index[fixed], index[a]] += prior_games / 2
     ratings, covariance = _bradley_terry(wins, index[fixed])
-    if not np.isfinite(ratings).all():
+    # odds beyond e^15 (6,500 points) only come from a likelihood whose maximum lies at infinity
+    if not np.isfinite(ratings).all() or np.abs(ratings).max() > 15:
         raise ValueError("the ratings do not converge: an agent won or lost every game (set prior_games > 0) or "
                          f"is not connected to {fixed!r} by games")
     se = np.sqrt(np.clip(np.diag(covariance), 0, None))
