@@ -20,6 +20,7 @@ from ktenv.kings_and_things import decisions as D
 from ktenv.kings_and_things.board import board_radius, geometry
 from ktenv.kings_and_things.constants import BOARD, NEUTRAL, SCREEN, TERRAIN_NAMES
 from ktenv.kings_and_things.env.observation import ObservationEncoder
+from ktenv.kings_and_things.rolls import move_rolls, roll_lines  # noqa: F401 - this view's roll log
 from ktenv.kings_and_things.state import PHASE_NAMES
 
 BOARD_KIND = "hexes"  # the page draws a hex map

@@ -18,7 +18,7 @@ from ..arena.records import GameRecord, RecordError
 from ..arena.tournament import record_path
 from ..errors import ConfigError
 from .session import SCHEMA as WEB_SCHEMA
-from .session import events_of, seat_names, seat_words
+from .session import events_of, roll_lines_of, rolls_of, seat_names, seat_words
 from .views import view_of
 
 MAX_LISTED = 2000  # files a listing shows
@@ -182,21 +182,24 @@ def _walk(spec: registry.GameSpec, cfg: Any, seed: int, actions: list[int], watc
     log: list[str] = []
     first_logged = len(actions) - window
     names = None if watcher is None else seat_names(agents, watcher)
+    seat_order = [f"{x} (seat {p + 1})" for p, x in enumerate(agents)]  # the whole table's names
     for k, a in enumerate(actions):
         mask = engine.legal_mask(state)
         if state.game_over or not (0 <= a < mask.size and mask[a]):
             raise ConfigError(f"move {k}: action {a} is not legal in the replayed game (a corrupt record?)")
         logged = k >= first_logged
         actor = int(state.actor)
+        rolls = rolls_of(view, state, a) if logged else []
         if logged and watcher is None:
             log.append(f"{k}. {agents[actor]}: {replay_view.describe_action(state, a)}")
+            log += roll_lines_of(view, rolls, None, seat_order)
         before = view.encode(state, watcher) if logged and watcher is not None else None
         engine.step(state, a)
         if before is not None:
             after = view.encode(state, watcher)
             line = (f"you: {seat_words(view, before, a, names)}" if actor == watcher else
                     view.public_move(before, (actor - watcher) % n, a, after, names))
-            log += [f"{k}. {line}", *events_of(view, before, after, names)]
+            log += [f"{k}. {line}", *roll_lines_of(view, rolls, watcher, names), *events_of(view, before, after, names)]
     return state, log
 
 

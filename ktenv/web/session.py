@@ -128,6 +128,7 @@ class Table:
         view, s = view_of(self.spec), self.state
         actor = int(s.actor)
         before = {p: view.encode(s, p) for p in self.humans}
+        rolls = rolls_of(view, s, int(action)) if self.humans else []
         self.spec.engine.step(s, int(action))
         self.actions.append(int(action))
         for p in self.humans:
@@ -138,6 +139,7 @@ class Table:
             else:
                 line = view.public_move(before[p], (actor - p) % n, int(action), after, self.names(p))
             self.logs[p].append(line)
+            self.logs[p] += roll_lines_of(view, rolls, p, self.names(p))
             self.logs[p] += events_of(view, before[p], after, self.names(p))
 
     # ----- what a seat's page receives
@@ -177,6 +179,17 @@ def events_of(view: Any, before: np.ndarray, after: np.ndarray, names: list[str]
     """The log lines of what a move set off that the seat sees (a battle's hits), where the game tells them."""
     public_events = getattr(view, "public_events", None)
     return public_events(before, after, names) if public_events is not None else []
+
+
+def rolls_of(view: Any, state: Any, action: int) -> list:
+    """The dice `action` rolls in `state` (every die is public at the table), where the game tells them."""
+    move_rolls = getattr(view, "move_rolls", None)
+    return move_rolls(state, action) if move_rolls is not None else []
+
+
+def roll_lines_of(view: Any, rolls: list, seat: int | None, names: list[str]) -> list[str]:
+    """Those rolls as log lines for `seat` (None: the whole table)."""
+    return view.roll_lines(rolls, seat, names) if rolls else []
 
 
 def seat_names(agents: list[str], seat: int) -> list[str]:

@@ -11,6 +11,9 @@ that provides
 - ``table_view(state, names)``: the whole table, hidden facts included (finished records only);
 - optionally ``public_events(before, after, names)``: log lines of what a move set off that the watching seat
   sees (a battle's hits), from its observations before and after;
+- optionally ``move_rolls(state, action)``: the dice `action` rolls in `state` (public at the table), as plain
+  data, from the state before the move (the state itself left as it was); and ``roll_lines(rolls, seat,
+  names)``: those rolls in English for `seat`'s log (`seat` None: the whole table, names in seat order);
 - optionally ``win_chances(state, seat)``: each seat's chance to win as `seat` may estimate it (shown with a
   search's candidates).
 

@@ -5,6 +5,7 @@ replays; paths outside the runs folder and corrupt files refused."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -31,11 +32,13 @@ def test_listing_and_a_record_seat_by_seat(client, tournament):
     for at in (0, end // 2, end):
         table = client.get("/api/replay", params={"path": path, "at": at, "seat": "table"}).json()
         assert table["at"] == at and "whole table" in table["view"]["title"]
-        assert len(table["log"]) == min(at, 200)
+        assert len([line for line in table["log"] if re.match(r"\d+\. ", line)]) == min(at, 200)  # a line a move
+        rolls = [line for line in table["log"] if " rolls " in line]  # and every die rolled (RD1.1)
         for seat in ("0", "1"):
             seen = client.get("/api/replay", params={"path": path, "at": at, "seat": seat}).json()
             assert seen["view"]["players"][0]["name"].startswith("you") and "whole table" not in seen["view"]["title"]
             assert all(" [face down]" not in line for line in seen["log"])
+            assert len([line for line in seen["log"] if " rolls " in line]) == len(rolls)
 
 
 def test_a_tournament_page_links_its_replays(client, tournament):
