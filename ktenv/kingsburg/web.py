@@ -151,8 +151,7 @@ def table_view(state: Any, names: list[str]) -> dict:
         e = int(s.advisor_envoy[a])
         return [(n if owner == NEUTRAL else owner, pips, owner == e) for owner, pips in advisor_dice(s, a)]
 
-    enemy = (f"Enemy this winter: {cat.ENEMY_CARDS[s.enemy].text()}; the King sends {int(s.reinforcement)} soldiers"
-             if s.enemy >= 0 else "")
+    enemy = _enemy_deck(s)
     return {"kind": BOARD_KIND, "title": f"Kingsburg, {REPLAY_VIEW.when(state)} (whole table)",
             "players": [{"name": names[p], "VP": int(s.vp[p]), "gold": int(s.goods[p][0]), "wood": int(s.goods[p][1]),
                          "stone": int(s.goods[p][2]), "+2": int(s.tokens[p]), "soldiers": int(s.soldiers[p])}
@@ -160,6 +159,18 @@ def table_view(state: Any, names: list[str]) -> dict:
             "advisors": [_advisor(a, groups(a), names) for a in range(1, cat.N_ADVISORS + 1)],
             "sheets": [_sheet(names[p], p, s.built[p], _marks_of(s, p)) for p in range(n)],
             "order": [names[int(p)] for p in s.order], "enemy": enemy, "actions": []}
+
+
+def _enemy_deck(s: Any) -> str:
+    """The enemy deck, every year's card (hidden from the players until its winter, K1.5), and this winter's
+    card once revealed with the King's soldiers."""
+    lines = [f"Enemy this winter: {cat.ENEMY_CARDS[s.enemy].text()}; the King sends {int(s.reinforcement)} soldiers"
+             ] if s.enemy >= 0 else []
+    lines.append("Enemy deck (each card hidden until its winter, K1.5):")
+    for y in range(cat.YEARS):
+        now = " (this year)" if y == s.year - 1 and not s.game_over else ""
+        lines.append(f"  year {y + 1}{now}: {cat.ENEMY_CARDS[int(s.enemy_deck[y])].text()}")
+    return "\n".join(lines)
 
 
 def _marks_of(s: Any, p: int) -> list[str]:

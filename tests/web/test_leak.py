@@ -195,3 +195,21 @@ def test_the_win_chances_a_seat_is_shown_ignore_hidden_facts():
         base = win_chances(s, seat, worlds=3)
         for what, t in kt_testing.hidden_variants(s, seat, rng):
             assert win_chances(t, seat, worlds=3) == base, what
+
+
+@pytest.mark.parametrize("name, testing, options, count", CASES[:1] + CASES[2:4])
+def test_the_whole_table_shows_every_hidden_fact(name, testing, options, count):
+    """The whole table of a record (for analysis, asked for by name) changes with every hidden fact a seat's
+    page ignores: other players' face-down counters and screens, face-down tiles, the enemy deck. The dice to
+    come are no fact of the table."""
+    view = view_of(registry.game(name))
+    rng = np.random.default_rng(12)
+    checked = 0
+    for s in testing.random_states(options, count // 2, seed=13):
+        names = [f"p{k}" for k in range(s.cfg.n_players)]
+        base = json.dumps(view.table_view(s, names), sort_keys=True)
+        for what, t in testing.hidden_variants(s, int(rng.integers(s.cfg.n_players)), rng):
+            if what not in ("future dice", "future dice changed"):
+                assert json.dumps(view.table_view(t, names), sort_keys=True) != base, what
+                checked += 1
+    assert checked >= count // 2
