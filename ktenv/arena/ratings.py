@@ -18,6 +18,7 @@ Z95 = 1.959963984540054
 # games stored but not rated or counted: cut short by a rules-engine bug, or by the safety bound on decisions
 # (--max-decisions) before any result
 EXCLUDED = ("engine_error", "step_limit")
+FORFEIT = "forfeit_"  # the end reason of a game a seat's bot forfeited (arena.game): it counts, the seat lost it
 
 
 def counted(games: list[dict]) -> list[dict]:
@@ -54,6 +55,7 @@ class Standing:
     avg_hexes: float
     rating_mu: float
     rating_sigma: float
+    forfeits: int = 0  # games this agent lost by its bot's fault (arena.game.ForfeitError)
 
     @property
     def ordinal(self) -> float:
@@ -64,7 +66,8 @@ class Standing:
                 "win_rate": round(self.win_rate, 4), "win_rate_low": round(self.win_low, 4),
                 "win_rate_high": round(self.win_high, 4), "avg_income": round(self.avg_income, 3),
                 "avg_hexes": round(self.avg_hexes, 3), "rating_mu": round(self.rating_mu, 4),
-                "rating_sigma": round(self.rating_sigma, 4), "rating_ordinal": round(self.ordinal, 4)}
+                "rating_sigma": round(self.rating_sigma, 4), "rating_ordinal": round(self.ordinal, 4),
+                "forfeits": self.forfeits}
 
 
 def standings(games: list[dict], agents: list[str]) -> list[Standing]:
@@ -75,9 +78,11 @@ def standings(games: list[dict], agents: list[str]) -> list[Standing]:
     wins = defaultdict(float)
     income = defaultdict(float)
     hexes = defaultdict(float)
+    forfeits = defaultdict(int)
     for g in rows:
         winners = g["winners"]
         for seat, name in enumerate(g["agents"]):
+            forfeits[name] += g["reason"].startswith(FORFEIT) and seat not in winners
             count[name] += 1
             income[name] += g["income"][seat]
             hexes[name] += g["hexes"][seat]
@@ -89,7 +94,8 @@ def standings(games: list[dict], agents: list[str]) -> list[Standing]:
         low, high = wilson(wins[name], n)
         mu, sigma = ratings[name]
         out.append(Standing(name, n, wins[name], wins[name] / n if n else 0.0, low, high,
-                            income[name] / n if n else 0.0, hexes[name] / n if n else 0.0, mu, sigma))
+                            income[name] / n if n else 0.0, hexes[name] / n if n else 0.0, mu, sigma,
+                            forfeits[name]))
     out.sort(key=lambda s: (-s.ordinal, -s.win_rate, s.agent))
     return out
 
@@ -143,10 +149,13 @@ def format_table(rows: list[Standing], title: str = "", labels: tuple[str, str] 
     head = (f"{'#':>2}  {'agent':<{w}}{'games':>7}{'wins':>8}{'win rate':>10}  {'95% interval':<15}"
             f"{labels[0]:>8}{labels[1]:>7}  {'rating (mu ± sigma)':<20}")
     lines = [title] if title else []
+    forfeits = any(s.forfeits for s in rows)  # a column only where a bot lost a game by its fault
+    head += "  forfeits" if forfeits else ""
     lines += [head, "-" * len(head)]
     for i, s in enumerate(rows, 1):
         wins = f"{s.wins:.0f}" if float(s.wins).is_integer() else f"{s.wins:.1f}"
         lines.append(f"{i:>2}  {s.agent:<{w}}{s.games:>7}{wins:>8}{100 * s.win_rate:>9.1f}%  "
                      f"[{100 * s.win_low:4.1f}, {100 * s.win_high:5.1f}]%  "
-                     f"{s.avg_income:>7.1f}{s.avg_hexes:>7.1f}  {s.rating_mu:6.2f} ± {s.rating_sigma:4.2f}")
+                     f"{s.avg_income:>7.1f}{s.avg_hexes:>7.1f}  {s.rating_mu:6.2f} ± {s.rating_sigma:4.2f}"
+                     + (f"{s.forfeits:>17}" if forfeits else ""))
     return "\n".join(lines)
