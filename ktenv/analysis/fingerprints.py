@@ -203,6 +203,7 @@ def plot_flow(table: pd.DataFrame, measures: tuple[str, ...] = ("held", "spent")
             ax.plot(line["round"], line["mean"], styles[measure], color=colour, marker="o", ms=3,
                     label=f"{agent}: {measure}")
             ax.fill_between(line["round"], line["low"], line["high"], color=colour, alpha=0.15)
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("round")
     ax.set_ylabel(f"{label} (mean, 95% band)")
     ax.legend(fontsize=8)
@@ -219,6 +220,7 @@ def plot_curves(table: pd.DataFrame, figure: str = "", ax=None):
     for colour, (agent, rows) in zip(OKABE_ITO, table.groupby("agent")):
         ax.plot(rows["round"], rows["mean"], "o-", color=colour, label=agent, ms=3)
         ax.fill_between(rows["round"], rows["low"], rows["high"], color=colour, alpha=0.2)
+    ax.xaxis.get_major_locator().set_params(integer=True)  # rounds are whole
     ax.set_xlabel("round")
     ax.set_ylabel(f"{figure} (mean, 95% band)" if figure else "mean, 95% band")
     ax.legend(fontsize=8)
