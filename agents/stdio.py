@@ -118,6 +118,7 @@ class StdioAgent:
         self.log_path: Path | None = None
         self.fields: tuple[str, ...] = DEFAULT_FIELDS
         self.decisions = 0
+        self.faulted = False
         self._buffer = b""
         self._finalizer = None
 
@@ -149,7 +150,7 @@ class StdioAgent:
         if process is None:
             return
         try:
-            if process.poll() is None:
+            if process.poll() is None and not self.faulted:  # a bot at fault is killed at once
                 self._send({"type": "end"}, time.monotonic() + 0.2, "end")
                 process.stdin.close()
                 process.wait(timeout=END_GRACE)
@@ -276,6 +277,7 @@ class StdioAgent:
         return self._fault("crash", f"{how} before answering the {what}" + (f" (its stderr: {last})" if last else ""))
 
     def _fault(self, fault: str, detail: str) -> ForfeitError:
+        self.faulted = True
         where = f"; its stderr is in {self.log_path}" if self.log_path is not None else ""
         return ForfeitError(fault, f"bot {shlex.join(self.argv)!r} {detail}{where}")
 
