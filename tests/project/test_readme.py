@@ -28,7 +28,7 @@ SKIP = [
     (r"^pip install\b", "installs packages"),
     (r"^python -m pytest\b", "the test suite itself"),
 ]
-COPIED = ("configs", "bench", "models")  # folders the commands read, relative to the repository root
+COPIED = ("configs", "bench", "models", "examples")  # folders the commands read, relative to the repository root
 
 
 def python_blocks(text: str) -> list[str]:
