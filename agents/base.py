@@ -7,6 +7,9 @@ None for agents that read only the mask.
 Flags an agent class may set:
 
 - ``needs_observation = True``: it reads the observation vector (the arena encodes it only then).
+- ``needs_seat = True``: it is told its seat, as ``observation["seat"]`` (a bot in another process names it in
+  its hello: `agents.stdio`).
+- ``close()``, where an agent has it: called when its game ends, however it ends (a bot's process is killed).
 - ``needs_worlds = True``: it searches. At each of its decisions the game's arena,
   `ktenv play` and the single-agent env add ``observation["worlds"]``: the game's world sampler
   for the deciding seat. The handle holds the true state privately and exposes only ``seat`` and
