@@ -123,7 +123,12 @@ class StdioAgent:
         self._finalizer = None
 
     def reset(self, seed: int | None = None) -> None:
-        """A bot's process plays one game: a new game needs a new agent (the arena makes one per game)."""
+        """A new game: the bot's process (if one runs) is ended; the next decision starts a fresh one with its
+        hello. (The arena makes a new agent for every game anyway.)"""
+        self.close()
+        self.decisions, self.faulted, self._buffer = 0, False, b""
+        if seed is not None:
+            self.seed = seed
 
     # ----- the game's side
 

@@ -199,3 +199,21 @@ def test_options_come_before_the_command():
 def test_a_bad_command_is_refused_when_the_agent_is_made(spec, message):
     with pytest.raises(ValueError, match=message):
         make(spec, game="kingsburg")
+
+
+def test_reset_starts_a_new_game_with_a_new_process(tmp_path):
+    script, seen = tmp_path / "recorder.py", tmp_path / "seen.jsonl"
+    script.write_text(_Recorder.SOURCE)
+    agent = make(python_bot(script, str(seen)), game="kingsburg", seed=1)
+    vector, mask = _first_decision()
+    observation = {"observation": vector, "action_mask": mask, "seat": 0}
+    agent.act(observation, mask)
+    first = agent.process.pid
+    agent.reset(seed=2)
+    assert agent.process is None and not _alive(first)
+    agent.act(observation, mask)
+    agent.close()
+    kinds = [(m["type"], m.get("seed"), m.get("n")) for m in map(json.loads, seen.read_text().splitlines())]
+    assert kinds == [("hello", 1, None), ("decide", None, 0), ("end", None, None),
+                     ("hello", 2, None), ("decide", None, 0), ("end", None, None)]
+    assert not running(str(script))
