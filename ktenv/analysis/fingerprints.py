@@ -242,7 +242,8 @@ def plot_compare(table: pd.DataFrame, key: str, value: str = "mean", top: int = 
         rows = table[table["agent"] == agent].set_index(key).reindex(keys)
         y = np.arange(len(keys)) + i * height
         ax.barh(y, rows[value].fillna(0), height, color=colour, label=agent,
-                xerr=[(rows[value] - rows["low"]).fillna(0), (rows["high"] - rows[value]).fillna(0)],
+                xerr=[(rows[value] - rows["low"]).fillna(0).clip(lower=0),  # Wilson's bounds in floating point
+                      (rows["high"] - rows[value]).fillna(0).clip(lower=0)],
                 error_kw={"lw": 1, "capsize": 2})
     ax.set_yticks(np.arange(len(keys)) + 0.4 - height / 2, keys)
     ax.set_xlabel(f"{value} (bars: 95% interval)")
