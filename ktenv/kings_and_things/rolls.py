@@ -20,10 +20,11 @@ from . import catalog as cat
 from .constants import NEUTRAL
 from .engine import battle_sides as B
 from .engine import dice, hooks
-from .procedures import Battle
+from .procedures import Battle, BattleStage, Exploration
 from .state import COMBAT
 
 STEP_NAMES = ("magic", "ranged", "melee")
+CITADEL = 4  # the fort level of a Citadel
 ROLL_NAMES = {dice.HERO: "hero recruitment roll", dice.EXPLORE: "exploration roll", dice.DAMAGE: "damage roll",
               dice.SAVE: "saving roll", dice.FIREWALL: "Firewall's value roll", dice.WARLORD: "Warlord's roll",
               dice.DUEL_A: "duel roll", dice.DUEL_B: "duel roll", dice.STRIKE: "strike roll",
@@ -53,8 +54,26 @@ def _observed_take(s: Any, code: int) -> list[int]:
     out = _take(s, code)
     rolls = getattr(_recording, "rolls", None)
     if rolls is not None:
-        rolls.append(_battle_roll(s, code - dice.BATTLE, out) if code >= dice.BATTLE else
-                     {"kind": ROLL_NAMES.get(code, "roll"), "dice": list(out)})
+        rolls.append(_battle_roll(s, code - dice.BATTLE, out) if code >= dice.BATTLE else _other_roll(s, code, out))
+    return out
+
+
+def _other_roll(s: Any, code: int, rolled: list[int]) -> dict:
+    """A roll other than a battle step's: what it was for, and for the exploration and damage rolls where and
+    what it did (R12.2.2, R13.10 step 2)."""
+    out = {"kind": ROLL_NAMES.get(code, "roll"), "dice": [int(d) for d in rolled]}
+    x, b = s.frame(Exploration), s.frame(Battle)
+    if code == dice.EXPLORE and x is not None:
+        out.update(hex=int(x.hex), player=int(x.player),
+                   defenders=int(hooks.defenders(s, int(x.player), dice.table(rolled[0]))))
+    elif code == dice.DAMAGE and b is not None:
+        hx = int(b.hex)
+        fort = b.stage == BattleStage.DAMAGE_FORT_ROLLED
+        what = cat.FORT_NAME[int(s.hex_fort[hx])] if fort else cat.THING_NAME[int(s.hex_income[hx])]
+        citadel_safe = not (s.cfg.victory == "unique_b" and s.cfg.unique_b_vulnerable == "combat_and_disaster")
+        kept = fort and s.hex_fort[hx] == CITADEL and citadel_safe  # R13.10: a Citadel is never reduced
+        out.update(hex=hx, what=str(what), fort=fort,
+                   destroys=bool(hooks.damage_destroys(s, dice.table(rolled[0]))) and not kept)
     return out
 
 
@@ -136,7 +155,7 @@ def roll_lines(rolls: list[dict], seat: int | None, names: list[str]) -> list[st
     out = []
     for r in rolls:
         if r["kind"] != "battle":
-            out.append(f"  {r['kind']}: {_dice_words(r['dice'])}")
+            out.append(f"  {_other_words(r, seat, name)}")
             continue
         side = r["side"]
         whose = "neutral" if side >= n else "your" if side == seat else f"{name(side)}'s"
@@ -152,6 +171,19 @@ def roll_lines(rolls: list[dict], seat: int | None, names: list[str]) -> list[st
         hits = "no hits" if not total else f"{total} hit{'' if total == 1 else 's'}{on}"
         out.append(f"  {r['step']} step, round {r['round']}: {whose} {'; '.join(parts)} ({hits})")
     return out
+
+
+def _other_words(r: dict, seat: int | None, name: Any) -> str:
+    thrown = _dice_words(r["dice"])
+    if "defenders" in r:
+        who = "you" if r["player"] == seat else name(r["player"])
+        drawn = f"{r['defenders']} defender{'' if r['defenders'] == 1 else 's'} drawn" if r["defenders"] else \
+            "no defenders: the hex is taken"
+        return f"exploration of h{r['hex']} by {who}: rolls {thrown}: {drawn}"
+    if "destroys" in r:
+        done = ("it loses a level" if r["fort"] else "it is destroyed") if r["destroys"] else "no damage"
+        return f"damage roll for the {r['what']} at h{r['hex']}: {thrown}: {done}"
+    return f"{r['kind']}: {thrown}"
 
 
 def _dice_words(thrown: list[int]) -> str:

@@ -57,7 +57,7 @@ def seat_view(obs: np.ndarray, mask: np.ndarray | None, names: list[str]) -> dic
            "actions": [], "battle": _named(hv.KingsAndThingsSeatView()._battle(v), names),
            "battle_hex": int(v.reg_hex("b_hex"))}  # -1: none (the battle's hex is public)
     if mask is not None:
-        out["actions"] = [_action(v, int(a)) for a in np.flatnonzero(mask)]
+        out["actions"] = [_action(v, int(a), names) for a in np.flatnonzero(mask)]
     return out
 
 
@@ -88,11 +88,11 @@ def _hex(v: View, h: int, names: list[str]) -> dict:
             "stacks": stacks, "marks": hv.hex_facts(v, h)[2]}
 
 
-def _action(v: View, a: int) -> dict:
+def _action(v: View, a: int, names: list[str]) -> dict:
     """A legal action: its English words, and the hex it names or where the counter it names stands, when the
     seat sees it (so the map can be clicked)."""
     block, i = v.split(a)
-    out = {"action": a, "label": hv.describe(v, a)}
+    out = {"action": a, "label": _named(hv.describe(v, a), names)}
     where = int(i) if block == "HEX" else -1
     if block == "THING" and v.on_board[i]:
         where = int(v.thing_hex[i])

@@ -50,11 +50,15 @@ def test_roll_lines_read_as_english():
                           {"who": "White Knight", "value": 3, "dice": [2, 3], "hits": 2}]},
              {"kind": "battle", "side": 6, "target": 1, "hex": 3, "round": 2, "step": "melee",
               "attacks": [{"who": "Goblins", "value": 1, "dice": [1], "hits": 1}]},
-             {"kind": "damage roll", "dice": [6]}]
+             {"kind": "damage roll", "dice": [6], "hex": 3, "what": "Keep", "fort": True, "destroys": True},
+             {"kind": "exploration roll", "dice": [4], "hex": 5, "player": 1, "defenders": 4},
+             {"kind": "saving roll", "dice": [2]}]
     assert roll_lines(rolls, 0, ["you", "Bob"]) == [
         "  melee step, round 2: Bob's Ogre (2) rolls 4: a miss; White Knight (3) rolls 2 and 3: 2 hits (2 hits on you)",
         "  melee step, round 2: neutral Goblins (1) rolls 1: a hit (1 hit on Bob)",
-        "  damage roll: 6"]
+        "  damage roll for the Keep at h3: 6: it loses a level",
+        "  exploration of h5 by Bob: rolls 4: 4 defenders drawn",
+        "  saving roll: 2"]
     assert roll_lines(rolls, 1, ["you", "Ann"])[0].startswith("  melee step, round 2: your Ogre (2) rolls 4: a miss")
     assert roll_lines(rolls, 1, ["you", "Ann"])[0].endswith("(2 hits on Ann)")
     assert roll_lines(rolls, None, ["Ann", "Bob"])[1].endswith("(1 hit on Bob)")

@@ -71,16 +71,21 @@ function inspectPanel(request) {
   const out = h("div", {});
   const input = h("input", { list: "agent-names", value: "expert", size: 24, "aria-label": "agent to ask" });
   const names = (games.find(g => g.name === request.game) || games[0]).agents.filter(a => a !== "human");
+  let ticket = 0;  // only the latest question's answer is shown (a model loading can answer after a later one)
   const ask = async () => {
+    const mine = ++ticket;
+    out.replaceChildren(h("p", { "class": "muted", id: "asking" }, `asking ${input.value}…`));
     try {
       const r = await api("POST", "/api/inspect", { ...request.body, agent: input.value });
+      if (mine !== ticket) return;
       const parts = [h("table", {}, h("tr", {}, h("th", {}, "action"), h("th", {}, r.kind)),
-        r.actions.map(a => h("tr", {}, h("td", {}, a.label), h("td", {}, a.value === null ? "plays" : a.value))))];
+        r.actions.map(a => h("tr", {}, h("td", {}, a.label), h("td", {}, a.value === null ? "plays"
+          : r.kind === "probabilities" ? `${(100 * a.value).toFixed(1)}%` : a.value))))];
       if (r.value !== undefined && r.value !== null) parts.push(h("p", {}, `value estimate: ${r.value}`));
       if (r.chances) parts.push(h("p", { id: "chances" }, "chance to win (expert games from worlds this seat cannot " +
         "tell apart): " + r.chances.map((c, k) => `seat ${k + 1} ${(100 * c).toFixed(0)}%`).join(", ")));
       out.replaceChildren(...parts);
-    } catch (err) { out.replaceChildren(h("p", { "class": "muted" }, err.message)); }
+    } catch (err) { if (mine === ticket) out.replaceChildren(h("p", { "class": "muted", id: "ask-error" }, err.message)); }
   };
   return h("div", { "class": "panel" }, h("h2", {}, "Ask an agent"),
     h("datalist", { id: "agent-names" }, names.concat(["ppo:PATH", "rllib:PATH"]).map(a => h("option", { value: a }))),
