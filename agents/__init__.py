@@ -64,7 +64,14 @@ def _llm(argument: str, **kwargs) -> Agent:
     return llm.make(argument, **kwargs)
 
 
+def _stdio_source(argument: str):
+    from . import stdio
+
+    return stdio.source_file(argument)
+
+
 _stdio.needs_game = _llm.needs_game = True  # AgentTable.make names the game they play (their messages say it)
+_stdio.source_file = _stdio_source  # the file a bot runs from: its digest identifies it (arena.config.agent_file)
 
 # prefixes every game's table knows (a trained model of that game, a bot speaking the stdio protocol, a language model)
 SHARED_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample"),

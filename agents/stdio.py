@@ -74,6 +74,17 @@ def parse_command(argument: str) -> tuple[list[str], dict]:
     return words, options
 
 
+def source_file(argument: str) -> Path | None:
+    """The file a ``cmd:`` bot runs from (its script, or its program when that is a path): the last word of the
+    command naming a file. Its digest identifies the bot in tournaments and records, as a model file does."""
+    try:
+        argv, _ = parse_command(argument)
+    except ValueError:
+        return None
+    files = [Path(w).expanduser() for w in argv if Path(w).expanduser().is_file()]
+    return files[-1] if files else None
+
+
 def _die_with_parent() -> None:
     """In the bot's process before it runs: killed when the process that started it dies (Linux)."""
     if sys.platform.startswith("linux"):
@@ -318,4 +329,4 @@ def make(argument: str, game: str, **kwargs) -> StdioAgent:
     return StdioAgent(argument, game, **kwargs)
 
 
-__all__ = ["DEFAULT_TIMEOUT", "FIELDS", "PROTOCOL", "VERSION", "StdioAgent", "make", "parse_command"]
+__all__ = ["DEFAULT_TIMEOUT", "FIELDS", "PROTOCOL", "VERSION", "StdioAgent", "make", "parse_command", "source_file"]

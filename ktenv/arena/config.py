@@ -254,6 +254,9 @@ def agent_file(name: str) -> Path | None:
     if sep and attr.isidentifier() and path.endswith(".py"):
         return Path(path).expanduser()
     prefix, sep, arg = name.partition(":")
+    finder = getattr(registry.SHARED_PREFIXES.get(prefix), "source_file", None)
+    if sep and arg and finder is not None:  # an argument that names its file among other words (cmd:python bot.py)
+        return finder(arg)
     if sep and arg and Path(arg).expanduser().is_file():
         return Path(arg).expanduser()
     return None

@@ -38,6 +38,10 @@ def test_faulty_bots_lose_their_games_and_the_tournament_goes_on(tmp_path, monke
     assert forfeits == {"crash": 2, "hang": 4, "py": 0}  # hang meets crash first in both seatings
     assert "ends: forfeit_timeout 4, forfeit_crash 2" in out
     assert not running(str(crash_file)) and not running(str(hang_file)) and not running(str(PY_BOT))
+    assert "crash: file sha256" in out  # a bot is identified by the file it runs from, as a model is
+    crash_file.write_text(crash_file.read_text() + "\n# changed\n")
+    assert main([*args, "--games", "8", "--resume"]) != 0
+    assert "the file of agent 'crash' changed" in capsys.readouterr().err
 
 
 def _stored(db: Path) -> int:
