@@ -9,6 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PY_BOT = ROOT / "examples" / "bots" / "random_bot.py"
 JS_BOT = ROOT / "examples" / "bots" / "random_bot.js"
+C_BOT = ROOT / "examples" / "bots" / "first_bot.c"
 FAULTY = Path(__file__).with_name("faulty_bot.py")
 HAS_NODE = shutil.which("node") is not None
 

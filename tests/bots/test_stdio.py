@@ -15,7 +15,7 @@ from ktenv.agents.stdio import StdioAgent, parse_command
 from ktenv import registry
 from ktenv.arena.game import ForfeitError
 from ktenv.arena.records import GameRecord, replay
-from tests.bots.helpers import FAULTY, HAS_NODE, JS_BOT, PY_BOT, faulty, python_bot, running
+from tests.bots.helpers import C_BOT, FAULTY, HAS_NODE, JS_BOT, PY_BOT, faulty, python_bot, running
 
 KB2 = ("kingsburg", {"n_players": 2})
 KT2 = ("kings_and_things", {"n_players": 2, "max_rounds": 3})
@@ -104,6 +104,22 @@ def test_the_python_and_javascript_examples_play_a_game(game, options, tmp_path)
     logs = sorted((tmp_path / "logs").iterdir())
     assert any("node bot:" in p.read_text() for p in logs) and any("playing" in p.read_text() for p in logs)
     assert not running(str(PY_BOT)) and not running(str(JS_BOT))
+
+
+@pytest.mark.parametrize("game, options", [KB2, KT2])
+def test_the_c_example_compiles_and_plays(tmp_path, game, options):
+    import shutil
+    import subprocess
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    program = tmp_path / "first_bot"
+    subprocess.run([compiler, "-O2", "-Wall", "-Werror", "-o", str(program), str(C_BOT)], check=True)
+    result = _play(game, options, [f"cmd:{program}", "expert"])
+    assert not result.reason.startswith("forfeit") and result.decisions > 20, result.note
+    assert result.record["agent_files"]  # the program's digest identifies the bot
+    assert "C bot: ready" in next((tmp_path / "logs").iterdir()).read_text()
 
 
 # ---------------------------------------------------------------- faults lose the game
