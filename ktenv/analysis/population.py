@@ -389,18 +389,22 @@ def checkpoint_ratings(run: str | Path, anchors: Sequence[str] = ("expert", "gre
                        seed: int = 1, steps: Sequence[int] | None = None,
                        between_checkpoints: bool = False) -> dict[str, pd.DataFrame]:
     """Play every checkpoint of the training run `run` (`run_checkpoints`, or those of `steps`) against each
-    anchor, and the anchors against each other, `games` games a pair in the run's own game (players, round
-    limit, options) with seats rotated (`between_checkpoints`: every pair of checkpoints too, which the payoff
-    matrix of `nash_average` and `alpha_rank` needs), through the arena's tournaments (one SQLite store per
-    pair under `out`, default ``<run>/ratings``, so a second call plays only what is missing); then rate
-    everyone with `fit_ratings`, `fixed` at 0.
+    anchor (any agent spec; ``LABEL=SPEC`` names one: ``shipped=ppo:models/ppo_2p.zip``), and the anchors
+    against each other, `games` games a pair in the run's own game (players, round limit, options) with seats
+    rotated (`between_checkpoints`: every pair of checkpoints too, which the payoff matrix of `nash_average` and
+    `alpha_rank` needs), through the arena's tournaments (one SQLite store per pair under `out`, default
+    ``<run>/ratings``, so a second call plays only what is missing); then rate everyone with `fit_ratings`,
+    `fixed` at 0.
 
     Returns ``{"ratings": one row per agent with its training step (None for anchors), rating and 95% interval,
     and its win rate against each anchor; "crosstable": all the pairs' results; "games": the game rows}``."""
     from ..arena import TournamentConfig, run_tournament
+    from ..gamekit.cli import agent_label
 
+    specs = dict(agent_label(a) for a in anchors)  # LABEL=SPEC anchors go by their label
+    anchors = list(specs)
     if fixed not in anchors:
-        raise ValueError(f"the fixed agent {fixed!r} must be one of the anchors {list(anchors)}")
+        raise ValueError(f"the fixed agent {fixed!r} must be one of the anchors {anchors}")
     cfg = _run_config(run)
     checkpoints = run_checkpoints(run)
     if steps is not None:
@@ -408,15 +412,16 @@ def checkpoint_ratings(run: str | Path, anchors: Sequence[str] = ("expert", "gre
         checkpoints = [(s, p) for s, p in checkpoints if s in wanted]
         if missing := sorted(wanted - {s for s, _ in checkpoints}):
             raise ValueError(f"{run}: no checkpoint of step(s) {missing}")
-    models = {checkpoint_label(step): f"ppo:{path}" for step, path in checkpoints}
+    specs.update({checkpoint_label(step): f"ppo:{path}" for step, path in checkpoints})
+    models = [checkpoint_label(step) for step, _ in checkpoints]
     folder = Path(out) if out is not None else Path(run) / "ratings"
     pairs = [(m, a) for m in models for a in anchors] + \
             [(a, b) for i, a in enumerate(anchors) for b in anchors[i + 1:]]
     if between_checkpoints:
-        pairs += [(a, b) for i, a in enumerate(models) for b in list(models)[i + 1:]]
+        pairs += [(a, b) for i, a in enumerate(models) for b in models[i + 1:]]
     rows: list[dict] = []
     for a, b in pairs:
-        agents = [f"{x}={models[x]}" if x in models else x for x in (a, b)]
+        agents = [x if specs[x] == x else f"{x}={specs[x]}" for x in (a, b)]
         tournament = TournamentConfig(
             agents=agents, players=cfg.env.players, games=games, workers=workers, seed=seed,
             max_rounds=cfg.env.max_rounds, game=dict(cfg.env.game), game_name=cfg.env.game_name, progress=False,

@@ -197,16 +197,16 @@ def run_folder(tmp_path_factory):
 
 
 def test_checkpoint_ratings_rate_each_step_against_the_anchors(run_folder):
-    result = pop.checkpoint_ratings(run_folder, anchors=("expert", "random"), games=2, between_checkpoints=True)
+    result = pop.checkpoint_ratings(run_folder, anchors=("expert", "rnd=random"), games=2, between_checkpoints=True)
     ratings = result["ratings"]
     assert ratings["agent"].tolist()[:2] == ["step_1000", "step_2000"]
     assert ratings["step"].tolist()[:2] == [1000, 2000] and ratings["step"].isna().sum() == 2
     assert ratings.set_index("agent").at["expert", "rating"] == 0
-    assert {"vs_expert_rate", "vs_random_low", "vs_random_high"} <= set(ratings.columns)
+    assert {"vs_expert_rate", "vs_rnd_low", "vs_rnd_high"} <= set(ratings.columns)  # an anchor by its label
     assert len(result["crosstable"]) == 4 * 3 and len(result["games"]) == 6 * 2
     stores = sorted(p.name for p in (run_folder / "ratings").glob("*.sqlite"))
-    assert stores[0] == "expert_vs_random.sqlite" and len(stores) == 6
-    again = pop.checkpoint_ratings(run_folder, anchors=("expert", "random"), games=2, between_checkpoints=True)
+    assert stores[0] == "expert_vs_rnd.sqlite" and len(stores) == 6
+    again = pop.checkpoint_ratings(run_folder, anchors=("expert", "rnd=random"), games=2, between_checkpoints=True)
     pd.testing.assert_frame_equal(again["ratings"], ratings)  # read back from the stores, nothing played again
 
 
