@@ -16,7 +16,8 @@ Options (comma-separated ``KEY=VALUE``; ``url`` first, since it holds a colon):
 
 Every decision is written to a JSON-lines transcript (one file per game and seat): the prompt, each reply,
 the action and where it came from (``model``, ``only`` when there was one legal action and nothing was
-asked, ``fallback`` with the reason). `stats` counts calls, retries and fallbacks.
+asked, ``fallback`` with the reason); its last line, when the game ends, holds `stats`: the decisions, calls,
+retries and fallbacks.
 """
 
 from __future__ import annotations
@@ -96,6 +97,10 @@ class LLMAgent:
         self.fallback.reset(seed)
 
     def close(self) -> None:
+        """The game is over: the transcript ends with the counts (calls, retries, fallbacks)."""
+        if self.transcript is not None:
+            with open(self.transcript, "a") as f:
+                f.write(json.dumps({"stats": self.stats}) + "\n")
         self.client.close()
 
     def act(self, observation, action_mask: np.ndarray) -> int:
@@ -172,6 +177,7 @@ class LLMAgent:
             folder.mkdir(parents=True, exist_ok=True)
             model = re.sub(r"[^A-Za-z0-9_.-]+", "_", self.options["model"])[:40]
             self.transcript = folder / f"{self.game}_{model}_seat{seat}_{self.seed}.jsonl"
+            self.transcript.write_text("")  # the same game played again starts its transcript afresh
         with open(self.transcript, "a") as f:
             f.write(json.dumps(entry) + "\n")
 

@@ -43,7 +43,7 @@ def test_the_llm_agent_plays_a_game_against_the_stub(tmp_path, game, options):
         spec = f"llm:url={stub.url},model=stub-1,key=STUB_KEY,retries=2,backoff=0.01,timeout=5"
         result = _play(game, options, [spec, "expert"])
     assert not result.reason.startswith("forfeit") and result.decisions > 10
-    lines = _transcript(tmp_path)
+    *lines, end = _transcript(tmp_path)
     asked = [e for e in lines if e["source"] != "only"]
     assert len(asked) >= 4 and {e["source"] for e in asked} == {"model", "fallback"}
     # the script's cycle: 3 answered decisions then a fallback, four calls then three
@@ -54,6 +54,8 @@ def test_the_llm_agent_plays_a_game_against_the_stub(tmp_path, game, options):
         if k % 4 == 1:  # an unreadable reply, then the retry's answer
             assert e["replies"] == [SCRIPT[1], SCRIPT[2]] and e["label"] == _first_label(e["prompt"])
     assert stub.calls == sum({0: 1, 1: 2, 2: 3, 3: 1}[k % 4] for k in range(len(asked)))
+    assert end == {"stats": {"decisions": len(lines), "calls": stub.calls, "retries": stub.calls - len(asked),
+                             "fallbacks": sum(e["source"] == "fallback" for e in asked)}}
     headers, body, path = stub.requests[0]
     assert path == "/v1/chat/completions" and headers["Authorization"] == "Bearer sk-test-123"
     assert body["model"] == "stub-1" and body["messages"][0]["role"] == "system"
