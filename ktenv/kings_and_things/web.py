@@ -52,13 +52,33 @@ def seat_view(obs: np.ndarray, mask: np.ndarray | None, names: list[str]) -> dic
     `names` are the seats' display names in the seat's relative order (0 is the seat itself)."""
     v = View(obs)
     out = {"kind": BOARD_KIND, "title": _named(hv.KingsAndThingsSeatView().decision(obs), names),
-           "players": _players(v, names), "hexes": [_hex(v, h, names) for h in range(v.h)],
+           "players": _players(v, names), "hexes": _hexes(v, names),
            "screen": [hv.thing_label(int(t)) for t in np.flatnonzero(v.mine_screen)],
            "actions": [], "battle": _named(hv.KingsAndThingsSeatView()._battle(v), names),
            "battle_hex": int(v.reg_hex("b_hex"))}  # -1: none (the battle's hex is public)
     if mask is not None:
-        out["actions"] = [_action(v, int(a), names) for a in np.flatnonzero(mask)]
+        out["actions"] = _actions(v, mask, names)
     return out
+
+
+def actions_of(obs: np.ndarray, mask: np.ndarray, names: list[str]) -> list[dict]:
+    """The legal actions of `mask` in the seat's words (as its page lists them), without drawing the page."""
+    return _actions(View(obs), mask, names)
+
+
+def _actions(v: View, mask: np.ndarray, names: list[str]) -> list[dict]:
+    return [_action(v, int(a), names) for a in np.flatnonzero(mask)]
+
+
+def _marks(v: View) -> dict[int, str]:
+    """The markers on the hexes (`human_view.hex_facts`' last part), hex by hex, read once for the page."""
+    out: dict[int, list[str]] = {}
+    for h in np.flatnonzero(v.col("hexes", "cloud") > 0):
+        out.setdefault(int(h), []).append("[black cloud]")
+    for mark, reg in (("[battle]", "b_hex"), ("[exploring]", "x_hex"), ("[moving stack]", "mv_hex")):
+        if v.reg_hex(reg) >= 0:
+            out.setdefault(int(v.reg_hex(reg)), []).append(mark)
+    return {h: " ".join(m) for h, m in out.items()}
 
 
 def _players(v: View, names: list[str]) -> list[dict]:
@@ -69,23 +89,35 @@ def _players(v: View, names: list[str]) -> list[dict]:
              "first": bool(first[k]), "alive": bool(v.alive[k])} for k in range(v.n)]
 
 
-def _hex(v: View, h: int, names: list[str]) -> dict:
-    q, r = (int(x) for x in v.geo.coords[h])
-    income = [hv.thing_label(int(t)) for t in np.flatnonzero(v.on_board & (v.thing_hex == h)) if hv._is_income(int(t))]
-    stacks = []
-    for k in range(v.n + 1):
-        named = [int(t) for t in np.flatnonzero(v.on_board & (v.thing_hex == h) & (v.thing_owner == k))
-                 if not hv._is_income(int(t))]
-        labels = [hv.thing_label(t) for t in named]
-        if k < v.n:
-            labels += [hv.hero_label(int(f)) for f in np.flatnonzero((v.hero_owner == k) & (v.hero_hex == h))]
-        down = max(0, int(v.things_at[k, h]) - len(named))
-        if labels or down:
-            stacks.append({"side": k, "name": names[k] if k < v.n else "neutral", "known": labels, "down": down})
-    owner = int(v.owner[h])
-    return {"h": h, "q": q, "r": r, "terrain": "" if v.face_down[h] else TERRAIN_NAMES[int(v.terrain[h])],
-            "owner": owner, "fort": cat.FORT_NAME[int(v.fort[h])] if v.fort[h] else "", "income": income,
-            "stacks": stacks, "marks": hv.hex_facts(v, h)[2]}
+def _hexes(v: View, names: list[str]) -> list[dict]:
+    """Every hex as the seat sees it: terrain, owner, fort, income counters, each side's stack (the counters it
+    can name, a count of the rest), markers. The counters on the board are read once, not hex by hex."""
+    marks = _marks(v)
+    income: dict[int, list[str]] = {}
+    named: dict[tuple[int, int], list[str]] = {}
+    for t in np.flatnonzero(v.on_board).tolist():
+        h = int(v.thing_hex[t])
+        if hv._is_income(t):
+            income.setdefault(h, []).append(hv.thing_label(t))
+        else:
+            named.setdefault((h, int(v.thing_owner[t])), []).append(hv.thing_label(t))
+    heroes: dict[tuple[int, int], list[str]] = {}
+    for f in np.flatnonzero((v.hero_owner >= 0) & (v.hero_owner < v.n) & (v.hero_hex >= 0)).tolist():
+        heroes.setdefault((int(v.hero_hex[f]), int(v.hero_owner[f])), []).append(hv.hero_label(f))
+    out = []
+    for h in range(v.h):
+        q, r = (int(x) for x in v.geo.coords[h])
+        stacks = []
+        for k in range(v.n + 1):
+            things = named.get((h, k), [])
+            down = max(0, int(v.things_at[k, h]) - len(things))
+            labels = things + heroes.get((h, k), [])
+            if labels or down:
+                stacks.append({"side": k, "name": names[k] if k < v.n else "neutral", "known": labels, "down": down})
+        out.append({"h": h, "q": q, "r": r, "terrain": "" if v.face_down[h] else TERRAIN_NAMES[int(v.terrain[h])],
+                    "owner": int(v.owner[h]), "fort": cat.FORT_NAME[int(v.fort[h])] if v.fort[h] else "",
+                    "income": income.get(h, []), "stacks": stacks, "marks": marks.get(h, "")})
+    return out
 
 
 def _action(v: View, a: int, names: list[str]) -> dict:

@@ -65,6 +65,12 @@ def seat_view(obs: np.ndarray, mask: np.ndarray | None, names: list[str]) -> dic
     return out
 
 
+def actions_of(obs: np.ndarray, mask: np.ndarray, names: list[str]) -> list[dict]:
+    """The legal actions of `mask` in the seat's words (as its page lists them), without drawing the page."""
+    v = View(obs)
+    return [_action(v, int(a)) for a in np.flatnonzero(mask)]
+
+
 def _groups_seen(v: View, a: int) -> list[tuple[int, list[int], bool]]:
     """(side, pips, envoy) of each group of dice on advisor `a` as the observation holds them: the influencing
     group (the neutral dice without their values: the observation has none), then another seat's Envoy group;

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import agents as agent_table
 from ..errors import ConfigError
+from .session import action_list
 from .views import view_of
 
 TOP = 8  # actions shown
@@ -37,7 +38,9 @@ def inspect(spec: Any, state: Any, seat: int, agent_name: str) -> dict:
     view = view_of(spec)
     mask = spec.engine.legal_mask(state)
     obs = view.encode(state, seat)
-    labels = {a["action"]: a["label"] for a in view.seat_view(obs, mask, ["you"] * 8)["actions"]}
+    n = state.cfg.n_players
+    names = ["you"] + [f"seat {(seat + k) % n + 1}" for k in range(1, n)]
+    labels = {a["action"]: a["label"] for a in action_list(view, obs, mask, names)}
     out: dict = {"agent": agent_name}
     if getattr(agent, "network", None) is not None:
         logits, value = _model_outputs(agent, obs)

@@ -200,8 +200,16 @@ def seat_names(agents: list[str], seat: int) -> list[str]:
 
 def seat_words(view: Any, observation: np.ndarray, action: int, names: list[str]) -> str:
     """The seat's own move in its own words (its observation before the move)."""
-    page = view.seat_view(observation, np.eye(1, int(action) + 1, int(action), dtype=np.int8)[0], names)
-    return page["actions"][0]["label"] if page["actions"] else str(action)
+    actions = action_list(view, observation, np.eye(1, int(action) + 1, int(action), dtype=np.int8)[0], names)
+    return actions[0]["label"] if actions else str(action)
+
+
+def action_list(view: Any, observation: np.ndarray, mask: np.ndarray, names: list[str]) -> list[dict]:
+    """The actions of `mask` as the seat's page lists them (the view's `actions_of` where it has one: the same
+    list without drawing the whole page)."""
+    actions_of = getattr(view, "actions_of", None)
+    return actions_of(observation, mask, names) if actions_of is not None else \
+        view.seat_view(observation, mask, names)["actions"]
 
 
 def _write(path: Path, text: str) -> None:

@@ -6,6 +6,8 @@ that provides
 - ``encode(state, seat)``: the seat's observation vector;
 - ``agent_observation(agent, state, seat, mask)``: what the arena would give that agent;
 - ``seat_view(observation, mask, names)``: a seat's page, from its observation (and mask) alone;
+- optionally ``actions_of(observation, mask, names)``: the actions of `mask` as `seat_view` lists them, without
+  drawing the page (a log line, an agent's answer);
 - ``public_move(before, actor, action, after, names)``: another seat's move as the watching seat knows it,
   from the watcher's observations before and after the move;
 - ``table_view(state, names)``: the whole table, hidden facts included (finished records only);
