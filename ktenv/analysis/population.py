@@ -84,31 +84,36 @@ def crosstable(source: Any, agents: Sequence[str] | None = None) -> pd.DataFrame
     share), ``rate`` with its 95% Wilson interval (``low``, ``high``), and the same by the agent's seat
     (``seat0_games``, ``seat0_wins``, ``seat0_rate``, ``seat0_low``, ``seat0_high``, then seat 1 ...). With two
     players the seat split is the agent as the first seat against it as the second; the tournament's schedule
-    rotates the seats, so both halves hold about as many games. `agents` orders (and selects) the rows."""
+    rotates the seats, so both halves hold about as many games. An agent that holds several seats of a game
+    (more seats than agents) plays one game there and wins its seats' shares; each of its seats counts in the
+    split. `agents` orders (and selects) the rows."""
     games = games_of(source)
     if not games:
         raise ValueError("no counted games in the source")
-    met: dict[tuple[str, str, int], float] = defaultdict(float)
+    met: dict[tuple[str, str, int], float] = defaultdict(float)  # by seat (-1: the whole game)
     won: dict[tuple[str, str, int], float] = defaultdict(float)
     seats = max(len(g["agents"]) for g in games)
     for g in games:
         names, winners = list(g["agents"]), set(g["winners"])
         share = 1.0 / len(winners) if winners else 0.0
-        for seat, agent in enumerate(names):
+        for agent in set(names):  # an agent in several seats (more seats than agents) plays one game
+            mine = [s for s, name in enumerate(names) if name == agent]
             for opponent in set(names) - {agent}:
-                met[agent, opponent, seat] += 1
-                won[agent, opponent, seat] += share if seat in winners else 0.0
+                met[agent, opponent, -1] += 1
+                won[agent, opponent, -1] += share * len(winners & set(mine))
+                for seat in mine:
+                    met[agent, opponent, seat] += 1
+                    won[agent, opponent, seat] += share if seat in winners else 0.0
     order = _order(agents, {a for a, _, _ in met})
     rows = []
     for agent in order:
         for opponent in order:
-            if agent == opponent or not any(met.get((agent, opponent, s)) for s in range(seats)):
+            if agent == opponent or not met.get((agent, opponent, -1)):
                 continue
             row = {"agent": agent, "opponent": opponent}
-            row.update(_rate("", sum(won[agent, opponent, s] for s in range(seats)),
-                             sum(met[agent, opponent, s] for s in range(seats))))
-            for s in range(seats):
-                row.update(_rate(f"seat{s}_", won.get((agent, opponent, s), 0.0), met.get((agent, opponent, s), 0.0)))
+            for s in range(-1, seats):
+                row.update(_rate("" if s < 0 else f"seat{s}_", won.get((agent, opponent, s), 0.0),
+                                 met.get((agent, opponent, s), 0.0)))
             rows.append(row)
     return pd.DataFrame(rows)
 

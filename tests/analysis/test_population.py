@@ -38,6 +38,13 @@ def test_the_crosstable_counts_each_pair_by_seat():
     assert 0 < a["low"] < a["rate"] == 0.7 < a["high"] < 1
 
 
+def test_an_agent_in_two_seats_plays_one_game():
+    """Four seats, two agents (the schedule's tables when there are fewer agents than seats)."""
+    table = pop.crosstable([game(["a", "b", "a", "b"], [2]), game(["b", "a", "b", "a"], [0])])
+    a = table.set_index(["agent", "opponent"]).loc[("a", "b")]
+    assert (a["games"], a["wins"], a["seat2_games"], a["seat2_wins"], a["seat0_wins"]) == (2, 1.0, 1, 1.0, 0.0)
+
+
 def test_the_crosstable_refuses_what_it_cannot_read():
     with pytest.raises(ValueError, match="no counted games"):
         pop.crosstable([game(["a", "b"], [0], reason="step_limit")])
