@@ -49,15 +49,16 @@ def _write(path: Path, text: str, flag: str) -> None:
 
 
 def finish_play(args: argparse.Namespace, setup: PlaySetup, cfg, state, actions: list[int], summary,
-                format_summary) -> int:
+                format_summary, forfeit=None) -> int:
     """The end of `ktenv play`: the final state saved where --save says, the game's record where --record says
-    (`ktenv replay` plays it again), the summary printed (--json) with the agent of every seat."""
+    (`ktenv replay` plays it again), the summary printed (--json) with the agent of every seat. `forfeit`: the
+    seat whose bot lost the game by its fault (arena.game.ForfeitError), kept in the record."""
     import json
 
     if setup.save is not None:
         _write(setup.save, state.to_json(), "--save")
     if setup.record is not None:
-        record = record_of(cfg, args.seed, setup.specs, actions, state).with_labels(setup.labels)
+        record = record_of(cfg, args.seed, setup.specs, actions, state, forfeit).with_labels(setup.labels)
         _write(setup.record, record.to_json(), "--record")
     names = setup.labels
     info = {**summary(state), "agents": list(names)}

@@ -227,7 +227,7 @@ class Replay:
     state: Any  # the state after the replayed moves
     moves: int  # how many actions were applied
     verified: bool  # the whole game was replayed and matched the record
-    note: str = ""  # what could not be compared (a fingerprint of an older save format)
+    note: str = ""  # what could not be compared (a fingerprint of an older save format); how a forfeit ended it
 
 
 def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
@@ -269,4 +269,9 @@ def replay(record: GameRecord, upto: int | None = None, on_move=None) -> Replay:
     for key in keys:
         if key in want and want[key] != got[key]:
             raise RecordError(f"replay differs from the record: '{key}' is {got[key]!r}, the record says {want[key]!r}")
+    if "forfeit" in want:  # the state's own summary would say nobody won: say how the game ended
+        fault = want["forfeit"]
+        note = "; ".join(filter(None, [f"the game stopped at seat {fault['seat']}'s decision: its bot forfeited "
+                                       f"({fault['fault']}: {fault.get('detail', '')}); seats "
+                                       f"{', '.join(map(str, want['winners']))} won", note]))
     return Replay(record, s, stop, True, note)

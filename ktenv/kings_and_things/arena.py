@@ -158,7 +158,7 @@ def play_command(args) -> int:
         return left_early(exc)
     if played.dead_end or played.forfeit:
         print(f"ktenv: the game stopped early: {played.dead_end or played.forfeit}", file=sys.stderr)
-    return finish_play(args, setup, cfg, played.state, played.actions, summary, format_summary)
+    return finish_play(args, setup, cfg, played.state, played.actions, summary, format_summary, played.forfeit)
 
 
 def result_of(s, decisions: int) -> dict:

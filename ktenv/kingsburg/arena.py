@@ -125,7 +125,7 @@ def play_command(args) -> int:
         return left_early(exc)
     if fault is not None:
         print(f"ktenv: the game stopped early: {fault}", file=sys.stderr)
-    return finish_play(args, setup, cfg, state, actions, summary, format_summary)
+    return finish_play(args, setup, cfg, state, actions, summary, format_summary, fault)
 
 
 def _replay_view():

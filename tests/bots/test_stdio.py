@@ -135,7 +135,9 @@ def test_a_faulty_bot_loses_the_game_and_the_record_replays(tmp_path, mode, faul
     assert result.decisions > 4 and "seat 1" in result.note
     assert result.record["result"]["forfeit"]["seat"] == 1
     assert result.record["result"]["forfeit"]["fault"] == fault
-    assert replay(GameRecord.from_dict(result.record)).verified
+    done = replay(GameRecord.from_dict(result.record))
+    assert done.verified and done.note.startswith(f"the game stopped at seat 1's decision: its bot forfeited ({fault}")
+    assert done.note.endswith("seats 0 won")
     assert not running(str(copy))
     if fault == "crash":
         assert "exited with status 3" in result.note and "crashing on purpose" in result.note
@@ -233,3 +235,17 @@ def test_reset_starts_a_new_game_with_a_new_process(tmp_path):
     assert kinds == [("hello", 1, None), ("decide", None, 0), ("end", None, None),
                      ("hello", 2, None), ("decide", None, 0), ("end", None, None)]
     assert not running(str(script))
+
+
+def test_ktenv_play_records_the_forfeit_and_replay_tells_it(tmp_path, capsys):
+    from ktenv.cli import main
+
+    spec, _ = faulty(tmp_path, "garbage", 5)
+    record = tmp_path / "game.json"
+    assert main(["play", "--game", "kingsburg", "--players", "2", "--agents", f"{spec},expert", "--seed", "4",
+                 "--record", str(record)]) == 0
+    assert "forfeits (garbage)" in capsys.readouterr().err
+    assert json.loads(record.read_text())["result"]["reason"] == "forfeit_garbage"
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "verified: " in out and "its bot forfeited (garbage" in out and "seats 1 won" in out
