@@ -149,8 +149,9 @@ class StdioAgent:
         if self.process is None:
             seat = observation.get("seat") if isinstance(observation, dict) else None
             self._start(seat, vector)
-        deadline = time.monotonic() + self.timeout
-        self._send(self._decide(vector, mask), deadline, "decision")
+        message = self._decide(vector, mask)
+        deadline = time.monotonic() + self.timeout  # the bot's time: from here, not while ktenv writes the view
+        self._send(message, deadline, "decision")
         reply = self._receive(deadline, "decision")
         action = reply.get("action") if isinstance(reply, dict) else reply
         if isinstance(action, bool) or not isinstance(action, int):
@@ -222,8 +223,8 @@ class StdioAgent:
                 raise self._fault("crash", f"could not start {self.argv[0]!r}: {exc.strerror or exc}") from None
         self._finalizer = weakref.finalize(self, _kill, self.process)
         os.set_blocking(self.process.stdin.fileno(), False)
-        deadline = time.monotonic() + self.start_timeout
         hello = self._hello(seat, vector)
+        deadline = time.monotonic() + self.start_timeout
         self._send(hello, deadline, "hello")
         reply = self._receive(deadline, "hello")
         if not isinstance(reply, dict) or reply.get("type") != "ready":
