@@ -41,7 +41,7 @@ from ..text import view as text
 
 PROTOCOL, VERSION = "ktenv-bot", 1
 FIELDS = ("observation", "view", "text", "vector")  # what a decide message may carry
-DEFAULT_FIELDS = ("observation", "view")
+DEFAULT_FIELDS = ("observation",)  # the page view costs more to build than a game step: asked for
 DEFAULT_TIMEOUT, DEFAULT_START_TIMEOUT = 10.0, 30.0  # seconds per decision, and for the hello
 MAX_LINE = 1 << 20  # a longer answer is garbage
 END_GRACE = 1.0  # seconds a bot has to exit after the end of its game
