@@ -18,7 +18,7 @@ from ktenv.arena.records import GameRecord, replay
 from tests.bots.helpers import C_BOT, FAULTY, HAS_NODE, JS_BOT, PY_BOT, faulty, python_bot, running
 
 KB2 = ("kingsburg", {"n_players": 2})
-KT2 = ("kings_and_things", {"n_players": 2, "max_rounds": 3})
+KT2 = ("kings_and_things", {"n_players": 2, "max_rounds": 2})
 
 
 def _play(game: str, options: dict, names: list[str], seed: int = 5):
