@@ -1,9 +1,12 @@
 """The app in a real browser (the distribution's Chromium, headless, driven by Selenium): a person plays a
-2-player game against `random` to its end by clicking (a hex on the board among the clicks), then scrubs the
-record with the keyboard, as the whole table and as one seat; a screenshot shows the board's hexes."""
+2-player game against `random` to its end by clicking (a hex on the board among the clicks), reads a battle's
+dice in the log, then scrubs the record with the keyboard, as the whole table and as one seat (a screenshot
+shows the board's hexes), and a path outside the runs folder shows its error; the shipped model is asked about
+a position."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import threading
@@ -76,7 +79,7 @@ def test_play_a_game_to_its_end_then_scrub_its_record(site, browser, tmp_path):
     max_rounds = browser.find_element(By.NAME, "max_rounds")
     max_rounds.clear()
     max_rounds.send_keys("2")
-    browser.find_element(By.NAME, "seed").send_keys("4")
+    browser.find_element(By.NAME, "seed").send_keys("6")  # a game with battles
     browser.find_element(By.ID, "start").click()
     wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"))
     assert len(browser.find_elements(By.CSS_SELECTOR, "svg.board polygon.hex")) == 19
@@ -103,6 +106,7 @@ def test_play_a_game_to_its_end_then_scrub_its_record(site, browser, tmp_path):
     assert browser.find_element(By.ID, "main").get_attribute("data-over") == "true"
     assert clicked_hex and "won" in browser.find_element(By.ID, "result").text
     assert not browser.find_element(By.ID, "error").is_displayed()
+    wait(browser, lambda d: re.search(r"step, round \d+: .+ rolls \d", text(d, "log")))  # a battle's dice
     assert first_paint < 3.0  # measured about 0.3 s on a warm machine; generous for a shared CI runner
 
     browser.find_element(By.LINK_TEXT, "Watch the record").click()
@@ -125,6 +129,26 @@ def test_play_a_game_to_its_end_then_scrub_its_record(site, browser, tmp_path):
     assert "Your screen" in page or "you" in page
     browser.save_screenshot(str(tmp_path / "replay.png"))
     _check_board_picture(tmp_path / "replay.png")
+
+    browser.get(url + "#/replay?path=../outside.json&seat=0")  # bad input: the error shown, nothing else
+    wait(browser, lambda d: "outside the runs folder" in text(d, "error"))
+
+
+def test_ask_the_shipped_model_at_a_position(site, browser):
+    """A model's most likely actions with their probabilities and its value, beside the person's choices."""
+    url, _runs = site
+    browser.get(url)
+    wait(browser, lambda d: d.find_elements(By.ID, "start"))
+    browser.find_element(By.NAME, "seed").send_keys("6")
+    browser.find_element(By.ID, "start").click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#actions button"))
+    box = browser.find_element(By.CSS_SELECTOR, "input[aria-label='agent to ask']")
+    box.clear()
+    box.send_keys("ppo:models/ppo_2p.zip")
+    browser.find_element(By.ID, "ask").click()
+    wait(browser, lambda d: "value estimate" in d.find_element(By.ID, "main").text, 90)  # torch loads once
+    panel = browser.find_element(By.ID, "ask").find_element(By.XPATH, "../..").text
+    assert "probabilities" in panel and re.search(r"\d+\.\d%", panel)
 
 
 def _check_board_picture(path) -> None:
