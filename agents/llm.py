@@ -76,11 +76,11 @@ class LLMAgent:
     def __init__(self, argument: str, game: str, seed: int | None = None, transport=None) -> None:
         import httpx
 
-        from . import table
+        from ..registry import game as lookup
 
         self.options = parse_options(argument)
         self.game, self.seed = game, seed
-        self.fallback = table(game).make(self.options["fallback"], seed=seed)
+        self.fallback = lookup(game).agents.AGENTS.make(self.options["fallback"], seed=seed)
         if getattr(self.fallback, "needs_worlds", False):
             raise ValueError(f"llm: fallback={self.options['fallback']} searches worlds; give one that does not")
         self.system = prompts.SYSTEM_TEMPLATE

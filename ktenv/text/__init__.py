@@ -3,10 +3,10 @@
 registry part ``bot_view`` (docs/bots.md).
 
     from ktenv import text
-    seen = text.seat_text("kingsburg", observation, mask)
-    print(text.render(seen))            # the table, the decision, the legal actions numbered 1..k
-    text.fields("kingsburg", observation)   # the vector's non-zero values by section, row and column
-    text.messages("kingsburg", 4, seen)     # the chat prompt of that decision
+    seen = text.seat_text(game, observation, mask)   # `game`: a registered game's name
+    print(text.render(seen))                          # the table, the decision, the legal actions numbered 1..k
+    text.fields(game, observation)                    # the vector's non-zero values by section, row and column
+    text.messages(game, players, seen)                # the chat prompt of that decision
 """
 
 from .prompt import RETRY_TEMPLATE, SYSTEM_TEMPLATE, USER_TEMPLATE, messages, parse_choice
