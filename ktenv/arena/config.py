@@ -85,7 +85,7 @@ class TournamentConfig:
                 raise ConfigError(f"tournament key 'agents': unknown agent {name!r}"
                                   f"{did_you_mean(name, registry.names())} "
                                   f"(known: {', '.join(registry.names())}, ppo:PATH, ppo-sample:PATH, rllib:PATH, "
-                                  "or FILE.py:CLASS; LABEL=SPEC gives one a short name)")
+                                  "cmd:COMMAND, llm:OPTIONS or FILE.py:CLASS; LABEL=SPEC gives one a short name)")
             if ":" in name:  # a model or a user's file: it must load now, not in the middle of a tournament
                 try:
                     registry.make(name)
