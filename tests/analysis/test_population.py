@@ -243,6 +243,13 @@ def test_the_exploiter_is_aimed_at_its_target(tmp_path):
         target_overrides(MODEL, 0, tmp_path / "x")
 
 
+def test_ktenv_exploit_names_a_missing_model(tmp_path, capsys):
+    from ktenv.cli import main
+
+    assert main(["exploit", str(tmp_path / "none.zip"), "--budget", "100", "--out", str(tmp_path / "x")]) == 2
+    assert "none.zip: no such model file" in capsys.readouterr().err and not (tmp_path / "x").exists()
+
+
 @pytest.mark.slow
 def test_an_exploiter_trains_and_reports(tmp_path, monkeypatch):
     """A tiny budget against the shipped model: the run, both matches, the fingerprint and exploit.json."""
