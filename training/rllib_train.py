@@ -49,7 +49,9 @@ import numpy as np
 import torch
 from ktenv.agents.rllib_agent import ActorCritic, save_model
 from ray.rllib.algorithms.ppo import PPOConfig
+from ray.rllib.algorithms.ppo.torch.ppo_torch_learner import PPOTorchLearner
 from ray.rllib.callbacks.callbacks import RLlibCallback
+from ray.rllib.core import DEFAULT_MODULE_ID
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -61,6 +63,8 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV
 from ktenv.errors import ConfigError
 
 from .config import HEURISTIC_AGENTS, TrainConfig, opponent_tag
+from .policy import ILLEGAL_GAP, fused_adam, native_bf16
+from .rllib_vector import BatchedEnvRunner, BatchedGames, snapshot_weights, write_policy_zip
 
 LEARNER = "learner"
 LATEST = "checkpoints/latest.json"
@@ -119,23 +123,56 @@ class TurnBasedMultiAgent(MultiAgentEnv):
 # ----------------------------------------------------------------------------- the modules
 
 class MaskedActorCriticModule(TorchRLModule, ValueFunctionAPI):
-    """`agents.rllib_agent.ActorCritic` for PPO; illegal actions get the float minimum as their logit."""
+    """`agents.rllib_agent.ActorCritic` for PPO. An illegal action's logit is the row's best legal logit minus
+    `ILLEGAL_GAP` (training/policy.py's masked distribution: no probability to speak of, and none of exp's slow
+    path on huge negative numbers); sampling never picks one. Two switches for speed, as the SB3 trainer's
+    (neither changes the weights): ``prescaled`` (the observations arrive symlog'd, once per step, not once per
+    epoch) and ``bf16`` (the big first layer multiplies in bfloat16 where the CPU does so natively)."""
 
     def setup(self) -> None:
         net = self.model_config
         self.network = ActorCritic(int(self.observation_space["observations"].shape[0]), int(self.action_space.n),
                                    net["features"], net["pi"], net["vf"], net["activation"])
+        self.prescaled, self.bf16 = bool(net.get("prescaled", False)), bool(net.get("bf16", False))
+
+    def embed(self, observations: torch.Tensor) -> torch.Tensor:
+        x = observations.float() if self.prescaled else torch.sign(observations) * torch.log1p(torch.abs(observations))
+        if not self.bf16:
+            return self.network.shared(x)
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            return self.network.shared(x).float()
 
     def _forward(self, batch: dict, **kwargs) -> dict:
         obs = batch[Columns.OBS]
-        embeddings = self.network.embed(obs["observations"])
-        return {Columns.ACTION_DIST_INPUTS: self.network.masked_logits(embeddings, obs["action_mask"]),
+        embeddings = self.embed(obs["observations"])
+        logits, legal = self.network.pi(embeddings), obs["action_mask"] > 0
+        best = torch.where(legal, logits, torch.finfo(logits.dtype).min).amax(dim=1, keepdim=True)
+        return {Columns.ACTION_DIST_INPUTS: torch.where(legal, logits, best - ILLEGAL_GAP),
                 Columns.EMBEDDINGS: embeddings}
 
     def compute_values(self, batch: dict, embeddings=None):
         if embeddings is None:
-            embeddings = self.network.embed(batch[Columns.OBS]["observations"])
+            embeddings = self.embed(batch[Columns.OBS]["observations"])
         return self.network.value(embeddings)
+
+
+class TimedLearner(PPOTorchLearner):
+    """RLlib's PPO learner with Adam in one fused pass over the weights where torch has it (the SB3 trainer's),
+    and the seconds spent in updates (``busy_seconds``: the learner's share of the run's wall time)."""
+
+    busy_seconds = 0.0
+
+    def configure_optimizers_for_module(self, module_id, config=None) -> None:
+        params = self.get_parameters(self._module[module_id])
+        self.register_optimizer(module_id=module_id, optimizer=torch.optim.Adam(params, **fused_adam()),
+                                params=params, lr_or_lr_schedule=config.lr)
+
+    def update(self, *args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return super().update(*args, **kwargs)
+        finally:
+            self.busy_seconds += time.perf_counter() - t0
 
 
 class HeuristicModule(RLModule):
@@ -259,8 +296,35 @@ class GameStats(RLlibCallback):
 
 # ----------------------------------------------------------------------------- the algorithm
 
-def build_algorithm(cfg: TrainConfig, pool: list[str]):
+def batched(cfg: TrainConfig) -> bool:
+    """Whether the run's game has batched games (the registry's ``learner_vec_env``): then `BatchedEnvRunner`."""
+    return cfg.env.spec.has("learner_vec_env")
+
+
+def learner_id(cfg: TrainConfig) -> str:
+    return DEFAULT_MODULE_ID if batched(cfg) else LEARNER
+
+
+def ppo_settings(cfg: TrainConfig) -> dict:
     p, runners = cfg.ppo, cfg.rllib.env_runners
+    return dict(lr=p.learning_rate, gamma=p.gamma, lambda_=p.gae_lambda, clip_param=p.clip_range,
+                entropy_coeff=p.ent_coef, vf_loss_coeff=p.vf_coef, grad_clip=p.max_grad_norm,
+                grad_clip_by="global_norm", num_epochs=p.n_epochs, minibatch_size=p.batch_size,
+                train_batch_size_per_learner=p.n_steps * cfg.n_envs * max(1, runners),
+                use_kl_loss=p.target_kl is not None, kl_target=p.target_kl or 0.01)
+
+
+def fault_tolerance(config: PPOConfig) -> PPOConfig:
+    """A dead env runner is started again (its games anew) and the run goes on; RLlib's settings."""
+    return config.fault_tolerance(restart_failed_env_runners=True, max_num_env_runner_restarts=100,
+                                  delay_between_env_runner_restarts_s=1.0, env_runner_health_probe_timeout_s=30.0)
+
+
+def build_algorithm(cfg: TrainConfig, pool: list[str]):
+    """RLlib's PPO for the run: on the batched games where the game has them, else the multi-agent env."""
+    if batched(cfg):
+        return build_batched_algorithm(cfg)
+    runners = cfg.rllib.env_runners
     game = cfg.env.game_config().to_dict()
     config = (
         PPOConfig()
@@ -271,11 +335,7 @@ def build_algorithm(cfg: TrainConfig, pool: list[str]):
         .env_runners(num_env_runners=runners, num_envs_per_env_runner=cfg.n_envs, num_cpus_per_env_runner=1,
                      rollout_fragment_length="auto")
         .learners(num_learners=0)
-        .training(lr=p.learning_rate, gamma=p.gamma, lambda_=p.gae_lambda, clip_param=p.clip_range,
-                  entropy_coeff=p.ent_coef, vf_loss_coeff=p.vf_coef, grad_clip=p.max_grad_norm,
-                  grad_clip_by="global_norm", num_epochs=p.n_epochs, minibatch_size=p.batch_size,
-                  train_batch_size_per_learner=p.n_steps * cfg.n_envs * max(1, runners),
-                  use_kl_loss=p.target_kl is not None, kl_target=p.target_kl or 0.01)
+        .training(**ppo_settings(cfg))
         .multi_agent(policies=set(module_specs(cfg)), policies_to_train=[LEARNER],
                      policy_mapping_fn=SeatMapping(cfg.env.players, cfg.league.opponents, cfg.league.snapshots, pool,
                                                    cfg.seed))
@@ -283,30 +343,97 @@ def build_algorithm(cfg: TrainConfig, pool: list[str]):
         .callbacks(GameStats)
         .debugging(seed=cfg.seed, log_level="ERROR")
     )
-    return config.build_algo()
+    return fault_tolerance(config).build_algo()
+
+
+def network_config(cfg: TrainConfig) -> dict:
+    return {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
+            "activation": cfg.policy.activation}
+
+
+def batched_env_config(cfg: TrainConfig) -> dict:
+    return {"game_name": cfg.env.game_name, "game": cfg.env.game_config().to_dict(), "reward": cfg.env.reward,
+            "opponents": dict(cfg.league.opponents), "snapshots": cfg.league.snapshots,
+            "snapshot_play": cfg.league.snapshot_play, "network": network_config(cfg), "seed": cfg.seed}
+
+
+def build_batched_algorithm(cfg: TrainConfig):
+    """PPO with `BatchedEnvRunner`s: each runner ``n_envs`` native games, the learner's module on the whole batch;
+    the learner as the SB3 trainer's (symlog once per step, bfloat16 first layer where native, fused Adam)."""
+    bf16 = cfg.learner_precision == "bf16" or (cfg.learner_precision == "auto" and native_bf16())
+    module = RLModuleSpec(module_class=MaskedActorCriticModule,
+                          model_config={**network_config(cfg), "prescaled": True, "bf16": bf16})
+    config = (
+        PPOConfig()
+        .environment(BatchedGames, env_config=batched_env_config(cfg), disable_env_checking=True)
+        .framework("torch")
+        .env_runners(env_runner_cls=BatchedEnvRunner, num_env_runners=cfg.rllib.env_runners,
+                     num_envs_per_env_runner=cfg.n_envs, num_cpus_per_env_runner=1,
+                     rollout_fragment_length=cfg.ppo.n_steps)
+        .learners(num_learners=0, learner_class=TimedLearner)
+        .training(**ppo_settings(cfg))
+        .rl_module(rl_module_spec=module)
+        .callbacks(LeagueCallbacks)
+        .debugging(seed=cfg.seed, log_level="ERROR")
+    )
+    config.torch_skip_nan_gradients = True  # skips only RLlib's per-tensor isfinite pass (the SB3 trainer has none)
+    return fault_tolerance(config).build_algo()
+
+
+class LeagueCallbacks(RLlibCallback):
+    """A replaced env runner gets the league and a seed stream of its own before it samples again."""
+
+    def on_env_runners_recreated(self, *, algorithm, env_runner_group, env_runner_indices, is_evaluation,
+                                 **kwargs) -> None:
+        run = getattr(algorithm, "ktenv_run", None)
+        if run is not None and not is_evaluation:
+            print(f"[ktenv train] env runner(s) {list(env_runner_indices)} replaced at step {run.step:,}",
+                  file=sys.stderr, flush=True)
+            run.share_league(list(env_runner_indices))
 
 
 def network_meta(cfg: TrainConfig, algo) -> dict:
-    env = TurnBasedMultiAgent({"game": cfg.env.game_config().to_dict(), "engine": cfg.env.engine,
-                               "game_name": cfg.env.game_name})
-    agent = env.possible_agents[0]
-    return {"observation_size": int(env.observation_spaces[agent]["observations"].shape[0]),
-            "action_size": int(env.action_spaces[agent].n),
-            "network": {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
-                        "activation": cfg.policy.activation},
+    if batched(cfg):
+        games = BatchedGames({**batched_env_config(cfg), "num_envs": 1})
+        sizes = (games.single_observation_space["observations"].shape[0], games.single_action_space.n)
+        games.close()
+    else:
+        env = TurnBasedMultiAgent({"game": cfg.env.game_config().to_dict(), "engine": cfg.env.engine,
+                                   "game_name": cfg.env.game_name})
+        agent = env.possible_agents[0]
+        sizes = (env.observation_spaces[agent]["observations"].shape[0], env.action_spaces[agent].n)
+    return {"observation_size": int(sizes[0]), "action_size": int(sizes[1]), "network": network_config(cfg),
             "game": cfg.env.game_config().to_dict()}
 
 
 def learner_network(algo) -> ActorCritic:
-    return algo.get_module(LEARNER).network
+    module = LEARNER if LEARNER in algo.config.policies else DEFAULT_MODULE_ID
+    return algo.get_module(module).network
 
 
 def seed_streams(algo, start_step: int) -> None:
-    """Each env runner's `SeatMapping` draws from its own generator (runner index, the run's start step)."""
+    """Each env runner draws league games from its own generator (runner index, the run's start step)."""
     def update(runner):
-        runner.config.policy_mapping_fn.set_stream(int(runner.worker_index or 0), start_step)
+        if isinstance(runner, BatchedEnvRunner):
+            runner.set_stream(start_step)
+        else:
+            runner.config.policy_mapping_fn.set_stream(int(runner.worker_index or 0), start_step)
 
     algo.env_runner_group.foreach_env_runner(update, local_env_runner=True)
+
+
+def learner_seconds(algo) -> float | None:
+    """Seconds the (local) learner has spent in updates so far; None where it runs elsewhere."""
+    learner = getattr(algo.learner_group, "_learner", None)
+    return getattr(learner, "busy_seconds", None)
+
+
+def forget_later_snapshots(run_dir: Path, league: list[dict]) -> None:
+    """Snapshot zips a resumed run's checkpoint does not list (taken after it, then lost) are deleted."""
+    kept = {(run_dir / e["path"]).resolve() for e in league}
+    for path in (run_dir / "league").glob("snapshot_*.zip"):
+        if path.resolve() not in kept:
+            path.unlink(missing_ok=True)
 
 
 def share_pool(algo, pool: list[str]) -> None:
@@ -346,9 +473,12 @@ class Run:
         self.evals: dict[str, float] = {}
         self.recent: dict = {}
         self.games = 0  # finished training games since this start
+        self.batched = batched(cfg)
+        self.busy0 = learner_seconds(algo)
+        algo.ktenv_run = self  # LeagueCallbacks: a replaced env runner gets the league and a stream
 
     def pool(self) -> list[str]:
-        return [e["module"] for e in self.league]
+        return [e["module"] for e in self.league if "module" in e]
 
     def iterate(self) -> None:
         result = self.algo.train()
@@ -376,7 +506,8 @@ class Run:
             print(self.progress_line(), file=sys.stderr, flush=True)
 
     def log(self, result: dict) -> None:
-        runners, learners = result.get(ENV_RUNNER_RESULTS, {}), result.get(LEARNER_RESULTS, {}).get(LEARNER, {})
+        runners = result.get(ENV_RUNNER_RESULTS, {})
+        learners = result.get(LEARNER_RESULTS, {}).get(learner_id(self.cfg), {})
         scalars = {k: v for k, v in runners.items() if k.startswith("game/")}
         scalars["game/games"] = self.games
         self.recent = scalars
@@ -384,6 +515,9 @@ class Run:
             if key in learners:
                 scalars[f"train/{key}"] = learners[key]
         scalars["speed/steps_per_second"] = self.speed()
+        busy = learner_seconds(self.algo)
+        if busy is not None:
+            scalars["speed/learner_share"] = (busy - self.busy0) / max(time.perf_counter() - self.t0, 1e-9)
         scalars["game/league_size"] = len(self.league)
         for tag, value in scalars.items():
             if np.isscalar(value) and np.isfinite(value):
@@ -407,12 +541,42 @@ class Run:
         return " | ".join(parts)
 
     def snapshot(self) -> None:
+        if self.batched:
+            return self.snapshot_to_runners()
         slots = snapshot_ids(self.cfg)
         used = self.pool()
         slot = next((s for s in slots if s not in used), None) or self.league[0]["module"]  # free, else the oldest
         take_snapshot(self.algo, slot)
         self.league = [e for e in self.league if e["module"] != slot] + [{"module": slot, "step": self.step}]
         share_pool(self.algo, self.pool())
+
+    def snapshot_to_runners(self) -> None:
+        """The learner's actor into ``league/snapshot_STEP.zip`` (a native policy seat's model), the oldest out
+        after ``max_snapshots``; then the pool to every env runner, as weights."""
+        state = self.algo.learner_group.get_state(components=f"learner/rl_module/{DEFAULT_MODULE_ID}")
+        weights = snapshot_weights(state["learner"]["rl_module"][DEFAULT_MODULE_ID])
+        rel = f"league/snapshot_{self.step:010d}.zip"
+        (self.run_dir / "league").mkdir(exist_ok=True)
+        write_policy_zip(weights, self.meta, self.run_dir / rel)
+        self.league = [e for e in self.league if e["step"] != self.step] + [{"path": rel, "step": self.step}]
+        for old in self.league[:-self.cfg.league.max_snapshots]:
+            (self.run_dir / old["path"]).unlink(missing_ok=True)
+        self.league = self.league[-self.cfg.league.max_snapshots:]
+        self.share_league()
+
+    def share_league(self, runners: list[int] | None = None) -> None:
+        """The batched games' league to the env runners (all, or the replaced `runners`: with a new seed stream)."""
+        if not self.batched:
+            return share_pool(self.algo, self.pool())
+        from ktenv.agents.network import read_state
+
+        snapshots = [(e["step"], read_state(self.run_dir / e["path"])) for e in self.league]
+        group = self.algo.env_runner_group
+        if runners is not None:
+            step = self.step
+            group.foreach_env_runner(lambda r: r.set_stream(step), local_env_runner=False, remote_worker_ids=runners)
+        group.foreach_env_runner(lambda r: r.set_league(snapshots), local_env_runner=runners is None,
+                                 remote_worker_ids=runners)
 
     def checkpoint(self) -> Path:
         """RLlib's checkpoint, the step and league beside it, the policy zip; then latest.json; then pruning."""
@@ -502,16 +666,20 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
     started = join(cfg.rllib.ray_address)
     try:
         league = found[1]["league"] if found else []
-        algo = build_algorithm(cfg, [e["module"] for e in league])
+        algo = build_algorithm(cfg, [e["module"] for e in league if "module" in e])
         try:
             if found:
                 algo.restore_from_path(str(found[0].resolve()))
-                algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group,
-                                                   policies=[LEARNER, *snapshot_ids(cfg)], inference_only=True)
+                algo.env_runner_group.sync_weights(
+                    from_worker_or_learner_group=algo.learner_group, inference_only=True,
+                    policies=[DEFAULT_MODULE_ID] if batched(cfg) else [LEARNER, *snapshot_ids(cfg)])
                 print(f"[ktenv train] resumed from {found[0]} at step {found[1]['step']:,}", file=sys.stderr)
             start = found[1]["step"] if found else 0
             seed_streams(algo, start)  # a resumed run draws new league games, not those of its start
             run = Run(cfg, run_dir, algo, network_meta(cfg, algo), start, league)
+            if run.batched:
+                forget_later_snapshots(run_dir, league)
+                run.share_league()
             loop(run)
             return finish(run)
         finally:
