@@ -110,8 +110,7 @@ class LearnerGames:
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                                                   list[dict | None], list[dict | None]]:
-        """The learner's action in every game (or SKIP: that game is left as it is), then the opponents until
-        the learner decides again.
+        """The learner's action in every game, then the opponents until the learner decides again.
 
         Returns (observations [N, obs] copy, rewards float64[N], terminated bool[N], truncated bool[N],
         ends, resets): ``ends[i]`` is the info of the episode that ended in game i (else None),
@@ -120,12 +119,10 @@ class LearnerGames:
             raise RuntimeError("step() before reset(): call reset() first")
         rewards = np.zeros(self.num_envs)
         ends: list[dict | None] = [None] * self.num_envs
-        actions = np.asarray(actions)
-        touched = actions != SKIP  # SKIP (-1) leaves a game as it is (an adapter holding back a new game's start)
         out = self.games.step(actions)
-        self._decided[touched] = True
-        self._length[touched] += 1
-        self._collect(out, touched, rewards, ends)
+        self._decided[:] = True
+        self._length += 1
+        self._collect(out, np.ones(self.num_envs, bool), rewards, ends)
         self._advance(rewards, ends)
         terminated = np.array([e is not None and e.pop("terminated") for e in ends])
         truncated = np.array([e is not None and not terminated[i] for i, e in enumerate(ends)])
