@@ -34,6 +34,9 @@ class ForfeitError(AgentError):
         super().__init__(f"seat {seat} forfeits ({fault}): {detail}")
         self.fault, self.detail, self.seat = fault, detail, seat
 
+    def __reduce__(self):  # a worker process may send it back whole
+        return type(self), (self.fault, self.detail, self.seat), {"args": self.args}
+
 
 def forfeit_outcome(fault: ForfeitError, players: int) -> tuple[list[int], str, str]:
     """(winners, reason, note) of a game its seat `fault.seat` forfeited: every other seat wins."""

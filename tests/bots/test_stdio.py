@@ -249,3 +249,13 @@ def test_ktenv_play_records_the_forfeit_and_replay_tells_it(tmp_path, capsys):
     assert main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     assert "verified: " in out and "its bot forfeited (garbage" in out and "seats 1 won" in out
+
+
+def test_a_forfeit_crosses_processes_whole():
+    import pickle
+
+    fault = ForfeitError("timeout", "gave no answer", seat=1)
+    back = pickle.loads(pickle.dumps(fault))
+    assert (back.fault, back.detail, back.seat, str(back)) == ("timeout", "gave no answer", 1, str(fault))
+    with pytest.raises(ValueError, match="not one of"):
+        ForfeitError("slow", "x")
