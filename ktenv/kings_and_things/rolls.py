@@ -14,6 +14,7 @@ read per roll elsewhere.
 from __future__ import annotations
 
 import threading
+import warnings
 from typing import Any
 
 from . import catalog as cat
@@ -45,6 +46,11 @@ def move_rolls(state: Any, action: int) -> list[dict]:
     try:
         step(copy, int(action))
         return _recording.rolls
+    except Exception as exc:  # noqa: BLE001 - the engines disagree (a bug the differential tests hunt): the
+        # move itself is the native engine's and stands; only its dice are missing from the log
+        warnings.warn(f"the dice of action {action} could not be read on the reference engine: {exc!r}",
+                      RuntimeWarning, stacklevel=2)
+        return []
     finally:
         _recording.rolls = None
 
