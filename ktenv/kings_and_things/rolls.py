@@ -5,8 +5,10 @@ and the rule reads the dice in its next stage (`engine.dice.take`). `move_rolls(
 move on a copy of the state on the Python reference engine with an observer on `dice.take`, so it records
 exactly the dice the rules used, with what they were for: a battle step's dice attacker by attacker (each
 attacker by name, as R13.2 reveals every creature of a battle; its effective value; its hits), saving
-rolls, damage rolls, the exploration roll. Nothing else of the state is read, and the state itself is left
-as it was. The native engine is the same game bit for bit, so a native state's copy rolls the same dice.
+rolls, damage rolls, the exploration roll. Besides the dice it reads only what the table sees at that roll:
+the battle's hex, round, step and targets, the attackers' values, a counter's name only where the state marks
+it face up or public. The state itself is left as it was. The native engine is the same game bit for bit, so
+a native state's copy rolls the same dice.
 The observer records only inside `move_rolls` (a thread's own list) and costs the engine one attribute
 read per roll elsewhere.
 """
