@@ -3,6 +3,7 @@ textbook games, Bradley-Terry ratings, a run's checkpoints rated against anchors
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -267,5 +268,7 @@ def test_an_exploiter_trains_and_reports(tmp_path, monkeypatch):
     assert set(report["summary"]["agent"]) == {"exploiter", "target"}
     assert {"difference", "exploiter_rate", "target_rate"} <= set(report["decisions"].columns)
     assert "exploiter" in format_report(report)
+    saved = json.loads((out / "exploit" / "exploit.json").read_text(), parse_constant=pytest.fail)  # no NaN
+    assert saved["exploiter_result"]["games"] == 2 and saved["decisions"][0]["decision"]
     with pytest.raises(ValueError, match="not an exploiter's run folder"):
         exploit_report(tmp_path / "elsewhere")
