@@ -195,7 +195,7 @@ class StdioAgent:
                 "layout": text.layout_doc(self.game, vector)}
 
     def _decide(self, vector: np.ndarray, mask: np.ndarray) -> dict:
-        seen = text.seat_text(self.game, vector, mask)
+        seen = text.seat_text(self.game, vector, mask, board="text" in self.fields)
         out = {"type": "decide", "n": self.decisions, "time_limit": self.timeout, "decision": seen.decision,
                "actions": [{"id": a, "label": label} for a, label in seen.choices]}
         if "observation" in self.fields:

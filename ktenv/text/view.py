@@ -47,10 +47,12 @@ class SeatText:
     choices: tuple[tuple[int, str], ...]
 
 
-def seat_text(game: str, observation, mask: np.ndarray) -> SeatText:
+def seat_text(game: str, observation, mask: np.ndarray, board: bool = True) -> SeatText:
+    """The seat's view in words; with ``board=False`` the table is left out ("": it costs the most to write)."""
     view, vector = bot_view(game).seat_view(), vector_of(observation)
     legal = [int(a) for a in np.flatnonzero(np.asarray(mask))]
-    return SeatText(view.board(vector), view.decision(vector), tuple((a, view.describe(vector, a)) for a in legal))
+    return SeatText(view.board(vector) if board else "", view.decision(vector),
+                    tuple((a, view.describe(vector, a)) for a in legal))
 
 
 def numbered(choices: tuple[tuple[int, str], ...]) -> str:
@@ -77,8 +79,14 @@ def fields(game: str, observation) -> dict:
     out: dict = {}
     for sec in lay.sections.values():
         table = lay.table(vector, sec.name)
-        rows = {str(r): {sec.columns[j].name: _number(table[r, j]) for j in np.flatnonzero(table[r])}
-                for r in np.flatnonzero(table.any(axis=1))}
+        names = [c.name for c in sec.columns]
+        rows: dict = {}
+        where = np.nonzero(table)  # row by row, each row's columns in order
+        values = table[where]
+        whole = values == np.floor(values)
+        for r, j, value, is_whole, exact in zip(*(w.tolist() for w in where), values.tolist(), whole.tolist(),
+                                                 values):
+            rows.setdefault(str(r), {})[names[j]] = int(value) if is_whole else _number(exact)
         out[sec.name] = rows.get("0", {}) if sec.rows == 1 else rows
     return out
 
