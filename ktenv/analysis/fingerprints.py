@@ -50,6 +50,12 @@ def _bounded(table: pd.DataFrame, values: pd.Series, share: bool = False) -> pd.
     return table.assign(high=table["high"].clip(upper=1)) if share else table
 
 
+def _require(rows: pd.DataFrame, figures: list[str]) -> None:
+    missing = [f for f in figures if f not in rows.columns]
+    if missing:
+        raise KeyError(f"no figure {missing} in this dataset; it has {[c for c in rows.columns if c not in _KEYS]}")
+
+
 def _with_agents(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """The `rounds` rows with the agent that played each player."""
     seats = tables["seats"][["game", "seat", "agent"]].rename(columns={"seat": "player"})
@@ -116,16 +122,10 @@ def per_game(data, figures: list[str], first_round: int = 1) -> pd.DataFrame:
     round 0 in some games), then the mean over games with its 95% interval (`plot_compare(t, "figure")`)."""
     rows = _with_agents(_tables(data))
     rows = rows[rows["round"] >= first_round]
-    missing = [f for f in figures if f not in rows.columns]
-    if missing:
-        raise KeyError(f"no figure {missing} in this dataset; it has {_figures_in(rows)}")
+    _require(rows, figures)
     games = rows.groupby(["agent", "game", "player"])[figures].mean().reset_index()
     long = games.melt(["agent", "game", "player"], figures, var_name="figure", value_name="value")
     return _bounded(_mean_ci(long, ["agent", "figure"], "value"), long["value"]).rename(columns={"n": "games"})
-
-
-def _figures_in(rows: pd.DataFrame) -> list[str]:
-    return [c for c in rows.columns if c not in _KEYS]
 
 
 def ratio_curves(data, part: str, whole: str) -> pd.DataFrame:
@@ -133,6 +133,7 @@ def ratio_curves(data, part: str, whole: str) -> pd.DataFrame:
     is 0 left out), with its 95% interval: the share of the army never seen by the table is
     ``ratio_curves(d, "unseen_things", "board_things")``."""
     rows = _with_agents(_tables(data))
+    _require(rows, [part, whole])
     rows = rows[rows[whole] > 0]
     rows = rows.assign(ratio=rows[part] / rows[whole])
     return _bounded(_mean_ci(rows, ["agent", "round"], "ratio"), rows["ratio"], share=(rows["ratio"] <= 1).all())
@@ -144,9 +145,7 @@ def round_flows(data, held: str = "gold", gained: str = "gold_gained", spent: st
     `spent_share`: the part of what it had to spend (held + gained) that it spent (NaN when that was 0)."""
     tables = _tables(data)
     rows = _with_agents(tables)
-    missing = [c for c in (held, gained, spent) if c not in rows.columns]
-    if missing:
-        raise KeyError(f"no figure {missing} in this dataset; it has {_figures_in(rows)}")
+    _require(rows, [held, gained, spent])
     rows = rows[["agent", "game", "player", "round", held, gained, spent]].sort_values(["game", "player", "round"])
     rows = rows.reset_index(drop=True)
     ends = rows[["game", "player"]].merge(tables["seats"].rename(columns={"seat": "player"}), how="left",

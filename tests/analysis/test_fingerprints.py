@@ -82,6 +82,8 @@ def test_face_down_stacks_and_the_unseen_share_per_agent(tables):
         fp.per_game(tables, ["bluffs"])
     with pytest.raises(KeyError, match="no figure"):
         fp.round_flows(tables, held="wood")
+    with pytest.raises(KeyError, match="no figure"):
+        fp.ratio_curves(tables, "bluffs", "board_things")
 
 
 def test_the_flow_plot(tables):
