@@ -9,13 +9,12 @@ rolls, damage rolls, the exploration roll. Besides the dice it reads only what t
 the battle's hex, round, step and targets, the attackers' values, a counter's name only where the state marks
 it face up or public. The state itself is left as it was. The native engine is the same game bit for bit, so
 a native state's copy rolls the same dice.
-The observer records only inside `move_rolls` (a thread's own list) and costs the engine one attribute
-read per roll elsewhere.
+The observer (`engine.dice.WATCH`, a thread's own) is set only inside `move_rolls`; elsewhere the engine pays
+one attribute read per roll.
 """
 
 from __future__ import annotations
 
-import threading
 import warnings
 from typing import Any
 
@@ -32,7 +31,6 @@ ROLL_NAMES = {dice.HERO: "hero recruitment roll", dice.EXPLORE: "exploration rol
               dice.SAVE: "saving roll", dice.FIREWALL: "Firewall's value roll", dice.WARLORD: "Warlord's roll",
               dice.DUEL_A: "duel roll", dice.DUEL_B: "duel roll", dice.STRIKE: "strike roll",
               dice.EVENT: "event roll", dice.EVENT_B: "event roll"}
-_recording = threading.local()
 
 
 def move_rolls(state: Any, action: int) -> list[dict]:
@@ -44,26 +42,23 @@ def move_rolls(state: Any, action: int) -> list[dict]:
     from .engine import step
 
     copy = (state.to_python() if hasattr(state, "to_python") else state).copy()  # to_python is cached: never step it
-    _recording.rolls = []
+    rolls: list[dict] = []
+    dice.WATCH.on_take = lambda s, code, out: rolls.append(_roll(s, code, out))
     try:
         step(copy, int(action))
-        return _recording.rolls
+        return rolls
     except Exception as exc:  # noqa: BLE001 - the engines disagree (a bug the differential tests hunt): the
         # move itself is the native engine's and stands; only its dice are missing from the log
         warnings.warn(f"the dice of action {action} could not be read on the reference engine: {exc!r}",
                       RuntimeWarning, stacklevel=2)
         return []
     finally:
-        _recording.rolls = None
+        dice.WATCH.on_take = None
 
 
-def _observed_take(s: Any, code: int) -> list[int]:
-    """`dice.take`, and the roll written down when `move_rolls` is listening on this thread."""
-    out = _take(s, code)
-    rolls = getattr(_recording, "rolls", None)
-    if rolls is not None:
-        rolls.append(_battle_roll(s, code - dice.BATTLE, out) if code >= dice.BATTLE else _other_roll(s, code, out))
-    return out
+def _roll(s: Any, code: int, out: list[int]) -> dict:
+    """One roll the rules just read (`dice.take`), in plain values."""
+    return _battle_roll(s, code - dice.BATTLE, out) if code >= dice.BATTLE else _other_roll(s, code, out)
 
 
 def _other_roll(s: Any, code: int, rolled: list[int]) -> dict:
@@ -205,8 +200,3 @@ def _hit_words(hits: int, n: int) -> str:
         return "a hit" if hits else "a miss"
     return "no hit" if not hits else "a hit" if hits == 1 else f"{hits} hits"
 
-
-# The observer replaces `dice.take` once (a reload of this module wraps the original again).
-_take = getattr(dice.take, "__wrapped__", dice.take)
-_observed_take.__wrapped__ = _take  # type: ignore[attr-defined]
-dice.take = _observed_take

@@ -12,6 +12,9 @@ C++ twin: native/src/engine/dice.cpp
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 import numpy as np
 
 from .. import catalog as cat
@@ -28,6 +31,16 @@ _CHARMS = np.flatnonzero(cat.THING_ORIGINAL == LUCKY_CHARM)  # R20.1: one per bo
 # Codes of the rolls (`Rolls.code`). Battle sides use BATTLE + side.
 HERO, EXPLORE, DAMAGE, SAVE, FIREWALL, WARLORD, DUEL_A, DUEL_B, STRIKE, EVENT, EVENT_B = range(11)
 BATTLE = 20
+
+
+class _Watch(threading.local):
+    """Who is told of the dice the rules read (`take`), on this thread: the browser app's log of a move's
+    rolls (`ktenv.kings_and_things.rolls`). Not a rule: nothing in the game depends on it (no C++ twin)."""
+
+    on_take: Callable[[GameState, int, list[int]], None] | None = None
+
+
+WATCH = _Watch()
 SHOWN = 16  # the Lucky Charm's holder sees (and may change) the first 16 dice of a roll
 
 
@@ -76,6 +89,8 @@ def take(s: GameState, code: int) -> list[int]:
     out = _remove(rolls, code)
     if not rolls.code:
         s.drop(Rolls)
+    if WATCH.on_take is not None:
+        WATCH.on_take(s, code, out)
     return out
 
 
