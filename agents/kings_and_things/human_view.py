@@ -291,6 +291,8 @@ def number_text(decision: int, i: int) -> str:
         return f"stake {i} gold"
     if decision in (D.LUCKY_DIE, D.LUCKY_REROLL):
         return f"die {i + 1}"
+    if decision == D.MARKSMAN:
+        return f"the Marksman fights at {i}" + (" (a hit falls where you choose)" if i == 2 else "")
     return str(i)
 
 
