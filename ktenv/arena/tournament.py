@@ -28,7 +28,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..files import write_text_atomically
 from .config import TournamentConfig, short_digest
-from .game import AgentError
+from .game import FORFEIT, AgentError
 from .ratings import format_table, head_to_head, standings
 
 SCHEMA_VERSION = 1
@@ -122,7 +122,7 @@ class Store:
 
     def games(self, upto: int | None = None) -> list[dict]:
         sql = ("SELECT game_index, seed, agents, winners, reason, rounds, decisions, seconds, income, hexes, "
-               "gold, forts, heroes FROM games")
+               "gold, forts, heroes, note FROM games")
         args: tuple = ()
         if upto is not None:
             sql += " WHERE game_index < ?"
@@ -132,7 +132,7 @@ class Store:
             out.append({"index": row[0], "seed": row[1], "agents": json.loads(row[2]), "winners": json.loads(row[3]),
                         "reason": row[4], "rounds": row[5], "decisions": row[6], "seconds": row[7],
                         "income": json.loads(row[8]), "hexes": json.loads(row[9]), "gold": json.loads(row[10]),
-                        "forts": json.loads(row[11]), "heroes": json.loads(row[12])})
+                        "forts": json.loads(row[11]), "heroes": json.loads(row[12]), "note": row[13]})
         return out
 
 
@@ -435,6 +435,7 @@ def report_text(cfg: TournamentConfig, report: dict) -> str:
     lines.append("")
     lines.append("ends: " + ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])))
     lines += _not_counted(rows, cfg.max_decisions)
+    lines += _forfeits(rows)
     unrecorded = report.get("unrecorded", [])
     if unrecorded:
         lines.append(f"records: {len(unrecorded)} of the {len(rows)} stored games have no record in {cfg.records} "
@@ -461,6 +462,18 @@ def _not_counted(rows: list[dict], max_decisions: int) -> list[str]:
     if cut:
         lines.append(f"not counted: {len(cut)} game(s) cut by --max-decisions ({max_decisions}) before a result, "
                      "seeds " + ", ".join(str(g["seed"]) for g in cut[:5]))
+    return lines
+
+
+def _forfeits(rows: list[dict], shown: int = 5) -> list[str]:
+    """The games a bot lost by its fault (they count), with what happened in the first few."""
+    lost = [g for g in rows if g["reason"].startswith(FORFEIT)]
+    if not lost:
+        return []
+    lines = [f"forfeits: {len(lost)} game(s) lost by a bot's fault (counted):"]
+    lines += [f"    game {g['index']}: {g['note'] or g['reason']}" for g in lost[:shown]]
+    if len(lost) > shown:
+        lines.append(f"    ... and {len(lost) - shown} more (the store's games.note)")
     return lines
 
 

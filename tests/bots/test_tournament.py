@@ -38,6 +38,10 @@ def test_faulty_bots_lose_their_games_and_the_tournament_goes_on(tmp_path, monke
     forfeits = {line.split()[1]: int(line.split()[-1]) for line in out.splitlines()[3:6]}
     assert forfeits == {"crash": 2, "hang": 4, "py": 0}  # hang meets crash first in both seatings
     assert "ends: forfeit_timeout 4, forfeit_crash 2" in out
+    told = [line for line in out.splitlines() if line.startswith("    game ")]  # what each forfeit was
+    assert "forfeits: 6 game(s) lost by a bot's fault (counted):" in out and len(told) == 5
+    assert all("forfeits (timeout)" in line or "forfeits (crash)" in line for line in told)
+    assert "... and 1 more" in out
     assert not running(str(crash_file)) and not running(str(hang_file)) and not running(str(PY_BOT))
     assert "crash: file sha256" in out  # a bot is identified by the file it runs from, as a model is
     crash_file.write_text(crash_file.read_text() + "\n# changed\n")
