@@ -19,6 +19,7 @@ from .common import pick_legal
 from .config import KingsburgConfig
 from .state import PHASE_NAMES, STAGE_NAMES, KingsburgState
 
+BACKENDS = ("auto", "python", "native")
 RUNNERS: dict = {}
 for _part in (aid, season, influence, advisors, construction, year, recruiting, battle):
     RUNNERS.update(_part.RUNNERS)
@@ -53,15 +54,16 @@ DECISIONS = {  # decision -> (fill the mask, apply a legal action)
 
 def new_game(config: KingsburgConfig | dict | None = None, seed: int = 0, backend: str = "auto") -> KingsburgState:
     """A new game at its first decision (K2): random turn order, one hidden enemy card per year. `backend`:
-    "auto" or "python" (Kingsburg has one engine; "native" is an error naming it)."""
-    if backend not in ("auto", "python"):
-        from ..errors import ConfigError
-
-        raise ConfigError(f"engine {backend!r}: Kingsburg has only its Python engine (auto or python)")
+    "python" (this engine, the reference), "native" (the C++ twin in `native`: the same game bit for bit, a
+    `NativeKingsburg`) or "auto" (native when it is built, else Python)."""
     if config is None:
         config = KingsburgConfig()
     elif isinstance(config, dict):
         config = KingsburgConfig.from_dict(config)
+    if resolve_backend(backend) == "native":
+        from .native.game import NativeKingsburg
+
+        return NativeKingsburg.new(config, seed)
     s = KingsburgState(config, seed)
     order = list(range(s.n_players))
     s.rng.shuffle(order)  # K2.2
@@ -72,8 +74,27 @@ def new_game(config: KingsburgConfig | dict | None = None, seed: int = 0, backen
     return s
 
 
+def resolve_backend(backend: str = "auto") -> str:
+    """"native" or "python": what `backend` means ("auto": native when it is built). ConfigError for an unknown
+    backend; NativeUnavailableError for "native" when the native engine is not built."""
+    if backend not in BACKENDS:
+        from ..errors import ConfigError
+
+        raise ConfigError(f"engine {backend!r}: one of {', '.join(BACKENDS)}")
+    if backend == "python":
+        return "python"
+    from . import native
+
+    if backend == "auto":
+        return "native" if native.available() else "python"
+    native.core()  # raises NativeUnavailableError with the build command
+    return "native"
+
+
 def legal_mask(s: KingsburgState) -> np.ndarray:
     """int8 mask over the 65 actions for the player to act (all zeros once the game is over)."""
+    if type(s) is not KingsburgState:  # a native game (native/game.py)
+        return s.legal_mask()
     mask = np.zeros(A.N_ACTIONS, np.int8)
     if not s.game_over and s.decision != A.NONE:
         DECISIONS[s.decision][0](s, mask)
@@ -94,6 +115,20 @@ def step(s: KingsburgState, action: int) -> None:
     if not 0 <= action < A.N_ACTIONS or not legal_mask(s)[action]:
         raise IllegalActionError(f"action {action} ({_name(action)}) is not legal now: "
                                  f"{A.DECISION_NAMES[s.decision]} of player {s.actor}, legal {legal_actions(s)}")
+    if type(s) is not KingsburgState:  # a native game (native/game.py)
+        s.apply(action)
+    elif shadow is not None:
+        shadow(s, action, _step)
+    else:
+        _step(s, action)
+
+
+# A checker the Kingsburg tests install (tests/kingsburg/conftest.py): shadow(s, action, play) plays the step on
+# the native engine too and compares.
+shadow = None
+
+
+def _step(s: KingsburgState, action: int) -> None:
     DECISIONS[s.decision][1](s, action)
     s.steps += 1
     _advance(s)

@@ -4,8 +4,8 @@ agents written out decision by decision under ``tests/playthroughs/kingsburg_*.t
 Each decision block names the year, phase, actor and decision, every legal action with its English text,
 the action taken and a digest of the actor's observation and mask; the text board (`render.ansi`) comes at
 every change of phase and at the end, then the winners and a digest of the final state's ``to_json()``.
-The test replays every file and shows the first difference. After an intended change of the rules, the
-actions or the observation, regenerate them and review the diff:
+The test replays every file on both engines (Python and native) and shows the first difference. After an
+intended change of the rules, the actions or the observation, regenerate them and review the diff:
 
     python -m ktenv.kingsburg.dev.playthrough --regenerate
     python -m ktenv.kingsburg.dev.playthrough --check
@@ -41,9 +41,10 @@ def _digest(*arrays: np.ndarray) -> str:
     return h.hexdigest()[:10]
 
 
-def playthrough(config: dict, seed: int) -> str:
+def playthrough(config: dict, seed: int, backend: str = "auto") -> str:
+    """The record of one game; the same text on either engine (`backend`: python, native or auto)."""
     cfg = KingsburgConfig.from_dict(config)
-    s = new_game(cfg, seed)
+    s = new_game(cfg, seed, backend=backend)
     enc = ObservationEncoder(cfg.n_players)
     rng = np.random.default_rng(seed)
     lines = [f"# Kingsburg golden playthrough: config {cfg.to_dict()}, seed {seed}, random agents",
@@ -67,13 +68,13 @@ def playthrough(config: dict, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def check(folder: Path = FOLDER) -> list[str]:
-    """The first difference of every file that no longer replays (empty: all replay)."""
+def check(folder: Path = FOLDER, backend: str = "auto") -> list[str]:
+    """The first difference of every file that no longer replays on the engine `backend` (empty: all replay)."""
     problems = []
     for name, (config, seed) in GAMES.items():
         path = folder / name
         want = path.read_text() if path.exists() else ""
-        got = playthrough(config, seed)
+        got = playthrough(config, seed, backend)
         if got != want:
             diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(), str(path), "replayed", n=2,
                                              lineterm=""))

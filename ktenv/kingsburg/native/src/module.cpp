@@ -1,0 +1,265 @@
+// The nanobind module ktenv.kingsburg.native._kingsburg_core: the native Kingsburg engine's State (numpy views
+// of its arrays, step, legal_mask, copy, conversion from and to the Python KingsburgState's fields), the enemy
+// deck handed over at import, and random playouts for bench/kingsburg_speed.py.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <chrono>
+
+#include "engine.hpp"
+
+namespace nb = nanobind;
+using namespace ktenv::kingsburg;
+
+// state._INT_FIELDS, in that order
+#define KB_INT_FIELDS(X)                                                                                         \
+  X(year) X(phase) X(stage) X(cursor) X(sub) X(decision) X(actor) X(target) X(group) X(picks_left) X(pick_kinds) \
+  X(envoy_holder) X(aid_player) X(enemy) X(reinforcement) X(steps)
+
+// state._ARRAY_FIELDS, in that order: (name, element type, rows: players or a fixed count)
+#define KB_ARRAY_FIELDS(X)                                                                                  \
+  X(goods, std::int32_t, 1) X(tokens, std::int32_t, 1) X(vp, std::int32_t, 1) X(soldiers, std::int32_t, 1) \
+  X(built, bool, 1) X(passed, bool, 1) X(flags, bool, 1) X(dice, std::int8_t, 1)                          \
+  X(die_advisor, std::int8_t, 1) X(order, std::int8_t, 1) X(peeked, bool, 1) X(strength, std::int32_t, 1)  \
+  X(result, std::int8_t, 1) X(advisor_group, std::int8_t, 0) X(advisor_envoy, std::int8_t, 0)              \
+  X(neutral_dice, std::int8_t, 0) X(neutral_advisor, std::int8_t, 0) X(pending, bool, 1)                   \
+  X(enemy_deck, std::int16_t, 0)
+
+namespace {
+
+// ----- nested std::array <-> nested Python lists
+
+template <class T>
+nb::object to_py(const T& v) {
+  if constexpr (std::is_same_v<T, bool>) return nb::bool_(v);
+  else return nb::int_(static_cast<long long>(v));
+}
+
+template <class T, std::size_t N>
+nb::object to_py(const std::array<T, N>& a, std::size_t size = N) {
+  nb::list out;
+  for (std::size_t i = 0; i < size; ++i) out.append(to_py(a[i]));
+  return out;
+}
+
+template <class T>
+void from_py(nb::handle h, T& v) {
+  v = static_cast<T>(nb::cast<long long>(h));
+}
+
+template <class T, std::size_t N>
+void from_py(nb::handle h, std::array<T, N>& a, std::size_t size = N) {
+  if (nb::len(h) != size) throw std::invalid_argument("a state array has the wrong shape");
+  std::size_t i = 0;
+  for (nb::handle item : h) from_py(item, a[i++]);
+}
+
+template <class T, std::size_t N>
+std::size_t rows_of(const State& s, const std::array<T, N>&, bool per_player) {
+  return per_player ? static_cast<std::size_t>(s.n) : N;
+}
+
+// a numpy view of a field (its first `rows` rows), kept alive by the Python State
+template <class T>
+struct Elem {
+  using type = T;
+  static constexpr int dims = 0;
+  static void shape(std::size_t*) {}
+};
+template <class T, std::size_t N>
+struct Elem<std::array<T, N>> {
+  using type = typename Elem<T>::type;
+  static constexpr int dims = 1 + Elem<T>::dims;
+  static void shape(std::size_t* out) {
+    out[0] = N;
+    Elem<T>::shape(out + 1);
+  }
+};
+
+template <class T, std::size_t N>
+nb::object view(nb::handle self, std::array<T, N>& a, std::size_t rows) {
+  using E = typename Elem<std::array<T, N>>::type;
+  constexpr int dims = Elem<std::array<T, N>>::dims;
+  std::size_t shape[4];
+  Elem<std::array<T, N>>::shape(shape);
+  shape[0] = rows;
+  auto arr = nb::ndarray<nb::numpy, E>(reinterpret_cast<E*>(a.data()), dims, shape, self);
+  return nb::cast(arr, nb::rv_policy::reference);
+}
+
+Config config_of(nb::handle cfg) {
+  Config c;
+  c.n_players = nb::cast<int>(cfg.attr("n_players"));
+  nb::object limit = cfg.attr("building_token_limit");
+  c.building_token_limit = limit.is_none() ? -1 : nb::cast<int>(limit);
+  c.merchants_guild_good_of_choice = nb::cast<bool>(cfg.attr("merchants_guild_good_of_choice"));
+  c.kings_reward_requires_building = nb::cast<bool>(cfg.attr("kings_reward_requires_building"));
+  c.neutral_dice = nb::cast<bool>(cfg.attr("neutral_dice"));
+  if (c.n_players < 2 || c.n_players > kMaxPlayers) throw std::invalid_argument("Kingsburg is for 2 to 5 players");
+  return c;
+}
+
+// the fields of a Python KingsburgState (ktenv/kingsburg/state.py) read into a native State
+State from_python(nb::handle ps) {
+  State s(config_of(ps.attr("cfg")), 0);
+  nb::handle rng = ps.attr("rng");
+  s.rng.state = nb::cast<std::uint64_t>(rng.attr("state"));
+  for (nb::handle v : rng.attr("script")) s.rng.script.push_back(nb::cast<int>(v));
+  s.game_over = nb::cast<bool>(ps.attr("game_over"));
+  for (nb::handle v : ps.attr("winners")) s.winners.push_back(nb::cast<int>(v));
+#define KB_READ_INT(name) s.name = nb::cast<long long>(ps.attr(#name));
+  KB_INT_FIELDS(KB_READ_INT)
+#undef KB_READ_INT
+#define KB_READ_ARRAY(name, type, per_player)                                                   \
+  {                                                                                             \
+    nb::object rows = ps.attr(#name).attr("tolist")();                                          \
+    std::size_t n_rows = rows_of(s, s.name, per_player);                                        \
+    if (nb::len(rows) != n_rows) throw std::invalid_argument("state array " #name " has the wrong shape"); \
+    std::size_t i = 0;                                                                          \
+    for (nb::handle row : rows) {                                                               \
+      if constexpr (per_player) from_py(row, s.name[i++]);                                      \
+      else from_py(row, s.name[i++]);                                                           \
+    }                                                                                           \
+  }
+  KB_ARRAY_FIELDS(KB_READ_ARRAY)
+#undef KB_READ_ARRAY
+  return s;
+}
+
+// the fields as KingsburgState.to_json writes them, after schema, config and rng: game_over, winners, the
+// scalars, the arrays
+nb::dict fields(const State& s) {
+  nb::dict d;
+  d["game_over"] = nb::bool_(s.game_over);
+  nb::list winners;
+  for (int w : s.winners) winners.append(w);
+  d["winners"] = winners;
+#define KB_WRITE_INT(name) d[#name] = nb::int_(static_cast<long long>(s.name));
+  KB_INT_FIELDS(KB_WRITE_INT)
+#undef KB_WRITE_INT
+#define KB_WRITE_ARRAY(name, type, per_player) \
+  d[#name] = [&] {                             \
+    nb::list rows;                             \
+    std::size_t n_rows = rows_of(s, s.name, per_player); \
+    for (std::size_t i = 0; i < n_rows; ++i) rows.append(to_py(s.name[i])); \
+    return rows;                               \
+  }();
+  KB_ARRAY_FIELDS(KB_WRITE_ARRAY)
+#undef KB_WRITE_ARRAY
+  return d;
+}
+
+// uniform random play to the end, from its own generator; the decisions made
+std::int64_t play_random(State& s, ktenv::Dice& picker) {
+  Mask mask;
+  std::int64_t decisions = 0;
+  int legal[N_ACTIONS];
+  while (!s.game_over) {
+    legal_mask(s, mask);
+    int n = 0;
+    for (int a = 0; a < N_ACTIONS; ++a)
+      if (mask[a]) legal[n++] = a;
+    step(s, legal[picker.below(n)]);
+    ++decisions;
+  }
+  return decisions;
+}
+
+}  // namespace
+
+NB_MODULE(_kingsburg_core, m) {
+  m.doc() = "The native Kingsburg engine, bit for bit ktenv.kingsburg's Python engine.";
+  nb::exception<IllegalAction>(m, "IllegalAction");
+
+  m.def("set_deck", [](nb::handle cards) {
+    std::vector<EnemyCard> out;
+    for (nb::handle c : cards) {
+      EnemyCard card;
+      card.year = nb::cast<int>(c[0]);
+      card.enemy = nb::cast<int>(c[1]);
+      card.strength = nb::cast<int>(c[2]);
+      from_py(c[3], card.reward);
+      from_py(c[4], card.losses);
+      out.push_back(card);
+    }
+    set_deck(out);
+  }, "the enemy cards as (year, enemy type index, strength, reward, losses) tuples, in catalog order");
+
+  m.def("random_games", [](nb::handle cfg, std::uint64_t first_rng_state, int games) {
+    // bench: `games` games from consecutive generator states, uniform random decisions; (decisions, seconds)
+    Config c = config_of(cfg);
+    nb::gil_scoped_release release;
+    auto start = std::chrono::steady_clock::now();
+    std::int64_t decisions = 0;
+    for (int g = 0; g < games; ++g) {
+      ktenv::Dice picker = ktenv::Dice::seeded(static_cast<std::uint64_t>(g) + 1000003ULL);
+      State s = new_game(c, first_rng_state + static_cast<std::uint64_t>(g) * ktenv::kGolden);
+      decisions += play_random(s, picker);
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::make_pair(decisions, seconds);
+  }, nb::arg("cfg"), nb::arg("first_rng_state"), nb::arg("games"));
+
+  nb::class_<State>(m, "State")
+      .def_static("new_game", [](nb::handle cfg, std::uint64_t rng_state) { return new_game(config_of(cfg), rng_state); },
+                  "a new game at its first decision; rng_state: the Python Dice(seed).state")
+      .def_static("from_python", &from_python, "a native copy of a Python KingsburgState")
+      .def("copy", [](const State& s) { return State(s); })
+      .def("step", [](State& s, int action) { step(s, action); }, "apply a legal action (IllegalAction otherwise)")
+      .def("apply", [](State& s, int action) {
+        // step without the legality check, for the bridge that has checked it
+        State before = s;
+        try {
+          step(s, action);
+        } catch (...) {
+          s = before;
+          throw;
+        }
+      })
+      .def("legal_mask", [](const State& s) {
+        auto* mask = new Mask;
+        legal_mask(s, *mask);
+        nb::capsule owner(mask, [](void* p) noexcept { delete static_cast<Mask*>(p); });
+        return nb::ndarray<nb::numpy, std::int8_t, nb::ndim<1>>(mask->data(), {N_ACTIONS}, owner);
+      })
+      .def("fields", &fields, "game_over, winners, the scalars and the arrays as KingsburgState.to_json writes them")
+      .def("scalars", [](const State& s) {
+        nb::list out;
+        out.append(nb::bool_(s.game_over));
+#define KB_SCALAR(name) out.append(nb::int_(static_cast<long long>(s.name)));
+        KB_INT_FIELDS(KB_SCALAR)
+#undef KB_SCALAR
+        return out;
+      }, "[game_over, the scalars of state._INT_FIELDS]: what the differential test compares first")
+      .def("array_bytes", [](const State& s) {
+        std::string out;
+#define KB_BYTES(name, type, per_player)                                                           \
+        out.append(reinterpret_cast<const char*>(s.name.data()), rows_of(s, s.name, per_player) * sizeof(s.name[0]));
+        KB_ARRAY_FIELDS(KB_BYTES)
+#undef KB_BYTES
+        return nb::bytes(out.data(), out.size());
+      }, "the arrays' bytes in state._ARRAY_FIELDS order, as numpy's tobytes() of the Python state's arrays")
+      .def("play_random", [](State& s, std::uint64_t picker_state) {
+        ktenv::Dice picker;
+        picker.state = picker_state;
+        return play_random(s, picker);
+      })
+      .def_prop_ro("n_players", [](const State& s) { return s.n; })
+      .def_prop_ro("game_over", [](const State& s) { return s.game_over; })
+      .def_prop_ro("winners", [](const State& s) { return s.winners; })
+      .def_prop_ro("rng_state", [](const State& s) { return s.rng.state; })
+      .def_prop_ro("rng_script", [](const State& s) { return std::vector<int>(s.rng.script.begin(), s.rng.script.end()); })
+#define KB_INT_PROP(name) .def_prop_ro(#name, [](const State& s) { return s.name; })
+      KB_INT_FIELDS(KB_INT_PROP)
+#undef KB_INT_PROP
+#define KB_ARRAY_VIEW(name, type, per_player)                                                   \
+      .def_prop_ro(#name, [](nb::handle self) {                                                 \
+        State& s = nb::cast<State&>(self);                                                      \
+        return view(self, s.name, rows_of(s, s.name, per_player));                              \
+      }, "a numpy view of the native array (writes go to the game)")
+      KB_ARRAY_FIELDS(KB_ARRAY_VIEW)
+#undef KB_ARRAY_VIEW
+      ;
+}
