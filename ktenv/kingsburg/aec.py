@@ -26,6 +26,8 @@ safety bound that truncates. ``infos[agent]``: year, phase, decision, actor, vp,
 soldiers; at the end also winner, winners, reason.
 
 ``snapshot()``/``restore()`` carry the whole state as JSON (generator included); the env pickles.
+``backend``: ``"auto"`` (default: the native engine when it is built), ``"native"`` or ``"python"`` (the
+reference); both play the same game bit for bit.
 Render modes: ``human`` (prints), ``ansi`` (text), ``rgb_array`` (`ktenv.kingsburg.render`).
 
 Version history: v0 first release.
@@ -41,7 +43,7 @@ from pettingzoo import AECEnv
 from ..gamekit.aec import DEFAULT_MAX_STEPS, RENDER_MODES, REWARD_MODES, SHAPING_SCALE, SeatedGameEnv, wrap
 from . import actions as A
 from .config import KingsburgConfig
-from .machine import ENGINE, legal_mask
+from .machine import ENGINE, legal_mask, new_game, resolve_backend
 from .observation import ObservationEncoder
 from .spec import GAME
 from .state import PHASE_NAMES
@@ -61,11 +63,15 @@ class raw_env(SeatedGameEnv):  # noqa: N801 (PettingZoo's naming convention)
     renderer = "ktenv.kingsburg.render"
 
     def __init__(self, render_mode: str | None = None, reward: str = "win",
-                 max_steps: int | None = DEFAULT_MAX_STEPS, **config: Any) -> None:
+                 max_steps: int | None = DEFAULT_MAX_STEPS, backend: str = "auto", **config: Any) -> None:
         super().__init__(render_mode, reward, max_steps)
+        self.backend = resolve_backend(backend)  # the native engine when built; "python": the reference
         self.cfg = KingsburgConfig.from_dict(config)
         self.encoder = ObservationEncoder(self.cfg.n_players)
         self._seat_players(self.cfg.n_players, A.N_ACTIONS)
+
+    def _new_game(self, seed: int):
+        return new_game(self.cfg, seed, backend=self.backend)
 
     def _potentials(self) -> np.ndarray:
         return SHAPING_SCALE * self._state.vp.astype(np.float64)

@@ -66,7 +66,7 @@ def _play_seats(cfg: KingsburgConfig, seed: int, names: list[str], seats: list, 
 
 def play_game(cfg: KingsburgConfig, seed: int, names: list[str], record: bool = False,
               max_decisions: int = DEFAULT_MAX_DECISIONS, backend: str = "auto") -> GameResult:
-    """One game; seat i is played by `names[i]` (Kingsburg agents); `backend`: auto or python (one engine)."""
+    """One game; seat i is played by `names[i]` (Kingsburg agents); `backend`: auto, native or python."""
     t0 = time.perf_counter()
     s, actions, fault = play_out(cfg, seed, names, max_decisions, backend)
     saved = None
@@ -114,8 +114,9 @@ def play_command(args) -> int:
 
     if args.max_rounds is not None or args.victory:
         raise ConfigError("--max-rounds and --victory are Kings & Things options; Kingsburg lasts five years")
-    if args.engine not in ("auto", "python"):
-        raise ConfigError(f"--engine {args.engine}: Kingsburg has only its Python engine (auto or python)")
+    from .spec import GAME as SPEC
+
+    SPEC.check_engine(args.engine, "--engine")
     players_from_agents(args)
     cfg = KingsburgConfig.from_dict({"n_players": args.players or 4, **set_options(args.set)})
     setup = play_setup(args, cfg.n_players, "kingsburg")

@@ -16,6 +16,7 @@ GAME = GameSpec(
     round_word="years",
     stat_labels=("VP", "bldgs"),
     run_prefix="kingsburg_",
+    engines=("native", "python"),  # the C++ twin (ktenv/kingsburg/native) and the reference; auto: native if built
     parts={
         "config_type": f"{_HERE}.config:KingsburgConfig",
         "make_config": f"{_HERE}.config:make_config",

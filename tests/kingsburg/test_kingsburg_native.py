@@ -108,3 +108,21 @@ def test_the_golden_playthroughs_replay_on_both_engines(backend):
 
     problems = check(backend=backend)
     assert not problems, "\n\n".join(problems)
+
+
+def test_the_environment_plays_either_engine_alike():
+    from ktenv.kingsburg.aec import raw_env
+    from ktenv.kingsburg.native.game import NativeKingsburg
+
+    envs = {backend: raw_env(backend=backend, num_players=3) for backend in ("python", "native")}
+    for env in envs.values():
+        env.reset(seed=4)
+    assert type(envs["python"].game_state) is KingsburgState and type(envs["native"].game_state) is NativeKingsburg
+    for _ in range(60):
+        seen = [env.observe(env.agent_selection) for env in envs.values()]
+        assert all(np.array_equal(seen[0][key], seen[1][key]) for key in ("observation", "action_mask"))
+        action = int(np.flatnonzero(seen[0]["action_mask"])[0])
+        for env in envs.values():
+            env.step(action)
+    with pytest.raises(ConfigError):
+        raw_env(backend="cuda")

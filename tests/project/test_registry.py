@@ -56,9 +56,10 @@ def test_player_counts_and_engines_are_checked_with_the_rule_named():
         registry.game("kings_and_things").check_players(5)
     with pytest.raises(ConfigError, match=r"Kingsburg is for 2 to 5 players \(K1.1\)"):
         registry.game("kingsburg").check_players(6)
-    with pytest.raises(ConfigError, match="Kingsburg has the engines python"):
-        registry.game("kingsburg").check_engine("native")
+    with pytest.raises(ConfigError, match="Kingsburg has the engines native, python"):
+        registry.game("kingsburg").check_engine("cuda")
     registry.game("kings_and_things").check_engine("native")
+    registry.game("kingsburg").check_engine("native")
 
 
 def test_a_spec_missing_a_part_is_refused():

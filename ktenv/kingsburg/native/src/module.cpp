@@ -3,6 +3,7 @@
 // deck handed over at import, and random playouts for bench/kingsburg_speed.py.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
