@@ -1,4 +1,4 @@
-"""Self-play PPO on RLlib: every seat an RLlib agent, the learner against a league, on a Ray cluster.
+"""Self-play PPO on RLlib: the learner against a league, on a Ray cluster.
 
     ktenv train --config configs/rllib_2p.yaml                          # a local Ray cluster
     ray start --head --port=6379 && ktenv train --config configs/rllib_2p.yaml --ray-address auto
@@ -8,28 +8,33 @@ The same config file and run folder as the MaskablePPO trainer (training/train_p
 ``trainer: rllib`` and an ``rllib`` section (``env_runners``, ``ray_address``).
 
 What happens:
-1. The games: `TurnBasedMultiAgent`, an RLlib ``MultiAgentEnv`` over the PettingZoo env. Only the
-   seat to move gets an observation, a dict of its flat observation and its action mask; rewards
-   go to every seat (RLlib adds them up until a seat moves again); at the end every seat sees its
-   last observation. ``n_envs`` games per env runner, ``rllib.env_runners`` Ray actors.
-2. The league: each game, `SeatMapping` maps one seat (drawn, with seeded generators) to the module
-   ``learner`` and every other seat to a league module, drawn with the config's ``league`` shares:
-   ``random``, ``greedy``, ``expert`` (the heuristic agents inside an RLModule: `HeuristicModule`)
-   or a frozen snapshot of the learner (``snapshot_K``, uniform over the pool). Only ``learner`` is
-   trained. A snapshot is a copy of the learner's weights into the next slot (the oldest is replaced
-   after ``max_snapshots``).
-3. The network: `agents.rllib_agent.ActorCritic` (symlog, a shared layer, policy and value heads, as
-   training/policy.py) inside `MaskedActorCriticModule`, which sets illegal actions' logits to the float
-   minimum, so no illegal action is ever sampled.
+1. The games. A game with native batched games (the registry's ``learner_vec_env``: Kings & Things) plays
+   them in `training.rllib_vector.BatchedEnvRunner`s: each of the ``rllib.env_runners`` Ray actors steps
+   ``n_envs`` games as one batch, the learner's module deciding for all of them in one forward pass and the
+   league's seats playing inside native code. A game without them (Kingsburg) plays `TurnBasedMultiAgent`, an
+   RLlib ``MultiAgentEnv`` over the PettingZoo env: only the seat to move observes, every seat an RLlib agent.
+2. The league, drawn with seeded generators per env runner (``[seed, runner, start step]``): one seat the
+   learner, the others from the config's ``league`` shares: ``random``, ``greedy``, ``expert`` or a frozen
+   snapshot of the learner (uniform over the pool). Batched games: native seats, and a snapshot is the learner's
+   actor written into ``league/snapshot_STEP.zip`` and sent to every env runner as weights, where it plays as a
+   native policy seat (``ppo-sample:PATH``, or ``ppo:PATH`` with ``snapshot_play: best``); the oldest leaves
+   after ``max_snapshots``. Multi-agent env: `SeatMapping` maps seats to modules (`HeuristicModule`, or
+   ``snapshot_K``, a copy of the learner's weights).
+3. The network: `agents.rllib_agent.ActorCritic` (symlog, a shared layer, policy and value heads, as the
+   SB3 trainer's training/policy.py) inside `MaskedActorCriticModule`; no illegal action is ever sampled. The
+   learner as the SB3 trainer's: observations symlog'd once per step, the first layer in bfloat16 where the CPU
+   has it (``learner_precision``), fused Adam (`TimedLearner`).
 4. Every ``checkpoint_every`` steps ``checkpoints/step_N/`` (RLlib's whole algorithm state, for
    --resume, with ``ktenv_state.json``: the step and the league) and ``checkpoints/step_N/policy.zip``
    (the learner's weights: the ``rllib:PATH`` agent); ``checkpoints/latest.json`` names the newest.
-   TensorBoard scalars under ``tb/``; evaluations with the arena's tournament code under ``eval/``.
+   TensorBoard scalars under ``tb/`` (``speed/learner_share``: the share of wall time in the learner's
+   updates); evaluations with the arena's tournament code under ``eval/``.
 5. At the end: ``final.zip`` (play it: ``ktenv tournament --agents rllib:<out>/final.zip,greedy``),
    a last evaluation and ``learning_curve.png``.
+6. Faults (RLlib's fault tolerance): a dead env runner is started again, gets the league and a seed stream
+   of its own, and the run goes on; a driver that dies resumes with ``--resume`` from its last checkpoint.
 
-Steps (``total_steps`` and every ``*_every``) are decisions in the training games, all seats
-together (RLlib's environment steps), as RLlib counts them; PPO learns from the learner's share.
+Steps (``total_steps`` and every ``*_every``) are the learner's decisions, as the SB3 trainer counts them.
 RLlib checkpoints are Ray's own files (pickles inside): resume only a run folder you made.
 """
 
@@ -58,7 +63,7 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
 from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
-from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV_STEPS_SAMPLED, NUM_MODULE_STEPS_SAMPLED
 
 from ktenv.errors import ConfigError
 
@@ -483,10 +488,13 @@ class Run:
     def iterate(self) -> None:
         result = self.algo.train()
         runners = result.get(ENV_RUNNER_RESULTS, {})
-        sampled, games = _count(runners.get(NUM_ENV_STEPS_SAMPLED)), _count(runners.get("game/games"))
+        # the learner's decisions: every step of the batched games, the learner module's share of the others
+        counted = (runners.get(NUM_ENV_STEPS_SAMPLED) if self.batched
+                   else (runners.get(NUM_MODULE_STEPS_SAMPLED) or {}).get(LEARNER))
+        sampled, games = _count(counted), _count(runners.get("game/games"))
         if sampled is None:
-            raise RuntimeError(f"RLlib reported no sampled steps ({NUM_ENV_STEPS_SAMPLED}: "
-                               f"{runners.get(NUM_ENV_STEPS_SAMPLED)!r}); result keys: {sorted(runners)}")
+            raise RuntimeError(f"RLlib reported no sampled steps of the learner ({counted!r}); result keys: "
+                               f"{sorted(runners)}")
         self.step += sampled
         self.games += games or 0
         self.log(result)

@@ -270,7 +270,8 @@ class BatchedEnvRunner(SingleAgentEnvRunner):
                     info = frag.ends[(t, i)]
                     final = symlog(np.asarray(info["terminal_observation"], np.float32)[None])
                     obs = np.concatenate([frag.obs[start:stop, i], final])
-                    masks = np.concatenate([frag.masks[start:stop, i], np.ones((1, frag.masks.shape[2]), np.float32)])
+                    every = np.ones((1, frag.masks.shape[2]), frag.masks.dtype)  # the end: no decision, no mask
+                    masks = np.concatenate([frag.masks[start:stop, i], every])
                     truncated = bool(info.get("TimeLimit.truncated", False))
                     terminated = not truncated
                 n = stop - start
