@@ -36,5 +36,6 @@ GAME = GameSpec(
         "dataset": f"{_HERE}.dataset:reader",
         "web_view": f"{_HERE}.web",
         "bot_view": "ktenv.agents.kingsburg.bot_view",
+        "vector_env": f"{_HERE}.native.vector:VectorEnv",
     },
 )

@@ -10,6 +10,8 @@
 #include <chrono>
 
 #include "engine.hpp"
+#include "observation.hpp"
+#include "vector.hpp"
 
 namespace nb = nanobind;
 using namespace ktenv::kingsburg;
@@ -202,6 +204,59 @@ NB_MODULE(_kingsburg_core, m) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::make_pair(decisions, seconds);
   }, nb::arg("cfg"), nb::arg("first_rng_state"), nb::arg("games"));
+
+  m.def("observation_size", &observation_size, nb::arg("n_players"));
+  m.def("encode", [](const State& s, int observer) {
+    if (observer < 0 || observer >= s.n) throw std::invalid_argument("observer: a seat of the game");
+    auto* out = new std::vector<float>(observation_size(s.n));
+    encode(s, observer, out->data());
+    nb::capsule owner(out, [](void* p) noexcept { delete static_cast<std::vector<float>*>(p); });
+    return nb::ndarray<nb::numpy, float, nb::ndim<1>>(out->data(), {out->size()}, owner);
+  }, nb::arg("state"), nb::arg("observer"), "ObservationEncoder.encode(state, observer), natively");
+
+#define KB_BATCH_VIEW(name, type, ...)                                                              \
+      .def_prop_ro(#name, [](nb::handle self) {                                                    \
+        Batch& b = nb::cast<Batch&>(self);                                                         \
+        std::size_t shape[2] = {static_cast<std::size_t>(b.num_envs), __VA_ARGS__};                \
+        std::size_t dims = shape[1] ? 2 : 1;                                                       \
+        return nb::cast(nb::ndarray<nb::numpy, type>(reinterpret_cast<type*>(b.name.data()), dims, shape, self), \
+                        nb::rv_policy::reference);                                                 \
+      })
+  nb::class_<Batch>(m, "Batch")
+      .def("__init__", [](Batch* b, nb::handle cfg, int num_envs, std::vector<std::vector<int>> seats, bool shaped) {
+        Config c = config_of(cfg);
+        if (num_envs < 1) throw std::invalid_argument("num_envs: at least 1");
+        if (static_cast<int>(seats.size()) != num_envs) throw std::invalid_argument("seats: one row per game");
+        for (const auto& row : seats)
+          if (static_cast<int>(row.size()) != c.n_players) throw std::invalid_argument("seats: one kind per seat");
+        new (b) Batch(c, num_envs, std::move(seats), shaped);
+      }, nb::arg("cfg"), nb::arg("num_envs"), nb::arg("seats"), nb::arg("shaped"))
+      .def("reset", [](Batch& b, std::uint64_t seed) {
+        nb::gil_scoped_release release;
+        b.reset(seed, b.outputs());
+      })
+      .def("step", [](Batch& b, nb::ndarray<const std::int64_t, nb::ndim<1>, nb::c_contig> actions) {
+        if (static_cast<int>(actions.shape(0)) != b.num_envs) throw std::invalid_argument("actions: one per game");
+        nb::gil_scoped_release release;
+        b.step(actions.data(), b.outputs());
+      })
+      .def("game", [](const Batch& b, int i) {
+        if (i < 0 || i >= b.num_envs) throw std::out_of_range("no such game");
+        return b.games[i];
+      })
+      KB_BATCH_VIEW(observation, float, static_cast<std::size_t>(observation_size(b.cfg.n_players)))
+      KB_BATCH_VIEW(action_mask, std::int8_t, static_cast<std::size_t>(N_ACTIONS))
+      KB_BATCH_VIEW(actor, std::int32_t, 0)
+      KB_BATCH_VIEW(rewards, double, static_cast<std::size_t>(b.cfg.n_players))
+      KB_BATCH_VIEW(opening_rewards, double, static_cast<std::size_t>(b.cfg.n_players))
+      KB_BATCH_VIEW(terminated, bool, 0)
+      KB_BATCH_VIEW(seed, std::uint64_t, 0)
+      KB_BATCH_VIEW(final_winners, bool, static_cast<std::size_t>(b.cfg.n_players))
+      KB_BATCH_VIEW(final_length, std::int64_t, 0)
+      KB_BATCH_VIEW(final_seed, std::uint64_t, 0)
+      KB_BATCH_VIEW(final_return, double, static_cast<std::size_t>(b.cfg.n_players))
+      KB_BATCH_VIEW(final_vp, std::int32_t, static_cast<std::size_t>(b.cfg.n_players));
+#undef KB_BATCH_VIEW
 
   nb::class_<State>(m, "State")
       .def_static("new_game", [](nb::handle cfg, std::uint64_t rng_state) { return new_game(config_of(cfg), rng_state); },

@@ -1,0 +1,106 @@
+"""Kingsburg's batched games (ktenv/kingsburg/native/vector.py): every row is the Python engine's game of its
+seed, observed as `ObservationEncoder` observes it; seats, rewards, auto-reset and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ktenv.errors import ConfigError, IllegalActionError
+from ktenv.gamekit.aec import win_rewards
+from ktenv.kingsburg import machine, native
+from ktenv.kingsburg.config import KingsburgConfig
+from ktenv.kingsburg.observation import ObservationEncoder
+
+pytestmark = [pytest.mark.skipif(not native.available(), reason="the native Kingsburg engine is not built"),
+              pytest.mark.usefixtures("python_steps_alone")]
+
+
+def test_the_native_encoder_matches_the_python_encoder_for_every_seat():
+    checked = 0
+    for seed in range(6):
+        cfg = KingsburgConfig(n_players=2 + seed % 4, neutral_dice_players=(2, 3, 4, 5) if seed % 2 else ())
+        s, enc = machine.new_game(cfg, seed, backend="native"), ObservationEncoder(cfg.n_players)
+        rng = np.random.default_rng(seed)
+        while not s.game_over:
+            for p in range(cfg.n_players):
+                assert np.array_equal(native.core().encode(s.native, p), enc.encode(s, p))
+                checked += 1
+            machine.step(s, int(rng.choice(np.flatnonzero(machine.legal_mask(s)))))
+    assert checked > 1000
+
+
+def test_every_row_plays_the_python_game_of_its_seed():
+    from ktenv.kingsburg.native.vector import VectorEnv
+
+    n_envs, seed, n = 3, 40, 3
+    env = VectorEnv(n_envs, num_players=n, seed=seed, reward="shaped")
+    enc = ObservationEncoder(n)
+    seeds = [seed + i for i in range(n_envs)]  # row i's k-th game: seed + i + k * n_envs
+    games = [machine.new_game(env.config, s, backend="python") for s in seeds]
+    returns = np.zeros((n_envs, n))
+    out = env.reset()
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(700):
+        for i, s in enumerate(games):
+            assert out["actor"][i] == s.actor and out["seed"][i] == seeds[i]
+            assert np.array_equal(out["action_mask"][i], machine.legal_mask(s))
+            assert np.array_equal(out["observation"][i], enc.encode(s, s.actor))
+        actions = [int(rng.choice(np.flatnonzero(machine.legal_mask(s)))) for s in games]
+        potentials = [s.vp * 0.01 for s in games]
+        out = env.step(np.array(actions))
+        for i, s in enumerate(games):
+            machine.step(s, actions[i])
+            reward = s.vp * 0.01 - potentials[i] + (win_rewards(n, s.winners) if s.game_over else 0.0)
+            returns[i] += reward
+            assert np.allclose(out["rewards"][i], reward)
+            assert out["terminated"][i] == s.game_over and not out["truncated"][i]
+            if not s.game_over:
+                assert not out["final_winners"][i].any() and out["final_length"][i] == 0
+                continue
+            finished += 1
+            assert out["final_winners"][i].tolist() == [p in s.winners for p in range(n)]
+            assert out["final_vp"][i].tolist() == s.vp.tolist() and out["final_seed"][i] == seeds[i]
+            assert np.allclose(out["final_return"][i], returns[i]) and out["final_length"][i] == s.steps
+            seeds[i] += n_envs
+            games[i] = machine.new_game(env.config, seeds[i], backend="python")
+            returns[i] = 0
+    assert finished >= 3  # whole games, and the rows' next games
+
+
+def test_native_random_seats_play_between_the_callers_decisions():
+    from ktenv.kingsburg.native.vector import VectorEnv
+
+    env = VectorEnv(8, num_players=4, seed=3, seats=("random", "external", "random", "random"))
+    out = env.reset()
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(400):
+        assert (out["actor"] == 1).all()  # only the caller's seat is ever asked
+        noise = rng.random(out["action_mask"].shape)
+        out = env.step((noise * out["action_mask"]).argmax(1))
+        ended += int(out["terminated"].sum())
+        for i in np.flatnonzero(out["terminated"]):
+            assert out["final_winners"][i].any() and abs(out["final_return"][i].sum()) < 1e-9
+    assert ended > 0
+    assert env.game(0).to_json() == env.game(0).to_json() and env.game(0).actor == 1
+
+
+def test_bad_input_is_refused_and_changes_nothing():
+    from ktenv.kingsburg.native.vector import VectorEnv
+
+    with pytest.raises(ConfigError, match="needs an external seat"):
+        VectorEnv(2, num_players=2, seats=("random", "random"))
+    with pytest.raises(ConfigError, match="unknown kind"):
+        VectorEnv(2, num_players=2, seats=("external", "expert"))
+    with pytest.raises(ConfigError, match="reward"):
+        VectorEnv(2, num_players=2, reward="vp")
+    env = VectorEnv(2, num_players=2, seed=5)
+    out = env.reset()
+    before = [env.game(i).to_json() for i in range(2)]
+    legal, illegal = np.flatnonzero(out["action_mask"][0])[0], np.flatnonzero(out["action_mask"][1] == 0)[0]
+    actions = np.array([legal, illegal])
+    with pytest.raises(IllegalActionError, match="game 1"):
+        env.step(actions)
+    assert [env.game(i).to_json() for i in range(2)] == before
