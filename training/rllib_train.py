@@ -92,7 +92,9 @@ class TurnBasedMultiAgent(MultiAgentEnv):
         self.game = raw_env(reward=config.get("reward", "win"), backend=config.get("engine", "auto"),
                             **config.get("game", {"n_players": 2}))
         self.agents = self.possible_agents = list(self.game.possible_agents)
-        size, n_actions = self.game.encoder.size, self.game.action_layout.size
+        first = self.possible_agents[0]
+        size = int(self.game.observation_space(first)["observation"].shape[0])
+        n_actions = int(self.game.action_space(first).n)
         space = gym.spaces.Dict({"observations": gym.spaces.Box(-np.inf, np.inf, (size,), np.float32),
                                  "action_mask": gym.spaces.Box(0.0, 1.0, (n_actions,), np.float32)})
         self.observation_spaces = dict.fromkeys(self.agents, space)
@@ -116,7 +118,8 @@ class TurnBasedMultiAgent(MultiAgentEnv):
         if terminated or truncated:
             state = self.game.game_state
             winners = [f"player_{i}" for i in state.winners]
-            infos = {a: {"winners": winners, "reason": state.reason, "round": self.game.infos[a].get("round", 0),
+            reason = getattr(state, "reason", None)
+            infos = {a: {"winners": winners, "reason": reason, "round": self.game.infos[a].get("round", 0),
                          "income": self.game.infos[a].get("income", 0), "hexes": self.game.infos[a].get("hexes", 0)}
                      for a in self.agents}
             return ({a: self._observe(a) for a in self.agents}, rewards, {"__all__": terminated},
@@ -186,7 +189,8 @@ class HeuristicModule(RLModule):
     def setup(self) -> None:
         from ktenv import agents
 
-        self.agent = agents.make(self.model_config["agent"], seed=self.model_config.get("seed", 0))
+        self.agent = agents.make(self.model_config["agent"], seed=self.model_config.get("seed", 0),
+                                 game=self.model_config.get("game"))
 
     def _forward(self, batch: dict, **kwargs) -> dict:
         obs = batch[Columns.OBS]
@@ -227,7 +231,8 @@ def module_specs(cfg: TrainConfig) -> dict[str, RLModuleSpec]:
     specs = {mid: RLModuleSpec(module_class=MaskedActorCriticModule, model_config=network)
              for mid in [LEARNER, *snapshot_ids(cfg)]}
     for k, name in enumerate(heuristic_ids(cfg)):
-        specs[name] = RLModuleSpec(module_class=HeuristicModule, model_config={"agent": name, "seed": cfg.seed + k})
+        specs[name] = RLModuleSpec(module_class=HeuristicModule,
+                                   model_config={"agent": name, "seed": cfg.seed + k, "game": cfg.env.game_name})
     return specs
 
 
@@ -491,10 +496,10 @@ class Run:
         # the learner's decisions: every step of the batched games, the learner module's share of the others
         counted = (runners.get(NUM_ENV_STEPS_SAMPLED) if self.batched
                    else (runners.get(NUM_MODULE_STEPS_SAMPLED) or {}).get(LEARNER))
-        sampled, games = _count(counted), _count(runners.get("game/games"))
-        if sampled is None:
-            raise RuntimeError(f"RLlib reported no sampled steps of the learner ({counted!r}); result keys: "
-                               f"{sorted(runners)}")
+        if counted is None:
+            raise RuntimeError(f"RLlib reported no sampled steps of the learner; result keys: {sorted(runners)}")
+        # NaN: an iteration whose env runners all failed sampled nothing (RLlib restarts them for the next one)
+        sampled, games = _count(counted) or 0, _count(runners.get("game/games"))
         self.step += sampled
         self.games += games or 0
         self.log(result)
@@ -617,6 +622,7 @@ class Run:
                 agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
                 workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + self.step % 1_000_000,
                 max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
+                game_name=self.cfg.env.game_name,
                 db=str(self.run_dir / "eval" / f"{name}_vs_{opponent_tag(opponent)}.sqlite"))
             row = next(s for s in run_tournament(tcfg)["standings"] if s.agent == me)
             results[opponent] = row.win_rate

@@ -4,15 +4,20 @@ command installs it)."""
 
 from __future__ import annotations
 
+import io
 import json
-import pickle
+import os
+import signal
+import subprocess
+import sys
+import time
 import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+torch = pytest.importorskip("torch")
 
 from ktenv.training.config import TrainConfig  # noqa: E402
 
@@ -66,42 +71,52 @@ def test_an_rllib_model_file_is_checked_before_it_plays(tmp_path):
 # ----------------------------------------------------------------------------- training on a local Ray cluster
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Path:
-    """The smoke run, then --resume with more steps, on one local Ray cluster (started once: 10-30 s)."""
+def cluster() -> str:
+    """One local Ray cluster for the module's runs (started once: 10-30 s); its address, for a driver process."""
     ray = pytest.importorskip("ray")
-    from ktenv.cli import main
-
-    out = tmp_path_factory.mktemp("rllib") / "run"
     assert not ray.is_initialized()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        assert main(["train", "--config", str(SMOKE), "--out", str(out)]) == 0
-        first = json.loads((out / "checkpoints" / "latest.json").read_text())
-        (out / "first_step.json").write_text(json.dumps(first))
-        assert main(["train", "--config", str(SMOKE), "--out", str(out), "--resume",
-                     "--total-steps", str(first["step"] + 512)]) == 0
+        yield ray.get_runtime_context().gcs_address
     finally:
         ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def run(cluster, tmp_path_factory) -> Path:
+    """The smoke run (Kings & Things: the batched games), then --resume with more steps."""
+    from ktenv.cli import main
+
+    out = tmp_path_factory.mktemp("rllib") / "run"
+    assert main(["train", "--config", str(SMOKE), "--out", str(out)]) == 0
+    first = json.loads((out / "checkpoints" / "latest.json").read_text())
+    (out / "first_step.json").write_text(json.dumps(first))
+    assert main(["train", "--config", str(SMOKE), "--out", str(out), "--resume",
+                 "--total-steps", str(first["step"] + 512)]) == 0
     return out
 
 
 def test_the_run_folder_holds_config_checkpoints_league_and_model(run):
+    from ktenv.agents.network import read_state
+
     assert TrainConfig.from_yaml(run / "config.yaml").trainer == "rllib"
     first = json.loads((run / "first_step.json").read_text())["step"]
     latest = json.loads((run / "checkpoints" / "latest.json").read_text())
-    assert first >= 1024 and latest["step"] >= first + 512  # the resumed run went on from its checkpoint
+    # 4 games x 128 steps = 512 learner decisions an iteration: exactly the steps asked, before and after resuming
+    assert first == 1024 and latest["step"] == first + 512
     folder = run / latest["path"]
     state = json.loads((folder / "ktenv_state.json").read_text())
     assert state["step"] == latest["step"]
-    # a snapshot every 512 steps into max_snapshots 2 slots: the third one replaced the oldest (slot 0)
-    assert [e["module"] for e in state["league"]] == ["snapshot_1", "snapshot_0"]
-    assert state["league"][0]["step"] < state["league"][1]["step"] == state["step"]
-    modules = folder / "learner_group" / "learner" / "rl_module"  # RLlib's pickles, of this test's own run
-    weights = {m: pickle.loads((modules / m / "module_state.pkl").read_bytes()) for m in
-               ("learner", "snapshot_0", "snapshot_1")}
-    same = {m: all(np.array_equal(np.asarray(w[k]), np.asarray(weights["learner"][k])) for k in w)
-            for m, w in weights.items()}
-    assert same == {"learner": True, "snapshot_0": True, "snapshot_1": False}  # the newest is the learner now
+    # a snapshot every 512 steps, max_snapshots 2: the oldest left the pool and its zip the disk
+    assert [e["step"] for e in state["league"]] == [1024, 1536]
+    assert sorted(p.name for p in (run / "league").iterdir()) == ["snapshot_0000001024.zip",
+                                                                  "snapshot_0000001536.zip"]
+    # the newest snapshot is the learner's actor at that step, under the names a native policy seat reads
+    actor = read_state(run / state["league"][-1]["path"])
+    with zipfile.ZipFile(folder / "policy.zip") as z:
+        learner = torch.load(io.BytesIO(z.read("policy.pth")), weights_only=True)
+    assert np.array_equal(actor["pi_features_extractor.linear.0.weight"], learner["shared.0.weight"].numpy())
+    assert np.array_equal(actor["action_net.bias"], learner["pi.2.bias"].numpy())
     assert len([p for p in (run / "checkpoints").glob("step_*") if p.is_dir()]) == 1  # keep_checkpoints 1
     with zipfile.ZipFile(run / "final.zip") as z:
         assert json.loads(z.read("ktenv.json"))["step"] == latest["step"]
@@ -109,14 +124,28 @@ def test_the_run_folder_holds_config_checkpoints_league_and_model(run):
     assert list((run / "eval").glob("final_vs_random.sqlite"))
 
 
+def test_a_snapshot_plays_as_a_native_policy_seat(run):
+    from ktenv.kings_and_things.vector.learner import LearnerGames
+
+    snapshot = sorted((run / "league").glob("snapshot_*.zip"))[-1]
+    games = LearnerGames(4, num_players=2, max_rounds=2, opponents=f"ppo-sample:{snapshot}")
+    games.reset(seed=1)
+    for _ in range(40):
+        masks = games.action_masks()
+        games.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    assert games.games.seats(0)[1 - int(games.learner[0])] == f"ppo-sample:{snapshot}"
+    games.close()
+
+
 def test_tensorboard_has_speed_win_rates_and_losses(run):
     from ktenv.training.curve import read_scalars
 
     scalars = read_scalars(run)
-    for tag in ("speed/steps_per_second", "game/win_rate", "game/games", "train/policy_loss",
+    for tag in ("speed/steps_per_second", "speed/learner_share", "game/win_rate", "game/games", "train/policy_loss",
                 "eval/win_rate_vs_random"):
         assert tag in scalars, sorted(scalars)
     assert all(v > 0 for _, v in scalars["speed/steps_per_second"]), scalars["speed/steps_per_second"]
+    assert all(0 < v < 1 for _, v in scalars["speed/learner_share"]), scalars["speed/learner_share"]
     assert any(tag.startswith("game/win_rate_vs_") for tag in scalars), sorted(scalars)
 
 
@@ -128,6 +157,82 @@ def test_the_trained_policy_plays_in_the_arena(run, tmp_path):
     report = run_tournament(TournamentConfig(agents=[me, "random"], players=2, games=2, max_rounds=4, workers=1,
                                              progress=False, db=str(tmp_path / "t.sqlite")))
     assert report["played"] == 2 and me in report["agent_files"]
+
+
+def test_a_dead_env_runner_is_replaced_and_the_run_goes_on(cluster, tmp_path):
+    """One env runner, SIGKILLed after the first iteration: RLlib starts another, which gets the league and a seed
+    stream of its own, and the run reaches its steps."""
+    from ktenv.training.rllib_train import Run, build_algorithm, network_meta, seed_streams
+
+    cfg = TrainConfig.from_yaml(SMOKE, {"rllib.env_runners": 1, "total_steps": 2048})
+    algo = build_algorithm(cfg, [])
+    try:
+        seed_streams(algo, 0)
+        run = Run(cfg, tmp_path, algo, network_meta(cfg, algo), 0, [])
+        run.iterate()
+        assert run.step == 512 and [e["step"] for e in run.league] == [512]
+        group = algo.env_runner_group
+        pid = group.foreach_env_runner(lambda r: os.getpid(), local_env_runner=False)[0]
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(20):
+            if run.step >= cfg.total_steps:
+                break
+            run.iterate()
+        assert run.step == cfg.total_steps
+        assert group.foreach_env_runner(lambda r: os.getpid(), local_env_runner=False)[0] != pid
+        assert group.foreach_env_runner(lambda r: r.league_steps(), local_env_runner=False) == [
+            [e["step"] for e in run.league]]
+        run.writer.close()
+    finally:
+        algo.stop()
+
+
+def test_a_driver_killed_mid_run_resumes_from_its_last_checkpoint(cluster, tmp_path):
+    """``ktenv train`` on the cluster, SIGKILLed once it has checkpointed; --resume goes on from that checkpoint:
+    its step, its league, no snapshot taken after it, every later iteration counted once."""
+    from ktenv.cli import main
+
+    out = tmp_path / "run"
+    driver = subprocess.Popen([sys.executable, "-m", "ktenv.cli", "train", "--config", str(SMOKE), "--out", str(out),
+                               "--ray-address", cluster, "--total-steps", "100000"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        latest = out / "checkpoints" / "latest.json"
+        deadline = time.monotonic() + 240
+        while not (latest.exists() and json.loads(latest.read_text())["step"] >= 1024):
+            assert driver.poll() is None and time.monotonic() < deadline, "the driver did not checkpoint"
+            time.sleep(0.2)
+    finally:
+        driver.send_signal(signal.SIGKILL)
+        driver.wait()
+    killed = json.loads(latest.read_text())
+    state = json.loads((out / killed["path"] / "ktenv_state.json").read_text())
+    assert main(["train", "--config", str(SMOKE), "--out", str(out), "--resume",
+                 "--total-steps", str(killed["step"] + 1024)]) == 0
+    resumed = json.loads(latest.read_text())
+    assert resumed["step"] == killed["step"] + 1024  # two iterations of 512, counted once
+    league = json.loads((out / resumed["path"] / "ktenv_state.json").read_text())["league"]
+    assert all(e in state["league"] or e["step"] > killed["step"] for e in league), (state["league"], league)
+    assert sorted(p.name for p in (out / "league").iterdir()) == sorted(Path(e["path"]).name for e in league)
+
+
+def test_a_game_without_batched_games_trains_on_the_multi_agent_env(cluster, tmp_path):
+    """Kingsburg has no native batched games: the multi-agent path (every seat an RLlib agent), same run folder."""
+    from ktenv.training.rllib_train import batched
+
+    from ktenv.cli import main
+
+    sets = {"env.game_name": "kingsburg", "vec_env": "dummy", "n_envs": 2, "ppo.n_steps": 64, "ppo.batch_size": 64,
+            "total_steps": 128, "checkpoint_every": 128, "league.snapshot_every": 128}
+    cfg = TrainConfig.from_yaml(SMOKE, sets)
+    assert not batched(cfg) and batched(TrainConfig.from_yaml(SMOKE))
+    out = tmp_path / "kingsburg"
+    args = ["train", "--config", str(SMOKE), "--out", str(out)]
+    for key, value in sets.items():
+        args += ["--set", f"{key}={json.dumps(value)}"]
+    assert main(args) == 0
+    assert json.loads((out / "checkpoints" / "latest.json").read_text())["step"] >= 128
+    assert (out / "final.zip").exists()
 
 
 def test_a_wrong_cluster_address_stops_training_at_once(tmp_path, capsys):
