@@ -102,10 +102,7 @@ def draw_curve(scalars: dict[str, list[tuple[int, float]]], title: str):
 
 
 def plot_learning_curve(run_dir: str | Path, out: str | Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # no backend forced: a notebook that trains keeps its inline figures
 
     fig = draw_curve(read_scalars(run_dir), f"ktenv training run {Path(run_dir).name}")
     out = Path(out)

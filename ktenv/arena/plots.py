@@ -9,10 +9,7 @@ from .ratings import Standing, head_to_head
 
 def plot_standings(path: str | Path, rows: list[Standing], games: list[dict], title: str = "") -> Path:
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # no backend forced (matplotlib picks Agg where there is no display)
     except ImportError:
         raise RuntimeError("--plot needs the 'matplotlib' package (pip install matplotlib)") from None
     import numpy as np
