@@ -63,6 +63,7 @@ def test_every_row_plays_the_python_game_of_its_seed():
             assert out["final_winners"][i].tolist() == [p in s.winners for p in range(n)]
             assert out["final_vp"][i].tolist() == s.vp.tolist() and out["final_seed"][i] == seeds[i]
             assert np.allclose(out["final_return"][i], returns[i]) and out["final_length"][i] == s.steps
+            assert np.array_equal(out["final_observation"][i], enc.encode(s, 0))  # seat 0: the first external
             seeds[i] += n_envs
             games[i] = machine.new_game(env.config, seeds[i], backend="python")
             returns[i] = 0

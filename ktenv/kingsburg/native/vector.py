@@ -14,7 +14,8 @@ call; copy what you keep): ``observation`` [N, observation_size] float32 (the ac
 ``terminated`` and ``truncated`` [N] bool (a Kingsburg game always ends after year V: never truncated),
 ``seed`` [N] uint64, and for a game that ended in the call ``final_winners`` [N, n] bool, ``final_length``
 [N] int64 (its decisions, every seat's), ``final_seed`` [N] uint64, ``final_return`` [N, n] float64 and
-``final_vp`` [N, n] int32 (zero in the other rows).
+``final_vp`` [N, n] int32 (zero in the other rows), and ``final_observation`` [N, observation_size] float32:
+its final state seen by its first external seat (not cleared: read it only where a game ended).
 
 A game that ends starts its next game in the same call. Game i of `VectorEnv(seed=S)` plays the seeds
 S + i, S + i + N, S + i + 2N, ...: its k-th game is `machine.new_game(config, S + i + k * N)`; `reset(T)`
@@ -38,7 +39,7 @@ from .game import NativeKingsburg
 
 SEAT_KINDS = ("external", "random")
 _OUTPUTS = ("observation", "action_mask", "actor", "rewards", "opening_rewards", "terminated", "seed",
-            "final_winners", "final_length", "final_seed", "final_return", "final_vp")
+            "final_winners", "final_length", "final_seed", "final_return", "final_vp", "final_observation")
 
 
 def _seat_rows(seats, num_envs: int, n: int) -> list[list[int]]:

@@ -255,7 +255,8 @@ NB_MODULE(_kingsburg_core, m) {
       KB_BATCH_VIEW(final_length, std::int64_t, 0)
       KB_BATCH_VIEW(final_seed, std::uint64_t, 0)
       KB_BATCH_VIEW(final_return, double, static_cast<std::size_t>(b.cfg.n_players))
-      KB_BATCH_VIEW(final_vp, std::int32_t, static_cast<std::size_t>(b.cfg.n_players));
+      KB_BATCH_VIEW(final_vp, std::int32_t, static_cast<std::size_t>(b.cfg.n_players))
+      KB_BATCH_VIEW(final_observation, float, static_cast<std::size_t>(observation_size(b.cfg.n_players)));
 #undef KB_BATCH_VIEW
 
   nb::class_<State>(m, "State")

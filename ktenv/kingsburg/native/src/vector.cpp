@@ -29,6 +29,7 @@ Batch::Batch(const Config& c, int envs, std::vector<std::vector<int>> seat_kinds
     : cfg(c), num_envs(envs), shaped(shaped_reward), seats(std::move(seat_kinds)) {
   std::size_t N = envs, n = c.n_players;
   observation.assign(N * observation_size(c.n_players), 0.0f);
+  final_observation.assign(N * observation_size(c.n_players), 0.0f);
   action_mask.assign(N * N_ACTIONS, 0);
   actor.assign(N, -1);
   final_vp.assign(N * n, 0);
@@ -45,7 +46,8 @@ Batch::Batch(const Config& c, int envs, std::vector<std::vector<int>> seat_kinds
 Outputs Batch::outputs() {
   return {observation.data(), action_mask.data(), actor.data(), rewards.data(), opening_rewards.data(),
           reinterpret_cast<bool*>(terminated.data()), seed.data(), reinterpret_cast<bool*>(final_winners.data()),
-          final_length.data(), final_seed.data(), final_return.data(), final_vp.data()};
+          final_length.data(), final_seed.data(), final_return.data(), final_vp.data(),
+          final_observation.data()};
 }
 
 void Batch::reset(std::uint64_t seed, const Outputs& out) {
@@ -153,6 +155,9 @@ void Batch::step(const std::int64_t* actions, const Outputs& out) {
         out.final_return[static_cast<std::size_t>(i) * n + p] = returns[i][p];
         out.final_vp[static_cast<std::size_t>(i) * n + p] = s.vp[p];
       }
+      int observer = 0;  // the game's first external seat
+      while (seats[i][observer] != EXTERNAL) ++observer;
+      encode(s, observer, out.final_observation + static_cast<std::size_t>(i) * observation_size(n));
       start(i, seeds[i] + static_cast<std::uint64_t>(num_envs), out);
     } else {
       write(i, out);

@@ -25,6 +25,7 @@ struct Outputs {  // row-major arrays of num_envs rows, owned by the Python Vect
   std::uint64_t* final_seed;     // [N]
   double* final_return;          // [N, n]
   std::int32_t* final_vp;        // [N, n]
+  float* final_observation;      // [N, observation_size]: the ended game's final state, seen by its observer
 };
 
 struct Batch {
@@ -40,7 +41,7 @@ struct Batch {
   std::vector<Dice> pickers;             // the random seats' generators, one per row
 
   // the output arrays, owned here (numpy views of them are handed out)
-  std::vector<float> observation;
+  std::vector<float> observation, final_observation;
   std::vector<std::int8_t> action_mask;
   std::vector<std::int32_t> actor, final_vp;
   std::vector<double> rewards, opening_rewards, final_return;
