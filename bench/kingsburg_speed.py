@@ -7,7 +7,10 @@ Rows (uniform random decisions among the legal ones; each row for about `--secon
 - Python engine: `new_game(backend="python")`, `legal_mask`, `step` (the reference);
 - native engine driven from Python: the same calls on a native game (`backend="native"`), the floor of any
   Python driver (a PettingZoo env adds its observations on top);
-- native random playouts inside native code (`_kingsburg_core.random_games`, one core, the GIL released).
+- native random playouts inside native code (`_kingsburg_core.random_games`, one core, the GIL released);
+- the batched games (`VectorEnv`, 256 games, seat 0 the caller's uniform random choice made with numpy,
+  the other seats native random players): the caller's decisions/s and the decisions of whole games per
+  second (their `final_length`, every seat's).
 
 A decision is a step of `machine.step`: a choice among two or more legal actions (forced moves are taken by
 the engines themselves, K16). The last line is the native/Python ratio of random playouts.
@@ -58,6 +61,24 @@ def run_native_playouts(players: int, seconds: float, seed: int = 0) -> tuple[fl
     return decisions / elapsed, decisions, games
 
 
+def run_vector(players: int, seconds: float, seed: int = 0, num_envs: int = 256) -> tuple[float, float, int]:
+    """(the caller's decisions/s, every seat's decisions/s in the games that ended, games ended) of VectorEnv."""
+    from ktenv.kingsburg.native.vector import VectorEnv
+
+    env = VectorEnv(num_envs, num_players=players, seed=seed, seats=("external",) + ("random",) * (players - 1))
+    out = env.reset()
+    rng = np.random.default_rng(seed)
+    calls = games = whole = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        out = env.step((rng.random(out["action_mask"].shape, dtype=np.float32) * out["action_mask"]).argmax(1))
+        calls += 1
+        games += int(out["terminated"].sum())
+        whole += int(out["final_length"].sum())
+    took = time.perf_counter() - start
+    return calls * num_envs / took, whole / took, games
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="about this long for each row")
@@ -76,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  native, driven from Python    {driven:>12,.0f} decisions/s  ({d_decisions} decisions, {d_games} games)")
     nat, n_decisions, n_games = run_native_playouts(args.players, args.seconds, args.seed)
     print(f"  native playouts (one core)    {nat:>12,.0f} decisions/s  ({n_decisions} decisions, {n_games} games)")
+    caller, whole, v_games = run_vector(args.players, args.seconds, args.seed)
+    print(f"  VectorEnv, 256 games          {caller:>12,.0f} caller decisions/s, {whole:,.0f} decisions/s of "
+          f"whole games ({v_games} games)")
     print(f"  native driven from Python / python: {driven / py:.1f}x")
     print(f"native/python random playouts: {nat / py:.0f}x (target >= 50x)")
     return 0
