@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ...kings_and_things.native import BUILD_HINT, NativeUnavailableError
+BUILD_HINT = "pip install -e .  (builds the native engines with the machine's C++20 compiler and CMake)"
+
+
+class NativeUnavailableError(ImportError):
+    """The compiled Kingsburg engine is not built in this checkout or install."""
 
 try:
     from . import _kingsburg_core as _core  # type: ignore[attr-defined]
