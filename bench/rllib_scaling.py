@@ -45,9 +45,9 @@ def last_scalars(run_dir: Path) -> dict[str, float]:
     return {tag: float(points[-1][1]) for tag, points in read_scalars(run_dir).items() if points}
 
 
-def measure_sb3(config: str, steps: int, folder: Path) -> dict:
+def measure_sb3(config: str, steps: int, folder: Path, extra: dict) -> dict:
     out = folder / f"sb3_{time.monotonic_ns()}"
-    sets = {**overrides(steps), "imitation.teacher": None}
+    sets = {**overrides(steps), **extra, "imitation.teacher": None}
     command = [sys.executable, "-m", "ktenv.cli", "train", "--config", config, "--out", str(out)]
     for key, value in sets.items():
         command += ["--set", f"{key}={json.dumps(value)}"]
@@ -151,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=1, help="measure everything in turn this many times")
     parser.add_argument("--set", action="append", metavar="KEY=VALUE", default=[],
                         help="RLlib config overrides, e.g. n_envs=128")
+    parser.add_argument("--torch-threads", type=int,
+                        help="torch_threads of both trainers (default: each config's; 1 on a machine others share)")
     parser.add_argument("--ray-address", help="an existing Ray cluster (default: a local one)")
     parser.add_argument("--plot", help="PNG of the bars")
     parser.add_argument("--json", help="the numbers as JSON")
@@ -165,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.set:
         key, _, value = item.partition("=")
         extra[key.strip()] = yaml.safe_load(value)
+    both = {} if args.torch_threads is None else {"torch_threads": args.torch_threads}
+    extra.update(both)
     rows: list[dict] = []
     started = join(args.ray_address)
     try:
@@ -172,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="rllib-scaling-") as folder:
             for _ in range(args.repeats):
                 if args.sb3_config != "none":
-                    rows.append(measure_sb3(args.sb3_config, args.steps, Path(folder)))
+                    rows.append(measure_sb3(args.sb3_config, args.steps, Path(folder), both))
                     print(f"{label(rows[-1])}: {rows[-1]['steps_per_second']:,.0f} steps/s", flush=True)
                 for k in args.runners:
                     rows.append(measure_rllib(args.config, k, args.steps, Path(folder), extra))
@@ -184,13 +188,15 @@ def main(argv: list[str] | None = None) -> int:
             ray.shutdown()
     print("\n" + table(rows))
     load = os.getloadavg()[0]
-    title = (f"PPO, 2 players, {Path(args.config).name} vs {Path(args.sb3_config).name}: {args.steps:,} steps, "
-             f"{cpus} CPUs (load {load:.1f})")
+    threads = f", torch_threads {args.torch_threads}" if args.torch_threads else ""
+    title = (f"PPO, 2 players, {Path(args.config).name} vs {Path(args.sb3_config).name}: {args.steps:,} steps,\n"
+             f"{cpus} CPUs{threads} (load average {load:.1f} at the end)")
     if args.plot:
         plot(rows, Path(args.plot), title)
         print(f"plot: {args.plot}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"cpus": cpus, "load_average": load, "rows": rows}, indent=1) + "\n")
+        Path(args.json).write_text(json.dumps({"cpus": cpus, "load_average": load, "torch_threads": args.torch_threads,
+                                               "rows": rows}, indent=1) + "\n")
     return 0
 
 

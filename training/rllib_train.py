@@ -380,7 +380,8 @@ def build_batched_algorithm(cfg: TrainConfig):
         .env_runners(env_runner_cls=BatchedEnvRunner, num_env_runners=cfg.rllib.env_runners,
                      num_envs_per_env_runner=cfg.n_envs, num_cpus_per_env_runner=1,
                      rollout_fragment_length=cfg.ppo.n_steps)
-        .learners(num_learners=0, learner_class=TimedLearner)
+        .learners(num_learners=0, learner_class=TimedLearner,  # in the driver: on its GPU where it has one
+                  num_gpus_per_learner=1 if torch.cuda.is_available() else 0)
         .training(**ppo_settings(cfg))
         .rl_module(rl_module_spec=module)
         .callbacks(LeagueCallbacks)

@@ -68,6 +68,27 @@ def test_an_rllib_model_file_is_checked_before_it_plays(tmp_path):
         agents.make(f"rllib:{sb3_like}")
 
 
+# before the module's cluster starts: joining one checks the address only when no cluster is connected
+def test_a_wrong_cluster_address_stops_training_at_once(tmp_path, capsys):
+    pytest.importorskip("ray")
+    import socket
+    import time
+
+    from ktenv.cli import main
+
+    with pytest.raises(ConfigError, match="'rllib.ray_address'"):
+        TrainConfig.from_yaml(SMOKE, {"rllib.ray_address": "nowhere"})
+    with socket.socket() as silent:  # bound, never listening: a connection is refused
+        silent.bind(("127.0.0.1", 0))
+        port = silent.getsockname()[1]
+        t0 = time.perf_counter()
+        code = main(["train", "--config", str(SMOKE), "--out", str(tmp_path / "r"), "--ray-address",
+                     f"127.0.0.1:{port}"])
+    assert code == 1 and time.perf_counter() - t0 < 30
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in capsys.readouterr().err
+    assert not (tmp_path / "r" / "checkpoints").exists()
+
+
 # ----------------------------------------------------------------------------- training on a local Ray cluster
 
 @pytest.fixture(scope="module")
@@ -159,6 +180,7 @@ def test_the_trained_policy_plays_in_the_arena(run, tmp_path):
     assert report["played"] == 2 and me in report["agent_files"]
 
 
+@pytest.mark.slow  # 10-30 s on the module's cluster; CI runs it
 def test_a_dead_env_runner_is_replaced_and_the_run_goes_on(cluster, tmp_path):
     """One env runner, SIGKILLed after the first iteration: RLlib starts another, which gets the league and a seed
     stream of its own, and the run reaches its steps."""
@@ -187,6 +209,7 @@ def test_a_dead_env_runner_is_replaced_and_the_run_goes_on(cluster, tmp_path):
         algo.stop()
 
 
+@pytest.mark.slow  # 10-30 s on the module's cluster; CI runs it
 def test_a_driver_killed_mid_run_resumes_from_its_last_checkpoint(cluster, tmp_path):
     """``ktenv train`` on the cluster, SIGKILLed once it has checkpointed; --resume goes on from that checkpoint:
     its step, its league, no snapshot taken after it, every later iteration counted once."""
@@ -216,6 +239,7 @@ def test_a_driver_killed_mid_run_resumes_from_its_last_checkpoint(cluster, tmp_p
     assert sorted(p.name for p in (out / "league").iterdir()) == sorted(Path(e["path"]).name for e in league)
 
 
+@pytest.mark.slow  # 10-30 s on the module's cluster; CI runs it
 def test_a_game_without_batched_games_trains_on_the_multi_agent_env(cluster, tmp_path):
     """Kingsburg has no native batched games: the multi-agent path (every seat an RLlib agent), same run folder."""
     from ktenv.training.rllib_train import batched
@@ -233,23 +257,3 @@ def test_a_game_without_batched_games_trains_on_the_multi_agent_env(cluster, tmp
     assert main(args) == 0
     assert json.loads((out / "checkpoints" / "latest.json").read_text())["step"] >= 128
     assert (out / "final.zip").exists()
-
-
-def test_a_wrong_cluster_address_stops_training_at_once(tmp_path, capsys):
-    pytest.importorskip("ray")
-    import socket
-    import time
-
-    from ktenv.cli import main
-
-    with pytest.raises(ConfigError, match="'rllib.ray_address'"):
-        TrainConfig.from_yaml(SMOKE, {"rllib.ray_address": "nowhere"})
-    with socket.socket() as silent:  # bound, never listening: a connection is refused
-        silent.bind(("127.0.0.1", 0))
-        port = silent.getsockname()[1]
-        t0 = time.perf_counter()
-        code = main(["train", "--config", str(SMOKE), "--out", str(tmp_path / "r"), "--ray-address",
-                     f"127.0.0.1:{port}"])
-    assert code == 1 and time.perf_counter() - t0 < 30
-    assert f"no Ray cluster answers at 127.0.0.1:{port}" in capsys.readouterr().err
-    assert not (tmp_path / "r" / "checkpoints").exists()
