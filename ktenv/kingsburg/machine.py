@@ -123,8 +123,8 @@ def step(s: KingsburgState, action: int) -> None:
         _step(s, action)
 
 
-# A checker the Kingsburg tests install (tests/kingsburg/conftest.py): shadow(s, action, play) plays the step on
-# the native engine too and compares.
+# A checker the Kingsburg tests install (tests/kingsburg/conftest.py): shadow(s, action, play) plays the step (or,
+# with action None, `resume`) on the native engine too and compares.
 shadow = None
 
 
@@ -189,7 +189,12 @@ def describe_state(s: KingsburgState) -> str:
 
 def resume(s: KingsburgState) -> None:
     """Run the automatic rules from a hand-arranged state up to its next decision (tests, tools)."""
-    _advance(s)
+    if type(s) is not KingsburgState:  # a native game
+        s.native.resume()
+    elif shadow is not None:
+        shadow(s, None, lambda state, _: _advance(state))
+    else:
+        _advance(s)
 
 
 ENGINE = Engine(state_type=KingsburgState, new_game=new_game, step=step, legal_mask=legal_mask,

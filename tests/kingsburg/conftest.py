@@ -1,9 +1,10 @@
 """Every Kingsburg engine test runs on both engines.
 
-Tests arrange Python states by hand and script the dice; while the tests of this folder run, each `step` on a
-Python KingsburgState is played on the native engine too, from a native copy of the same state: the masks must
-agree before the step and the states after it. A difference names the first differing field and the decision
-played. Set KTENV_SHADOW=0 to switch this off (KTENV_NO_NATIVE=1 does too).
+Tests arrange Python states by hand and script the dice; while the tests of this folder run, each `step` (and
+each `resume` of an arranged state) on a Python KingsburgState is played on the native engine too, from a native
+copy of the same state: the masks must agree before the step and the states after it. A difference names the
+first differing field and the decision played. Set KTENV_SHADOW=0 to switch this off (KTENV_NO_NATIVE=1 does
+too).
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ def _shadow_checker():
 
     def shadow(s, action, play):
         nat = NativeKingsburg.from_python(s)
+        if action is None:  # machine.resume of a hand-arranged state
+            play(s, None)
+            nat.native.resume()
+            state["checked"] += 1
+            problem = mismatch(s, nat)
+            if problem is not None:
+                raise AssertionError(f"the native engine resumed the arranged state differently: {problem}")
+            return
         decision = A.DECISION_NAMES[s.decision]
         if not np.array_equal(legal_mask(s), nat.legal_mask()):
             raise AssertionError(f"the native engine's mask differs at {decision}: python "

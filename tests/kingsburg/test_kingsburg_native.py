@@ -126,3 +126,21 @@ def test_the_environment_plays_either_engine_alike():
             env.step(action)
     with pytest.raises(ConfigError):
         raw_env(backend="cuda")
+
+
+def test_the_check_names_the_first_differing_field():
+    """What the differential test and the shadow steps (tests/kingsburg/conftest.py) report."""
+    from ktenv.kingsburg.native.diff import mismatch
+    from ktenv.kingsburg.native.game import NativeKingsburg
+
+    py = machine.new_game(KingsburgConfig(n_players=3), 2, backend="python")
+    nat = NativeKingsburg.from_python(py)
+    assert mismatch(py, nat) is None
+    nat.vp[1] += 1  # the arrays are views of the native game
+    assert mismatch(py, nat).startswith("vp: python")
+    nat.vp[1] -= 1
+    py.rng.script = [3]
+    assert "generator" in mismatch(py, nat)
+    nat = NativeKingsburg.from_python(py)
+    py.cursor += 1
+    assert mismatch(py, nat).startswith("cursor")

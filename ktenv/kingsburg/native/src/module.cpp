@@ -275,6 +275,8 @@ NB_MODULE(_kingsburg_core, m) {
           throw;
         }
       })
+      .def("resume", [](State& s) { advance(s); },
+           "machine.resume: run the automatic rules from a hand-arranged state up to its next decision")
       .def("legal_mask", [](const State& s) {
         auto* mask = new Mask;
         legal_mask(s, *mask);
