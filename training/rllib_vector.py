@@ -153,6 +153,8 @@ class BatchedEnvRunner(SingleAgentEnvRunner):
     def make_env(self) -> None:
         if self.env is not None:
             self.env.close()
+        if self.worker_index:  # a runner actor has one CPU: more threads would spin against the learner's
+            torch.set_num_threads(1)
         config = dict(self.config.env_config)
         config["num_envs"] = self.config.num_envs_per_env_runner
         self.env = BatchedGames(config)
