@@ -68,6 +68,31 @@ def test_an_rllib_model_file_is_checked_before_it_plays(tmp_path):
         agents.make(f"rllib:{sb3_like}")
 
 
+def test_the_runners_league_draws_are_seeded_and_snapshots_keep_their_layers(tmp_path):
+    from ktenv.agents.network import load_actor
+    from ktenv.agents.rllib_agent import ActorCritic
+    from ktenv.training.rllib_vector import RunnerLeague, snapshot_weights, write_policy_zip
+
+    league = RunnerLeague({"random": 1.0, "greedy": 1.0, "expert": 0.0}, snapshots=2.0, play="sample")
+    assert {league(0, 0, np.random.default_rng(s)) for s in range(50)} == {"random", "greedy"}  # no pool yet
+    league.pool = ["ppo-sample:a.zip", "ppo-sample:b.zip"]
+    draws = [league(0, 0, np.random.default_rng([7, g])) for g in range(400)]
+    assert draws == [league(0, 0, np.random.default_rng([7, g])) for g in range(400)]  # a seed, the same games
+    assert 0.4 < sum(d.startswith("ppo-sample:") for d in draws) / len(draws) < 0.6  # 2 of 4 shares
+    network = ActorCritic(5, 3, 4, [6], [4])
+    weights = snapshot_weights({f"network.{k}": v for k, v in network.state_dict().items()})
+    assert sorted(weights) == sorted(f"{layer}.{part}" for layer in ("pi_features_extractor.linear.0",
+                                                                     "mlp_extractor.policy_net.0", "action_net")
+                                     for part in ("weight", "bias"))
+    meta = {"observation_size": 5, "action_size": 3, "network": {"features": 4, "pi": [6], "vf": [4],
+                                                                 "activation": "relu"}, "game": {}}
+    actor, _ = load_actor(write_policy_zip(weights, meta, tmp_path / "s.zip"))  # what a native seat reads
+    x = np.array([[0.0, 2.0, -1.0, 5.0, 0.5]], np.float32)
+    with torch.no_grad():
+        expected = network.pi(network.embed(torch.from_numpy(x))).numpy()
+    assert np.allclose(actor.logits(x), expected, atol=1e-5)
+
+
 # before the module's cluster starts: joining one checks the address only when no cluster is connected
 def test_a_wrong_cluster_address_stops_training_at_once(tmp_path, capsys):
     pytest.importorskip("ray")
