@@ -8,10 +8,10 @@ The same config file and run folder as the MaskablePPO trainer (training/train_p
 ``trainer: rllib`` and an ``rllib`` section (``env_runners``, ``ray_address``).
 
 What happens:
-1. The games. A game with native batched games (the registry's ``learner_vec_env``: Kings & Things) plays
+1. The games. A game with native batched games (the registry's ``learner_vec_env``) plays
    them in `training.rllib_vector.BatchedEnvRunner`s: each of the ``rllib.env_runners`` Ray actors steps
    ``n_envs`` games as one batch, the learner's module deciding for all of them in one forward pass and the
-   league's seats playing inside native code. A game without them (Kingsburg) plays `TurnBasedMultiAgent`, an
+   league's seats playing inside native code. A game without them plays `TurnBasedMultiAgent`, an
    RLlib ``MultiAgentEnv`` over the PettingZoo env: only the seat to move observes, every seat an RLlib agent.
 2. The league, drawn with seeded generators per env runner (``[seed, runner, start step]``): one seat the
    learner, the others from the config's ``league`` shares: ``random``, ``greedy``, ``expert`` or a frozen
