@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import IllegalActionError
 from ..gamekit import Engine
+from ..gamekit.native import resolve_backend as resolve_native
 from . import actions as A
 from . import advisors, aid, battle, construction, influence, recruiting, season, year
 from . import catalog as cat
@@ -19,7 +20,6 @@ from .common import pick_legal
 from .config import KingsburgConfig
 from .state import PHASE_NAMES, STAGE_NAMES, KingsburgState
 
-BACKENDS = ("auto", "python", "native")
 RUNNERS: dict = {}
 for _part in (aid, season, influence, advisors, construction, year, recruiting, battle):
     RUNNERS.update(_part.RUNNERS)
@@ -75,20 +75,10 @@ def new_game(config: KingsburgConfig | dict | None = None, seed: int = 0, backen
 
 
 def resolve_backend(backend: str = "auto") -> str:
-    """"native" or "python": what `backend` means ("auto": native when it is built). ConfigError for an unknown
-    backend; NativeUnavailableError for "native" when the native engine is not built."""
-    if backend not in BACKENDS:
-        from ..errors import ConfigError
-
-        raise ConfigError(f"engine {backend!r}: one of {', '.join(BACKENDS)}")
-    if backend == "python":
-        return "python"
+    """"native" or "python": what `backend` means here (`ktenv.gamekit.native.resolve_backend`)."""
     from . import native
 
-    if backend == "auto":
-        return "native" if native.available() else "python"
-    native.core()  # raises NativeUnavailableError with the build command
-    return "native"
+    return resolve_native(backend, native)
 
 
 def legal_mask(s: KingsburgState) -> np.ndarray:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import IllegalActionError
+from ...gamekit.native import resolve_backend as resolve_native
 from .. import decisions as D
 from ..config import GameConfig
 from ..constants import SCREEN
@@ -56,7 +57,6 @@ for _part in PARTS:
     DECISIONS.update(getattr(_part, "DECISIONS", {}))
 
 
-BACKENDS = ("auto", "native", "python")
 
 
 def new_game(config: GameConfig | None = None, seed: int = 0, backend: str = "auto") -> GameState:
@@ -74,18 +74,10 @@ def new_game(config: GameConfig | None = None, seed: int = 0, backend: str = "au
 
 
 def resolve_backend(backend: str = "auto") -> str:
-    """"native" or "python": what `backend` means here ("auto": native when the core is built). ValueError
-    for an unknown backend; NativeUnavailableError for "native" when the core is not built."""
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
-    if backend == "python":
-        return "python"
+    """"native" or "python": what `backend` means here (`ktenv.gamekit.native.resolve_backend`)."""
     from .. import native
 
-    if backend == "auto":
-        return "native" if native.available() else "python"
-    native.core()  # raises NativeUnavailableError with the build command
-    return "native"
+    return resolve_native(backend, native)
 
 
 def legal_mask(s: GameState) -> np.ndarray:

@@ -9,12 +9,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-BUILD_HINT = 'pip install -e .  (builds the native core with the machine\'s C++20 compiler and CMake)'
-
-
-class NativeUnavailableError(ImportError):
-    """The compiled core is not built in this checkout or install."""
-
+from ...gamekit.native import BUILD_HINT, NativeUnavailableError, unavailable
 
 try:
     from . import _core  # type: ignore[attr-defined]
@@ -31,5 +26,8 @@ def available() -> bool:
 
 def core() -> ModuleType:
     if _core is None:
-        raise NativeUnavailableError(f"the native core is not built ({_REASON}); build it with: {BUILD_HINT}")
+        raise unavailable("the native core", _REASON)
     return _core
+
+
+__all__ = ["BUILD_HINT", "NativeUnavailableError", "available", "core"]

@@ -12,11 +12,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-BUILD_HINT = "pip install -e .  (builds the native engines with the machine's C++20 compiler and CMake)"
-
-
-class NativeUnavailableError(ImportError):
-    """The compiled Kingsburg engine is not built in this checkout or install."""
+from ...gamekit.native import BUILD_HINT, NativeUnavailableError, unavailable
 
 try:
     from . import _kingsburg_core as _core  # type: ignore[attr-defined]
@@ -41,6 +37,5 @@ def available() -> bool:
 
 def core() -> ModuleType:
     if _core is None:
-        raise NativeUnavailableError(f"the native Kingsburg engine is not built ({_REASON}); build it with: "
-                                     f"{BUILD_HINT}")
+        raise unavailable("the native Kingsburg engine", _REASON)
     return _core
