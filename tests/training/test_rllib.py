@@ -27,6 +27,34 @@ ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "rllib_smoke.yaml"
 
 
+def test_gathered_minibatches_match_rllibs_cyclic_iterator():
+    """The learner's minibatches, gathered by index: RLlib's count and sizes (one pass running on into the
+    next), every row the same number of times (+-1) over the passes, a seeded order, nested columns kept."""
+    pytest.importorskip("ray")
+    from ktenv.training.rllib_train import GatheredMinibatches
+    from ray.rllib.policy.sample_batch import MultiAgentBatch, SampleBatch
+    from ray.rllib.utils.minibatch_utils import MiniBatchCyclicIterator
+
+    rows = 1040
+    batch = MultiAgentBatch({"learner": SampleBatch({
+        "obs": {"observations": torch.arange(rows).float()[:, None] * 2, "action_mask": torch.ones(rows, 3)},
+        "row": torch.arange(rows)})}, rows)
+
+    def rows_of(minibatches):
+        return [mb.policy_batches["learner"]["row"].numpy() for mb in minibatches]
+
+    ours = rows_of(GatheredMinibatches(batch, 128, 4, True, 0, np.random.default_rng(7)))
+    theirs = rows_of(MiniBatchCyclicIterator(batch, minibatch_size=128, num_epochs=4, shuffle_batch_per_epoch=True))
+    assert [len(r) for r in ours] == [len(r) for r in theirs]
+    uses = np.bincount(np.concatenate(ours), minlength=rows)
+    assert uses.min() >= 4 and uses.max() <= 5
+    whole = rows // 128  # the minibatches inside the first pass: its order, seeded
+    assert np.array_equal(np.concatenate(ours[:whole]), np.random.default_rng(7).permutation(rows)[:whole * 128])
+    first = next(iter(GatheredMinibatches(batch, 128, 4, True, 0, np.random.default_rng(7)))).policy_batches["learner"]
+    assert torch.equal(first["obs"]["observations"][:, 0], first["row"].float() * 2)
+    assert len(rows_of(GatheredMinibatches(batch, 128, 4, False, 3, np.random.default_rng(0)))) == 3
+
+
 def test_the_rllib_configs_load_and_bad_keys_are_named():
     for name in ("rllib_2p.yaml", "rllib_smoke.yaml"):
         cfg = TrainConfig.from_yaml(ROOT / "configs" / name)
