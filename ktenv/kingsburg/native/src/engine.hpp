@@ -132,6 +132,7 @@ void finish(State& s);
 State new_game(const Config& cfg, std::uint64_t rng_state);
 void legal_mask(const State& s, Mask& mask);
 void step(State& s, int action);
+void step_legal(State& s, int action);  // step() for an action the caller knows legal (no mask check)
 void advance(State& s);
 
 }  // namespace ktenv::kingsburg

@@ -161,7 +161,7 @@ void Batch::play(int i, int action, double* rewards) {
   int n = s.n;
   double before[kMaxPlayers];
   for (int p = 0; p < n; ++p) before[p] = SHAPING_SCALE * s.vp[p];
-  ::ktenv::kingsburg::step(s, action);
+  step_legal(s, action);  // checked by step() (the caller's) or read from the mask (a native seat's)
   lengths[i] += 1;
   for (int p = 0; p < n; ++p) {
     double r = shaped ? SHAPING_SCALE * s.vp[p] - before[p] : 0.0;

@@ -80,6 +80,10 @@ void step(State& s, int action) {
   legal_mask(s, mask);
   if (action < 0 || action >= N_ACTIONS || !mask[action])
     throw IllegalAction("action " + std::to_string(action) + " is not legal now");
+  step_legal(s, action);
+}
+
+void step_legal(State& s, int action) {
   apply(s, action);
   s.steps += 1;
   advance(s);
