@@ -1,5 +1,6 @@
 // ktenv/kingsburg/influence.py: influencing the advisors (K5.3, K15.D6, D8; decisions P4-P6).
 #include <algorithm>
+#include <bit>
 
 #include "engine.hpp"
 
@@ -127,9 +128,11 @@ std::uint32_t legal_targets(const State& s, int p) {
   if (market) reach |= std::uint64_t{sums} << 1 | sums >> 1;
   if (token) reach |= std::uint64_t{sums} << 2;
   if (token && market) reach |= std::uint64_t{sums} << 3;
-  std::uint32_t out = 0;
-  for (int a = 1; a <= N_ADVISORS; ++a)
-    if (reach >> a & 1 && open_to(s, p, a)) out |= 1u << a;
+  std::uint32_t out = 0;  // the advisors reached and open to the player, one set bit at a time
+  for (auto left = static_cast<std::uint32_t>(reach) & ((1u << (N_ADVISORS + 1)) - 2); left; left &= left - 1) {
+    const int a = std::countr_zero(left);
+    if (open_to(s, p, a)) out |= 1u << a;
+  }
   return out;
 }
 
