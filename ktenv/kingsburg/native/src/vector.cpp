@@ -52,6 +52,7 @@ Batch::Batch(const Config& c, int envs, std::vector<std::vector<int>> seat_kinds
   if (next_network != seat_networks.size()) throw std::invalid_argument("seats: one network per policy seat");
   seen.assign(N, std::vector<float>(observation_size(c.n_players), 0.0f));
   errors.assign(N, std::string());
+  masks.assign(N, Mask{});
   pool = std::make_unique<::ktenv::vector::Pool>(std::max(1, num_threads));
   observation.assign(N * observation_size(c.n_players), 0.0f);
   final_observation.assign(N * observation_size(c.n_players), 0.0f);
@@ -136,6 +137,7 @@ void Batch::reset(std::uint64_t seed, const Outputs& out) {
 void Batch::start(int i, std::uint64_t seed, const Outputs& out) {
   int n = cfg.n_players;
   games[i] = new_game(cfg, dice_state(seed));
+  legal_mask(games[i], masks[i]);
   seeds[i] = seed;
   lengths[i] = 0;
   std::fill(returns[i].begin(), returns[i].end(), 0.0);
@@ -161,7 +163,7 @@ void Batch::play(int i, int action, double* rewards) {
   int n = s.n;
   double before[kMaxPlayers];
   for (int p = 0; p < n; ++p) before[p] = SHAPING_SCALE * s.vp[p];
-  step_legal(s, action);  // checked by step() (the caller's) or read from the mask (a native seat's)
+  step_legal(s, action, masks[i]);  // checked by step() (the caller's) or read from the mask (a native seat's)
   lengths[i] += 1;
   for (int p = 0; p < n; ++p) {
     double r = shaped ? SHAPING_SCALE * s.vp[p] - before[p] : 0.0;
@@ -180,11 +182,10 @@ void Batch::play(int i, int action, double* rewards) {
 
 void Batch::play_native(int i, double* rewards) {
   State& s = games[i];
-  Mask mask;
+  const Mask& mask = masks[i];
   int legal[N_ACTIONS];
   while (!s.game_over && seats[i][s.actor] != EXTERNAL) {
     const int p = static_cast<int>(s.actor), kind = seats[i][p];
-    legal_mask(s, mask);
     int action;
     if (kind == RANDOM) {
       int count = 0;
@@ -204,19 +205,15 @@ void Batch::write(int i, const Outputs& out) {
   const State& s = games[i];
   int size = observation_size(s.n);
   encode(s, static_cast<int>(s.actor), out.observation + static_cast<std::size_t>(i) * size);
-  Mask mask;
-  legal_mask(s, mask);
-  std::memcpy(out.action_mask + static_cast<std::size_t>(i) * N_ACTIONS, mask.data(), N_ACTIONS);
+  std::memcpy(out.action_mask + static_cast<std::size_t>(i) * N_ACTIONS, masks[i].data(), N_ACTIONS);
   out.actor[i] = static_cast<std::int32_t>(s.actor);
   out.seed[i] = seeds[i];
 }
 
 void Batch::step(const std::int64_t* actions, const Outputs& out) {
-  Mask mask;
   for (int i = 0; i < num_envs; ++i) {
     if (actions[i] == SKIP) continue;
-    legal_mask(games[i], mask);
-    if (actions[i] < 0 || actions[i] >= N_ACTIONS || !mask[actions[i]])
+    if (actions[i] < 0 || actions[i] >= N_ACTIONS || !masks[i][actions[i]])
       throw IllegalAction("game " + std::to_string(i) + ": action " + std::to_string(actions[i]) +
                           " is not legal now");
   }

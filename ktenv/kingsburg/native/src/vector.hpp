@@ -75,6 +75,7 @@ struct Batch {
   std::vector<std::vector<std::unique_ptr<::ktenv::agents::PolicyPlayer>>> policies;  // [N][n]: the POLICY seats'
   std::vector<std::vector<float>> seen;  // [N]: a native seat's observation
   std::vector<std::string> errors;       // [N]: what went wrong in a row during a call (empty: nothing)
+  std::vector<Mask> masks;               // [N]: the legal actions of each row's decision now (the engine's last)
   std::unique_ptr<::ktenv::vector::Pool> pool;
 
   // networks: one per POLICY seat, row by row, in seat order

@@ -409,7 +409,8 @@ double Agent::plan(const View& v, const Prices& p, const int* dice, int count, i
   for (int a = 1; a <= N_ADVISORS; ++a) values_[a - 1] = help_value(a, p, v.goods[0], stable);
   int sorted[DIE_SLOTS];
   std::copy(dice, dice + count, sorted);
-  std::sort(sorted, sorted + count);  // Python's sorted((pips, coloured)): pips, then white first
+  for (int i = 1; i < count; ++i)  // Python's sorted((pips, coloured)): pips, then white first
+    for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; --j) std::swap(sorted[j - 1], sorted[j]);
   return best_plan(sorted, count, free);
 }
 
