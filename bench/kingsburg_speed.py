@@ -8,12 +8,14 @@ Rows (uniform random decisions among the legal ones; each row for about `--secon
 - native engine driven from Python: the same calls on a native game (`backend="native"`), the floor of any
   Python driver (a PettingZoo env adds its observations on top);
 - native random playouts inside native code (`_kingsburg_core.random_games`, one core, the GIL released);
-- the batched games (`VectorEnv`, 256 games, seat 0 the caller's uniform random choice made with numpy,
-  the other seats native random players): the caller's decisions/s and the decisions of whole games per
-  second (their `final_length`, every seat's).
+- the batched games (`VectorEnv`, 256 games, observations and masks written every call, seat 0 the caller's
+  uniform random choice made with numpy, the other seats native players: random, on one thread and on
+  `--threads`; then greedy and expert): the caller's decisions/s and the decisions of whole games per second
+  (their `final_length`, every seat's).
 
 A decision is a step of `machine.step`: a choice among two or more legal actions (forced moves are taken by
-the engines themselves, K16). The last line is the native/Python ratio of random playouts.
+the engines themselves, K16). The last line: the native/Python ratio of random playouts and the batched games'
+decisions/s (random seats, `--threads` threads).
 """
 
 from __future__ import annotations
@@ -61,11 +63,14 @@ def run_native_playouts(players: int, seconds: float, seed: int = 0) -> tuple[fl
     return decisions / elapsed, decisions, games
 
 
-def run_vector(players: int, seconds: float, seed: int = 0, num_envs: int = 256) -> tuple[float, float, int]:
-    """(the caller's decisions/s, every seat's decisions/s in the games that ended, games ended) of VectorEnv."""
+def run_vector(players: int, seconds: float, seed: int = 0, num_envs: int = 256, threads: int = 1,
+               native: str = "random") -> tuple[float, float, int]:
+    """(the caller's decisions/s, every seat's decisions/s in the games that ended, games ended) of VectorEnv
+    with `native` seats beside the caller's."""
     from ktenv.kingsburg.native.vector import VectorEnv
 
-    env = VectorEnv(num_envs, num_players=players, seed=seed, seats=("external",) + ("random",) * (players - 1))
+    env = VectorEnv(num_envs, num_players=players, seed=seed, seats=("external",) + (native,) * (players - 1),
+                    num_threads=threads)
     out = env.reset()
     rng = np.random.default_rng(seed)
     calls = games = whole = 0
@@ -84,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="about this long for each row")
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2, help="threads of the batched games' second row")
     args = parser.parse_args(argv)
     from ktenv.kingsburg import native
 
@@ -97,11 +103,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  native, driven from Python    {driven:>12,.0f} decisions/s  ({d_decisions} decisions, {d_games} games)")
     nat, n_decisions, n_games = run_native_playouts(args.players, args.seconds, args.seed)
     print(f"  native playouts (one core)    {nat:>12,.0f} decisions/s  ({n_decisions} decisions, {n_games} games)")
-    caller, whole, v_games = run_vector(args.players, args.seconds, args.seed)
-    print(f"  VectorEnv, 256 games          {caller:>12,.0f} caller decisions/s, {whole:,.0f} decisions/s of "
-          f"whole games ({v_games} games)")
+    rows = [("random", 1), ("random", args.threads), ("greedy", args.threads), ("expert", args.threads)]
+    vector = {}
+    for kind, threads in rows:
+        caller, whole, v_games = vector[kind, threads] = run_vector(args.players, args.seconds, args.seed,
+                                                                    threads=threads, native=kind)
+        label = f"{threads} thread{'s' if threads > 1 else ' '}"
+        print(f"  VectorEnv, 256 games, {kind:<6} seats, {label} {caller:>10,.0f} caller decisions/s, "
+              f"{whole:>10,.0f} decisions/s of whole games ({v_games} games)")
     print(f"  native driven from Python / python: {driven / py:.1f}x")
-    print(f"native/python random playouts: {nat / py:.0f}x (target >= 50x)")
+    caller, whole, _ = vector["random", args.threads]
+    print(f"native/python random playouts: {nat / py:.0f}x (target >= 50x); VectorEnv {args.threads} threads: "
+          f"{whole:,.0f} decisions/s of whole games, {caller:,.0f} caller decisions/s (target >= 500,000)")
     return 0
 
 

@@ -292,17 +292,21 @@ def test_a_driver_killed_mid_run_resumes_from_its_last_checkpoint(cluster, tmp_p
     assert sorted(p.name for p in (out / "league").iterdir()) == sorted(Path(e["path"]).name for e in league)
 
 
-@pytest.mark.slow  # 10-30 s on the module's cluster; CI runs it
-def test_a_game_without_batched_games_trains_on_the_multi_agent_env(cluster, tmp_path):
-    """Kingsburg has no native batched games: the multi-agent path (every seat an RLlib agent), same run folder."""
-    from ktenv.training.rllib_train import batched
+@pytest.mark.slow  # 10-30 s each on the module's cluster; CI runs it
+@pytest.mark.parametrize("path", ["batched", "multi_agent"])
+def test_kingsburg_trains_on_its_batched_games_and_on_the_multi_agent_env(cluster, tmp_path, monkeypatch, path):
+    """Kingsburg has native batched games (its learner_vec_env): the batched path; a game without them plays the
+    multi-agent path (every seat an RLlib agent), same run folder: Kingsburg with `batched` answering no."""
+    from ktenv.training import rllib_train
 
     from ktenv.cli import main
 
     sets = {"env.game_name": "kingsburg", "vec_env": "dummy", "n_envs": 2, "ppo.n_steps": 64, "ppo.batch_size": 64,
             "total_steps": 128, "checkpoint_every": 128, "league.snapshot_every": 128}
     cfg = TrainConfig.from_yaml(SMOKE, sets)
-    assert not batched(cfg) and batched(TrainConfig.from_yaml(SMOKE))
+    assert rllib_train.batched(cfg) and rllib_train.batched(TrainConfig.from_yaml(SMOKE))
+    if path == "multi_agent":
+        monkeypatch.setattr(rllib_train, "batched", lambda cfg: False)
     out = tmp_path / "kingsburg"
     args = ["train", "--config", str(SMOKE), "--out", str(out)]
     for key, value in sets.items():

@@ -132,6 +132,9 @@ void finish(State& s);
 State new_game(const Config& cfg, std::uint64_t rng_state);
 void legal_mask(const State& s, Mask& mask);
 void step(State& s, int action);
+void step_legal(State& s, int action);  // step() for an action the caller knows legal (no mask check)
+void step_legal(State& s, int action, Mask& next);  // ... and the mask of the decision it stops at
 void advance(State& s);
+void advance(State& s, Mask& mask);  // ... and the mask of the decision it stops at (zeros at the end)
 
 }  // namespace ktenv::kingsburg

@@ -1,5 +1,6 @@
 // ktenv/kingsburg/influence.py: influencing the advisors (K5.3, K15.D6, D8; decisions P4-P6).
 #include <algorithm>
+#include <bit>
 
 #include "engine.hpp"
 
@@ -28,9 +29,20 @@ constexpr std::array<SubsetSlots, N_SUBSETS> make_subsets() {
 
 constexpr std::array<SubsetSlots, N_SUBSETS> SUBSETS = make_subsets();
 
-// the sorted values as base-8 digits (values are 1-6, so the number says the multiset)
+// slot bits of subset i: its coloured slots (bits 0-2) and white slots (bits 3-4)
+constexpr std::array<int, N_SUBSETS> make_slot_bits() {
+  std::array<int, N_SUBSETS> out{};
+  for (int c = 1; c < 8; ++c)
+    for (int w = 0; w < 4; ++w) out[(c - 1) * 4 + w] = c | w << 3;
+  return out;
+}
+
+constexpr std::array<int, N_SUBSETS> SLOT_BITS = make_slot_bits();
+
+// the sorted values as base-8 digits (values are 1-6, so the number says the multiset); at most three values
 int multiset_key(int* values, int size) {
-  std::sort(values, values + size);
+  for (int i = 1; i < size; ++i)  // insertion sort: a call per subset, on three values at most
+    for (int j = i; j > 0 && values[j - 1] > values[j]; --j) std::swap(values[j - 1], values[j]);
   int key = 0;
   for (int i = 0; i < size; ++i) key = key * 8 + values[i];
   return key;
@@ -96,19 +108,31 @@ int pips(const State& s, int p, int subset) {
 }
 
 std::uint32_t legal_targets(const State& s, int p) {
-  bool token = can_token(s, p), market = can_market(s, p);
-  std::array<std::array<int, 2>, 2> scratch;
-  std::uint32_t sums = 0;  // bit v: some free subset has v pips (at most 30)
-  Subsets free = free_subsets(s, p);
-  for (int i = 0; i < free.size; ++i) sums |= 1u << free.items[i].pips;
-  std::uint64_t reach = 0;
-  for (int d = -1; d < 4; ++d)
-    if (readings(d, token, market, scratch))
-      for (int v = 0; v < 32; ++v)
-        if (sums >> v & 1 && v + d >= 0) reach |= std::uint64_t{1} << (v + d);
-  std::uint32_t out = 0;
-  for (int a = 1; a <= N_ADVISORS; ++a)
-    if (reach >> a & 1 && open_to(s, p, a)) out |= 1u << a;
+  const bool token = can_token(s, p), market = can_market(s, p);
+  // bit v of `sums`: some free subset (a coloured die at least, any white ones) has v pips (at most 30): the
+  // sums of free_subsets, without its deduplication
+  int coloured[3], white_sums = 1;  // white_sums: bit w, some subset of the free white dice has w pips (0: none)
+  for (int j = 0; j < 3; ++j) coloured[j] = s.die_advisor[p][j] == -1 ? s.dice[p][j] : 0;
+  for (int j = 3; j < DIE_SLOTS; ++j)
+    if (s.die_advisor[p][j] == -1 && s.dice[p][j]) white_sums |= white_sums << s.dice[p][j];
+  std::uint32_t sums = 0;
+  for (int c = 1; c < 8; ++c) {
+    int total = 0;
+    bool free = true;
+    for (int j = 0; j < 3 && free; ++j)
+      if (c >> j & 1) free = coloured[j] != 0, total += coloured[j];
+    if (free) sums |= static_cast<std::uint32_t>(white_sums) << total;
+  }
+  // readings(): a difference of 0 always; -1 and +1 with the Market, +2 with the token, +3 with both
+  std::uint64_t reach = sums;  // bit a: pips a reached with a modifier the player may use
+  if (market) reach |= std::uint64_t{sums} << 1 | sums >> 1;
+  if (token) reach |= std::uint64_t{sums} << 2;
+  if (token && market) reach |= std::uint64_t{sums} << 3;
+  std::uint32_t out = 0;  // the advisors reached and open to the player, one set bit at a time
+  for (auto left = static_cast<std::uint32_t>(reach) & ((1u << (N_ADVISORS + 1)) - 2); left; left &= left - 1) {
+    const int a = std::countr_zero(left);
+    if (open_to(s, p, a)) out |= 1u << a;
+  }
   return out;
 }
 

@@ -80,13 +80,27 @@ void step(State& s, int action) {
   legal_mask(s, mask);
   if (action < 0 || action >= N_ACTIONS || !mask[action])
     throw IllegalAction("action " + std::to_string(action) + " is not legal now");
+  step_legal(s, action);
+}
+
+void step_legal(State& s, int action) {
+  Mask next;
+  step_legal(s, action, next);
+}
+
+void step_legal(State& s, int action, Mask& next) {
   apply(s, action);
   s.steps += 1;
-  advance(s);
+  advance(s, next);
 }
 
 void advance(State& s) {
   Mask mask;
+  advance(s, mask);
+}
+
+void advance(State& s, Mask& mask) {
+  mask.fill(0);
   while (!s.game_over) {
     if (s.decision == D_NONE) {
       run_stage(s);
@@ -102,6 +116,7 @@ void advance(State& s) {
     if (!count) throw std::logic_error("no legal action at decision " + std::to_string(s.decision) + " (engine bug)");
     apply(s, first);  // a forced move is no choice (K16)
   }
+  mask.fill(0);  // the game is over: nothing is legal
 }
 
 }  // namespace ktenv::kingsburg
