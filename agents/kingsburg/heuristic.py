@@ -87,11 +87,11 @@ class KingsburgHeuristic:
         if len(legal) < 2:
             return legal
         v = View(observation)
-        scores = self.scores(v, self.prices(v), action_mask)
+        scores = self.rank_scores(v, self.prices(v), action_mask)
         rest = sorted((a for a in legal if a != choice), key=lambda a: (-scores.get(a, -np.inf), a))
         return [choice] + rest
 
-    def scores(self, v: View, p: Prices, mask: np.ndarray) -> dict[int, float]:
+    def rank_scores(self, v: View, p: Prices, mask: np.ndarray) -> dict[int, float]:
         """What the agent's rules think of each legal action at the decision pending (higher is better); the
         goods picked by their prices, other decisions unscored here."""
         d = v.decision
@@ -205,7 +205,7 @@ class ExpertAgent(KingsburgHeuristic):
 
         return sorted(next_buildings(v), key=worth, reverse=True)
 
-    def scores(self, v: View, p: Prices, mask: np.ndarray) -> dict[int, float]:
+    def rank_scores(self, v: View, p: Prices, mask: np.ndarray) -> dict[int, float]:
         d = v.decision
         if d == A.INFLUENCE:
             out = {A.TARGET + a - 1: self._target_value(v, p, a) for a in legal_targets(mask)}
@@ -217,7 +217,7 @@ class ExpertAgent(KingsburgHeuristic):
                     for r in range(cat.ROWS) if mask[A.BUILD + r]}
         if d == A.RECRUIT_TURN:
             return {A.RECRUIT: self._recruit_gain(v, p), A.PASS: 0.0}
-        return super().scores(v, p, mask)
+        return super().rank_scores(v, p, mask)
 
     # ----- influence: a look-ahead over the own unplaced dice
 

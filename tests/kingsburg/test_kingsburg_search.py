@@ -112,6 +112,30 @@ def test_the_search_plays_legal_moves_in_whole_games():
         assert res.reason == "game_end" and res.winners
 
 
+def test_a_searching_opponent_plays_in_the_single_agent_env():
+    from ktenv.kingsburg.single import KingsburgSingleEnv
+
+    env = KingsburgSingleEnv(num_players=2, opponents=["search:seconds=0,playouts=8"])
+    _, info = env.reset(seed=3)
+    done, steps = False, 0
+    while not done and steps < 40:
+        _, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        done, steps = term or trunc, steps + 1
+    assert steps == 40 or done
+
+
+def test_the_candidates_are_the_experts_move_then_its_order_of_the_rest():
+    from ktenv.agents.kingsburg import ExpertAgent
+
+    enc = ObservationEncoder(2)
+    for s in _decision_states(2, 12):
+        mask = legal_mask(s)
+        obs = enc.encode(s, s.actor)
+        ranked = ExpertAgent(seed=1).ranked(obs, mask)
+        assert ranked[0] == ExpertAgent(seed=1).act(obs, mask)
+        assert sorted(ranked) == np.flatnonzero(mask).tolist()
+
+
 def test_bad_options_and_a_missing_sampler_are_refused():
     for spec in ("search:candidates=1", "search:rollout=expertish", "search:seconds=0,playouts=0", "search:bogus=1",
                  "search:threads=0", "search:z=-1"):
