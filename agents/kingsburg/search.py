@@ -20,7 +20,8 @@ plays them):
 - ``playouts``: rollouts per decision, whole rounds of one per candidate (default 0: no limit); with a
   ``playouts`` budget and no ``seconds`` the decision depends on the seed alone, whatever ``threads``;
 - ``candidates``: how many of the expert's best actions are compared (default 4, at least 2);
-- ``rollout``: ``plain`` (default: fixed greedy-like rules for every seat, `policy.hpp`) or ``random``;
+- ``rollout``: ``plain`` (default: fixed greedy-like rules for every seat, `policy.hpp`), ``greedy`` or
+  ``expert`` (the native ports of those agents, each seat reading its own observation), or ``random``;
 - ``margin``: the weight of the VP lead in the value (default 0.05);
 - ``z``: standard errors by which a candidate must beat the expert's move (default 1);
 - ``threads``: native threads sharing the rounds (default 1);
@@ -36,7 +37,7 @@ import numpy as np
 
 from .heuristic import ExpertAgent
 
-ROLLOUTS = ("random", "plain")  # native codes 0, 1 (search/policy.hpp)
+ROLLOUTS = ("random", "plain", "greedy", "expert")  # native codes 0-3 (search/policy.hpp)
 _OPTIONS = {"seconds": float, "playouts": int, "candidates": int, "rollout": str, "margin": float, "z": float,
             "threads": int, "seed": int}
 

@@ -87,19 +87,21 @@ def _decide(s, agent: SearchAgent) -> tuple[int, list[float], int, int]:
     return a, list(agent.last_gains), agent.last_rounds, len(agent.last_choices)
 
 
-def test_the_decision_ignores_hidden_facts():
+@pytest.mark.parametrize("rollout", ["plain", "expert", "random"])
+def test_the_decision_ignores_hidden_facts(rollout):
     rng = np.random.default_rng(4)
-    for s in _decision_states(2, 8):
+    for s in _decision_states(2, 6):
         seat = s.actor
-        base = _decide(s, SearchAgent(seconds=0, playouts=24, seed=9))
+        base = _decide(s, SearchAgent(seconds=0, playouts=24, rollout=rollout, seed=9))
         for what, t in hidden_variants(s, seat, rng):
-            assert _decide(t, SearchAgent(seconds=0, playouts=24, seed=9)) == base, what
+            assert _decide(t, SearchAgent(seconds=0, playouts=24, rollout=rollout, seed=9)) == base, what
 
 
-def test_the_decision_depends_on_the_seed_alone_whatever_the_threads():
-    for s in _decision_states(3, 6):
-        one = _decide(s, SearchAgent(seconds=0, playouts=40, seed=5, threads=1))
-        assert _decide(s, SearchAgent(seconds=0, playouts=40, seed=5, threads=3)) == one
+@pytest.mark.parametrize("rollout", ["plain", "greedy"])
+def test_the_decision_depends_on_the_seed_alone_whatever_the_threads(rollout):
+    for s in _decision_states(3, 5):
+        one = _decide(s, SearchAgent(seconds=0, playouts=40, rollout=rollout, seed=5, threads=1))
+        assert _decide(s, SearchAgent(seconds=0, playouts=40, rollout=rollout, seed=5, threads=3)) == one
         assert one[2] == 40 // one[3]  # whole rounds, one rollout per candidate
 
 
@@ -107,7 +109,8 @@ def test_the_search_plays_legal_moves_in_whole_games():
     from ktenv.kingsburg.arena import play_game
 
     cfg = KingsburgConfig.from_dict({"n_players": 2})
-    for seed, names in ((1, ["search:seconds=0,playouts=8", "expert"]), (2, ["greedy", "search:seconds=0.002"])):
+    for seed, names in ((1, ["search:seconds=0,playouts=8", "expert"]),
+                        (2, ["greedy", "search:seconds=0.002,rollout=expert"])):
         res = play_game(cfg, seed, names)
         assert res.reason == "game_end" and res.winners
 

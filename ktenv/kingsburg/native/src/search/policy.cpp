@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 
+#include "observation.hpp"
+
 namespace ktenv::kingsburg::search {
 namespace {
 
@@ -159,8 +161,20 @@ int plain_act(const State& s, const Mask& mask) {
   return a >= 0 && a < N_ACTIONS && mask[a] ? a : first_legal(mask);
 }
 
-int policy_act(int policy, const State& s, const Mask& mask, Dice& dice) {
-  if (policy == PLAIN) return plain_act(s, mask);
+Rollout::Rollout(int policy, int n_players) : policy_(policy) {
+  if (policy == GREEDY || policy == EXPERT) {
+    obs_.resize(static_cast<std::size_t>(observation_size(n_players)));
+    for (int p = 0; p < n_players; ++p) seats_.emplace_back(policy == GREEDY ? agents::Kind::GREEDY : agents::Kind::EXPERT);
+  }
+}
+
+int Rollout::act(const State& s, const Mask& mask, Dice& dice) {
+  if (policy_ == PLAIN) return plain_act(s, mask);
+  if (policy_ == GREEDY || policy_ == EXPERT) {
+    const int p = static_cast<int>(s.actor);
+    encode(s, p, obs_.data());
+    return seats_[static_cast<std::size_t>(p)].act(obs_.data(), s.n, mask.data());
+  }
   int legal[N_ACTIONS], n = 0;
   for (int a = 0; a < N_ACTIONS; ++a)
     if (mask[a]) legal[n++] = a;

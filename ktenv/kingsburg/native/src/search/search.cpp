@@ -23,10 +23,11 @@ double now() {
 
 // play `s` to its end with `policy` for every seat
 void play_out(State& s, int policy, Dice dice) {
+  Rollout players(policy, s.n);
   Mask mask;
   while (!s.game_over) {
     legal_mask(s, mask);
-    step(s, policy_act(policy, s, mask, dice));
+    step(s, players.act(s, mask, dice));
   }
 }
 
@@ -60,7 +61,7 @@ void check(const State& truth, const std::vector<int>& candidates, const Options
   }
   if (opt.playouts < 0 || opt.seconds < 0 || (opt.playouts == 0 && opt.seconds == 0))
     throw std::invalid_argument("search: a budget of playouts >= 1 or seconds > 0 is needed");
-  if (opt.rollout != RANDOM && opt.rollout != PLAIN) throw std::invalid_argument("search: unknown rollout policy");
+  if (opt.rollout < RANDOM || opt.rollout > EXPERT) throw std::invalid_argument("search: unknown rollout policy");
   if (opt.threads < 1 || opt.threads > 256) throw std::invalid_argument("search: threads must be 1-256");
   if (!(opt.z >= 0) || !std::isfinite(opt.z) || !std::isfinite(opt.margin))
     throw std::invalid_argument("search: z must be >= 0 and margin finite");
