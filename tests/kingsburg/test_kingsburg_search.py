@@ -127,6 +127,17 @@ def test_a_searching_opponent_plays_in_the_single_agent_env():
     assert steps == 40 or done
 
 
+def test_the_browser_app_shows_the_candidates_and_their_gains():
+    from ktenv.registry import game
+    from ktenv.web.inspect import inspect
+
+    spec = game("kingsburg")
+    s = spec.new_game(KingsburgConfig.from_dict({"n_players": 2}), 5)
+    out = inspect(spec, s, s.actor, "search:seconds=0,playouts=12")
+    assert out["kind"] == "mean difference from the first candidate" and out["rounds"] >= 2
+    assert sum("(played)" in a["label"] for a in out["actions"]) == 1
+
+
 def test_the_candidates_are_the_experts_move_then_its_order_of_the_rest():
     from ktenv.agents.kingsburg import ExpertAgent
 

@@ -24,7 +24,7 @@ namespace ktenv::kingsburg::search {
 struct Options {
   int playouts = 0;      // rollouts per decision (whole rounds of K); 0: no limit (then `seconds` bounds it)
   double seconds = 0.0;  // time budget per decision; 0: none
-  int rollout = PLAIN;   // policy.hpp
+  int rollout = EXPERT;  // policy.hpp
   double margin = 0.05;  // value: the win share + margin x the VP lead over the best other player
   double z = 1.0;        // standard errors by which a candidate must beat candidate 0
   int threads = 1;
