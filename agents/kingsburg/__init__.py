@@ -5,13 +5,16 @@
 - ``greedy``: each decision by its immediate worth (`heuristic.GreedyAgent`).
 - ``expert``: prices from a building plan and the coming battle, a look-ahead over its own dice,
   soldiers by expected battle value (`heuristic.ExpertAgent`).
-
-These three play in native code where the Kingsburg engine is built (`ktenv.kingsburg.native.agents`: the same
-choices, bit for bit), else in Python.
+- ``search``: the expert's move checked by paired evaluation over worlds its seat cannot tell apart, in native
+  code (`search.SearchAgent`); ``search:OPTIONS`` sets its budget and options.
 - ``human``: a person at the terminal (`ktenv.agents.human`; the seat's view in `human_view`).
 - the shared names: ``ppo:PATH``, ``ppo-sample:PATH``, ``rllib:PATH``, ``FILE.py:CLASS`` (`ktenv.agents`).
 
-They read only the observation (`view.View`) and the mask.
+``random``, ``greedy`` and ``expert`` play in native code where the Kingsburg engine is built
+(`ktenv.kingsburg.native.agents`: the same choices, bit for bit), else in Python.
+
+They read only the observation (`view.View`) and the mask; ``search`` also samples worlds its seat cannot
+tell apart (`ktenv.kingsburg.worlds`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from .. import AgentTable
 from ..base import Agent
 from .heuristic import ExpertAgent, GreedyAgent
 from .human_view import make as _human
+from .search import SearchAgent, make_with_options
 
 _PYTHON = {"random": RandomAgent, "greedy": GreedyAgent, "expert": ExpertAgent}
 
@@ -39,6 +43,7 @@ def _native_or_python(name: str):
     return make
 
 
-AGENTS = AgentTable("Kingsburg", {**{name: _native_or_python(name) for name in _PYTHON}, "human": _human})
+AGENTS = AgentTable("Kingsburg", {**{name: _native_or_python(name) for name in _PYTHON}, "search": SearchAgent,
+                                  "human": _human}, {"search": make_with_options})
 
-__all__ = ["AGENTS", "ExpertAgent", "GreedyAgent"]
+__all__ = ["AGENTS", "ExpertAgent", "GreedyAgent", "SearchAgent"]

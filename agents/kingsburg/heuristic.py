@@ -79,6 +79,28 @@ class KingsburgHeuristic:
             a = self.pick(p, action_mask, lowest=False)
         return int(a) if action_mask[a] else int(legal[0])
 
+    def ranked(self, observation, action_mask: np.ndarray) -> list[int]:
+        """The legal actions, the agent's own choice (`act`) first, then the others by its scores of them, best
+        first (ties and unscored actions: ascending). A search's candidates (agents.kingsburg.search)."""
+        legal = np.flatnonzero(action_mask).tolist()
+        choice = self.act(observation, action_mask)
+        if len(legal) < 2:
+            return legal
+        v = View(observation)
+        scores = self.rank_scores(v, self.prices(v), action_mask)
+        rest = sorted((a for a in legal if a != choice), key=lambda a: (-scores.get(a, -np.inf), a))
+        return [choice] + rest
+
+    def rank_scores(self, v: View, p: Prices, mask: np.ndarray) -> dict[int, float]:
+        """What the agent's rules think of each legal action at the decision pending (higher is better); the
+        goods picked by their prices, other decisions unscored here."""
+        d = v.decision
+        if d in (A.RECRUIT_PAY, A.LOSS_GOOD, A.ALCHEMIST):
+            return {A.PICK_GOOD + k: -float(p.goods[k]) for k in range(3) if mask[A.PICK_GOOD + k]}
+        if d in (A.AID_GOOD, A.HELP_GOOD, A.REWARD_GOOD, A.GUILD_GOOD):
+            return {A.PICK_GOOD + k: float(p.goods[k]) for k in range(3) if mask[A.PICK_GOOD + k]}
+        return {}
+
     # ----- overridable parts
 
     def prices(self, v: View) -> Prices:
@@ -183,6 +205,20 @@ class ExpertAgent(KingsburgHeuristic):
 
         return sorted(next_buildings(v), key=worth, reverse=True)
 
+    def rank_scores(self, v: View, p: Prices, mask: np.ndarray) -> dict[int, float]:
+        d = v.decision
+        if d == A.INFLUENCE:
+            out = {A.TARGET + a - 1: self._target_value(v, p, a) for a in legal_targets(mask)}
+            return {**out, A.PASS: 0.05} if mask[A.PASS] else out
+        if d == A.GROUP_DICE:
+            return self._group_values(v, p, mask)
+        if d in (A.BUILD_TURN, A.ENVOY_BUILD):
+            return {A.BUILD + r: self.building_score(v, r, int(v.built[0, r].sum()))
+                    for r in range(cat.ROWS) if mask[A.BUILD + r]}
+        if d == A.RECRUIT_TURN:
+            return {A.RECRUIT: self._recruit_gain(v, p), A.PASS: 0.0}
+        return super().rank_scores(v, p, mask)
+
     # ----- influence: a look-ahead over the own unplaced dice
 
     def influence(self, v: View, p: Prices, mask: np.ndarray) -> int:
@@ -203,16 +239,22 @@ class ExpertAgent(KingsburgHeuristic):
         return here + self.DISCOUNT * best_rest
 
     def group_dice(self, v: View, p: Prices, mask: np.ndarray) -> int:
+        best, choice = -1e9, None
+        for a, value in self._group_values(v, p, mask).items():
+            if value > best:
+                best, choice = value, a
+        return choice
+
+    def _group_values(self, v: View, p: Prices, mask: np.ndarray) -> dict[int, float]:
+        """Per legal group of dice: the plan's worth of the dice it leaves (fewer dice preferred)."""
         dice = self._free_dice(v)
         slots = [j for j in range(5) if v.dice[0, j] and v.die_on[0, j] == 0]
-        best, choice = -1e9, None
+        out = {}
         for i in np.flatnonzero(mask[A.DICE:A.MOD_MARKET]):
             used = {slots.index(j) for j in A.SUBSETS[i]}
             rest = tuple(d for j, d in enumerate(dice) if j not in used)
-            value = self._plan(v, p, rest, v.target) - 0.01 * len(used)
-            if value > best:
-                best, choice = value, A.DICE + int(i)
-        return choice
+            out[A.DICE + int(i)] = self._plan(v, p, rest, v.target) - 0.01 * len(used)
+        return out
 
     def _free_dice(self, v: View) -> tuple[tuple[int, bool], ...]:
         return tuple((int(v.dice[0, j]), j < 3) for j in range(5) if v.dice[0, j] and v.die_on[0, j] == 0)
@@ -238,11 +280,14 @@ class ExpertAgent(KingsburgHeuristic):
     # ----- soldiers
 
     def recruit(self, v: View, p: Prices) -> bool:
+        return self._recruit_gain(v, p) > 0
+
+    def _recruit_gain(self, v: View, p: Prices) -> float:
+        """One more soldier's worth in this year's battle less the goods it costs."""
         price = 1 if v.owns(cat.BARRACKS) else 2
         cheapest = sorted(k for k in range(3) for _ in range(int(v.goods[0, k])))
         cost = sum(sorted(p.goods[k] for k in cheapest)[:price])
-        gain = battle_value(v, 1, p) - battle_value(v, 0, p)
-        return gain > cost
+        return battle_value(v, 1, p) - battle_value(v, 0, p) - cost
 
     def reroll(self, v: View, mask: np.ndarray) -> int:
         if mask[A.CHAPEL]:

@@ -1,5 +1,6 @@
 """Kingsburg in the arena (`ktenv play|tournament|replay|render --game kingsburg`): one game between agents
-straight on the engine, its summary, and its result in the shape the tournament store and the game
+straight on the engine (agents that search, ``needs_worlds``, also get ``observation["worlds"]``, a
+`worlds.WorldSampler` for their seat), its summary, and its result in the shape the tournament store and the game
 records keep for Kings & Things (`ktenv.kings_and_things.arena.GameResult`, `ktenv.arena.records`).
 
 The store's columns are named for Kings & Things; for Kingsburg they hold: ``rounds`` = years played (5),
@@ -20,6 +21,7 @@ from .machine import legal_mask, new_game, step
 from .observation import ObservationEncoder
 from .results import result_of
 from .state import KingsburgState
+from .worlds import WorldSampler
 
 
 def make_agents(names: list[str], seed: int) -> list:
@@ -50,12 +52,15 @@ def play_out(cfg: KingsburgConfig, seed: int, names: list[str], max_decisions: i
 def _play_seats(cfg: KingsburgConfig, seed: int, names: list[str], seats: list, max_decisions: int,
                 backend: str) -> tuple[KingsburgState, list[int], ForfeitError | None]:
     readers = [bool(getattr(a, "needs_observation", False)) for a in seats]
+    searchers = [bool(getattr(a, "needs_worlds", False)) for a in seats]
     encoder = ObservationEncoder(cfg.n_players)
     s = new_game(cfg, seed, backend=backend)
     actions: list[int] = []
     while not s.game_over and len(actions) < max_decisions:
         p, mask = s.actor, legal_mask(s)
         observation = {"observation": encoder.encode(s, p), "action_mask": mask} if readers[p] else None
+        if searchers[p]:  # a search samples worlds its seat cannot tell apart, never the true game (agents.base)
+            observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(s, p)}
         try:
             a = take_turn(seats[p], names[p], p, observation, mask, lambda action: step(s, action))
         except ForfeitError as fault:  # the game ends here, the seat loses it

@@ -5,12 +5,14 @@ Observation: the flat ``Box(float32)`` of the AEC env; action ``Discrete(65)``; 
 ``action_masks()`` (MaskablePPO) and in ``info["action_mask"]``. Each ``step`` applies the learner's
 action, then the opponents act until the learner must decide again or the game ends; the reward is the
 learner's reward summed over those steps. Opponents: objects with ``act(observation, action_mask)`` or
-Kingsburg agent names (``random``, ``greedy``, ``expert``: `ktenv.agents.kingsburg`); default random.
+Kingsburg agent names (``random``, ``greedy``, ``expert``, ``search``: `ktenv.agents.kingsburg`); default random.
 ``seat="random"`` draws the learner's seat at every reset. ``illegal_action="terminate"`` (default) ends
 the episode with -1 on a masked action (the env checkers send random actions); ``"raise"`` raises.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..errors import IllegalActionError
 from ..gamekit.single import LearnerSeatEnv, agent_maker
@@ -25,6 +27,15 @@ class KingsburgSingleEnv(LearnerSeatEnv):
     @property
     def game_state(self) -> KingsburgState:
         return self.aec.game_state
+
+    def _opponent_observation(self, k: int, mask: Any) -> Any:
+        obs = super()._opponent_observation(k, mask)
+        if getattr(self.opponents[k], "needs_worlds", False):  # a searching opponent (agents.base)
+            from .worlds import WorldSampler
+
+            s = self.aec.game_state
+            obs = {"observation": obs, "action_mask": mask, "worlds": WorldSampler(s, s.actor)}
+        return obs
 
     def _refuse(self, action: int) -> None:
         raise IllegalActionError(f"action {action} ({self.describe_action(action)}) is not legal now")

@@ -33,9 +33,14 @@ def encode(state: Any, seat: int) -> np.ndarray:
 
 
 def agent_observation(agent: Any, state: Any, seat: int, mask: np.ndarray) -> Any:
-    if not getattr(agent, "needs_observation", False):
-        return None
-    return {"observation": encode(state, seat), "action_mask": mask}
+    """What the arena gives an agent: the vector for readers, worlds its seat cannot tell apart for searchers."""
+    from .worlds import WorldSampler
+
+    observation = {"observation": encode(state, seat), "action_mask": mask} \
+        if getattr(agent, "needs_observation", False) else None
+    if getattr(agent, "needs_worlds", False):
+        observation = {**(observation or {"action_mask": mask}), "worlds": WorldSampler(state, seat)}
+    return observation
 
 
 def _named(text: str, names: list[str]) -> str:

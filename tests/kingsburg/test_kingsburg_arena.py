@@ -77,7 +77,7 @@ def test_tournament_config_checks_the_game():
 
 
 def test_agents_follow_the_protocol_and_play_whole_games():
-    assert agents.AGENTS.names() == ["expert", "greedy", "human", "random"]
+    assert agents.AGENTS.names() == ["expert", "greedy", "human", "random", "search"]
     with pytest.raises(ValueError, match="unknown agent 'ismcts' for Kingsburg"):
         agents.AGENTS.make("ismcts")
     cfg = KingsburgConfig(n_players=4)

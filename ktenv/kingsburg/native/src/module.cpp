@@ -1,6 +1,7 @@
 // The nanobind module ktenv.kingsburg.native._kingsburg_core: the native Kingsburg engine's State (numpy views
 // of its arrays, step, legal_mask, copy, conversion from and to the Python KingsburgState's fields), the enemy
-// deck handed over at import, and random playouts for bench/kingsburg_speed.py.
+// deck handed over at import, random playouts for bench/kingsburg_speed.py, and the search agent's world sampler
+// and paired evaluation (src/search).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/pair.h>
@@ -11,6 +12,8 @@
 
 #include "engine.hpp"
 #include "observation.hpp"
+#include "search/search.hpp"
+#include "search/worlds.hpp"
 #include "vector.hpp"
 
 namespace nb = nanobind;
@@ -170,6 +173,13 @@ std::int64_t play_random(State& s, ktenv::Dice& picker) {
   return decisions;
 }
 
+// What an agent that searches holds (ktenv/kingsburg/worlds.py: WorldSampler.native): the true game, out of
+// Python's reach, offering only its seat and worlds that seat cannot tell from it.
+struct SeatWorlds {
+  State truth;
+  int seat;
+};
+
 }  // namespace
 
 namespace ktenv::kingsburg {
@@ -283,6 +293,34 @@ NB_MODULE(_kingsburg_core, m) {
       KB_BATCH_VIEW(final_vp, std::int32_t, static_cast<std::size_t>(b.cfg.n_players))
       KB_BATCH_VIEW(final_observation, float, static_cast<std::size_t>(observation_size(b.cfg.n_players)));
 #undef KB_BATCH_VIEW
+
+  nb::class_<SeatWorlds>(m, "SeatWorlds")
+      .def("__init__", [](SeatWorlds* w, const State& truth, int seat) {
+        if (seat < 0 || seat >= truth.n) throw std::invalid_argument("seat is not a player of the game");
+        new (w) SeatWorlds{truth, seat};
+      }, nb::arg("truth"), nb::arg("seat"))
+      .def_prop_ro("seat", [](const SeatWorlds& w) { return w.seat; })
+      .def("sample", [](const SeatWorlds& w, std::uint64_t rng_state) {
+        ktenv::Dice dice;
+        dice.state = rng_state;
+        State world;
+        search::sample_world(w.truth, w.seat, dice, world);
+        return std::make_pair(world, dice.state);
+      }, nb::arg("rng_state"), "(a world, the generator's state after the draws) for the Dice state given");
+
+  m.def("search_paired", [](const SeatWorlds& w, std::vector<int> candidates, int playouts, double seconds,
+                            int rollout, double margin, double z, int threads, std::uint64_t seed) {
+    if (w.truth.actor != w.seat) throw std::invalid_argument("search: the sampler's seat is not the player to act");
+    search::Options opt{playouts, seconds, rollout, margin, z, threads};
+    search::Result r;
+    {
+      nb::gil_scoped_release release;
+      r = search::decide_paired(w.truth, candidates, opt, seed);
+    }
+    return nb::make_tuple(r.action, r.candidate, r.rounds, r.seconds, r.gains);
+  }, nb::arg("sampler"), nb::arg("candidates"), nb::arg("playouts"), nb::arg("seconds"), nb::arg("rollout"),
+     nb::arg("margin"), nb::arg("z"), nb::arg("threads"), nb::arg("seed"),
+     "paired root evaluation (src/search/search.hpp): (action, candidate index, rounds, seconds, gains)");
 
   nb::class_<State>(m, "State")
       .def_static("new_game", [](nb::handle cfg, std::uint64_t rng_state) { return new_game(config_of(cfg), rng_state); },
