@@ -36,6 +36,7 @@ def _shadow_checker():
                 ns.step(int(action))
             raise
         ns.step(int(action))
+        ns.check_things_index()  # the native state's derived index of the Things matches its arrays
         state["checked"] += 1
         if not same_state(s, ns):
             lay = layout(s)

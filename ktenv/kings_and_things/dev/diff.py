@@ -393,6 +393,7 @@ def play_whole(cfg: GameConfig, seed: int, report: Report, max_decisions: int, p
         last = (s.decision, s.phase, lay.cash <= action < lay.player)
         machine.step(s, action)
         ns.step(action)
+        ns.check_things_index()  # the native state's derived index of the Things still matches its arrays
         n += 1
 
 

@@ -124,6 +124,7 @@ def public_variants(s: GameState, observer: int, rng: np.random.Generator) -> li
         t = s.copy()
         t.thing_place[c], t.thing_owner[c] = CUP, -1
         t.thing_selected[c] = t.thing_new[c] = False
+        t.edited()
         out.append(("opponent screen size", t))
     land = np.flatnonzero(s.hex_terrain < 7)
     hx = int(land[rng.integers(land.size)])

@@ -146,6 +146,7 @@ inline State from_python(nb::handle gs) {
 #define KTENV_READ_STAT(name) s.stats.name = nb::cast<long long>(stats[#name]);
   KTENV_STATS(KTENV_READ_STAT)
 #undef KTENV_READ_STAT
+  reindex(s);
   return s;
 }
 

@@ -127,19 +127,20 @@ NB_MODULE(_core, m) {
       }, nb::arg("config"), nb::arg("tables"));
 
   m.def("play_random_games", [](std::shared_ptr<const ktenv::Rules> rules, std::uint64_t first_seed, int games,
-                                int max_decisions) {
+                                int max_decisions, bool check_index) {
     // `games` new games (seeds first_seed, first_seed + 1, ...) played to the end with random actions,
-    // all inside native code: (decisions, seconds)
+    // all inside native code: (decisions, seconds); check_index: batch::check_things_index after every decision
     nb::gil_scoped_release unlocked;
     auto start = std::chrono::steady_clock::now();
     long long decisions = 0;
     for (int g = 0; g < games; ++g) {
       State s = ktenv::machine::new_game(rules, first_seed + g);
-      decisions += ktenv::batch::play_random(s, (first_seed + g) * 7919 + 1, max_decisions);
+      decisions += ktenv::batch::play_random(s, (first_seed + g) * 7919 + 1, max_decisions, check_index);
     }
     std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
     return std::make_pair(decisions, took.count());
-  }, nb::arg("rules"), nb::arg("first_seed"), nb::arg("games"), nb::arg("max_decisions") = 100'000);
+  }, nb::arg("rules"), nb::arg("first_seed"), nb::arg("games"), nb::arg("max_decisions") = 100'000,
+     nb::arg("check_index") = false);
 
   nb::class_<State>(m, "State", "A whole game in native memory (the twin of ktenv.kings_and_things.state.GameState).")
       .def_static("from_python", &ktenv::convert::from_python, nb::arg("game_state"),
@@ -166,7 +167,10 @@ NB_MODULE(_core, m) {
         ktenv::machine::edited(s);
         ktenv::machine::advance(s);
       }, "edited, then machine._advance: on to the next decision")
-      .def("edited", &ktenv::machine::edited, "drop the cached mask after changing arrays by hand")
+      .def("edited", &ktenv::machine::edited,
+           "drop the cached mask and rebuild the Things' index after changing arrays by hand")
+      .def("check_things_index", &ktenv::batch::check_things_index,
+           "raise unless the Things' index (derived data) is what the arrays say (a debug check)")
       .def("start_game", &ktenv::setup::start_game, "setup.start_game (for the differential tests)")
       .def("play_random", [](State& s, std::uint64_t seed, int max_decisions) {
         nb::gil_scoped_release unlocked;

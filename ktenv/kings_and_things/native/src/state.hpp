@@ -118,6 +118,55 @@ struct Frames {
   }
 };
 
+// Movement status of a creature or hero during the Movement phase (R11.2.1), as ktenv/kings_and_things/state.py.
+constexpr int UNMOVED = 0, MOVING = 1, DONE = 2;
+
+// A set of Things as bits: membership in O(1), members in ascending order (as np.flatnonzero gives them).
+struct ThingBits {
+  static constexpr int kWords = (kMaxThings + 63) / 64;
+  std::array<std::uint64_t, kWords> w{};
+
+  void set(int c) { w[c >> 6] |= std::uint64_t{1} << (c & 63); }
+  void reset(int c) { w[c >> 6] &= ~(std::uint64_t{1} << (c & 63)); }
+  bool test(int c) const { return (w[c >> 6] >> (c & 63)) & 1; }
+  bool any() const {
+    for (auto x : w)
+      if (x) return true;
+    return false;
+  }
+  int count() const {  // SWAR: without -mpopcnt __builtin_popcountll is a libgcc call
+    int k = 0;
+    for (std::uint64_t x : w) {
+      x -= (x >> 1) & 0x5555555555555555ULL;
+      x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+      x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+      k += static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+    }
+    return k;
+  }
+  template <class F>
+  void each(F f) const {  // f(c) for every member, ascending
+    for (int i = 0; i < kWords; ++i)
+      for (std::uint64_t x = w[i]; x; x &= x - 1) f(i * 64 + __builtin_ctzll(x));
+  }
+  bool operator==(const ThingBits&) const = default;
+};
+
+// Where the Things are, indexed (derived data: never saved, never observed). A pure function of
+// thing_place, thing_owner, thing_hex, thing_status and thing_mp, kept current by every write of those
+// through set_place / set_owner / set_hex / set_status / set_mp, and rebuilt by reindex after a bulk change (a new game,
+// a conversion, a sampled world, hand edits announced by machine::edited).
+struct ThingIndex {
+  ThingBits cup;                                 // thing_place == CUP
+  ThingBits board;                               // thing_place == BOARD (any hex)
+  std::array<ThingBits, kMaxHexes> board_at;     // ... and thing_hex == h (0 <= h < Hexes)
+  std::array<ThingBits, kMaxPlayers> screen_of;  // thing_place == SCREEN, thing_owner == p
+  std::array<std::int16_t, kMaxPlayers> screen_size{};  // ... how many
+  ThingBits moving;                              // thing_status == MOVING
+  ThingBits mp;                                  // thing_mp != 0
+  bool operator==(const ThingIndex&) const = default;
+};
+
 struct Stats {
 #define KTENV_DECLARE_STAT(name) std::int64_t name = 0;
   KTENV_STATS(KTENV_DECLARE_STAT)
@@ -145,6 +194,7 @@ struct State {
   std::vector<std::int32_t> winners;
   std::string reason;
   Stats stats;
+  ThingIndex things;  // derived: see ThingIndex
   // the legal mask of the current decision, kept until the state changes (machine::legal_mask); anyone
   // who changes the state by other means than the machine calls machine::edited
   std::array<std::int8_t, 1024> mask_cache;
@@ -164,6 +214,76 @@ struct State {
   template <class F>
   void drop() { frames.drop<F>(); }
 };
+
+// ----- keeping State::things current (the only writers of the four indexed arrays)
+
+inline void unindex_thing(const State& s, ThingIndex& x, int c) {
+  x.cup.reset(c);
+  x.board.reset(c);
+  x.moving.reset(c);
+  x.mp.reset(c);
+  const int h = s.thing_hex[c], o = s.thing_owner[c];
+  if (h >= 0 && h < s.n.Hexes) x.board_at[h].reset(c);
+  if (o >= 0 && o < kMaxPlayers && x.screen_of[o].test(c)) {
+    x.screen_of[o].reset(c);
+    --x.screen_size[o];
+  }
+}
+
+inline void index_thing(const State& s, ThingIndex& x, int c) {
+  const int place = s.thing_place[c], h = s.thing_hex[c], o = s.thing_owner[c];
+  if (place == CUP) x.cup.set(c);
+  if (place == BOARD) {
+    x.board.set(c);
+    if (h >= 0 && h < s.n.Hexes) x.board_at[h].set(c);
+  }
+  if (place == SCREEN && o >= 0 && o < kMaxPlayers) {
+    x.screen_of[o].set(c);
+    ++x.screen_size[o];
+  }
+  if (s.thing_status[c] == MOVING) x.moving.set(c);
+  if (s.thing_mp[c] != 0) x.mp.set(c);
+}
+
+inline void set_place(State& s, int c, int place) {
+  unindex_thing(s, s.things, c);
+  s.thing_place[c] = static_cast<std::int8_t>(place);
+  index_thing(s, s.things, c);
+}
+inline void set_owner(State& s, int c, int owner) {
+  unindex_thing(s, s.things, c);
+  s.thing_owner[c] = static_cast<std::int8_t>(owner);
+  index_thing(s, s.things, c);
+}
+inline void set_hex(State& s, int c, int hx) {
+  unindex_thing(s, s.things, c);
+  s.thing_hex[c] = static_cast<std::int8_t>(hx);
+  index_thing(s, s.things, c);
+}
+inline void set_status(State& s, int c, int status) {
+  s.thing_status[c] = static_cast<std::int8_t>(status);
+  if (status == MOVING)
+    s.things.moving.set(c);
+  else
+    s.things.moving.reset(c);
+}
+
+inline void set_mp(State& s, int c, int mp) {
+  s.thing_mp[c] = static_cast<std::int8_t>(mp);
+  if (mp != 0)
+    s.things.mp.set(c);
+  else
+    s.things.mp.reset(c);
+}
+
+// The index from scratch: reindex after arrays were written wholesale; index_of for the debug check
+// (index_of(s) == s.things).
+inline ThingIndex index_of(const State& s) {
+  ThingIndex out;
+  for (int c = 0; c < s.n.Things; ++c) index_thing(s, out, c);
+  return out;
+}
+inline void reindex(State& s) { s.things = index_of(s); }
 
 template <class F>
 F& Frames::push(F f) {

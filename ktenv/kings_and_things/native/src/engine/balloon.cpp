@@ -26,8 +26,8 @@ Ids landings(const State& s, int start, int load, const HexCounts& room) {
 Ids loadable(const State& s, int p) {
   const BalloonFlight* f = s.frame<BalloonFlight>();
   bool loading = f != nullptr && f->n;
-  Ids ids = where(s.n.Things, [&](int c) {
-    bool ok = s.thing_place[c] == BOARD && s.thing_owner[c] == p && s.t->THING_KIND[c] == CREATURE &&
+  Ids ids = where_on_board(s, [&](int c) {
+    bool ok = s.thing_owner[c] == p && s.t->THING_KIND[c] == CREATURE &&
               s.thing_status[c] == UNMOVED && s.thing_mp[c] > 0 && s.t->THING_COMBAT[c] <= MAX_VALUE;
     if (ok && loading) ok = s.thing_hex[c] == f->hex && !contains(f->passengers, c);
     return ok;
@@ -50,8 +50,8 @@ void put(State& s, int hx) {
   BalloonFlight* f = flight(s);
   int owner = f->owner;
   for (int c : f->passengers) {
-    s.thing_hex[c] = static_cast<std::int8_t>(hx);
-    s.thing_status[c] = DONE;
+    set_hex(s, c, hx);
+    set_status(s, c, DONE);
     s.thing_moved[c] = true;
   }
   if (army_counts(s, owner)[hx] > STACK_LIMIT && s.hex_fort[hx] != 4)
@@ -129,8 +129,8 @@ void apply_dest(State& s, const ActionLayout& lay, int action) {
   f->used = true;
   f->stage = BalloonStage::WAIT;
   s.stats.magic_played += 1;
-  s.thing_place[BALLOON] = BOARD;
-  s.thing_hex[BALLOON] = static_cast<std::int8_t>(f->hex);
+  set_place(s, BALLOON, BOARD);
+  set_hex(s, BALLOON, f->hex);
   s.thing_in_play[BALLOON] = s.thing_face_up[BALLOON] = s.thing_public[BALLOON] = true;
   s.decision = decision::NONE;
   reactions::open_round(s, BALLOON, static_cast<int>(s.actor), 0);
@@ -196,7 +196,7 @@ void apply_escape(State& s, const ActionLayout& lay, int action) {
 
 void land(State& s, int hx) {
   put(s, hx);
-  s.thing_hex[BALLOON] = static_cast<std::int8_t>(hx);
+  set_hex(s, BALLOON, hx);
   clear(s, true);
 }
 

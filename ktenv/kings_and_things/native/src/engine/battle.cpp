@@ -229,8 +229,9 @@ void roll(State& s) {
   int idx = b.idx;
   if (idx == 0 && live.contains(NEUTRAL)) {  // R12.4.2: neutrals that fought can never be bribed or retreat
     int hx = b.hex;
-    for (int c = 0; c < s.n.Things; ++c)
-      if (s.thing_place[c] == BOARD && s.thing_hex[c] == hx && s.thing_owner[c] == NEUTRAL) s.thing_fought[c] = true;
+    each_board_thing_at(s, hx, [&](int c) {
+      if (s.thing_owner[c] == NEUTRAL) s.thing_fought[c] = true;
+    });
   }
   if (idx >= live.size()) {
     go(s, Stage::HITS);
@@ -385,17 +386,19 @@ void count_hitless(State& s) {
 void remove(State& s) {
   Battle& b = bt(s);
   int hx = b.hex;
-  ThingFlags here{};  // taken once, before anything leaves (as Python's mask)
-  for (int c = 0; c < s.n.Things; ++c) here[c] = s.thing_place[c] == BOARD && s.thing_hex[c] == hx;
-  Ids casualties = where(s.n.Things,
-                         [&](int c) { return here[c] && s.t->THING_KIND[c] == CREATURE && s.thing_damage[c] > 0; });
+  const Ids here = where_on_board_at(s, hx, [](int) { return true; });  // taken once, before anything leaves
+  Ids casualties;
+  for (int c : here)
+    if (s.t->THING_KIND[c] == CREATURE && s.thing_damage[c] > 0) casualties.push_back(c);
   for (int c : casualties) hooks::eliminate(s, c);  // to the cup (R21.4 Brute: Charge creatures to the screen)
   Ids faces = where(s.n.Faces, [&](int f) { return s.hero_damage[f] > 0; });
   for (int f : faces) {
     s.hero_damage[f] = 0;
     support::lose_hero(s, f);
   }
-  Ids items = where(s.n.Things, [&](int c) { return here[c] && s.thing_in_play[c]; });
+  Ids items;
+  for (int c : here)
+    if (s.thing_in_play[c]) items.push_back(c);
   for (int c : items) {
     bool broken = c != B::FIREWALL ? s.thing_damage[c] > 0 : B::firewall_value(s, s.thing_owner[c]) == 0;
     if (broken) common::used_up(s, c);
@@ -527,15 +530,12 @@ void reset(State& s) {
   int hx = b.hex, won = b.winner;
   BattleKind kind = b.kind;
   s.hex_fort_damage[hx] = 0;
-  ThingFlags here{};  // taken once, before the bluff check (as Python's mask)
-  for (int c = 0; c < s.n.Things; ++c) {
-    here[c] = s.thing_place[c] == BOARD && s.thing_hex[c] == hx;
-    if (here[c]) s.thing_damage[c] = 0;
-  }
+  const Ids here = where_on_board_at(s, hx, [](int) { return true; });  // taken once, before the bluff check
+  for (int c : here) s.thing_damage[c] = 0;
   for (int f = 0; f < s.n.Faces; ++f) s.hero_damage[f] = 0;
   support::remove_revealed_bluffs(s);
-  for (int c = 0; c < s.n.Things; ++c)
-    if (here[c] && s.thing_owner[c] != NEUTRAL && s.t->THING_KIND[c] == CREATURE && s.thing_place[c] == BOARD)
+  for (int c : here)
+    if (s.thing_owner[c] != NEUTRAL && s.t->THING_KIND[c] == CREATURE && s.thing_place[c] == BOARD)
       s.thing_face_up[c] = false;
   if (kind == BattleKind::EXPLORATION && won < 0 && !B::active(s, NEUTRAL, hx))
     conquest::leftovers_to_cup(s, hx);  // R12.4.3 / RD6.3
@@ -567,7 +567,7 @@ static_assert(std::size(kStages) == static_cast<int>(Stage::DONE) + 1);
 // Start a battle in `hx`; `sides` are the players (and NEUTRAL) with counters in it.
 void begin(State& s, int hx, int kind, int attacker, const std::vector<int>& sides, int defender_side,
            int neutral_controller) {
-  std::vector<int> turn = turn_order(s);
+  Order turn = turn_order(s);
   int n = static_cast<int>(turn.size());
   auto index = [&](int p) { return static_cast<int>(std::find(turn.begin(), turn.end(), p) - turn.begin()); };
   auto in_sides = [&](int p) { return std::find(sides.begin(), sides.end(), p) != sides.end(); };
@@ -663,12 +663,12 @@ void apply_retreat(State& s, const ActionLayout& lay, int action) {
   if (action == PASS) return;
   int dest = action - lay.hex, hx = b.hex;
   for (int c : B::creatures(s, side, hx)) {
-    s.thing_hex[c] = static_cast<std::int8_t>(dest);
+    set_hex(s, c, dest);
     s.thing_face_up[c] = false;  // R13.8.6: face down again (their identities stay known, RI.4)
   }
   for (int f : B::heroes(s, side, hx)) s.hero_hex[f] = static_cast<std::int8_t>(dest);
-  if (B::in_play(s, side, B::BALLOON)) s.thing_hex[B::BALLOON] = static_cast<std::int8_t>(dest);  // C.2
-  if (B::in_play(s, side, B::BOAT)) s.thing_hex[B::BOAT] = static_cast<std::int8_t>(dest);        // R22.6
+  if (B::in_play(s, side, B::BALLOON)) set_hex(s, B::BALLOON, dest);  // C.2
+  if (B::in_play(s, side, B::BOAT)) set_hex(s, B::BOAT, dest);        // R22.6
   I::items_home(s, side);
   if (army_counts(s, side)[dest] > STACK_LIMIT && s.hex_fort[dest] != 4) {
     Excess& ex = s.push(Excess{});
@@ -710,13 +710,13 @@ int winner(const State& s) {
 
 // R12.2.7 / RD6.2: the explorer takes the treasures and unused magic items behind the screen.
 void loot(State& s, int hx, int player) {
-  for (int c = 0; c < s.n.Things; ++c) {
+  for (int c : where_on_board_at(s, hx, [](int) { return true; })) {
     int kind = s.t->THING_KIND[c];
     if (s.thing_place[c] == BOARD && s.thing_hex[c] == hx && (kind == TREASURE || kind == MAGIC) &&
         !s.thing_in_play[c]) {
-      s.thing_place[c] = SCREEN;
-      s.thing_owner[c] = static_cast<std::int8_t>(player);
-      s.thing_hex[c] = -1;
+      set_place(s, c, SCREEN);
+      set_owner(s, c, player);
+      set_hex(s, c, -1);
       s.thing_face_up[c] = false;
       s.thing_public[c] = false;
     }

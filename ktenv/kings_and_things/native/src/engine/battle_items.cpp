@@ -50,14 +50,14 @@ bool bearer_asked(const Battle& b, int item) { return item == B::BOW ? b.bow_bea
 Ids held_items(const State& s, int side) {
   if (side == NEUTRAL) {
     int hx = battle(s).hex;
-    return where(s.n.Things, [&](int c) {
-      return s.thing_place[c] == BOARD && s.thing_hex[c] == hx && s.thing_owner[c] == NEUTRAL &&
-             s.t->THING_KIND[c] == MAGIC && !s.thing_in_play[c];
+    return where_on_board_at(s, hx, [&](int c) {
+      return s.thing_owner[c] == NEUTRAL && s.t->THING_KIND[c] == MAGIC && !s.thing_in_play[c];
     });
   }
-  return where(s.n.Things, [&](int c) {
-    return s.thing_place[c] == SCREEN && s.thing_owner[c] == side && s.t->THING_KIND[c] == MAGIC;
-  });
+  Ids out;
+  for (int c : screen(s, side))
+    if (s.t->THING_KIND[c] == MAGIC) out.push_back(c);
+  return out;
 }
 
 // RD7.9: attacking sides with something to move and a legal retreat hex.
@@ -133,9 +133,9 @@ void play(State& s, const ActionLayout&, int c) {
   Battle& b = battle(s);
   int side = b.side;
   c = common::as_original(s, c);  // R20.1
-  s.thing_place[c] = BOARD;
-  s.thing_owner[c] = side;
-  s.thing_hex[c] = b.hex;
+  set_place(s, c, BOARD);
+  set_owner(s, c, side);
+  set_hex(s, c, b.hex);
   s.thing_in_play[c] = s.thing_face_up[c] = s.thing_public[c] = true;
   s.stats.magic_played += 1;
   b.item = c;
@@ -298,7 +298,7 @@ void warlord_roll(State& s) {
   int owner = s.hero_owner[WARLORD];
   for (int item : BEARER_ITEMS)  // RD10.2: the item stays with the former side
     if (s.thing_bearer[item] == c) s.thing_bearer[item] = -1;
-  s.thing_owner[c] = owner;
+  set_owner(s, c, owner);
   s.thing_fought[c] = false;
   stacks::allow_overflow(s, owner);  // RD10.2: the stack may exceed 10 until the owner next moves
   support::remove_revealed_bluffs(s);  // an unsupported defector leaves at once

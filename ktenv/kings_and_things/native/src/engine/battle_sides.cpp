@@ -30,10 +30,7 @@ int defender(const State& s) { return battle_of(s).defender; }
 int controller(const State& s, int side) { return side == NEUTRAL ? battle_of(s).controller : side; }
 
 Ids creatures(const State& s, int side, int hx) {
-  return where(s.n.Things, [&](int c) {
-    return s.thing_place[c] == BOARD && s.thing_hex[c] == hx && s.thing_owner[c] == side &&
-           s.t->THING_KIND[c] == CREATURE;
-  });
+  return where_on_board_at(s, hx, [&](int c) { return s.thing_owner[c] == side && s.t->THING_KIND[c] == CREATURE; });
 }
 
 Ids heroes(const State& s, int side, int hx) {
@@ -227,9 +224,9 @@ Ids retreat_hexes(const State& s, int side) {
     if (s.hex_owner[h] == side) own.push_back(h);
   if (own.empty()) return own;
   HexFlags blocked{};
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_place[c] == BOARD && s.t->THING_KIND[c] == CREATURE && s.thing_owner[c] != side)
-      blocked[np_hex(s, s.thing_hex[c])] = true;
+  s.things.board.each([&](int c) {
+    if (s.t->THING_KIND[c] == CREATURE && s.thing_owner[c] != side) blocked[np_hex(s, s.thing_hex[c])] = true;
+  });
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_owner[f] != side && s.hero_owner[f] != NOBODY) blocked[np_hex(s, s.hero_hex[f])] = true;
   Ids out;

@@ -190,8 +190,8 @@ void apply_path(State& s, const ActionLayout& lay, int action) {
   f->used = true;
   f->stage = BoatStage::WAIT;
   s.stats.magic_played += 1;
-  s.thing_place[BOAT] = BOARD;
-  s.thing_hex[BOAT] = static_cast<std::int8_t>(f->hex);
+  set_place(s, BOAT, BOARD);
+  set_hex(s, BOAT, f->hex);
   s.thing_in_play[BOAT] = s.thing_face_up[BOAT] = s.thing_public[BOAT] = true;
   s.decision = decision::NONE;
   reactions::open_round(s, BOAT, static_cast<int>(s.actor), 0);  // R18.2: Dispel Magic, the Bellows
@@ -226,8 +226,8 @@ void land(State& s, int hx) {
   int owner = trip(s)->owner;
   Passengers p = passengers(s);
   for (int c : p.things) {
-    s.thing_hex[c] = static_cast<std::int8_t>(hx);
-    s.thing_status[c] = DONE;
+    set_hex(s, c, hx);
+    set_status(s, c, DONE);
     s.thing_moved[c] = true;
   }
   for (int f : p.heroes) {
@@ -235,7 +235,7 @@ void land(State& s, int hx) {
     s.hero_status[f] = DONE;
     s.hero_moved[f] = true;
   }
-  s.thing_hex[BOAT] = static_cast<std::int8_t>(hx);
+  set_hex(s, BOAT, hx);
   if (army_counts(s, owner)[hx] > STACK_LIMIT && s.hex_fort[hx] != 4)
     stacks::allow_overflow(s, owner);  // diverted onto a full hex: the owner trims it (RP-5.9)
   clear(s, true);

@@ -8,10 +8,10 @@ namespace ktenv::bribery {
 // Combat value, doubled when the hex holds a treasure, a magic item or an income counter (RD6.1).
 int bribe_price(const State& s, int hx, int c) {
   bool guarded = false;
-  for (int t = 0; t < s.n.Things; ++t) {
+  each_board_thing_at(s, hx, [&](int t) {
     int kind = s.t->THING_KIND[t];
-    guarded |= s.thing_place[t] == BOARD && s.thing_hex[t] == hx && (kind == TREASURE || kind == MAGIC);
-  }
+    guarded |= kind == TREASURE || kind == MAGIC;
+  });
   int income = s.hex_income[hx];
   bool doubles = guarded || (income >= 0 && (s.t->THING_KIND[income] == SPECIAL_INCOME || s.cfg->bribe_double_on_city));
   return s.t->THING_COMBAT[c] * (doubles ? 2 : 1);

@@ -25,7 +25,7 @@ int contest_attacker(const State& s, int hx, int chooser, const std::vector<int>
 
 // R12.3: the nearest player to the attacker's right who is present defends.
 int contest_defender(const State& s, int attacker, const std::vector<int>& present) {
-  std::vector<int> order = turn_order(s);
+  Order order = turn_order(s);
   int n = static_cast<int>(order.size());
   int i = static_cast<int>(std::find(order.begin(), order.end(), attacker) - order.begin());
   if (i == n) throw std::logic_error("contest_defender: the attacker is not in the turn order");
@@ -66,11 +66,11 @@ bool involved(const Pending& pending, int player) {
 Presence presence(const State& s) {
   int n = s.n.Players;
   Presence out{};
-  for (int c = 0; c < s.n.Things; ++c) {
+  s.things.board.each([&](int c) {
     int owner = s.thing_owner[c];
-    if (s.thing_place[c] == BOARD && s.t->THING_KIND[c] == CREATURE && owner < n)
+    if (s.t->THING_KIND[c] == CREATURE && owner < n)
       out[owner < 0 ? owner + n : owner][s.thing_hex[c]] = true;  // numpy's negative index, as Python
-  }
+  });
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_owner[f] >= 0) out[s.hero_owner[f]][s.hero_hex[f]] = true;
   for (int h = 0; h < s.n.Hexes; ++h) {
@@ -118,7 +118,7 @@ void run(State& s) {
     s.turn = 0;
     return;
   }
-  std::vector<int> order = turn_order(s);
+  Order order = turn_order(s);
   int player = order[floor_mod(static_cast<int>(s.turn), static_cast<int>(order.size()))];
   if (involved(pending, player)) {  // R12.1.3: choosing is mandatory when involved
     s.decision = decision::SEGMENT;

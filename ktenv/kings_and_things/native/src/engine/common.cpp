@@ -8,25 +8,25 @@ int draw(State& s, int player) {
   Ids c_up = cup(s);
   if (c_up.empty()) return -1;
   int c = c_up[static_cast<int>(s.rng.below(c_up.size()))];
-  s.thing_place[c] = SCREEN;
-  s.thing_owner[c] = player;
+  set_place(s, c, SCREEN);
+  set_owner(s, c, player);
   if (c_up.size() == 1) s.cup_ran_dry = 1;  // R17.2.1: true elimination from the last draw on
   return c;
 }
 
 void to_cup(State& s, int c) {
   if (s.thing_place[c] == BOARD && s.hex_income[s.thing_hex[c]] == c) s.hex_income[s.thing_hex[c]] = -1;
-  s.thing_place[c] = CUP;
-  s.thing_owner[c] = NOBODY;
-  s.thing_hex[c] = -1;
+  set_place(s, c, CUP);
+  set_owner(s, c, NOBODY);
+  set_hex(s, c, -1);
   s.thing_face_up[c] = false;
   s.thing_public[c] = false;
   s.thing_selected[c] = false;
   s.thing_in_play[c] = false;
   s.thing_bearer[c] = -1;
   s.thing_damage[c] = 0;
-  s.thing_mp[c] = 0;
-  s.thing_status[c] = 0;  // a counter that leaves the board no longer moves
+  set_mp(s, c, 0);
+  set_status(s, c, 0);  // a counter that leaves the board no longer moves
   s.thing_pinned[c] = false;
   s.thing_moved[c] = false;
 }
@@ -39,17 +39,21 @@ bool playable_copy(const State& s, int c) {
 int as_original(State& s, int c) {
   int o = s.t->THING_ORIGINAL[c];
   if (o != c) {
+    unindex_thing(s, s.things, c);
+    unindex_thing(s, s.things, o);
 #define KTENV_SWAP_THING(name, type, size) \
   if constexpr (std::string_view(#name).starts_with("thing_")) std::swap(s.name[c], s.name[o]);
     KTENV_STATE_ARRAYS(KTENV_SWAP_THING)
 #undef KTENV_SWAP_THING
+    index_thing(s, s.things, c);
+    index_thing(s, s.things, o);
   }
   return o;
 }
 
 void used_up(State& s, int c) {
   to_cup(s, c);
-  if (s.cup_ran_dry) s.thing_place[c] = OUT;
+  if (s.cup_ran_dry) set_place(s, c, OUT);
 }
 
 void cash(State& s, int player, int c) {
@@ -65,9 +69,9 @@ int treasure_value(const State& s, int player) {
 }
 
 void put_on_board(State& s, int c, int player, int hx) {
-  s.thing_place[c] = BOARD;
-  s.thing_owner[c] = player;
-  s.thing_hex[c] = hx;
+  set_place(s, c, BOARD);
+  set_owner(s, c, player);
+  set_hex(s, c, hx);
   s.thing_selected[c] = false;
   int kind = s.t->THING_KIND[c];
   if (kind == SPECIAL_INCOME || kind == CITY || kind == VILLAGE) {
@@ -97,7 +101,7 @@ bool turn_up(State& s, int hx) {
 }
 
 void move_town(State& s, int c, int src, int dest) {
-  s.thing_hex[c] = dest;
+  set_hex(s, c, dest);
   s.hex_income[src] = -1;
   s.hex_income[dest] = c;
 }

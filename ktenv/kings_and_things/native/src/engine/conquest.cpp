@@ -14,7 +14,7 @@ namespace ktenv::conquest {
 void conquer(State& s, int hx, int player) {
   s.hex_owner[hx] = player;
   int c = s.hex_income[hx];
-  if (c >= 0) s.thing_owner[c] = player;
+  if (c >= 0) set_owner(s, c, player);
   if (s.cloud_hex == hx) s.cloud_hex = -1;  // B.10
   s.stats.hexes_conquered += 1;
   support::remove_revealed_bluffs(s);  // R9.3
@@ -41,9 +41,7 @@ void reduce_fort(State& s, int hx) {
 
 // RD6.3: treasures, magic items and a special income counter left in an emptied unexplored hex.
 void leftovers_to_cup(State& s, int hx) {
-  Ids left = where(s.n.Things, [&](int c) {
-    return s.thing_place[c] == BOARD && s.thing_hex[c] == hx && s.thing_owner[c] == NEUTRAL;
-  });
+  Ids left = where_on_board_at(s, hx, [&](int c) { return s.thing_owner[c] == NEUTRAL; });
   for (int c : left) common::to_cup(s, c);
 }
 

@@ -4,8 +4,8 @@ namespace ktenv {
 
 int n_players(const State& s) { return s.n.Players; }
 
-std::vector<int> turn_order(const State& s) {
-  std::vector<int> out;
+Order turn_order(const State& s) {
+  Order out;
   int n = s.n.Players;
   for (int i = 0; i < n; ++i) {
     int q = static_cast<int>((s.first_player + i) % n);
@@ -22,14 +22,16 @@ int right_of(const State& s, int player) {
 }
 
 Ids screen(const State& s, int player) {
+  if (player >= 0 && player < kMaxPlayers) return ids_of(s.things.screen_of[player]);
   return where(s.n.Things, [&](int c) { return s.thing_place[c] == SCREEN && s.thing_owner[c] == player; });
 }
 
 int screen_size(const State& s, int player) {
+  if (player >= 0 && player < kMaxPlayers) return s.things.screen_size[player];
   return count_where(s.n.Things, [&](int c) { return s.thing_place[c] == SCREEN && s.thing_owner[c] == player; });
 }
 
-Ids cup(const State& s) { return where(s.n.Things, [&](int c) { return s.thing_place[c] == CUP; }); }
+Ids cup(const State& s) { return ids_of(s.things.cup); }
 
 Ids owned_hexes(const State& s, int player) {
   return where(s.n.Hexes, [&](int h) { return s.hex_owner[h] == player; });
@@ -45,9 +47,9 @@ Ids heroes_of(const State& s, int player) {
 
 HexCounts army_counts(const State& s, int player) {
   HexCounts counts{};
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_place[c] == BOARD && s.thing_owner[c] == player && s.t->THING_KIND[c] == CREATURE)
-      ++counts[s.thing_hex[c]];
+  s.things.board.each([&](int c) {
+    if (s.thing_owner[c] == player && s.t->THING_KIND[c] == CREATURE) ++counts[s.thing_hex[c]];
+  });
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_owner[f] == player) ++counts[s.hero_hex[f]];
   return counts;

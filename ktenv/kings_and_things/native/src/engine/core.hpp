@@ -26,8 +26,7 @@ struct InvariantViolation : std::logic_error {
   using std::logic_error::logic_error;
 };
 
-// Movement status of a creature or hero during the Movement phase (R11.2.1), as ktenv/kings_and_things/state.py.
-constexpr int UNMOVED = 0, MOVING = 1, DONE = 2;
+// UNMOVED, MOVING, DONE (the movement status of a creature or hero): state.hpp
 
 // Python's % and // round toward minus infinity; C++'s toward zero.
 constexpr int floor_mod(int a, int b) {
@@ -104,6 +103,43 @@ int count_where(int count, Pred pred) {
   return k;
 }
 
+// ----- the Things' index (State::things): the same lists as the scans over every Thing, ascending
+
+inline Ids ids_of(const ThingBits& bits) {
+  Ids out;
+  bits.each([&](int c) { out.push_back(c); });
+  return out;
+}
+inline Ids moving_things(const State& s) { return ids_of(s.things.moving); }  // thing_status == MOVING
+// f(c) for every Thing on the board in hex hx (thing_place == BOARD, thing_hex == hx), ascending.
+template <class F>
+void each_board_thing_at(const State& s, int hx, F f) {
+  if (hx >= 0 && hx < s.n.Hexes) {
+    s.things.board_at[hx].each(f);
+  } else {
+    s.things.board.each([&](int c) {
+      if (s.thing_hex[c] == hx) f(c);
+    });
+  }
+}
+// where(s.n.Things, pred) over the Things on the board only (pred may assume thing_place == BOARD).
+template <class Pred>
+Ids where_on_board(const State& s, Pred pred) {
+  Ids out;
+  s.things.board.each([&](int c) {
+    if (pred(c)) out.push_back(c);
+  });
+  return out;
+}
+template <class Pred>
+Ids where_on_board_at(const State& s, int hx, Pred pred) {
+  Ids out;
+  each_board_thing_at(s, hx, [&](int c) {
+    if (pred(c)) out.push_back(c);
+  });
+  return out;
+}
+
 // Series (a frame's list field) helpers, as Python list operations.
 inline bool contains(const Series& s, int x) { return std::find(s.begin(), s.end(), x) != s.end(); }
 inline int index_of(const Series& s, int x) {
@@ -114,7 +150,8 @@ inline int index_of(const Series& s, int x) {
 // ----- GameState's queries (ktenv/kings_and_things/state.py), as functions of the state
 
 int n_players(const State& s);
-std::vector<int> turn_order(const State& s);  // from the first player, skipping those out (R0.4.15)
+using Order = FixedList<std::int8_t, kMaxPlayers>;  // players in turn order (no allocation: asked at every turn)
+Order turn_order(const State& s);  // from the first player, skipping those out (R0.4.15)
 int right_of(const State& s, int player);      // the previous player in turn order (RD1.4)
 Ids screen(const State& s, int player);
 int screen_size(const State& s, int player);

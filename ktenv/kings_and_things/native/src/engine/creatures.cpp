@@ -7,9 +7,8 @@ namespace ktenv::creatures {
 
 // The printed flag, plus what the optional rules add (hooks.flyers: R21.2 the Aviator's creature).
 ThingFlags flying(const State& s) {
-  ThingFlags out{};
-  for (int c = 0; c < s.n.Things; ++c) out[c] = s.t->THING_FLYING[c];
-  return hooks::flyers(s, out);
+  if (!s.cfg->encounter_powers) return s.t->THING_FLYING;  // hooks::flyers adds nothing then: one copy, no loop
+  return hooks::flyers(s, s.t->THING_FLYING);
 }
 
 }  // namespace ktenv::creatures

@@ -81,11 +81,11 @@ void separate(State& s, int c, int f) {
     if (it != m->qualifying.end()) m->qualifying.erase(it);
   }
   if (s.hero_status[DEERHUNTER] == MOVING && contains(m->qualifying, s.n.Things + DEERHUNTER)) return;
-  Ids things = where(s.n.Things, [&](int t) { return s.thing_status[t] == MOVING; });
+  Ids things = moving_things(s);
   Ids heroes = where(s.n.Faces, [&](int h) { return s.hero_status[h] == MOVING; });
   Qualifying q = qualifying(s, things, heroes);
   for (int i = 0; i < things.size(); ++i)
-    if (q.things[i]) s.thing_mp[things[i]] = std::max(0, MP - normal_spent(s, s.t->THING_FLYING[things[i]]));
+    if (q.things[i]) set_mp(s, things[i], std::max(0, MP - normal_spent(s, s.t->THING_FLYING[things[i]])));
   for (int i = 0; i < heroes.size(); ++i)
     if (q.heroes[i]) s.hero_mp[heroes[i]] = std::max(0, MP - normal_spent(s, s.t->HERO_FLYING[heroes[i]]));
   clear(s);

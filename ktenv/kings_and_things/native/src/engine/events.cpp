@@ -376,9 +376,7 @@ struct Army {
 };
 
 Army army(const State& s, int q, int hx) {
-  return {where(s.n.Things, [&](int c) {
-            return s.thing_hex[c] == hx && s.thing_owner[c] == q && s.thing_place[c] == BOARD && is_creature(s, c);
-          }),
+  return {where_on_board_at(s, hx, [&](int c) { return s.thing_owner[c] == q && is_creature(s, c); }),
           where(s.n.Faces, [&](int f) { return s.hero_owner[f] == q && s.hero_hex[f] == hx; })};
 }
 
@@ -435,7 +433,7 @@ void juju_move(State& s, const ActionLayout&) {
   int q = ev.other, hx = ev.hex, dest = ev.dest;
   ev.dest = -1;
   Army a = army(s, q, hx);
-  for (int c : a.things) s.thing_hex[c] = static_cast<std::int8_t>(dest);
+  for (int c : a.things) set_hex(s, c, dest);
   for (int f : a.heroes) s.hero_hex[f] = static_cast<std::int8_t>(dest);
   s.stage = JUJU_ESCAPE;
 }
@@ -831,8 +829,9 @@ Ids caster_actions(const State& s, int p, int c, const ActionLayout& lay) {
 // B.4 per hex of q with a creature of q: forts (Citadel 4) + city/village values; else 0.
 HexCounts plague_values(const State& s, int q) {
   HexFlags has{};
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_owner[c] == q && s.thing_place[c] == BOARD && is_creature(s, c)) has[s.thing_hex[c]] = true;
+  s.things.board.each([&](int c) {
+    if (s.thing_owner[c] == q && is_creature(s, c)) has[s.thing_hex[c]] = true;
+  });
   HexCounts out{};
   for (int h = 0; h < s.n.Hexes; ++h)
     if (has[h] && s.hex_owner[h] == q) out[h] = s.hex_fort[h] + town_value(s, h);

@@ -23,10 +23,9 @@ bool is_town(int kind) { return kind == CITY || kind == VILLAGE; }
 
 // Neutral income counters, cities and villages drawn into the hex (R12.2.4's choice).
 Ids neutral_income(const State& s, int hx) {
-  return where(s.n.Things, [&](int c) {
+  return where_on_board_at(s, hx, [&](int c) {
     int kind = s.t->THING_KIND[c];
-    return s.thing_place[c] == BOARD && s.thing_hex[c] == hx && s.thing_owner[c] == NEUTRAL &&
-           (kind == SPECIAL_INCOME || is_town(kind));
+    return s.thing_owner[c] == NEUTRAL && (kind == SPECIAL_INCOME || is_town(kind));
   });
 }
 
@@ -50,9 +49,7 @@ void keep(State& s, int hx, int kept, const Ids& others) {
 
 // R12.2.4: events back; wrong-terrain income back; the best placeable income counter stays.
 void sort_draw(State& s, int hx) {
-  Ids here = where(s.n.Things, [&](int c) {
-    return s.thing_place[c] == BOARD && s.thing_hex[c] == hx && s.thing_owner[c] == NEUTRAL;
-  });
+  Ids here = where_on_board_at(s, hx, [&](int c) { return s.thing_owner[c] == NEUTRAL; });
   Ids placeable;
   for (int c : here) {
     int kind = s.t->THING_KIND[c];
@@ -107,8 +104,8 @@ void rolled(State& s) {
   for (int i = 0; i < count; ++i) {  // R12.2.3: the neutral controller draws that many Things
     int c = common::draw(s, NEUTRAL);
     if (c < 0) break;
-    s.thing_place[c] = BOARD;
-    s.thing_hex[c] = static_cast<std::int8_t>(hx);
+    set_place(s, c, BOARD);
+    set_hex(s, c, hx);
     s.thing_face_up[c] = true;
     s.thing_public[c] = true;  // RI.1: every exploration draw is public
   }
@@ -118,8 +115,7 @@ void rolled(State& s) {
 // Taken without a battle (roll 1 or 6, nothing to fight, all bribed): R12.2.2, R12.2.4, R12.2.5.
 void conquered(State& s) {
   int hx = x_of(s).hex, player = x_of(s).player;
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_place[c] == BOARD && s.thing_hex[c] == hx) s.thing_damage[c] = 0;
+  each_board_thing_at(s, hx, [&](int c) { s.thing_damage[c] = 0; });
   conquest::conquer(s, hx, player);
   battle::loot(s, hx, player);
   if (game_over(s)) return;
@@ -189,9 +185,9 @@ void run(State& s) {
 
 // Neutral creatures, cities and villages still able to fight in the hex.
 Ids neutral_defenders(const State& s, int hx) {
-  return where(s.n.Things, [&](int c) {
+  return where_on_board_at(s, hx, [&](int c) {
     int kind = s.t->THING_KIND[c];
-    return s.thing_place[c] == BOARD && s.thing_hex[c] == hx && s.thing_owner[c] == NEUTRAL &&
+    return s.thing_owner[c] == NEUTRAL &&
            (kind == CREATURE || (is_town(kind) && s.thing_damage[c] < s.t->THING_COMBAT[c]));
   });
 }

@@ -35,7 +35,7 @@ inline void game_setup(State& s) {
 // R4.1: the house Things of a catalog that has them (six players, R20.1) are out of play (R22: in play)
 inline void counters_setup(State& s) {
   if (s.cfg->house_content) return house::setup(s);
-  for (int c : s.t->house_thing_ids) s.thing_place[c] = OUT;
+  for (int c : s.t->house_thing_ids) set_place(s, c, OUT);
 }
 // R7.3: not the house heroes' counters (in the catalog with six players, R20.1; R22: they may); per counter
 inline bool hero_counters_in_play(const State& s, int counter) {

@@ -152,7 +152,7 @@ void portal_sent(State& s, const ActionLayout& lay) {
   } else {
     int c = a - lay.thing;
     record_thing_from(s, c, dest);
-    s.thing_hex[c] = static_cast<std::int8_t>(dest);
+    set_hex(s, c, dest);
   }
   events::event(s).n += 1;
   portal_pose(s, lay);
@@ -305,7 +305,7 @@ void hold_explorers(State& s, int p) {
   for (int c = 0; c < s.n.Things; ++c)
     if (s.thing_owner[c] == p && is_creature(s, c) && s.thing_place[c] == BOARD &&
         s.hex_owner[std::max<int>(s.thing_hex[c], 0)] == NOBODY)
-      s.thing_mp[c] = 0;
+      set_mp(s, c, 0);
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_owner[f] == p && s.hex_owner[std::max<int>(s.hero_hex[f], 0)] == NOBODY) s.hero_mp[f] = 0;
 }

@@ -16,8 +16,7 @@ namespace {
 int over_limit(const State& s) {
   std::array<int, kMaxPlayers> sizes{};
   int most = 0;
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_place[c] == SCREEN) most = std::max(most, ++sizes[s.thing_owner[c]]);
+  for (int p = 0; p < kMaxPlayers; ++p) most = std::max(most, sizes[p] = s.things.screen_size[p]);
   if (most <= SCREEN_LIMIT) return -1;
   int open_player = open_screen(s);
   for (int p : turn_order(s))

@@ -42,7 +42,7 @@ void send_back(State& s, int hx) {
   for (int c : things) {
     int back = s.thing_from[c];
     if (back >= 0 && s.hex_terrain[back] != SEA)
-      s.thing_hex[c] = static_cast<std::int8_t>(back);
+      set_hex(s, c, back);
     else
       common::to_cup(s, c);
   }

@@ -21,9 +21,7 @@ Offer offer(const State& s) {
   const Losses* ls = s.frame<Losses>();
   int hx = ls->hex, q = ls->owner;
   Offer o;
-  o.creatures = where(s.n.Things, [&](int c) {
-    return s.thing_hex[c] == hx && s.thing_owner[c] == q && s.thing_place[c] == BOARD && s.t->THING_KIND[c] == CREATURE;
-  });
+  o.creatures = where_on_board_at(s, hx, [&](int c) { return s.thing_owner[c] == q && s.t->THING_KIND[c] == CREATURE; });
   if (ls->heroes) o.heroes = where(s.n.Faces, [&](int f) { return s.hero_owner[f] == q && s.hero_hex[f] == hx; });
   bool army_left = !o.creatures.empty() || !o.heroes.empty();
   if (!ls->army_only && s.hex_owner[hx] == q && !(ls->creatures_first && army_left)) {

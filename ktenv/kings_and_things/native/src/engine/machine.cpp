@@ -60,6 +60,7 @@ State new_game(std::shared_ptr<const Rules> rules, std::uint64_t seed) {
   s.phase = PHASE_SETUP;
   s.actor = NOBODY;
   s.cloud_hex = -1;
+  reindex(s);
   s.rng = Dice::seeded(seed);
   bind_rules(s, std::move(rules));
   setup::start_game(s);
@@ -84,7 +85,10 @@ void legal_mask(State& s, std::int8_t* out) {
   std::copy(s.mask_cache.data(), s.mask_cache.data() + lay.size, out);
 }
 
-void edited(State& s) { s.mask_valid = false; }
+void edited(State& s) {
+  s.mask_valid = false;
+  reindex(s);  // the arrays may have been written wholesale
+}
 
 void apply(State& s, int action) {
   const ActionLayout& lay = s.t->layout;
@@ -115,14 +119,9 @@ void advance(State& s) {
     while (s.decision == decision::NONE && s.phase != PHASE_GAME_OVER) run_once(s);
     if (s.phase == PHASE_GAME_OVER) return;
     legal_mask(s, mask.data());
-    int count = 0, only = -1;
-    for (int a = 0; a < size && count < 2; ++a)
-      if (mask[a]) {
-        ++count;
-        only = a;
-      }
-    if (count != 1) return;
-    apply(s, only);  // a forced move is no decision
+    std::array<int, 2> first;
+    if (allowed(mask.data(), size, first.data(), 2) != 1) return;
+    apply(s, first[0]);  // a forced move is no decision
   }
 }
 

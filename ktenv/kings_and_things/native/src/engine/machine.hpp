@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 #include "core.hpp"
 
@@ -17,6 +18,29 @@ using Runner = void (*)(State&);
 
 constexpr int kDecisions = decision::N_DECISIONS;
 constexpr int kMaxActions = 1024;  // the largest action space (six players, two boxes) fits
+
+// The actions a mask allows (its nonzero bytes in [0, size)), ascending, into `out`: at most `limit`;
+// returns how many. Eight bytes at a time, since a mask of hundreds of actions allows a few.
+template <class T>
+int allowed(const std::int8_t* mask, int size, T* out, int limit = kMaxActions) {
+  int n = 0, a = 0;
+  for (; a + 8 <= size; a += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, mask + a, 8);
+    while (w) {
+      const int b = __builtin_ctzll(w) >> 3;
+      if (n == limit) return n;
+      out[n++] = static_cast<T>(a + b);
+      w &= ~(std::uint64_t{0xFF} << (8 * b));
+    }
+  }
+  for (; a < size; ++a)
+    if (mask[a]) {
+      if (n == limit) return n;
+      out[n++] = static_cast<T>(a);
+    }
+  return n;
+}
 constexpr int kPhases = PHASE_GAME_OVER + 1;
 
 struct Registry {
@@ -68,7 +92,8 @@ void legal_mask(State& s, std::int8_t* out);
 void step(State& s, int action);
 // step() for an action known to be legal (taken from this decision's mask): no second mask.
 void step_legal(State& s, int action);
-// Say that the state was changed by other means than the machine (the cached mask is dropped).
+// Say that the state was changed by other means than the machine: the cached mask is dropped and the
+// Things' index rebuilt from the arrays.
 void edited(State& s);
 // Run the automatic rules until someone must choose between at least two actions.
 void advance(State& s);

@@ -40,8 +40,7 @@ void add(Series& members, int x) {  // a set kept as a list (hero faces, hexes)
 }
 
 bool any_moving(const State& s) {
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_status[c] == MOVING) return true;
+  if (s.things.moving.any()) return true;
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_status[f] == MOVING) return true;
   return false;
@@ -49,13 +48,16 @@ bool any_moving(const State& s) {
 
 // The moving stack (only the mover's counters are ever MOVING).
 Members members(const State& s) {
-  return {where(s.n.Things, [&](int c) { return s.thing_status[c] == MOVING; }),
-          where(s.n.Faces, [&](int f) { return s.hero_status[f] == MOVING; })};
+  return {moving_things(s), where(s.n.Faces, [&](int f) { return s.hero_status[f] == MOVING; })};
 }
 
 // The mover's unmoved creatures and heroes: only they are UNMOVED with MP (R11.2.1).
 Members unmoved(const State& s) {
-  return {where(s.n.Things, [&](int c) { return s.thing_status[c] == UNMOVED && s.thing_mp[c] > 0; }),
+  Ids things;
+  s.things.mp.each([&](int c) {
+    if (s.thing_status[c] == UNMOVED && s.thing_mp[c] > 0) things.push_back(c);
+  });
+  return {things,
           where(s.n.Faces,
                 [&](int f) { return s.hero_status[f] == UNMOVED && s.hero_mp[f] > 0 && s.hero_owner[f] >= 0; })};
 }
@@ -79,8 +81,7 @@ bool any_pinned(const State& s, const Members& m) {
 
 // Every member is done where it stands (R11.2.3 end, R11.3 stop); the Deerhunter's company ends too.
 void end_move(State& s) {
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_status[c] == MOVING) s.thing_status[c] = DONE;
+  for (int c : moving_things(s)) set_status(s, c, DONE);
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_status[f] == MOVING) s.hero_status[f] = DONE;
   s.drop<Move>();
@@ -89,8 +90,8 @@ void end_move(State& s) {
 
 // A revealed bluff left the board (R9.5): it no longer moves.
 void gone(State& s, int c) {
-  s.thing_mp[c] = 0;
-  s.thing_status[c] = 0;
+  set_mp(s, c, 0);
+  set_status(s, c, 0);
   s.thing_pinned[c] = false;
   s.thing_moved[c] = false;
   dh::separate(s, c, -1);
@@ -98,12 +99,12 @@ void gone(State& s, int c) {
 
 // Players' creatures in the hex face down; any shown stay known to all (RI.4).
 void hide(State& s, int hx) {
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_hex[c] == hx && s.thing_face_up[c] && s.thing_owner[c] != NEUTRAL && is_creature(s, c) &&
-        s.thing_place[c] == BOARD) {
+  each_board_thing_at(s, hx, [&](int c) {
+    if (s.thing_face_up[c] && s.thing_owner[c] != NEUTRAL && is_creature(s, c)) {
       s.thing_public[c] = true;
       s.thing_face_up[c] = false;
     }
+  });
 }
 
 // ----- the runner
@@ -112,11 +113,12 @@ void hide(State& s, int hx) {
 void begin_turn(State& s, int p) {
   HexFlags pres = enemy_presence(s, p);
   int nh = s.n.Hexes;
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_owner[c] == p && is_creature(s, c) && s.thing_place[c] == BOARD) {
-      s.thing_mp[c] = MP;
+  s.things.board.each([&](int c) {
+    if (s.thing_owner[c] == p && is_creature(s, c)) {
+      set_mp(s, c, MP);
       s.thing_pinned[c] = pres[wrap(s.thing_hex[c], nh)];
     }
+  });
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_owner[f] == p) {
       s.hero_mp[f] = MP;
@@ -130,12 +132,12 @@ void begin_turn(State& s, int p) {
 
 void end_turn(State& s) {
   conquer_by_movement(s, mover(s));
-  for (int c = 0; c < s.n.Things; ++c) {
-    s.thing_mp[c] = 0;
-    s.thing_status[c] = 0;
-    s.thing_pinned[c] = false;
-    s.thing_moved[c] = false;
-  }
+  const int nt = s.n.Things;
+  std::fill_n(s.thing_mp.begin(), nt, 0);
+  std::fill_n(s.thing_status.begin(), nt, 0);
+  std::fill_n(s.thing_pinned.begin(), nt, false);
+  std::fill_n(s.thing_moved.begin(), nt, false);
+  s.things.mp = s.things.moving = ThingBits{};  // no Thing moves or has MP now
   for (int f = 0; f < s.n.Faces; ++f) {
     s.hero_mp[f] = 0;
     s.hero_status[f] = 0;
@@ -251,7 +253,7 @@ void apply_select(State& s, const ActionLayout& lay, int action) {
   if (action == YES) {
     go(s);
   } else if (action < lay.hero) {
-    s.thing_status[action - lay.thing] = MOVING;
+    set_status(s, action - lay.thing, MOVING);
   } else {
     s.hero_status[action - lay.hero] = MOVING;
     hooks::hero_picked(s, action - lay.hero);  // R22.4
@@ -374,7 +376,7 @@ void step(State& s, int d) {
   ThingFlags fly = creatures::flying(s);
   for (int i = 0; i < mem.things.size(); ++i) {
     int c = mem.things[i];
-    s.thing_mp[c] = static_cast<std::int8_t>(s.thing_mp[c] - (fly[c] || q.things[i] ? 1 : cost));
+    set_mp(s, c, s.thing_mp[c] - (fly[c] || q.things[i] ? 1 : cost));
     s.thing_pinned[c] = false;  // it has left: the pin no longer concerns it
   }
   for (int i = 0; i < mem.heroes.size(); ++i) {
@@ -397,7 +399,7 @@ void step(State& s, int d) {
     return;
   }
   for (int c : mem.things) {
-    s.thing_hex[c] = static_cast<std::int8_t>(t);
+    set_hex(s, c, t);
     s.thing_moved[c] = true;
   }
   for (int f : mem.heroes) {
@@ -439,11 +441,11 @@ void apply_stack(State& s, const ActionLayout& lay, int action) {
   } else {
     int c = action - lay.thing;
     if (s.thing_status[c] == MOVING) {
-      s.thing_status[c] = DONE;
+      set_status(s, c, DONE);
       dh::separate(s, c, -1);
       after_drop(s);
     } else {
-      s.thing_status[c] = MOVING;
+      set_status(s, c, MOVING);
     }
   }
 }
@@ -507,9 +509,8 @@ void apply_fly_intend(State& s, const ActionLayout& lay, int action) {
 // Step 2: face-down flying creatures of enemy `e` in the hex (printed flag), flying heroes not yet declared.
 Members blockers(State& s, int e, int hx) {
   Members out;
-  out.things = where(s.n.Things, [&](int c) {
-    return s.thing_hex[c] == hx && s.thing_owner[c] == e && s.thing_place[c] == BOARD && s.t->THING_FLYING[c] &&
-           is_creature(s, c) && !s.thing_face_up[c];
+  out.things = where_on_board_at(s, hx, [&](int c) {
+    return s.thing_owner[c] == e && s.t->THING_FLYING[c] && is_creature(s, c) && !s.thing_face_up[c];
   });
   const Series& decl = move(s)->blocking;
   out.heroes = where(s.n.Faces, [&](int f) {
@@ -537,7 +538,7 @@ void resolve_blocking(State& s, int n_int) {
 
 // Enemies in turn order from the mover's left, while blocking can still matter.
 void next_blocker(State& s) {
-  std::vector<int> order = turn_order(s);
+  Order order = turn_order(s);
   int len = static_cast<int>(order.size());
   int p = mover(s);
   Move* m = move(s);
@@ -610,7 +611,7 @@ void apply_fly_leave(State& s, const ActionLayout& lay, int action) {
     dh::separate(s, -1, f);
   } else {
     int c = action - lay.thing;
-    s.thing_status[c] = DONE;
+    set_status(s, c, DONE);
     dh::separate(s, c, -1);
   }
   m->stay -= 1;
@@ -634,7 +635,7 @@ void end_move_fly(State& s, bool stop_all) {
   }
   Members mem = members(s);
   for (int c : mem.things)
-    if (!go_on.things.contains(c)) s.thing_status[c] = DONE;
+    if (!go_on.things.contains(c)) set_status(s, c, DONE);
   for (int f : mem.heroes)
     if (!go_on.heroes.contains(f)) s.hero_status[f] = DONE;
   if (mode == FlyStage::LEAVE) {
@@ -670,7 +671,7 @@ Ids revealable(const State& s, int e, int hx) {
 }
 
 void next_revealer(State& s) {
-  std::vector<int> order = turn_order(s);
+  Order order = turn_order(s);
   int len = static_cast<int>(order.size());
   Move* m = move(s);
   int p = mover(s), hx = m->start;
@@ -679,8 +680,9 @@ void next_revealer(State& s) {
     m->revealer += 1;
     int k = m->revealer;
     if (k >= len) {  // nobody showed a supported creature: unpinned (RD4.3)
-      for (int c = 0; c < s.n.Things; ++c)
-        if (s.thing_hex[c] == hx && s.thing_owner[c] == p && s.thing_place[c] == BOARD) s.thing_pinned[c] = false;
+      each_board_thing_at(s, hx, [&](int c) {
+        if (s.thing_owner[c] == p) s.thing_pinned[c] = false;
+      });
       for (int f = 0; f < s.n.Faces; ++f)
         if (s.hero_hex[f] == hx) s.hero_pinned[f] = false;  // only the mover's heroes carry pins now
       to_select(s);
@@ -744,11 +746,10 @@ Move* move(State& s) { return s.frame<Move>(); }
 HexFlags enemy_presence(const State& s, int player) {
   HexFlags out{};
   int nh = s.n.Hexes;
-  for (int c = 0; c < s.n.Things; ++c) {
+  s.things.board.each([&](int c) {
     int o = s.thing_owner[c];
-    if (s.thing_place[c] == BOARD && o != player && o != NEUTRAL && (!s.thing_face_up[c] || combat_thing(s, c)))
-      out[wrap(s.thing_hex[c], nh)] = true;
-  }
+    if (o != player && o != NEUTRAL && (!s.thing_face_up[c] || combat_thing(s, c))) out[wrap(s.thing_hex[c], nh)] = true;
+  });
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_owner[f] != NOBODY && s.hero_owner[f] != player) out[wrap(s.hero_hex[f], nh)] = true;
   for (int h = 0; h < nh; ++h)
@@ -758,9 +759,9 @@ HexFlags enemy_presence(const State& s, int player) {
 
 HexCounts army_counts_still(const State& s, int player) {
   HexCounts counts{};
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_owner[c] == player && is_creature(s, c) && s.thing_place[c] == BOARD && s.thing_status[c] != MOVING)
-      ++counts[s.thing_hex[c]];
+  s.things.board.each([&](int c) {
+    if (s.thing_owner[c] == player && is_creature(s, c) && s.thing_status[c] != MOVING) ++counts[s.thing_hex[c]];
+  });
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_owner[f] == player && s.hero_status[f] != MOVING) {
       if (s.hero_hex[f] < 0) throw InvariantViolation("army_counts_still: a hero without a hex");  // np.bincount
@@ -774,23 +775,22 @@ bool pin_challengeable(const State& s, int player, int hx) {
   if (o != player && o != NOBODY && s.hex_fort[hx] > 0) return false;
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_hex[f] == hx && s.hero_owner[f] != NOBODY && s.hero_owner[f] != player) return false;
-  bool any = false;
-  for (int c = 0; c < s.n.Things; ++c) {
+  bool any = false, blocked = false;
+  each_board_thing_at(s, hx, [&](int c) {
     int ow = s.thing_owner[c];
-    bool at = s.thing_hex[c] == hx && s.thing_place[c] == BOARD && ow != player && ow != NEUTRAL;
-    if (!at || !(!s.thing_face_up[c] || combat_thing(s, c))) continue;
-    if (s.thing_face_up[c] || !is_creature(s, c)) return false;
+    if (blocked || ow == player || ow == NEUTRAL || !(!s.thing_face_up[c] || combat_thing(s, c))) return;
+    if (s.thing_face_up[c] || !is_creature(s, c)) blocked = true;
     any = true;
-  }
-  return any;
+  });
+  return any && !blocked;
 }
 
 Ids conquer_by_movement(State& s, int player) {
   HexFlags moved{};
   int nh = s.n.Hexes;
-  for (int c = 0; c < s.n.Things; ++c)
-    if (s.thing_moved[c] && s.thing_owner[c] == player && s.thing_place[c] == BOARD)
-      moved[wrap(s.thing_hex[c], nh)] = true;
+  s.things.board.each([&](int c) {
+    if (s.thing_moved[c] && s.thing_owner[c] == player) moved[wrap(s.thing_hex[c], nh)] = true;
+  });
   for (int f = 0; f < s.n.Faces; ++f)
     if (s.hero_moved[f] && s.hero_owner[f] == player) moved[wrap(s.hero_hex[f], nh)] = true;
   HexFlags pres = enemy_presence(s, player);
@@ -840,7 +840,7 @@ Members selectable(const State& s, int hx) {
 }
 
 void run(State& s) {
-  std::vector<int> order = turn_order(s);
+  Order order = turn_order(s);
   int len = static_cast<int>(order.size());
   if (balloon::flying(s)) {  // a Balloon flight waiting for its reactions (C.2)
     balloon::run(s);

@@ -310,7 +310,7 @@ void apply_fly_retreat(State& s, const ActionLayout& lay, int action) {
   AviatorFlight& fly = *flight(s);
   int c = fly.retreating;
   fly.retreating = -1;
-  s.thing_hex[c] = static_cast<std::int8_t>(action - lay.hex);
+  set_hex(s, c, action - lay.hex);
   s.thing_face_up[c] = false;  // R13.8.6: face down again, still known to all (RI.4)
   s.decision = decision::NONE;  // the battle asks the rest of the side again (R13.8)
 }
@@ -347,8 +347,8 @@ void eliminate(State& s, int c) {
   int owner = s.thing_owner[c];
   common::to_cup(s, c);
   if (has(s, owner, BRUTE) && is_creature(s, c) && s.t->THING_CHARGE[c]) {
-    s.thing_place[c] = SCREEN;
-    s.thing_owner[c] = static_cast<std::int8_t>(owner);
+    set_place(s, c, SCREEN);
+    set_owner(s, c, owner);
     if (screen_size(s, owner) > SCREEN_LIMIT) {
       BruteScreens* brute = s.frame<BruteScreens>();
       if (brute == nullptr) brute = &s.push(BruteScreens{});

@@ -28,7 +28,7 @@ bool in_battle(const State& s, int q) {
 Ids ask_order(const State& s, int d) {
   const Reactions* rx = s.frame<Reactions>();
   int p = rx->player[d];
-  std::vector<int> order = turn_order(s);
+  Order order = turn_order(s);
   int len = static_cast<int>(order.size());
   int i = 0;
   for (int j = 0; j < len; ++j)
@@ -103,10 +103,9 @@ Ids eligible(const State& s, int q, int d) {
   const Reactions* rx = s.frame<Reactions>();
   int c = original(s, rx->trigger[d]), p = rx->player[d];
   Ids out;
-  for (int r = 0; r < s.n.Things; ++r) {
+  for (int r : screen(s, q)) {
     int o = s.t->THING_ORIGINAL[r];
     if (!is_reaction(o) || s.t->THING_KIND[r] != MAGIC) continue;
-    if (s.thing_place[r] != SCREEN || s.thing_owner[r] != q) continue;
     if (o == DISPEL && q != p &&
         ((c == MAGIC_STEP && in_battle(s, q)) || (c >= 0 && s.t->THING_KIND[c] == MAGIC) ||
          (dispellable_event(c) && s.cfg->dispel_vs_events)))

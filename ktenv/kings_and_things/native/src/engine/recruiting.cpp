@@ -26,9 +26,10 @@ int paid_so_far(const State& s) {
 }
 
 Ids trade_set(const State& s, int player) {
-  return where(s.n.Things, [&](int c) {
-    return s.thing_selected[c] && s.thing_owner[c] == player && s.thing_place[c] == SCREEN;
-  });
+  Ids out;
+  for (int c : screen(s, player))
+    if (s.thing_selected[c]) out.push_back(c);
+  return out;
 }
 
 void return_trades(State& s, int player) {

@@ -356,7 +356,7 @@ void apply_start(State& s, const ActionLayout& lay, int action) {  // RD2.1: the
   for (const auto& option : choices(s)) {
     if (lay.hex + option[0] != action) continue;
     auto order = turn_order(s);
-    for (std::size_t i = 0; i < order.size(); ++i) s.start_hex[order[i]] = option[i];
+    for (int i = 0; i < order.size(); ++i) s.start_hex[order[i]] = option[i];
     break;
   }
   hooks::start_hexes_chosen(s);  // R20.3 / RD10.15: before R3.4

@@ -235,7 +235,7 @@ void apply_take(State& s, const ActionLayout&, int action) {
   } else {  // one counter at random; its identity is known to thief and victim only (RI.5)
     Ids scr = screen(s, victim);
     int c = scr[static_cast<int>(s.rng.below(scr.size()))];
-    s.thing_owner[c] = static_cast<std::int8_t>(s.actor);
+    set_owner(s, c, s.actor);
     s.thing_selected[c] = false;
   }
   s.decision = decision::NONE;

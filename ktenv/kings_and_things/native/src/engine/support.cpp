@@ -22,15 +22,13 @@ ThingFlags supported_mask(const State& s, int player) {
   std::array<bool, N_TERRAINS> own_terrains{};
   for (int h = 0; h < s.n.Hexes; ++h)
     if (s.hex_owner[h] == player) own_terrains[s.hex_terrain[h]] = true;
-  ThingFlags mine{}, ok{};
-  for (int c = 0; c < s.n.Things; ++c) {
-    mine[c] = s.thing_owner[c] == player && s.t->THING_KIND[c] == CREATURE && s.thing_place[c] == BOARD;
-    ok[c] = mine[c] && own_terrains[std::max<int>(s.t->THING_TERRAIN[c], 0)];
-  }
+  ThingFlags ok{};
+  Ids mine = where_on_board(s, [&](int c) { return s.thing_owner[c] == player && s.t->THING_KIND[c] == CREATURE; });
+  for (int c : mine) ok[c] = own_terrains[std::max<int>(s.t->THING_TERRAIN[c], 0)];
   for (int f = 0; f < s.n.Faces; ++f) {  // R9.1: the terrain lord supports its terrain's creatures in its hex
     if (s.hero_owner[f] != player || s.t->HERO_LORD_TERRAIN[f] < 0) continue;
-    for (int c = 0; c < s.n.Things; ++c)
-      ok[c] = ok[c] || (mine[c] && s.t->THING_TERRAIN[c] == s.t->HERO_LORD_TERRAIN[f] && s.thing_hex[c] == s.hero_hex[f]);
+    for (int c : mine)
+      ok[c] = ok[c] || (s.t->THING_TERRAIN[c] == s.t->HERO_LORD_TERRAIN[f] && s.thing_hex[c] == s.hero_hex[f]);
   }
   return ok;
 }
@@ -38,9 +36,8 @@ ThingFlags supported_mask(const State& s, int player) {
 // R9.5: every face-up unsupported creature of a player goes to the cup (not a casualty, R9.7).
 Ids remove_revealed_bluffs(State& s) {
   Ids removed;
-  Ids face_up = where(s.n.Things, [&](int c) {
-    return s.thing_face_up[c] && s.t->THING_KIND[c] == CREATURE && s.thing_place[c] == BOARD &&
-           s.thing_owner[c] != NEUTRAL;
+  Ids face_up = where_on_board(s, [&](int c) {
+    return s.thing_face_up[c] && s.t->THING_KIND[c] == CREATURE && s.thing_owner[c] != NEUTRAL;
   });
   std::array<bool, kSides + 1> present{};  // np.unique: owners ascending (index owner + 1: NOBODY too)
   for (int c : face_up) present[s.thing_owner[c] + 1] = true;

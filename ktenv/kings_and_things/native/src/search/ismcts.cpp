@@ -57,9 +57,8 @@ void Search::collect(State& w, std::vector<int>& legal) {
   const int size = w.t->layout.size;
   mask_.resize(static_cast<std::size_t>(size));
   machine::legal_mask(w, mask_.data());
-  legal.clear();
-  for (int a = 0; a < size; ++a)
-    if (mask_[a]) legal.push_back(a);
+  std::array<std::int16_t, kMaxActions> found;
+  legal.assign(found.data(), found.data() + allowed(mask_.data(), size, found.data()));
 }
 
 // The rollout policy's action for player p (greedy or expert; mask_: w's mask, from collect)

@@ -163,6 +163,7 @@ void sample_world(const State& truth, int player, Dice& dice, State& world) {
     std::size_t i = 0;
     for (; i < board.size(); ++i) move_slot(truth, slots[i], world, static_cast<int>(creatures[i]));
     for (std::int64_t c : rest) move_slot(truth, slots[i++], world, static_cast<int>(c));
+    reindex(world);  // before redraw_secret_choices reads the battle's sides
   }
   if (truth.hex_stack.size() > 1) {
     std::vector<std::int32_t> stack(truth.hex_stack);
