@@ -64,16 +64,21 @@ def card_outcome_value(v: View, row: np.ndarray, strength: int, p: Prices) -> fl
     reward, losses = row[8:13], row[13:19]
     won = strength > e or (strength == e and v.owns(cat.STONE_WALL))
     if won:
-        gain = float(reward[:3] @ p.goods) + reward[3] * float(p.goods.max()) + reward[4] * p.vp
+        gain = _dot3(reward, p.goods) + reward[3] * float(p.goods.max()) + reward[4] * p.vp
         return gain + p.vp * (int(v.owns(cat.FORTRESS)) + 0.5)  # Fortress, a chance of best defender
     if strength == e:
         return 0.0
     goods = v.goods[0].astype(float)
     lost = np.minimum(goods, losses[:3])
     left = goods - lost
-    value = float(lost @ p.goods) + min(losses[3], left.sum()) * float(p.goods.min())
+    value = _dot3(lost, p.goods) + min(losses[3], left.sum()) * float(p.goods.min())
     value += losses[4] * (p.vp * last_building_vp(v) + 1.0) + losses[5] * p.vp
     return -value
+
+
+def _dot3(a: np.ndarray, b: np.ndarray) -> float:
+    """a[:3] . b[:3], summed left to right (a fixed order: the native agents sum the same way)."""
+    return float(a[0]) * float(b[0]) + float(a[1]) * float(b[1]) + float(a[2]) * float(b[2])
 
 
 def last_building_vp(v: View) -> int:

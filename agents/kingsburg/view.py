@@ -75,7 +75,7 @@ class View:
         base += A.N_DECISIONS + n
         self.target, self.picks_left, self.reinforcement = (int(round(x)) for x in g[base:base + 3])
         self.pick_kinds = [k for k in range(3) if g[base + 3 + k] > 0.5]
-        e = lay.table(obs, "enemies")
+        e = lay.table(obs, "enemies").astype(np.float64)  # the agents' sums run in float64 alone
         self.revealed = e[0] if e[0, 0] else None
         self.peeked_card = e[1] if e[1, 0] else None
         self.options = e[2:7]

@@ -6,7 +6,10 @@ Each game's native package (``ktenv/<game>/native/``) imports its compiled modul
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
 
 BACKENDS = ("auto", "python", "native")
 BUILD_HINT = "pip install -e .  (builds the native engines with the machine's C++20 compiler and CMake)"
@@ -40,3 +43,24 @@ def resolve_backend(backend: str, native: NativePackage) -> str:
         return "native" if native.available() else "python"
     native.core()  # raises NativeUnavailableError with the build command
     return "native"
+
+
+def seed_words(seed) -> np.ndarray:
+    """A seed as numpy's SeedSequence reads it: the 32-bit words of a non-negative int, least significant first
+    (what a native agent seeds its copy of ``numpy.random.default_rng`` with); None draws fresh entropy from
+    the OS, like ``numpy.random.default_rng(None)``."""
+    import numpy as np
+
+    if seed is None:
+        seed = np.random.SeedSequence().entropy
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"native agent: the seed must be a non-negative int or None, not {seed!r}")
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"native agent: the seed must be non-negative, not {seed}")
+    words = [seed & 0xFFFFFFFF]
+    seed >>= 32
+    while seed:
+        words.append(seed & 0xFFFFFFFF)
+        seed >>= 32
+    return np.array(words, np.uint32)

@@ -37,5 +37,6 @@ GAME = GameSpec(
         "web_view": f"{_HERE}.web",
         "bot_view": "ktenv.agents.kingsburg.bot_view",
         "vector_env": f"{_HERE}.native.vector:VectorEnv",
+        "learner_vec_env": f"{_HERE}.learner_sb3:learner_vec_env",
     },
 )

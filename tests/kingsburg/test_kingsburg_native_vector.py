@@ -93,8 +93,10 @@ def test_bad_input_is_refused_and_changes_nothing():
 
     with pytest.raises(ConfigError, match="needs an external seat"):
         VectorEnv(2, num_players=2, seats=("random", "random"))
-    with pytest.raises(ConfigError, match="unknown kind"):
-        VectorEnv(2, num_players=2, seats=("external", "expert"))
+    with pytest.raises(ConfigError, match="is not one of"):
+        VectorEnv(2, num_players=2, seats=("external", "wizard"))
+    with pytest.raises(ConfigError, match="num_threads"):
+        VectorEnv(2, num_players=2, num_threads=0)
     with pytest.raises(ConfigError, match="reward"):
         VectorEnv(2, num_players=2, reward="vp")
     env = VectorEnv(2, num_players=2, seed=5)
@@ -105,3 +107,110 @@ def test_bad_input_is_refused_and_changes_nothing():
     with pytest.raises(IllegalActionError, match="game 1"):
         env.step(actions)
     assert [env.game(i).to_json() for i in range(2)] == before
+
+
+def replay(env, seats: tuple, agents: dict, steps: int, seed: int = 0) -> int:
+    """Steps `env` with random external decisions and plays every row's games on the Python engine, the native
+    seats' turns by `agents[seat](game seed)`: every row's observation, mask and actor must be the Python game's.
+    Returns the decisions of the native seats seen."""
+    enc = ObservationEncoder(env.num_players)
+    seeds = [seed + i for i in range(env.num_envs)]
+    games = [machine.new_game(env.config, s, backend="python") for s in seeds]
+    players = [{p: agents[p](s) for p in agents} for s in seeds]
+    native_turns = 0
+
+    def settle(i):  # the native seats play up to the caller's turn
+        nonlocal native_turns
+        s = games[i]
+        while not s.game_over and seats[s.actor] != "external":
+            machine.step(s, players[i][s.actor].act(enc.encode(s, s.actor), machine.legal_mask(s)))
+            native_turns += 1
+
+    for i in range(env.num_envs):
+        settle(i)
+    out, rng = env.reset(seed), np.random.default_rng(seed)
+    for _ in range(steps):
+        for i, s in enumerate(games):
+            assert out["actor"][i] == s.actor and np.array_equal(out["action_mask"][i], machine.legal_mask(s))
+            assert np.array_equal(out["observation"][i], enc.encode(s, s.actor)), f"row {i}"
+        actions = (rng.random(out["action_mask"].shape) * out["action_mask"]).argmax(1)
+        out = env.step(actions)
+        for i, s in enumerate(games):
+            machine.step(s, int(actions[i]))
+            settle(i)
+            if s.game_over:
+                assert out["terminated"][i] and out["final_vp"][i].tolist() == s.vp.tolist()
+                seeds[i] += env.num_envs
+                games[i] = machine.new_game(env.config, seeds[i], backend="python")
+                players[i] = {p: agents[p](seeds[i]) for p in agents}
+                settle(i)
+    return native_turns
+
+
+def test_native_greedy_and_expert_seats_play_as_the_python_agents():
+    from ktenv.agents.kingsburg.heuristic import ExpertAgent, GreedyAgent
+
+    from ktenv.kingsburg.native.vector import VectorEnv
+
+    seats = ("greedy", "external", "expert")
+    env = VectorEnv(3, num_players=3, seed=7, seats=seats, num_threads=2)
+    turns = replay(env, seats, {0: lambda s: GreedyAgent(), 2: lambda s: ExpertAgent()}, 250, seed=7)
+    assert turns > 300
+
+
+def policy_model(folder, players: int, seed: int = 0):
+    """An untrained ktenv model zip of a Kingsburg game (the format `ktenv train` writes), with weights large
+    enough that its logits differ by more than rounding."""
+    import io
+    import zipfile
+
+    torch = pytest.importorskip("torch")
+    from ktenv.training.policy import build_policy, meta_bytes
+
+    meta = {"observation_size": ObservationEncoder(players).size, "action_size": 65,
+            "network": {"features": 48, "pi": [32, 16], "vf": [8], "activation": "relu"},
+            "game": KingsburgConfig(n_players=players).to_dict()}
+    torch.manual_seed(seed)
+    policy = build_policy(meta)
+    with torch.no_grad():
+        for parameter in policy.parameters():
+            parameter.mul_(3.0)
+    blob = io.BytesIO()
+    torch.save(policy.state_dict(), blob)
+    path = folder / f"kingsburg_{players}p_{seed}.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("ktenv.json", meta_bytes(meta))
+        archive.writestr("policy.pth", blob.getvalue())
+    return path
+
+
+def test_policy_seats_choose_as_the_python_network(tmp_path):
+    from ktenv import agents
+    from ktenv.kingsburg.native.vector import VectorEnv
+
+    path = policy_model(tmp_path, 3)
+    seats = ("external", f"ppo:{path}", f"ppo-sample:{path}")
+    env = VectorEnv(2, num_players=3, seed=11, seats=seats, num_threads=2)
+    players = {1: lambda s: agents.make(f"ppo:{path}", game="kingsburg"),  # the sampler: seeded as the seat's
+               2: lambda s: agents.make(f"ppo-sample:{path}", game="kingsburg", seed=s * 7919 + 2 + 2)}
+    turns = replay(env, seats, players, 120, seed=11)
+    assert turns > 200
+    with pytest.raises(ConfigError, match="trained on observations"):
+        VectorEnv(1, num_players=4, seats=("external", f"ppo:{path}", "random", "random"))
+
+
+def test_any_thread_count_plays_the_same_games(tmp_path):
+    from ktenv.kingsburg.native.vector import VectorEnv
+
+    seats = [("external", "random", "greedy", "expert"), ("expert", "external", "random", "greedy")] * 3
+    outs = []
+    for threads in (1, 2, 3):
+        env = VectorEnv(6, num_players=4, seed=21, seats=seats, num_threads=threads, reward="shaped")
+        out, rng, seen = env.reset(), np.random.default_rng(0), []
+        for _ in range(150):
+            seen.append({k: v.copy() for k, v in out.items()})
+            out = env.step((rng.random(out["action_mask"].shape) * out["action_mask"]).argmax(1))
+        outs.append(seen)
+    for other in outs[1:]:
+        for a, b in zip(outs[0], other):
+            assert all(np.array_equal(a[k], b[k]) for k in a if k != "final_observation")

@@ -24,6 +24,7 @@ import numpy as np
 from ...agents.kings_and_things import greedy as _greedy
 from ...agents.kings_and_things import view as _view
 from ...agents.kings_and_things.rules import unpack
+from ...gamekit.native import seed_words
 from .. import catalog as cat
 from . import core
 
@@ -114,24 +115,6 @@ def plan_for(cfg):
 def plan_for_size(obs_size: int):
     """The plan of the layout an observation of this length has (agents.view.variant_for)."""
     return greedy_plan(*_view.variant_for(obs_size))
-
-
-def seed_words(seed) -> np.ndarray:
-    """A seed as numpy's SeedSequence reads it: the 32-bit words of a non-negative int, least
-    significant first; None draws fresh entropy from the OS, like ``numpy.random.default_rng(None)``."""
-    if seed is None:
-        seed = np.random.SeedSequence().entropy
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"native greedy agent: the seed must be a non-negative int or None, not {seed!r}")
-    seed = int(seed)
-    if seed < 0:
-        raise ValueError(f"native greedy agent: the seed must be non-negative, not {seed}")
-    words = [seed & 0xFFFFFFFF]
-    seed >>= 32
-    while seed:
-        words.append(seed & 0xFFFFFFFF)
-        seed >>= 32
-    return np.array(words, np.uint32)
 
 
 def _int8(mask: np.ndarray) -> np.ndarray:

@@ -172,7 +172,12 @@ std::int64_t play_random(State& s, ktenv::Dice& picker) {
 
 }  // namespace
 
+namespace ktenv::kingsburg {
+void bind_agents(nb::module_& m);  // bind_agents.cpp
+}
+
 NB_MODULE(_kingsburg_core, m) {
+  bind_agents(m);
   m.doc() = "The native Kingsburg engine, bit for bit ktenv.kingsburg's Python engine.";
   nb::exception<IllegalAction>(m, "IllegalAction");
 
@@ -223,14 +228,34 @@ NB_MODULE(_kingsburg_core, m) {
                         nb::rv_policy::reference);                                                 \
       })
   nb::class_<Batch>(m, "Batch")
-      .def("__init__", [](Batch* b, nb::handle cfg, int num_envs, std::vector<std::vector<int>> seats, bool shaped) {
+      .def("__init__", [](Batch* b, nb::handle cfg, int num_envs, std::vector<std::vector<int>> seats, bool shaped,
+                          int num_threads, nb::list policies) {
         Config c = config_of(cfg);
         if (num_envs < 1) throw std::invalid_argument("num_envs: at least 1");
+        if (num_threads < 1) throw std::invalid_argument("num_threads: at least 1");
         if (static_cast<int>(seats.size()) != num_envs) throw std::invalid_argument("seats: one row per game");
         for (const auto& row : seats)
           if (static_cast<int>(row.size()) != c.n_players) throw std::invalid_argument("seats: one kind per seat");
-        new (b) Batch(c, num_envs, std::move(seats), shaped);
-      }, nb::arg("cfg"), nb::arg("num_envs"), nb::arg("seats"), nb::arg("shaped"))
+        std::vector<Network> networks;
+        for (nb::handle item : policies) networks.push_back(nb::cast<const Policy&>(item).net);
+        new (b) Batch(c, num_envs, std::move(seats), shaped, num_threads, networks);
+      }, nb::arg("cfg"), nb::arg("num_envs"), nb::arg("seats"), nb::arg("shaped"), nb::arg("num_threads") = 1,
+         nb::arg("policies") = nb::list(), "policies: one Policy per policy seat, row by row, in seat order")
+      .def_prop_ro("num_threads", [](const Batch& b) { return b.pool->threads(); })
+      .def("set_next_seats", [](Batch& b, int i, std::vector<int> kinds, int observer, nb::list policies) {
+        std::vector<Network> networks;
+        for (nb::handle item : policies) networks.push_back(nb::cast<const Policy&>(item).net);
+        b.set_next_seats(i, kinds, observer, networks);
+      }, nb::arg("i"), nb::arg("kinds"), nb::arg("observer"), nb::arg("policies") = nb::list())
+      .def("seats", [](const Batch& b, int i) {
+        if (i < 0 || i >= b.num_envs) throw std::out_of_range("no such game");
+        return b.seats[i];
+      }, "the seat codes of row i's game under way")
+      .def("network_name", [](const Batch& b, int i, int p) {
+        if (i < 0 || i >= b.num_envs || p < 0 || p >= b.cfg.n_players || !b.networks[i][p])
+          throw std::out_of_range("no policy seat there");
+        return b.networks[i][p]->name;
+      })
       .def("reset", [](Batch& b, std::uint64_t seed) {
         nb::gil_scoped_release release;
         b.reset(seed, b.outputs());

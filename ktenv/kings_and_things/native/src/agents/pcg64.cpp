@@ -72,6 +72,7 @@ void Pcg64::seed_from(const std::uint32_t* words, std::size_t n_words) {
   const unsigned __int128 initstate = (static_cast<unsigned __int128>(w[0]) << 64) | w[1];
   const unsigned __int128 initseq = (static_cast<unsigned __int128>(w[2]) << 64) | w[3];
   state_ = 0;
+  has32_ = false;
   inc_ = (initseq << 1) | 1u;
   next64();
   state_ += initstate;
@@ -83,6 +84,36 @@ std::uint64_t Pcg64::next64() {
   const std::uint64_t folded = static_cast<std::uint64_t>(state_ >> 64) ^ static_cast<std::uint64_t>(state_);
   const unsigned rot = static_cast<unsigned>(state_ >> 122);
   return (folded >> rot) | (folded << ((64u - rot) & 63u));
+}
+
+std::uint32_t Pcg64::next32() {
+  if (has32_) {
+    has32_ = false;
+    return high32_;
+  }
+  const std::uint64_t next = next64();
+  has32_ = true;
+  high32_ = static_cast<std::uint32_t>(next >> 32);
+  return static_cast<std::uint32_t>(next);
+}
+
+// numpy/random/src/distributions/distributions.c: random_bounded_uint64_fill for a range that fits 32 bits,
+// buffered_bounded_lemire_uint32
+std::uint64_t Pcg64::integers(std::uint64_t n) {
+  const std::uint64_t rng = n - 1;
+  if (rng == 0) return 0;
+  if (rng == 0xFFFFFFFFull) return next32();
+  const std::uint32_t rng_excl = static_cast<std::uint32_t>(rng) + 1;
+  std::uint64_t m = static_cast<std::uint64_t>(next32()) * rng_excl;
+  std::uint32_t leftover = static_cast<std::uint32_t>(m);
+  if (leftover < rng_excl) {
+    const std::uint32_t threshold = (0xFFFFFFFFu - static_cast<std::uint32_t>(rng)) % rng_excl;
+    while (leftover < threshold) {
+      m = static_cast<std::uint64_t>(next32()) * rng_excl;
+      leftover = static_cast<std::uint32_t>(m);
+    }
+  }
+  return m >> 32;
 }
 
 }  // namespace ktenv::agents

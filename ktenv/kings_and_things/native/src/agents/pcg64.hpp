@@ -22,10 +22,16 @@ class Pcg64 {
   Pcg64(const std::uint32_t* words, std::size_t n_words);    // ... seeded with a Python int of these words
   std::uint64_t next64();
   double random() { return static_cast<double>(next64() >> 11) * (1.0 / 9007199254740992.0); }
+  // numpy's PCG64 next_uint32: the low half of a 64-bit output, its high half kept for the next call
+  std::uint32_t next32();
+  // Generator.integers(n) for 1 <= n <= 2**32: Lemire's bounded method on next32 (no draw when n is 1)
+  std::uint64_t integers(std::uint64_t n);
 
  private:
   void seed_from(const std::uint32_t* words, std::size_t n_words);
   unsigned __int128 state_ = 0, inc_ = 0;
+  bool has32_ = false;
+  std::uint32_t high32_ = 0;
 };
 
 }  // namespace ktenv::agents
