@@ -78,3 +78,24 @@ def test_smoke_run_on_the_batched_games_with_an_imitation_warm_start(tmp_path, c
     assert final.is_file()
     s, actions = play(KingsburgConfig(n_players=3), 4, [f"ppo:{final}", "expert", "random"])
     assert s.game_over and actions
+
+
+SHIPPED = ROOT / "models" / "ppo_kingsburg_2p.zip"
+
+
+def test_the_shipped_model_is_a_policy_of_two_player_kingsburg_and_plays_in_the_tournament(tmp_path, capsys):
+    import zipfile
+
+    from ktenv.agents import model_game
+
+    from ktenv.cli import main
+
+    with zipfile.ZipFile(SHIPPED) as archive:
+        assert sorted(archive.namelist()) == ["ktenv.json", "policy.pth"]  # weights only, no optimizer, no pickle
+    assert model_game(f"ppo:{SHIPPED}") == ("kingsburg", 2)
+    args = ["tournament", "--game", "kingsburg", "--players", "2", "--agents", f"ppo:{SHIPPED},random",
+            "--games", "4", "--seed", "5", "--workers", "1", "--db", str(tmp_path / "t.sqlite"), "--no-progress"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert f"ppo:{SHIPPED}" in out and "4 games of 2 players" in out
+    assert f"ppo:{SHIPPED}" in out.splitlines()[3]  # first of the standings: it beats random
