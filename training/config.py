@@ -275,9 +275,12 @@ class TrainConfig:
             raise ConfigError("training key 'vec_env': 'vector' runs native games, and env.engine is 'python' "
                               "(choose vec_env subproc or dummy for the Python engine)")
         spec = self.env.spec
-        if not spec.has("learner_vec_env") and (self.vec_env == "vector" or self.imitation.teacher):
-            raise ConfigError(f"training key 'vec_env' / 'imitation.teacher': {spec.title} trains in subproc or dummy "
-                              "games (it has no batched native games) and without the imitation warm start")
+        if not spec.has("learner_vec_env") and self.vec_env == "vector":
+            raise ConfigError(f"training key 'vec_env': {spec.title} trains in subproc or dummy games (it has no "
+                              "batched native games with a learning seat)")
+        if not spec.has("vector_env") and self.imitation.teacher:  # the teacher plays the batched games
+            raise ConfigError(f"training key 'imitation.teacher': {spec.title} has no batched native games to "
+                              "watch a teacher in (set it to null)")
         _range("checkpoint_every", self.checkpoint_every, 1, 10**12)
         _range("keep_checkpoints", self.keep_checkpoints, 0, 1_000_000)
         _positive("log_every_seconds", self.log_every_seconds)

@@ -1,6 +1,6 @@
-"""Kingsburg training: configs/ppo_kingsburg_4p.yaml loads, and short smoke runs of `ktenv train` on Kingsburg
-(one game per env, and the batched native games with the imitation warm start) train, evaluate with the arena,
-and leave a model that plays as an agent."""
+"""Kingsburg training: configs/ppo_kingsburg_4p.yaml and ppo_kingsburg_2p.yaml load, and short smoke runs of
+`ktenv train` on Kingsburg (one game per env, and the batched native games with the imitation warm start)
+train, evaluate with the arena, and leave a model that plays as an agent."""
 
 from __future__ import annotations
 
@@ -46,6 +46,16 @@ def test_smoke_run_trains_evaluates_and_plays(tmp_path):
     assert s.game_over and actions
 
 
+CONFIG_2P = ROOT / "configs" / "ppo_kingsburg_2p.yaml"
+
+
+def test_the_two_player_config_loads_and_warm_starts_from_expert():
+    cfg = TrainConfig.from_yaml(CONFIG_2P)
+    assert cfg.env.game_name == "kingsburg" and cfg.env.players == 2
+    assert cfg.imitation.teacher == "expert"
+    assert cfg.league.opponents["expert"] >= max(cfg.league.opponents.values())  # heavy on expert
+
+
 SMALL = ["--set", "policy.features=32", "--set", "policy.pi=[16]", "--set", "policy.vf=[16]", "--set", "eval.every=0",
          "--set", "eval.games=2", "--set", "eval.workers=1", "--set", "eval.opponents=[random]"]
 
@@ -68,3 +78,24 @@ def test_smoke_run_on_the_batched_games_with_an_imitation_warm_start(tmp_path, c
     assert final.is_file()
     s, actions = play(KingsburgConfig(n_players=3), 4, [f"ppo:{final}", "expert", "random"])
     assert s.game_over and actions
+
+
+SHIPPED = ROOT / "models" / "ppo_kingsburg_2p.zip"
+
+
+def test_the_shipped_model_is_a_policy_of_two_player_kingsburg_and_plays_in_the_tournament(tmp_path, capsys):
+    import zipfile
+
+    from ktenv.agents import model_game
+
+    from ktenv.cli import main
+
+    with zipfile.ZipFile(SHIPPED) as archive:
+        assert sorted(archive.namelist()) == ["ktenv.json", "policy.pth"]  # weights only, no optimizer, no pickle
+    assert model_game(f"ppo:{SHIPPED}") == ("kingsburg", 2)
+    args = ["tournament", "--game", "kingsburg", "--players", "2", "--agents", f"ppo:{SHIPPED},random",
+            "--games", "4", "--seed", "5", "--workers", "1", "--db", str(tmp_path / "t.sqlite"), "--no-progress"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert f"ppo:{SHIPPED}" in out and "4 games of 2 players" in out
+    assert f"ppo:{SHIPPED}" in out.splitlines()[3]  # first of the standings: it beats random
