@@ -8,6 +8,11 @@
 A label is one decision of the labelled seat; a searched label one where the search weighed candidates (the
 rest: a single legal action, or a move the expert carries out for the stack the search chose). The games are
 the search against `expert` (the labelled seat alternating), each played to its end (a shard's games).
+
+Also printed: the process's CPU seconds, and the searches' concurrency: the seconds the searches took (as the
+native search measures them) summed, over the wall time. A concurrency near the thread count shows the
+searches overlapping (the GIL released); on a machine shared with other work, the labels per second can still
+stay flat when the process's share of the CPU is the limit (then the CPU seconds stay flat too).
 """
 
 from __future__ import annotations
@@ -17,20 +22,34 @@ import json
 import time
 
 import numpy as np
+from ktenv.training import imitation
 from ktenv.training.imitation import collect
 
 SEARCH = "ismcts:playouts=240,rollout=expert,cutoff=150,paired=3,z=2"  # about the 0.15 s of `ismcts`, fixed
 
 
 def measure(search: str, threads: int, games: int, max_rounds: int, seed: int, opponent: str) -> tuple[dict, object]:
-    t0 = time.perf_counter()
-    demos = collect(search, 0, players=2, game={"max_rounds": max_rounds}, reward="shaped", gamma=0.997,
-                    opponents={opponent: 1.0}, seed=seed, num_envs=games, threads=threads, one_game_each=True)
-    seconds = time.perf_counter() - t0
+    spent: list[float] = []
+    original = imitation._search
+
+    def timed(job: tuple):
+        out = original(job)
+        spent.append(float(getattr(job[1], "last_seconds", 0.0)))
+        return out
+
+    imitation._search = timed
+    t0, c0 = time.perf_counter(), time.process_time()
+    try:
+        demos = collect(search, 0, players=2, game={"max_rounds": max_rounds}, reward="shaped", gamma=0.997,
+                        opponents={opponent: 1.0}, seed=seed, num_envs=games, threads=threads, one_game_each=True)
+    finally:
+        imitation._search = original
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     searched = int(((demos.candidates >= 0).sum(1) >= 2).sum()) if demos.candidates is not None else 0
     return {"threads": threads, "games": demos.games, "labels": len(demos), "searched": searched,
             "seconds": round(seconds, 1), "labels_per_s": round(len(demos) / seconds, 2),
-            "searched_per_s": round(searched / seconds, 2),
+            "searched_per_s": round(searched / seconds, 2), "cpu_s": round(cpu, 1),
+            "concurrency": round(sum(spent) / seconds, 2),
             "search_won": demos.acting_wins}, demos
 
 

@@ -106,11 +106,12 @@ def label_round(cfg, run_dir: Path, rnd: int, policy=None, say: Callable[[str], 
             t0 = time.perf_counter()
             last = [t0]
 
-            def progress(kept: int, k=shard, t0=t0, last=last) -> None:
+            def progress(kept: int, labelled: int, k=shard, t0=t0, last=last) -> None:
                 now = time.perf_counter()
                 if now - last[0] >= cfg.log_every_seconds:
                     last[0] = now
-                    say(f"round {rnd} shard {k}: {kept:,} labels from the games finished so far ({now - t0:.0f} s)")
+                    say(f"round {rnd} shard {k}: {labelled:,} decisions labelled so far, {kept:,} of them in "
+                        f"finished games ({now - t0:.0f} s, {labelled / (now - t0):.1f} labels/s)")
 
             seed = shard_seed(cfg.seed, rnd, shard)
             demos = collect(ei.search, 0, players=env.players, game=game, reward=env.reward, gamma=cfg.ppo.gamma,

@@ -96,7 +96,7 @@ def check_opponent_kinds(opponents: dict[str, float], key: str = "imitation.oppo
 
 def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: str, gamma: float,
             opponents: dict[str, float], seed: int, num_envs: int = 32, policy=None,
-            progress: Callable[[int], None] | None = None, game_name: str | None = None, threads: int = 1,
+            progress: Callable[[int, int], None] | None = None, game_name: str | None = None, threads: int = 1,
             one_game_each: bool = False) -> Demonstrations:
     """At least `decisions` teacher decisions from finished games (see the module's docstring).
 
@@ -104,7 +104,8 @@ def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: s
     teacher only says what it would have done: the labels then cover the states the policy itself
     reaches, where its mistakes have led it. `threads`: teacher decisions made at once (a searching
     teacher's; the choices do not depend on it). `one_game_each`: every game row plays one game to its
-    end and then waits (`decisions` is ignored): a fixed set of games, as a shard of labels is."""
+    end and then waits (`decisions` is ignored): a fixed set of games, as a shard of labels is. `progress` is
+    called after every step with the decisions kept (of finished games) and those labelled so far."""
     from ktenv import agents, registry
 
     spec = registry.game(game_name)
@@ -115,7 +116,7 @@ def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: s
     label = _Labeller(spec, env, teachers, threads)
     store: dict[str, list] = {"observations": [], "masks": [], "actions": [], "returns": [], "candidates": [],
                               "gains": []}
-    kept = games = contests = wins = 0
+    kept = labelled = games = contests = wins = 0
     done = np.zeros(num_envs, bool)  # one_game_each: the rows whose game has ended
     try:
         out = env.reset()
@@ -124,6 +125,7 @@ def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: s
         while not done.all() if one_game_each else kept < decisions:
             live = np.flatnonzero(~done)
             labels = label(out, live)
+            labelled += len(live)
             for i in live:
                 p = int(out["actor"][i])
                 observation, mask = out["observation"][i].astype(np.float16), out["action_mask"][i].astype(bool)
@@ -146,7 +148,7 @@ def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: s
                 done[i] = one_game_each
             _reset_teachers(teachers, out["seed"], ended)
             if progress is not None:
-                progress(kept)
+                progress(kept, labelled)
     finally:
         label.close()
         env.close()

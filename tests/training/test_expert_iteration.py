@@ -50,6 +50,43 @@ def test_the_search_labels_its_own_seat_with_candidates_and_the_same_labels_for_
     assert (a.gains[rows, 0] == 0).all()  # gains are relative to the first candidate
 
 
+class SpyingSearch:
+    """A teacher that searches: it records what it is given and plays the first legal action."""
+
+    needs_worlds = True
+
+    def __init__(self) -> None:
+        self.given: list[dict] = []
+
+    def act(self, observation, mask) -> int:
+        self.given.append(observation)
+        return int(np.flatnonzero(mask)[0])
+
+
+def test_a_searching_teacher_gets_its_seats_observation_and_worlds_never_the_game():
+    from ktenv import registry
+
+    spec = registry.game()
+    env = spec.vector_env(2, num_players=2, seed=1, seats=[("expert", "external")] * 2, max_rounds=2)
+    out = env.reset()
+    spies = [SpyingSearch(), SpyingSearch()]
+    label = imitation._Labeller(spec, env, [[None, spy] for spy in spies], threads=2)
+    try:
+        labels = label(out, np.arange(2))
+    finally:
+        label.close()
+        env.close()
+    for i, spy in enumerate(spies):
+        (given,) = spy.given
+        assert labels[i] == np.flatnonzero(out["action_mask"][i])[0]
+        np.testing.assert_array_equal(given["observation"], out["observation"][i])  # the seat's own view
+        worlds = given["worlds"]
+        assert worlds.seat == 1 == out["actor"][i]
+        assert not hasattr(worlds, "state") and not hasattr(worlds, "game")  # samples worlds only
+        with pytest.raises(TypeError, match="cannot be pickled"):
+            worlds.__reduce__()
+
+
 def test_soft_targets_follow_the_gains_and_fall_back_to_the_choice():
     masks = np.ones((2, 5), bool)
     demos = imitation.Demonstrations(np.zeros((2, 3), np.float16), masks, np.array([1, 4]), np.zeros(2, np.float32),
