@@ -217,6 +217,67 @@ class ImitationSection:
 
 
 @dataclass
+class ExpertIterationSection:
+    # Learning from a search (training/expert_iteration.py): after the warm start, rounds where an agent that
+    # searches labels the decisions of games, each followed by training on every label so far; then PPO.
+    search: str | None = None  # the labelling agent, one that searches ("ismcts:playouts=..."); null: no such stage
+    play: list[str] = field(default_factory=lambda: ["search", "learner"])  # per round, who plays: search or learner
+    labels: int = 20_000  # labelled decisions per round (at least: whole shards)
+    shard_games: int = 16  # games per shard, played at once; a kill loses at most the shard under way
+    threads: int = 2  # searches at once (the native search releases the GIL)
+    # the labelled side's opponents: teacher (the labelled side in every seat), expert, greedy, random, ppo:PATH
+    opponents: dict[str, float] = field(default_factory=lambda: {"teacher": 0.25, "expert": 0.5, "greedy": 0.25})
+    epochs: int = 2  # passes over every label so far, after each round
+    batch_size: int = 256
+    learning_rate: float = 3e-4
+    vf_coef: float = 0.5
+    soft: float = 0.0  # weight of the soft target softmax(gains / temperature) over the search's candidates
+    temperature: float = 0.05
+
+    def check(self) -> None:
+        from .imitation import check_opponent_kinds
+
+        if self.search is not None and (not isinstance(self.search, str) or not self.search):
+            raise ConfigError(f"training key 'expert_iteration.search': expected an agent name, got {self.search!r}")
+        if not self.play:
+            raise ConfigError("training key 'expert_iteration.play': name at least one round (search or learner)")
+        for who in self.play:
+            _choice("expert_iteration.play", who, ("search", "learner"))
+        _range("expert_iteration.labels", self.labels, 1, 10**9)
+        _range("expert_iteration.shard_games", self.shard_games, 1, 1024)
+        _range("expert_iteration.threads", self.threads, 1, 256)
+        check_opponent_kinds(self.opponents, "expert_iteration.opponents")
+        for name, share in self.opponents.items():
+            if isinstance(share, bool) or not isinstance(share, (int, float)) or share < 0:
+                raise ConfigError(f"training key 'expert_iteration.opponents.{name}': expected a share >= 0, "
+                                  f"got {share!r}")
+        if sum(self.opponents.values()) <= 0:
+            raise ConfigError("training key 'expert_iteration.opponents': the shares add up to 0")
+        _range("expert_iteration.epochs", self.epochs, 1, 1000)
+        _range("expert_iteration.batch_size", self.batch_size, 1, 1_000_000)
+        _positive("expert_iteration.learning_rate", self.learning_rate)
+        if isinstance(self.vf_coef, bool) or self.vf_coef < 0:
+            raise ConfigError(f"training key 'expert_iteration.vf_coef': must be >= 0, got {self.vf_coef}")
+        if not 0 <= self.soft <= 1:
+            raise ConfigError(f"training key 'expert_iteration.soft': expected a weight in [0, 1], got {self.soft}")
+        _positive("expert_iteration.temperature", self.temperature)
+
+
+def _searching_agent(name: str, game: str | None) -> None:
+    """`name` is an agent of `game` that searches (it takes a world sampler for its seat) and loads."""
+    from ktenv import agents
+
+    key = "training key 'expert_iteration.search'"
+    try:
+        agent = agents.make(name, game=game)
+    except Exception as exc:  # an agent's options may raise anything: refuse now, not in the middle of a run
+        raise ConfigError(f"{key}: {name!r} cannot be made: {exc}") from None
+    if not getattr(agent, "needs_worlds", False):
+        raise ConfigError(f"{key}: {name!r} does not search (labels come from an agent that searches sampled "
+                          "worlds, such as ismcts:...; to copy a plain agent use imitation.teacher)")
+
+
+@dataclass
 class RLlibSection:
     # `trainer: rllib` (training/rllib_train.py): PPO on RLlib, every seat an RLlib agent.
     env_runners: int = 1  # Ray actors playing the games (n_envs games each); 0: in the driver
@@ -259,6 +320,7 @@ class TrainConfig:
     league: LeagueSection = field(default_factory=LeagueSection)
     eval: EvalSection = field(default_factory=EvalSection)
     imitation: ImitationSection = field(default_factory=ImitationSection)
+    expert_iteration: ExpertIterationSection = field(default_factory=ExpertIterationSection)
     rllib: RLlibSection = field(default_factory=RLlibSection)
     # warm start: the learner begins with this model's weights (a zip of ktenv train: final.zip, a checkpoint,
     # models/ppo_2p.zip) instead of the imitation; its game, players, sizes and network must be the config's
@@ -287,8 +349,11 @@ class TrainConfig:
         _range("torch_threads", self.torch_threads, 1, 256)
         _choice("learner_precision", self.learner_precision, PRECISIONS)
         _choice("trainer", self.trainer, TRAINERS)
-        for section in (self.env, self.ppo, self.policy, self.league, self.eval, self.imitation, self.rllib):
+        for section in (self.env, self.ppo, self.policy, self.league, self.eval, self.imitation,
+                        self.expert_iteration, self.rllib):
             section.check()
+        if self.expert_iteration.search is not None:
+            check_expert_iteration(self)
         if self.trainer == "rllib" and self.imitation.teacher is not None:
             raise ConfigError("training key 'imitation.teacher': the imitation warm start is for trainer sb3 only "
                               "(set it to null for trainer rllib)")
@@ -392,6 +457,25 @@ def check_agent(cfg: TrainConfig, key: str, name: str, training_seat: bool) -> N
     if training_seat and cfg.vec_env == "vector" and getattr(agent, "needs_worlds", False):
         raise ConfigError(f"{where}: {name!r} searches the game state, which the batched games (vec_env: vector) "
                           "do not hand to a seat; train against it with vec_env: subproc")
+
+
+def check_expert_iteration(cfg: TrainConfig) -> None:
+    """The labelling rounds need batched native games, a world sampler for the search and, where the learner
+    plays the first round, a learner that has learnt something (a warm start)."""
+    spec, where = cfg.env.spec, "training key 'expert_iteration.search'"
+    if cfg.trainer != "sb3":
+        raise ConfigError(f"{where}: learning from a search is for trainer sb3 only")
+    if not (spec.has("vector_env") and spec.has("analysis")):
+        raise ConfigError(f"{where}: {spec.title} has no batched native games with a world sampler to label in")
+    if cfg.env.engine == "python":
+        raise ConfigError(f"{where}: the labels are made in native games, and env.engine is 'python'")
+    _searching_agent(cfg.expert_iteration.search, cfg.env.game_name)
+    for name in cfg.expert_iteration.opponents:
+        if name != "teacher":
+            check_agent(cfg, "expert_iteration.opponents", name, training_seat=True)
+    if cfg.expert_iteration.play[0] == "learner" and not (cfg.init_from or cfg.imitation.teacher):
+        raise ConfigError("training key 'expert_iteration.play': the learner plays round 0, but it starts untrained "
+                          "(set init_from or imitation.teacher, or let the search play round 0)")
 
 
 def check_init_from(cfg: TrainConfig) -> None:

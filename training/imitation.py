@@ -16,12 +16,20 @@ in the training config):
 
 Then PPO goes on from the cloned weights as usual. The teacher only ever sees its own observation and
 mask (an agent like any other), so nothing hidden reaches the learner through it.
+
+A teacher that searches (``needs_worlds``, e.g. ``ismcts``) gets, at each decision, the game's world sampler
+for the deciding seat (the registry's ``analysis.world_sampler``): worlds drawn from what that seat may know,
+never the true hidden state; its searches run in a thread pool (``threads``; the native search releases the
+GIL). Where it reports the candidates it weighed and their values (``last_choices``, ``last_gains``: the
+paired search's), they are kept beside its choice for a soft policy target (`clone`'s ``soft``).
+training/expert_iteration.py builds its stage pipeline on these functions.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +37,8 @@ import numpy as np
 from ktenv.errors import ConfigError
 
 OPPONENT_KINDS = ("teacher", "expert", "greedy", "random")  # the teacher's opponents while it is watched
+MODEL_SEATS = ("ppo:", "ppo-sample:")  # a trained model as an opponent: a native seat of the batched games
+SKIP = -1  # the batched games' action for a game left as it is (collect's one_game_each: a game played out)
 
 
 @dataclass
@@ -41,6 +51,10 @@ class Demonstrations:
     returns: np.ndarray  # float32 [M]: discounted return from this decision on, for the deciding seat
     games: int  # finished games they come from
     acting_wins: float  # the acting side's share of wins in the games against other opponents
+    # a teacher that reports its candidates (a search): per row, the actions it weighed (-1: padding; all -1
+    # where it did not search) and each one's value relative to the first (NaN: padding); None otherwise
+    candidates: np.ndarray | None = None  # int32 [M, K]
+    gains: np.ndarray | None = None  # float32 [M, K]
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -50,7 +64,7 @@ class Demonstrations:
 class _Episode:
     """One game under way: its teacher decisions, per seat, with the rewards that followed each."""
 
-    rows: list  # per seat: [(observation, mask, action)]
+    rows: list  # per seat: [(observation, mask, action, candidates, gains)]
     rewards: list  # per seat: [reward after each decision]
 
 
@@ -72,44 +86,58 @@ def seat_rows(num_envs: int, players: int, opponents: dict[str, float]) -> list[
     return rows
 
 
+def check_opponent_kinds(opponents: dict[str, float], key: str = "imitation.opponents") -> None:
+    """Each kind is the teacher, a native agent of the batched games, or a trained model (``ppo:PATH``)."""
+    for kind in opponents:
+        if kind not in OPPONENT_KINDS and not kind.startswith(MODEL_SEATS):
+            raise ConfigError(f"training key '{key}': {kind!r} is not one of {list(OPPONENT_KINDS)} or a model "
+                              f"({' or '.join(p + 'PATH' for p in MODEL_SEATS)})")
+
+
 def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: str, gamma: float,
             opponents: dict[str, float], seed: int, num_envs: int = 32, policy=None,
-            progress: Callable[[int], None] | None = None, game_name: str | None = None) -> Demonstrations:
+            progress: Callable[[int, int], None] | None = None, game_name: str | None = None, threads: int = 1,
+            one_game_each: bool = False) -> Demonstrations:
     """At least `decisions` teacher decisions from finished games (see the module's docstring).
 
     With `policy` (DAgger), the policy's most likely legal action is played in the watched seats and the
     teacher only says what it would have done: the labels then cover the states the policy itself
-    reaches, where its mistakes have led it."""
+    reaches, where its mistakes have led it. `threads`: teacher decisions made at once (a searching
+    teacher's; the choices do not depend on it). `one_game_each`: every game row plays one game to its
+    end and then waits (`decisions` is ignored): a fixed set of games, as a shard of labels is. `progress` is
+    called after every step with the decisions kept (of finished games) and those labelled so far."""
     from ktenv import agents, registry
 
     spec = registry.game(game_name)
-
-    for kind in opponents:
-        if kind not in OPPONENT_KINDS:
-            raise ConfigError(f"training key 'imitation.opponents': {kind!r} is not one of {list(OPPONENT_KINDS)}")
+    check_opponent_kinds(opponents)
     rows = seat_rows(num_envs, players, opponents)
     env = spec.vector_env(num_envs, num_players=players, seed=seed, reward=reward, seats=rows, **game)
     teachers = [[agents.make(teacher, game=game_name) if kind == "external" else None for kind in row] for row in rows]
-    store: dict[str, list] = {"observations": [], "masks": [], "actions": [], "returns": []}
-    kept = games = contests = wins = 0
+    label = _Labeller(spec, env, teachers, threads)
+    store: dict[str, list] = {"observations": [], "masks": [], "actions": [], "returns": [], "candidates": [],
+                              "gains": []}
+    kept = labelled = games = contests = wins = 0
+    done = np.zeros(num_envs, bool)  # one_game_each: the rows whose game has ended
     try:
         out = env.reset()
         episodes = [_new_episode(players) for _ in rows]
         _reset_teachers(teachers, out["seed"], range(num_envs))
-        while kept < decisions:
-            labels = np.empty(num_envs, np.int64)
-            for i in range(num_envs):
+        while not done.all() if one_game_each else kept < decisions:
+            live = np.flatnonzero(~done)
+            labels = label(out, live)
+            labelled += len(live)
+            for i in live:
                 p = int(out["actor"][i])
-                observation, mask = out["observation"][i], out["action_mask"][i]
-                labels[i] = teachers[i][p].act(observation, mask)
-                episodes[i].rows[p].append((observation.astype(np.float16), mask.astype(bool), int(labels[i])))
+                observation, mask = out["observation"][i].astype(np.float16), out["action_mask"][i].astype(bool)
+                episodes[i].rows[p].append((observation, mask, int(labels[i]), *label.extras[i]))
                 episodes[i].rewards[p].append(0.0)
-            out = env.step(labels if policy is None else best_actions(policy, out["observation"], out["action_mask"]))
-            for i in range(num_envs):
+            played = labels if policy is None else best_actions(policy, out["observation"], out["action_mask"])
+            out = env.step(np.where(done, SKIP, played))
+            for i in live:
                 for p in range(players):
                     if episodes[i].rewards[p]:
                         episodes[i].rewards[p][-1] += float(out["rewards"][i, p])
-            ended = np.flatnonzero(out["terminated"] | out["truncated"])
+            ended = [i for i in live if out["terminated"][i] or out["truncated"][i]]
             for i in ended:
                 kept += _keep(episodes[i], gamma, store)
                 games += 1
@@ -117,14 +145,80 @@ def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: s
                     contests += 1
                     wins += bool(out["final_winners"][i][rows[i].index("external")])
                 episodes[i] = _new_episode(players)
+                done[i] = one_game_each
             _reset_teachers(teachers, out["seed"], ended)
             if progress is not None:
-                progress(kept)
+                progress(kept, labelled)
     finally:
+        label.close()
         env.close()
+    return _demonstrations(store, games, wins / contests if contests else float("nan"))
+
+
+class _Labeller:
+    """The teachers' decisions in the rows of one step: a searching teacher gets its seat's world sampler and
+    runs in the thread pool; `extras[i]` then holds row i's (candidates, gains) where the teacher reports them."""
+
+    def __init__(self, spec, env, teachers: list, threads: int) -> None:
+        searches = any(getattr(a, "needs_worlds", False) for row in teachers for a in row if a is not None)
+        if searches and not spec.has("analysis"):
+            raise ConfigError(f"a teacher that searches needs {spec.title}'s world sampler (its 'analysis' part)")
+        self.spec, self.env, self.teachers, self.searches = spec, env, teachers, searches
+        self.pool = ThreadPoolExecutor(threads) if searches and threads > 1 else None
+        self.extras: list[tuple] = [((), ())] * len(teachers)
+
+    def __call__(self, out: dict, live: np.ndarray) -> np.ndarray:
+        labels = np.full(len(self.teachers), SKIP, np.int64)
+        jobs = []
+        for i in live:
+            p = int(out["actor"][i])
+            observation, mask = out["observation"][i], out["action_mask"][i]
+            agent = self.teachers[i][p]
+            if getattr(agent, "needs_worlds", False):  # worlds its seat cannot tell apart, never the true game
+                given = {"observation": observation, "action_mask": mask,
+                         "worlds": self.spec.analysis.world_sampler(self.env.game(int(i)), p)}
+                jobs.append((i, agent, given, mask))
+            else:
+                labels[i], self.extras[i] = agent.act(observation, mask), ((), ())
+        results = self.pool.map(_search, jobs) if self.pool is not None else map(_search, jobs)
+        for (i, *_), (action, extras) in zip(jobs, results):
+            labels[i], self.extras[i] = action, extras
+        return labels
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+def _search(job: tuple) -> tuple[int, tuple]:
+    """One searching teacher's decision and the candidates it reports (none where it did not weigh any)."""
+    _, agent, given, mask = job
+    action = int(agent.act(given, mask))
+    choices, gains = list(getattr(agent, "last_choices", ()) or ()), list(getattr(agent, "last_gains", ()) or ())
+    if len(choices) < 2 or len(gains) != len(choices) or action not in choices:
+        return action, ((), ())
+    return action, (tuple(int(c) for c in choices), tuple(float(g) for g in gains))
+
+
+def _demonstrations(store: dict, games: int, acting_wins: float) -> Demonstrations:
+    candidates, gains = _padded(store["candidates"], store["gains"])
     return Demonstrations(np.concatenate(store["observations"]), np.concatenate(store["masks"]),
-                          np.concatenate(store["actions"]), np.concatenate(store["returns"]), games,
-                          wins / contests if contests else float("nan"))
+                          np.concatenate(store["actions"]), np.concatenate(store["returns"]), games, acting_wins,
+                          candidates, gains)
+
+
+def _padded(candidates: list, gains: list) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Per-row candidate lists as [M, K] arrays (K the longest; -1 and NaN fill); None if no row has any."""
+    width = max((len(c) for block in candidates for c in block), default=0)
+    if width == 0:
+        return None, None
+    rows = [c for block in candidates for c in block]
+    values = [g for block in gains for g in block]
+    c = np.full((len(rows), width), -1, np.int32)
+    g = np.full((len(rows), width), np.nan, np.float32)
+    for k, (cs, gs) in enumerate(zip(rows, values)):
+        c[k, :len(cs)], g[k, :len(gs)] = cs, gs
+    return c, g
 
 
 def best_actions(policy, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
@@ -142,9 +236,28 @@ def merge(a: Demonstrations | None, b: Demonstrations) -> Demonstrations:
     """DAgger's aggregate: every labelled decision so far."""
     if a is None:
         return b
-    return Demonstrations(np.concatenate([a.observations, b.observations]), np.concatenate([a.masks, b.masks]),
-                          np.concatenate([a.actions, b.actions]), np.concatenate([a.returns, b.returns]),
-                          a.games + b.games, b.acting_wins)
+    return merge_all([a, b])
+
+
+def merge_all(parts: list[Demonstrations]) -> Demonstrations:
+    """Demonstrations one after another (candidate columns padded to the widest); the last part's win share."""
+    def column(name: str) -> np.ndarray:
+        return np.concatenate([getattr(d, name) for d in parts])
+
+    width = max((d.candidates.shape[1] for d in parts if d.candidates is not None), default=0)
+    candidates = gains = None
+    if width:
+        candidates = np.concatenate([_widened(d.candidates, len(d), width, -1, np.int32) for d in parts])
+        gains = np.concatenate([_widened(d.gains, len(d), width, np.nan, np.float32) for d in parts])
+    return Demonstrations(column("observations"), column("masks"), column("actions"), column("returns"),
+                          sum(d.games for d in parts), parts[-1].acting_wins, candidates, gains)
+
+
+def _widened(a: np.ndarray | None, rows: int, width: int, fill, dtype) -> np.ndarray:
+    out = np.full((rows, width), fill, dtype)
+    if a is not None:
+        out[:, :a.shape[1]] = a
+    return out
 
 
 def _new_episode(players: int) -> _Episode:
@@ -173,6 +286,8 @@ def _keep(episode: _Episode, gamma: float, store: dict) -> int:
         store["masks"].append(np.stack([r[1] for r in rows]))
         store["actions"].append(np.array([r[2] for r in rows], np.int64))
         store["returns"].append(returns)
+        store.setdefault("candidates", []).append([r[3] if len(r) > 3 else () for r in rows])
+        store.setdefault("gains", []).append([r[4] if len(r) > 3 else () for r in rows])
         kept += len(rows)
     return kept
 
@@ -188,8 +303,13 @@ class CloneEpoch:
 
 def clone(policy, demos: Demonstrations, *, epochs: int, batch_size: int, learning_rate: float,
           vf_coef: float, seed: int, held_out: float = 0.05,
-          progress: Callable[[CloneEpoch], None] | None = None) -> list[CloneEpoch]:
-    """Train `policy` (a MaskableActorCriticPolicy) on `demos` (see the module's docstring)."""
+          progress: Callable[[CloneEpoch], None] | None = None, soft: float = 0.0,
+          temperature: float = 0.05) -> list[CloneEpoch]:
+    """Train `policy` (a MaskableActorCriticPolicy) on `demos` (see the module's docstring).
+
+    `soft` > 0 (demonstrations with candidates): the policy loss is (1 - soft) x the teacher's action's negative
+    log-likelihood plus soft x the cross-entropy with softmax(gains / `temperature`) over the row's candidates
+    (rows without candidates: the teacher's action alone)."""
     import torch
 
     from .policy import follow_optimizer
@@ -209,8 +329,11 @@ def clone(policy, demos: Demonstrations, *, epochs: int, batch_size: int, learni
         for start in range(0, len(train), batch_size):
             rows = np.sort(train[start:start + batch_size])  # sorted: rows read in memory order
             obs, masks, actions, returns = _batch(demos, rows)
-            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
-            policy_loss = -log_prob.mean()
+            if soft > 0 and demos.candidates is not None:
+                values, policy_loss = _soft_loss(policy, demos, rows, obs, masks, actions, soft, temperature)
+            else:
+                values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+                policy_loss = -log_prob.mean()
             value_loss = torch.nn.functional.mse_loss(values.flatten(), returns)
             optimizer.zero_grad()
             (policy_loss + vf_coef * value_loss).backward()
@@ -225,6 +348,39 @@ def clone(policy, demos: Demonstrations, *, epochs: int, batch_size: int, learni
             progress(record)
     policy.set_training_mode(False)
     return history
+
+
+def soft_targets(demos: Demonstrations, rows: np.ndarray, temperature: float) -> np.ndarray:
+    """[len(rows), n_actions]: softmax(gains / temperature) over each row's candidates; the teacher's action
+    alone where a row has none."""
+    out = np.zeros((len(rows), demos.masks.shape[1]), np.float32)
+    out[np.arange(len(rows)), demos.actions[rows]] = 1.0
+    candidates, gains = demos.candidates[rows], demos.gains[rows]
+    weighed = (candidates >= 0).sum(1) >= 2
+    for k in np.flatnonzero(weighed):
+        keep = candidates[k] >= 0
+        z = gains[k, keep].astype(np.float64) / temperature
+        q = np.exp(z - z.max())
+        out[k] = 0.0
+        out[k, candidates[k, keep]] = q / q.sum()
+    return out
+
+
+def _soft_loss(policy, demos: Demonstrations, rows: np.ndarray, obs, masks, actions, soft: float,
+               temperature: float):
+    """(values, (1 - soft) x NLL of the teacher's action + soft x cross-entropy with `soft_targets`)."""
+    import torch
+
+    features = policy.extract_features(obs)
+    pi, vf = (features, features) if policy.share_features_extractor else features
+    latent_pi, latent_vf = policy.mlp_extractor.forward_actor(pi), policy.mlp_extractor.forward_critic(vf)
+    distribution = policy.action_dist.proba_distribution(policy.action_net(latent_pi))
+    distribution.apply_masking(masks)
+    log_probs = distribution.log_probs
+    target = torch.as_tensor(soft_targets(demos, rows, temperature))
+    hard = -log_probs.gather(-1, actions.reshape(-1, 1)).mean()
+    cross = -(target * log_probs).sum(-1).mean()
+    return policy.value_net(latent_vf), (1 - soft) * hard + soft * cross
 
 
 def agreement(policy, demos: Demonstrations, rows: np.ndarray, chunk: int = 2048) -> float:

@@ -16,7 +16,9 @@ What happens:
    step's info (`GameVecEnv`).
 3. sb3-contrib's MaskablePPO learns with the network of training/policy.py, starting from the weights of
    the model ``init_from`` names, else first copying a teacher agent if the config's ``imitation`` section
-   names one (training/imitation.py: behaviour cloning, then DAgger rounds), saved as ``imitation.zip``.
+   names one (training/imitation.py: behaviour cloning, then DAgger rounds), saved as ``imitation.zip``;
+   then, if the ``expert_iteration`` section names a search, rounds of labels by that search and training
+   on them (training/expert_iteration.py, saved as ``expert_iteration/round<R>.zip``).
 4. The `Monitor` callback (training/monitor.py) counts games, writes TensorBoard scalars,
    freezes snapshots into the league, saves checkpoints (the newest few are kept), runs
    evaluations with the arena's tournament code, and prints a progress line.
@@ -196,6 +198,10 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
             init_from_model(cfg, model, meta)
         elif found is None and cfg.imitation.teacher:
             warm_start(cfg, run_dir, model, meta)
+        if found is None and cfg.expert_iteration.search:
+            from .expert_iteration import iterate
+
+            iterate(cfg, run_dir, model, meta)  # learning from the search: its labels, then training on them
         start = found[1] if found else 0
         if start >= cfg.total_steps:
             return already_done(cfg, run_dir, *found)

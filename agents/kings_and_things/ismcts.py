@@ -224,6 +224,7 @@ class ISMCTSAgent:
 
     def act(self, observation, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)
+        self.last_candidate, self.last_rounds, self.last_gains, self.last_choices = -1, 0, [], []  # none weighed yet
         if legal.size == 0:
             raise ValueError("ismcts agent: the action mask allows no action")
         if legal.size == 1:
@@ -242,7 +243,6 @@ class ISMCTSAgent:
         obs, mask = observation["observation"], np.asarray(action_mask)
         own = self._own_expert()
         decision = View(obs).decision
-        self.last_candidate, self.last_rounds, self.last_gains, self.last_choices = -1, 0, [], []
         if decision in (D.MOVE_SELECT, D.MOVE_STACK):
             self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
             return int(own.act(obs, mask))
