@@ -14,8 +14,8 @@ import json
 import time
 
 import numpy as np
+from ktenv.agents import kings_and_things as agents
 
-from ktenv import agents
 from ktenv.kings_and_things.arena import play_game
 
 
