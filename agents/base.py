@@ -56,3 +56,19 @@ class ModelCache:
                 self.loaded.clear()
             self.loaded[key] = self.load(p)
         return self.loaded[key]
+
+
+def parse_options(text: str, types: dict[str, Callable[[str], object]], name: str) -> dict:
+    """An agent spec's options, ``key=value,key=value`` (``;`` too) -> keyword arguments, each value converted by
+    its type in `types`; a clear ValueError naming the agent `name` for an unknown key or a bad value."""
+    out = {}
+    for item in filter(None, (t.strip() for t in text.replace(";", ",").split(","))):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in types:
+            raise ValueError(f"{name} option {item!r}: expected KEY=VALUE with KEY one of {', '.join(types)}")
+        try:
+            out[key] = types[key](value.strip())
+        except ValueError:
+            raise ValueError(f"{name} option {key}: {value!r} is not a valid {types[key].__name__}") from None
+    return out

@@ -71,3 +71,17 @@ class Dice:
         dice = cls(state=state)
         dice.script = script
         return dice
+
+
+def world_dice(rng: object) -> Dice:
+    """The generator a sampled world is drawn with: a Dice as is (it advances), a seed, or a seed drawn from a
+    numpy generator (None: from the OS)."""
+    if isinstance(rng, Dice):
+        return rng
+    if rng is None:
+        import numpy as np
+
+        rng = np.random.default_rng()
+    if hasattr(rng, "integers"):  # a numpy Generator
+        rng = int(rng.integers(2**63))
+    return Dice(seed=int(rng))

@@ -90,6 +90,7 @@ from ktenv.kings_and_things.env.observation import ObservationEncoder
 from ktenv.kings_and_things.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
 from ktenv.kings_and_things.worlds import NativeWorldSampler
 
+from .. import base
 from .expert import ExpertAgent
 from .greedy import GreedyAgent
 from .view import View
@@ -421,17 +422,7 @@ _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cuto
 
 def parse_options(text: str) -> dict:
     """``playouts=200,c=0.05,rollout=greedy`` -> keyword arguments (each value checked)."""
-    out = {}
-    for item in filter(None, (t.strip() for t in text.replace(";", ",").split(","))):
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or key not in _OPTIONS:
-            raise ValueError(f"ismcts option {item!r}: expected KEY=VALUE with KEY one of {', '.join(_OPTIONS)}")
-        try:
-            out[key] = _OPTIONS[key](value.strip())
-        except ValueError:
-            raise ValueError(f"ismcts option {key}: {value!r} is not a valid {_OPTIONS[key].__name__}") from None
-    return out
+    return base.parse_options(text, _OPTIONS, "ismcts")
 
 
 # What the bare name ``ismcts`` plays: the strongest setting measured, paired root evaluation over the expert's

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import base
 from .heuristic import ExpertAgent
 
 ROLLOUTS = ("random", "plain", "greedy", "expert")  # native codes 0-3 (search/policy.hpp)
@@ -98,17 +99,7 @@ class SearchAgent:
 
 def parse_options(text: str) -> dict:
     """``seconds=0.1,candidates=4`` -> keyword arguments (each value checked)."""
-    out = {}
-    for item in filter(None, (t.strip() for t in text.replace(";", ",").split(","))):
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or key not in _OPTIONS:
-            raise ValueError(f"search option {item!r}: expected KEY=VALUE with KEY one of {', '.join(_OPTIONS)}")
-        try:
-            out[key] = _OPTIONS[key](value.strip())
-        except ValueError:
-            raise ValueError(f"search option {key}: {value!r} is not a valid {_OPTIONS[key].__name__}") from None
-    return out
+    return base.parse_options(text, _OPTIONS, "search")
 
 
 def make_with_options(argument: str, **kwargs) -> SearchAgent:

@@ -177,8 +177,17 @@ class LearnerSeatEnv(gymnasium.Env):
         return reward
 
     def _opponent_observation(self, k: int, mask: np.ndarray) -> Any:
-        """What opponent `k`, to act now, gets as its observation (None when it does not read one)."""
-        return self.aec._observation_of(self.aec.game_state.actor) if self._feeds[k] else None
+        """What opponent `k`, to act now, gets as its observation (None when it does not read one); a searching
+        opponent (agents.base: ``needs_worlds``) also the game's world sampler for its seat."""
+        obs = self.aec._observation_of(self.aec.game_state.actor) if self._feeds[k] else None
+        if getattr(self.opponents[k], "needs_worlds", False):
+            s = self.aec.game_state
+            obs = {"observation": obs, "action_mask": mask, "worlds": self._world_sampler()(s, s.actor)}
+        return obs
+
+    def _world_sampler(self) -> Any:
+        """The game's world sampler class (``WorldSampler(state, seat)``), for searching opponents."""
+        raise NotImplementedError(f"{type(self).__name__}: this game has no world sampler for searching opponents")
 
     def _observation(self) -> np.ndarray:
         return self.aec._observation_of(self.seat)

@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rng import Dice
+from ..rng import Dice, world_dice
 from .constants import BOARD, CREATURE, CUP, NEUTRAL, SCREEN
 from .engine import kadab
 from .engine.actions import layout
@@ -110,17 +110,6 @@ def unknown_slots(s: GameState, player: int) -> tuple[np.ndarray, np.ndarray]:
     loose = (((place == SCREEN) & other & ~trade) | (place == CUP)) & free
     return np.flatnonzero(board), np.flatnonzero(loose)
 
-
-def world_dice(rng: Dice | np.random.Generator | int | None) -> Dice:
-    """The generator a world is drawn with: a Dice as is (it advances), a seed, or a seed drawn from a
-    numpy generator (None: from the OS)."""
-    if isinstance(rng, Dice):
-        return rng
-    if rng is None:
-        rng = np.random.default_rng()
-    if isinstance(rng, np.random.Generator):
-        rng = int(rng.integers(2**63))
-    return Dice(seed=int(rng))
 
 
 def sample_world(state: GameState, player: int, rng: Dice | np.random.Generator | int | None = None):

@@ -28,14 +28,10 @@ class KingsburgSingleEnv(LearnerSeatEnv):
     def game_state(self) -> KingsburgState:
         return self.aec.game_state
 
-    def _opponent_observation(self, k: int, mask: Any) -> Any:
-        obs = super()._opponent_observation(k, mask)
-        if getattr(self.opponents[k], "needs_worlds", False):  # a searching opponent (agents.base)
-            from .worlds import WorldSampler
+    def _world_sampler(self) -> Any:
+        from .worlds import WorldSampler
 
-            s = self.aec.game_state
-            obs = {"observation": obs, "action_mask": mask, "worlds": WorldSampler(s, s.actor)}
-        return obs
+        return WorldSampler
 
     def _refuse(self, action: int) -> None:
         raise IllegalActionError(f"action {action} ({self.describe_action(action)}) is not legal now")

@@ -26,23 +26,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rng import Dice
+from ..rng import Dice, world_dice
 from . import catalog as cat
 from .state import KingsburgState
 
 __all__ = ["WorldSampler", "card_hidden", "sample_world", "world_dice"]
 
-
-def world_dice(rng: Dice | np.random.Generator | int | None) -> Dice:
-    """The generator a world is drawn with: a Dice as is (it advances), a seed, or a seed drawn from a numpy
-    generator (None: from the OS)."""
-    if isinstance(rng, Dice):
-        return rng
-    if rng is None:
-        rng = np.random.default_rng()
-    if isinstance(rng, np.random.Generator):
-        rng = int(rng.integers(2**63))
-    return Dice(seed=int(rng))
 
 
 def card_hidden(s: KingsburgState, seat: int, y: int) -> bool:

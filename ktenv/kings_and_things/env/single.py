@@ -55,14 +55,10 @@ class SingleAgentEnv(LearnerSeatEnv):
     def game_state(self) -> GameState:
         return self.aec.game_state
 
-    def _opponent_observation(self, k: int, mask: Any) -> Any:
-        obs = super()._opponent_observation(k, mask)
-        if getattr(self.opponents[k], "needs_worlds", False):  # a searching opponent (agents.base)
-            from ktenv.kings_and_things.worlds import WorldSampler
+    def _world_sampler(self) -> Any:
+        from ktenv.kings_and_things.worlds import WorldSampler
 
-            s = self.aec.game_state
-            obs = {"observation": obs, "action_mask": mask, "worlds": WorldSampler(s, s.actor)}
-        return obs
+        return WorldSampler
 
     def _table_info(self) -> dict:
         return {"opponents": [str(getattr(o, "name", type(o).__name__)) for o in self.opponents]}
