@@ -53,6 +53,25 @@ void town_hall_apply(State& s, int action);
 
 // influence.py (K5.3)
 namespace influence {
+// actions.SUBSETS: subset i = (c - 1) * 4 + w takes the coloured slots of the bits of c and the white slots of w
+struct SubsetSlots {
+  std::array<int, DIE_SLOTS> slots{};
+  int size = 0;
+};
+constexpr std::array<SubsetSlots, N_SUBSETS> make_subsets() {
+  std::array<SubsetSlots, N_SUBSETS> out{};
+  for (int c = 1; c < 8; ++c)
+    for (int w = 0; w < 4; ++w) {
+      SubsetSlots& sub = out[(c - 1) * 4 + w];
+      for (int i = 0; i < 3; ++i)
+        if (c >> i & 1) sub.slots[sub.size++] = i;
+      for (int i = 0; i < 2; ++i)
+        if (w >> i & 1) sub.slots[sub.size++] = 3 + i;
+    }
+  return out;
+}
+inline constexpr std::array<SubsetSlots, N_SUBSETS> SUBSETS = make_subsets();
+
 struct Subset {
   int index, pips;
 };

@@ -6,31 +6,15 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "engine.hpp"
+
 namespace ktenv::kingsburg::agents {
 
 namespace {
 
 constexpr double DISCOUNT = 0.7;  // ExpertAgent.DISCOUNT
 
-struct SubsetSlots {  // actions.SUBSETS[i]: the die slots of subset i
-  int slots[DIE_SLOTS];
-  int size;
-};
-
-constexpr std::array<SubsetSlots, N_SUBSETS> make_subsets() {
-  std::array<SubsetSlots, N_SUBSETS> out{};
-  for (int c = 1; c < 8; ++c)
-    for (int w = 0; w < 4; ++w) {
-      SubsetSlots& sub = out[(c - 1) * 4 + w];
-      sub.size = 0;
-      for (int i = 0; i < 3; ++i)
-        if (c >> i & 1) sub.slots[sub.size++] = i;
-      for (int i = 0; i < 2; ++i)
-        if (w >> i & 1) sub.slots[sub.size++] = 3 + i;
-    }
-  return out;
-}
-constexpr std::array<SubsetSlots, N_SUBSETS> SUBSETS = make_subsets();
+using influence::SUBSETS;  // actions.SUBSETS[i]: the die slots of subset i
 
 double max3(const std::array<double, 3>& g) { return std::max(std::max(g[0], g[1]), g[2]); }
 double min3(const std::array<double, 3>& g) { return std::min(std::min(g[0], g[1]), g[2]); }

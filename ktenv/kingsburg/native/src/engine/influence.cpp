@@ -8,27 +8,6 @@ namespace ktenv::kingsburg::influence {
 
 namespace {
 
-// actions.SUBSETS: subset i = (c - 1) * 4 + w takes coloured slots of the bits of c and white slots of w
-struct SubsetSlots {
-  std::array<int, DIE_SLOTS> slots{};
-  int size = 0;
-};
-
-constexpr std::array<SubsetSlots, N_SUBSETS> make_subsets() {
-  std::array<SubsetSlots, N_SUBSETS> out{};
-  for (int c = 1; c < 8; ++c)
-    for (int w = 0; w < 4; ++w) {
-      SubsetSlots& sub = out[(c - 1) * 4 + w];
-      for (int i = 0; i < 3; ++i)
-        if (c >> i & 1) sub.slots[sub.size++] = i;
-      for (int i = 0; i < 2; ++i)
-        if (w >> i & 1) sub.slots[sub.size++] = 3 + i;
-    }
-  return out;
-}
-
-constexpr std::array<SubsetSlots, N_SUBSETS> SUBSETS = make_subsets();
-
 // slot bits of subset i: its coloured slots (bits 0-2) and white slots (bits 3-4)
 constexpr std::array<int, N_SUBSETS> make_slot_bits() {
   std::array<int, N_SUBSETS> out{};
