@@ -36,7 +36,7 @@ import numpy as np
 
 from ktenv.errors import ConfigError
 
-from .imitation import Demonstrations, clone, collect, merge_all
+from .imitation import Demonstrations, clone, collect, every, merge_all
 
 LABELS = "labels"
 MODELS = "expert_iteration"
@@ -104,15 +104,13 @@ def label_round(cfg, run_dir: Path, rnd: int, policy=None, say: Callable[[str], 
             demos, _ = read_shard(path, ei.search)
         else:
             t0 = time.perf_counter()
-            last = [t0]
 
-            def progress(kept: int, labelled: int, k=shard, t0=t0, last=last) -> None:
-                now = time.perf_counter()
-                if now - last[0] >= cfg.log_every_seconds:
-                    last[0] = now
-                    say(f"round {rnd} shard {k}: {labelled:,} decisions labelled so far, {kept:,} of them in "
-                        f"finished games ({now - t0:.0f} s, {labelled / (now - t0):.1f} labels/s)")
+            def shown(kept: int, labelled: int, k=shard, t0=t0) -> None:
+                spent_now = time.perf_counter() - t0
+                say(f"round {rnd} shard {k}: {labelled:,} decisions labelled so far, {kept:,} of them in "
+                    f"finished games ({spent_now:.0f} s, {labelled / spent_now:.1f} labels/s)")
 
+            progress = every(cfg.log_every_seconds, shown)
             seed = shard_seed(cfg.seed, rnd, shard)
             demos = collect(ei.search, 0, players=env.players, game=game, reward=env.reward, gamma=cfg.ppo.gamma,
                             opponents=ei.opponents, seed=seed, num_envs=ei.shard_games, policy=policy,

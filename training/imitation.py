@@ -408,6 +408,19 @@ def _batch(demos: Demonstrations, rows: np.ndarray):
             torch.as_tensor(demos.actions[rows]), torch.as_tensor(demos.returns[rows]))
 
 
+def every(seconds: float, report: Callable[[int, int], None]) -> Callable[[int, int], None]:
+    """`collect`'s progress callback that passes on at most one call per `seconds` (a long collection shows it
+    is alive without a line per step)."""
+    last = [time.perf_counter()]
+
+    def progress(kept: int, labelled: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= seconds:
+            last[0] = now
+            report(kept, labelled)
+    return progress
+
+
 def warm_start(cfg, policy, tb_dir) -> Demonstrations:
     """The config's ``imitation`` section, played out: the teacher's games, then ``dagger_rounds`` rounds of
     the learner's own, `clone` after each; progress on the console and in TensorBoard (``imitation/*``)."""
@@ -438,7 +451,9 @@ def warm_start(cfg, policy, tb_dir) -> Demonstrations:
         say(f"round {rnd}: {who} plays {target:,} decisions, {im.teacher} labels them")
         new = collect(im.teacher, target, players=env.players, game=game, reward=env.reward,
                       gamma=cfg.ppo.gamma, opponents=im.opponents, seed=cfg.seed * 1_000_003 + rnd * 100_003,
-                      num_envs=im.games, policy=None if rnd == 0 else policy, game_name=env.game_name)
+                      num_envs=im.games, policy=None if rnd == 0 else policy, game_name=env.game_name,
+                      progress=every(cfg.log_every_seconds, lambda kept, _, target=target, rnd=rnd: say(
+                          f"round {rnd}: {kept:,} of {target:,} decisions kept (from finished games)")))
         writer.add_scalar("imitation/acting_win_rate", new.acting_wins, rnd)
         say(f"round {rnd}: {len(new):,} decisions from {new.games} games; {who} won {new.acting_wins:.1%} "
             "against other opponents")

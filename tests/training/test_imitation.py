@@ -120,6 +120,16 @@ def test_a_bad_imitation_section_names_the_key(overrides, message):
         TrainConfig.from_yaml(SMOKE, overrides)
 
 
+def test_progress_is_passed_on_at_most_once_per_interval():
+    seen = []
+    quiet = imitation.every(1e9, lambda *a: seen.append(("quiet", a)))
+    chatty = imitation.every(0.0, lambda *a: seen.append(a))
+    for k in range(3):
+        quiet(k, k)
+        chatty(k, 2 * k)
+    assert seen == [(0, 0), (1, 2), (2, 4)]
+
+
 def test_a_run_with_a_warm_start_saves_it_and_a_resume_does_not_imitate_again(tmp_path, capsys):
     from ktenv.training.curve import read_scalars
 
@@ -127,10 +137,11 @@ def test_a_run_with_a_warm_start_saves_it_and_a_resume_does_not_imitate_again(tm
     args = ["--config", str(SMOKE), "--out", str(out), "--total-steps", "512", "--set", "eval.every=0",
             "--set", "eval.games=1", "--set", "imitation.teacher=greedy", "--set", "imitation.decisions=150",
             "--set", "imitation.dagger_rounds=1", "--set", "imitation.dagger_decisions=100",
-            "--set", "imitation.games=4", "--set", "env.max_rounds=3"]
+            "--set", "imitation.games=4", "--set", "env.max_rounds=3", "--set", "log_every_seconds=0.001"]
     assert train_main(args) == 0
     err = capsys.readouterr().err
     assert "imitation: round 1: the learner plays" in err and "agreement with greedy" in err
+    assert "decisions kept (from finished games)" in err  # the collection shows its progress
     assert (out / "imitation.zip").exists()
     scalars = read_scalars(out)
     assert "imitation/agreement" in scalars and "imitation/policy_loss" in scalars
