@@ -194,14 +194,8 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
     try:
         model, meta = build_model(cfg, venv), network_meta(cfg, venv)
         found = load_resume_point(model, run_dir, meta) if resume else None
-        if found is None and cfg.init_from:
-            init_from_model(cfg, model, meta)
-        elif found is None and cfg.imitation.teacher:
-            warm_start(cfg, run_dir, model, meta)
-        if found is None and cfg.expert_iteration.search:
-            from .expert_iteration import iterate
-
-            iterate(cfg, run_dir, model, meta)  # learning from the search: its labels, then training on them
+        if found is None:
+            before_ppo(cfg, run_dir, model, meta)
         start = found[1] if found else 0
         if start >= cfg.total_steps:
             return already_done(cfg, run_dir, *found)
@@ -216,6 +210,30 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
     finally:
         close_quietly(venv)
     return finish(cfg, run_dir, model, monitor)
+
+
+def before_ppo(cfg: TrainConfig, run_dir: Path, model, meta: dict) -> None:
+    """The stages before PPO: the warm start (``init_from`` or the imitation), then learning from the search.
+    Ctrl-C or SIGTERM stops them with a line saying what is kept: each stage saves as it goes."""
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        if cfg.init_from:
+            init_from_model(cfg, model, meta)
+        elif cfg.imitation.teacher:
+            warm_start(cfg, run_dir, model, meta)
+        if cfg.expert_iteration.search:
+            from .expert_iteration import iterate
+
+            iterate(cfg, run_dir, model, meta)  # learning from the search: its labels, then training on them
+    except KeyboardInterrupt:
+        print(f"\n[ktenv train] interrupted before PPO: {run_dir} keeps what was saved (imitation.zip, the "
+              "expert iteration's finished shards and round models); continue with --resume", file=sys.stderr)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, old)
 
 
 def load_resume_point(model, run_dir: Path, meta: dict) -> tuple[Path, int] | None:

@@ -460,6 +460,28 @@ def test_sigterm_saves_a_checkpoint_and_resume_continues(tmp_path):
     assert json.loads((out / "checkpoints/latest.json").read_text())["step"] >= latest["step"] + 256
 
 
+def test_sigterm_before_ppo_says_what_is_kept(tmp_path):
+    """SIGTERM in the imitation's long collection stops the run with a line, not silently."""
+    out = tmp_path / "warm"
+    cmd = [sys.executable, "-m", "ktenv.training.train_ppo", "--config", str(SMOKE), "--out", str(out),
+           "--set", "imitation.teacher=greedy", "--set", "imitation.decisions=100000000", "--set", "eval.every=0"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and not list((out / "tb").glob("events.*")):
+            time.sleep(0.5)  # the imitation's writer: the collection is under way
+        assert list((out / "tb").glob("events.*")), "the imitation did not start"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted before PPO" in err and "--resume" in err
+    assert not (out / "imitation.zip").exists()  # nothing half-written
+
+
 def test_an_exported_half_precision_model_is_smaller_and_plays(run, tmp_path, capsys):
     """The shipped model is the policy only, in float16 (python -m ktenv.training.export)."""
     from ktenv.training.export import main as export_main
