@@ -155,11 +155,14 @@ class ActorNetwork:
             raise ModelFileError(f"{path}: unknown activation {activation!r}")
         hidden = [(*layer(f"mlp_extractor.policy_net.{2 * i}"), activation) for i in range(len(net.get("pi", [])))]
         first = layer("pi_features_extractor.linear.0")
+        # the critic, where the file holds it whole and it reads the actor's first layer (else the actor alone:
+        # an RLlib snapshot keeps no critic)
         critic = None
+        vf = [f"mlp_extractor.value_net.{2 * i}" for i in range(len(net.get("vf", [])))] + ["value_net"]
         shared = state.get("vf_features_extractor.linear.0.weight")
-        if "value_net.weight" in state and (shared is None or np.array_equal(shared.T, first[0])):
-            critic = [(*layer(f"mlp_extractor.value_net.{2 * i}"), activation) for i in range(len(net.get("vf", [])))]
-            critic.append((*layer("value_net"), "none"))
+        if (all(f"{name}.weight" in state and f"{name}.bias" in state for name in vf)
+                and (shared is None or np.array_equal(shared.T, first[0]))):
+            critic = [(*layer(name), activation) for name in vf[:-1]] + [(*layer("value_net"), "none")]
         out = cls(first, hidden, layer("action_net"), critic)
         if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], meta["action_size"]):
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")

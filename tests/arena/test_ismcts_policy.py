@@ -154,3 +154,32 @@ def test_a_critic_of_the_wrong_shape_is_refused():
         plain.values(np.zeros((1, 10), np.float32))
     network = core().PolicyNetwork.make(first, bias, [], head, head_bias, False, "x", [layer(4, 3, 1), layer(3, 1)])
     assert network.has_value and network.values(np.ones((2, 10), np.float32)) == [0.0, 0.0]
+
+
+def test_a_model_without_a_shared_critic_is_refused(tmp_path):
+    """A critic with a first layer of its own, or none at all (an RLlib snapshot keeps none), cannot value the
+    rollouts from the actor's layer: the agent says so; the model still plays as ``ppo:``."""
+    import io
+    import zipfile
+
+    torch = pytest.importorskip("torch")
+    from ktenv.agents.network import read_meta
+    from ktenv.training.policy import meta_bytes
+
+    from tests.native.test_vector_policy import model_file
+
+    path, policy = model_file(tmp_path)
+    state = policy.state_dict()
+    own_layer = {**state, "vf_features_extractor.linear.0.weight": state["vf_features_extractor.linear.0.weight"] + 1}
+    actor_only = {k: v for k, v in state.items() if "value" not in k and not k.startswith("vf_")}
+    meta = {k: v for k, v in read_meta(path).items() if k != "format"}
+    for name, weights in (("own.zip", own_layer), ("actor.zip", actor_only)):
+        blob = io.BytesIO()
+        torch.save(weights, blob)
+        with zipfile.ZipFile(tmp_path / name, "w") as archive:
+            archive.writestr("ktenv.json", meta_bytes(meta))
+            archive.writestr("policy.pth", blob.getvalue())
+        with pytest.raises(ValueError, match="no value head after the actor's first layer"):
+            agents.make(f"ismcts:policy={tmp_path / name},rollout=expert,paired=2")
+        agents.make(f"ppo:{tmp_path / name}")
+    agents.make(f"ismcts:policy={path},rollout=expert,paired=2")
