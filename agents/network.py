@@ -133,8 +133,12 @@ class ActorNetwork:
     of the first layer's weights for each."""
 
     def __init__(self, first: tuple[np.ndarray, np.ndarray], hidden: list[tuple[np.ndarray, np.ndarray, str]],
-                 action: tuple[np.ndarray, np.ndarray]) -> None:
+                 action: tuple[np.ndarray, np.ndarray],
+                 critic: list[tuple[np.ndarray, np.ndarray, str]] | None = None) -> None:
         self.first, self.hidden, self.action = first, hidden, action  # weights [in, out], bias (, activation)
+        # the value path after the shared first layer (the critic MLP, then the value head with activation
+        # "none"), when the file's critic shares the actor's first layer; None otherwise
+        self.critic = critic
         self.observation_size = first[0].shape[0]
 
     @classmethod
@@ -150,7 +154,16 @@ class ActorNetwork:
         if activation not in ACTIVATIONS:
             raise ModelFileError(f"{path}: unknown activation {activation!r}")
         hidden = [(*layer(f"mlp_extractor.policy_net.{2 * i}"), activation) for i in range(len(net.get("pi", [])))]
-        out = cls(layer("pi_features_extractor.linear.0"), hidden, layer("action_net"))
+        first = layer("pi_features_extractor.linear.0")
+        # the critic, where the file holds it whole and it reads the actor's first layer (else the actor alone:
+        # an RLlib snapshot keeps no critic)
+        critic = None
+        vf = [f"mlp_extractor.value_net.{2 * i}" for i in range(len(net.get("vf", [])))] + ["value_net"]
+        shared = state.get("vf_features_extractor.linear.0.weight")
+        if (all(f"{name}.weight" in state and f"{name}.bias" in state for name in vf)
+                and (shared is None or np.array_equal(shared.T, first[0]))):
+            critic = [(*layer(name), activation) for name in vf[:-1]] + [(*layer("value_net"), "none")]
+        out = cls(first, hidden, layer("action_net"), critic)
         if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], meta["action_size"]):
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")
         return out
@@ -167,6 +180,16 @@ class ActorNetwork:
         for weights, bias, activation in self.hidden:
             h = ACTIVATIONS[activation](h @ weights + bias)
         return h @ self.action[0] + self.action[1]
+
+    def values(self, observations: np.ndarray) -> np.ndarray:
+        """The critic's V, float32 [rows], of observations [rows, observation_size] (needs `critic`)."""
+        if self.critic is None:
+            raise ValueError("this model has no value head after the actor's first layer")
+        x = np.asarray(observations, np.float32).reshape(-1, self.observation_size)
+        h = np.maximum(np.copysign(np.log1p(np.abs(x)), x) @ self.first[0] + self.first[1], 0)
+        for weights, bias, activation in self.critic:
+            h = ACTIVATIONS[activation](h @ weights + bias)
+        return h[:, 0]
 
 
 def load_actor(path: str | Path) -> tuple[ActorNetwork, dict]:

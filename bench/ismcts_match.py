@@ -5,7 +5,7 @@
 Prints the search agent's wins, its win share with a 95% Wilson interval, the games' rounds, and the
 search's decisions per game and seconds per decision (measured in native code: `last_seconds`); with
 ``paired=K``, the paired rounds per searched decision and the share of them where it did not play the
-expert's move.
+expert's move (with ``policy=PATH``, the model's).
 Game g has seed `seed + g`; the search agent sits in seat g % 2. A drawn or unfinished game counts half.
 """
 
@@ -87,7 +87,8 @@ def main() -> None:
           f"{sum(r['seconds'] for r in results) / len(results):.0f} s a game")
     if any(r["paired_rounds"] for r in results):
         print(f"paired: {sum(r['paired_rounds'] for r in results) / max(searched, 1):.0f} rounds a searched decision, "
-              f"not the expert's move in {sum(r['deviated'] for r in results) / max(searched, 1):.1%} of them")
+              f"not candidate 0 (the expert's move, or with policy= the model's) in "
+              f"{sum(r['deviated'] for r in results) / max(searched, 1):.1%} of them")
 
 
 if __name__ == "__main__":

@@ -295,7 +295,8 @@ ACTIVATION_NAMES = {module: name for name, module in ACTIVATIONS.items()}
 def PlayingNetwork(policy) -> ActorNetwork:  # noqa: N802 - it was a class, and reads as one where it is made
     """The actor's path of a loaded policy, for play (the league's snapshots, native policy seats):
     `ktenv.agents.network.ActorNetwork` (numpy float32, frozen weights, the same logits as `batch_logits` to
-    float rounding) made from the torch modules. The PPO update and the learner's own rollout keep torch
+    float rounding) made from the torch modules, with the critic's path where it shares the first layer (the
+    policy-guided search's cutoff value). The PPO update and the learner's own rollout keep torch
     (gradients; bfloat16 on wide batches)."""
     def arrays(linear: nn.Linear) -> tuple[np.ndarray, np.ndarray]:
         return (np.ascontiguousarray(linear.weight.detach().float().numpy().T),
@@ -304,13 +305,19 @@ def PlayingNetwork(policy) -> ActorNetwork:  # noqa: N802 - it was a class, and 
     first = policy.pi_features_extractor.linear
     if not (isinstance(first[0], nn.Linear) and isinstance(first[1], nn.ReLU)):
         raise TypeError(f"PlayingNetwork: unexpected features extractor {first}")
-    # the policy MLP as (weights [in, out], bias, activation name): SB3 builds it Linear, activation, ...
-    hidden: list[tuple[np.ndarray, np.ndarray, str]] = []
-    for module in policy.mlp_extractor.policy_net:
-        if isinstance(module, nn.Linear):
-            hidden.append((*arrays(module), "none"))
-        elif type(module) in ACTIVATION_NAMES and hidden and hidden[-1][2] == "none":
-            hidden[-1] = (*hidden[-1][:2], ACTIVATION_NAMES[type(module)])
-        else:
-            raise TypeError(f"PlayingNetwork: unexpected policy MLP {policy.mlp_extractor.policy_net}")
-    return ActorNetwork(arrays(first[0]), hidden, arrays(policy.action_net))
+    def mlp(net: nn.Module) -> list[tuple[np.ndarray, np.ndarray, str]]:
+        """An MLP as (weights [in, out], bias, activation name): SB3 builds it Linear, activation, ..."""
+        layers: list[tuple[np.ndarray, np.ndarray, str]] = []
+        for module in net:
+            if isinstance(module, nn.Linear):
+                layers.append((*arrays(module), "none"))
+            elif type(module) in ACTIVATION_NAMES and layers and layers[-1][2] == "none":
+                layers[-1] = (*layers[-1][:2], ACTIVATION_NAMES[type(module)])
+            else:
+                raise TypeError(f"PlayingNetwork: unexpected MLP {net}")
+        return layers
+
+    # the critic, when it reads the actor's first layer (share_features_extractor): its MLP and the value head
+    shared = policy.vf_features_extractor is policy.pi_features_extractor
+    critic = mlp(policy.mlp_extractor.value_net) + [(*arrays(policy.value_net), "none")] if shared else None
+    return ActorNetwork(arrays(first[0]), mlp(policy.mlp_extractor.policy_net), arrays(policy.action_net), critic)

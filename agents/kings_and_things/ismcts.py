@@ -72,6 +72,13 @@ from the defaults below, the first version's settings, chosen in short matches a
   ``c``, ``worlds``, ``expand``, ``widening`` and ``margin`` do not apply. On a game of the Python engine,
   the tree search runs as without it;
 - ``z``: with ``paired``, the standard errors by which a candidate must beat the expert's move (default 2);
+- ``policy`` (with ``paired``): PATH of a trained model (a ``ktenv train`` zip of this game, for the table's
+  player count; read weights-only, as ``ppo:PATH``) steers the paired search: the candidates are the model's K
+  most likely legal actions for the seat (the masked logits of the seat's observation), candidate 0 the model's
+  best, played unless another beats it by ``z`` standard errors; the rollouts stay the native expert's;
+- ``value`` (with ``policy``): ``policy`` (default) values an unfinished rollout at its cutoff by the model's
+  critic, its estimate from the seat's own observation of the rollout's state mapped to the win scale (a
+  finished game keeps its exact value); ``public`` by `public_value`, as without ``policy``;
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -166,7 +173,7 @@ class ISMCTSAgent:
                  rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  race: float = W_RACE, follow: int = 0, margin: float = 0.0, paired: int = 0, z: float = 2.0,
-                 seed: int | None = None) -> None:
+                 policy: str | None = None, value: str | None = None, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -193,6 +200,9 @@ class ISMCTSAgent:
         if not (math.isfinite(float(z)) and float(z) >= 0):
             raise ValueError(f"ismcts: z must be a finite number >= 0, got {z}")
         self.paired, self.z = int(paired), float(z)
+        self.policy, self.value = _policy_options(policy, value, self.paired)
+        self._model = _load_model(self.policy) if self.policy else None  # (ActorNetwork, meta)
+        self._critic = None  # value=policy: the native network with its critic (made on first use)
         self.follow = bool(int(follow)) or self.paired > 0
         if not float(margin) >= 0:
             raise ValueError(f"ismcts: margin must not be negative, got {margin}")
@@ -237,11 +247,16 @@ class ISMCTSAgent:
                              "ktenv.kings_and_things.worlds, for its seat); the arena, `ktenv play` and the "
                              "single-agent env pass it to agents with needs_worlds")
         if not isinstance(worlds, NativeWorldSampler):
+            if self._model is not None:
+                raise ValueError("ismcts: policy= steers the native paired search; this game runs on the Python "
+                                 "engine (play it with the native backend)")
             return self.search(worlds, legal)
         if not self.follow:
             return self.native_search(worlds, legal)
         # follow: a move's counters and steps are its expert's plan for the stack the search started
         obs, mask = observation["observation"], np.asarray(action_mask)
+        if self._model is not None:
+            _check_table(self.policy, self._model[1], worlds.cfg, np.shape(obs))
         own = self._own_expert()
         decision = View(obs).decision
         if decision in (D.MOVE_SELECT, D.MOVE_STACK):
@@ -277,26 +292,47 @@ class ISMCTSAgent:
             self.follow, self.margin, int(self.rng.integers(2**63)))
         return int(action)
 
+    def paired_candidates(self, own, obs, mask: np.ndarray) -> list[int]:
+        """The paired search's candidates: with ``policy``, the model's K most likely legal actions (ties: the
+        lower action first); else the expert's K best, its own choice first (its tie-break draw and move plan)."""
+        if self._model is None:
+            legal, scores = own.scores(obs, mask)
+            choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
+            order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
+            return [choice] + [int(a) for a in legal[order] if a != choice][:self.paired - 1]
+        own.scores(obs, mask)  # its move plans, should a candidate start a move (see paired_search)
+        legal = np.flatnonzero(mask)
+        logits = self._model[0].logits(obs)[0][legal]
+        return [int(a) for a in legal[np.argsort(-logits, kind="stable")[:self.paired]]]
+
+    def _native_critic(self):
+        """The model as a native network with its critic (value=policy), or None (value=public)."""
+        if self.value != "policy":
+            return None
+        if self._critic is None:
+            from ktenv.kings_and_things.vector import native_policy
+
+            self._critic = native_policy(self._model[0], False, f"ismcts policy {self.policy}", value=True)
+        return self._critic
+
     def paired_search(self, worlds: NativeWorldSampler, own, obs, mask: np.ndarray) -> int:
-        """Paired root evaluation (option ``paired``) of the expert's best actions, in C++
-        (Search::decide_paired); `own`: the agent's native expert, whose choice is candidate 0."""
+        """Paired root evaluation (option ``paired``) of the expert's (or with ``policy``, the model's) best
+        actions, in C++ (Search::decide_paired); `own`: the agent's native expert, which carries out the move
+        chosen (and without ``policy`` decides candidate 0)."""
         from ktenv.kings_and_things.native import core
         from ktenv.kings_and_things.native.expert import expert_plan_for
         from ktenv.kings_and_things.native.observation import stats_encoder
 
-        legal, scores = own.scores(obs, mask)
-        choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
-        order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
-        candidates = [choice] + [int(a) for a in legal[order] if a != choice][:self.paired - 1]
-        self.last_choices = candidates
+        candidates = self.last_choices = self.paired_candidates(own, obs, mask)
         (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
          self.last_gains) = core().ismcts_paired(
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
             self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
-            int(self.rng.integers(2**63)))
+            int(self.rng.integers(2**63)), self._native_critic())
         self.last_nodes = 0
-        if a != choice and View(obs).decision == D.MOVE_START:
-            own.follow(a)  # its expert carries out the move of the stack chosen (scored by act above)
+        expert_choice = self._model is None and a == candidates[0]  # the expert's own act made its plan
+        if not expert_choice and View(obs).decision == D.MOVE_START:
+            own.follow(a)  # its expert carries out the move of the stack chosen (scored above)
         return int(a)
 
     def search(self, worlds, legal: np.ndarray) -> int:
@@ -417,7 +453,52 @@ class ISMCTSAgent:
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
-            "margin": float, "paired": int, "z": float, "seed": int}
+            "margin": float, "paired": int, "z": float, "policy": str, "value": str, "seed": int}
+VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
+
+
+def _policy_options(policy: str | None, value: str | None, paired: int) -> tuple[str | None, str | None]:
+    """The checked ``policy`` and ``value`` options (value defaults to ``policy`` where a model is given)."""
+    if not policy:
+        if value is not None:
+            raise ValueError(f"ismcts: value={value} needs policy=PATH (a trained model)")
+        return None, None
+    if paired < 2:
+        raise ValueError(f"ismcts: policy= steers the paired search: it needs paired=K >= 2 (got paired={paired})")
+    value = value or "policy"
+    if value not in VALUES:
+        raise ValueError(f"ismcts: value must be one of {', '.join(VALUES)}, got {value!r}")
+    return policy, value
+
+
+def _load_model(path: str):
+    """(ActorNetwork with its critic, meta) of a Kings & Things model zip, weights-only (agents.network); a
+    one-line ValueError for a missing or unreadable file, a model of another game, or one without a critic."""
+    from ktenv.kings_and_things.spec import GAME
+    from ktenv.registry import default
+
+    from ..network import ModelFileError
+    from ..ppo import load_cached
+
+    try:
+        network, meta = load_cached(path)
+    except ModelFileError as exc:
+        raise ValueError(f"ismcts: policy={path}: {exc}") from None
+    game = str(meta["game"].get("game") or default().name)  # a file that names no game: the default game's
+    if game != GAME.name:
+        raise ValueError(f"ismcts: policy={path} is a model of {game}; this search plays {GAME.name}")
+    if network.critic is None:
+        raise ValueError(f"ismcts: policy={path} has no value head after the actor's first layer")
+    return network, meta
+
+
+def _check_table(path: str, meta: dict, cfg, shape: tuple) -> None:
+    """The model fits the table: its player count and observation size, naming both sides."""
+    players = int(meta["game"].get("n_players", 0))
+    if players != cfg.n_players or shape != (meta["observation_size"],):
+        raise ValueError(f"ismcts: policy={path} is a model for {players} players and observations of "
+                         f"{meta['observation_size']} entries; this table has {cfg.n_players} players and "
+                         f"observations of {shape[0] if shape else 0}")
 
 
 def parse_options(text: str) -> dict:

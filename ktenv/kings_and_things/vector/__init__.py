@@ -351,12 +351,15 @@ def _as_bool(rows: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 __all__ = ["POLICY_PREFIXES", "SEAT_KINDS", "SKIP", "VectorEnv", "reasons"]
 
 
-def native_policy(playing, sample: bool, name: str):
+def native_policy(playing, sample: bool, name: str, value: bool = False):
     """A trained network (`ktenv.training.policy.PlayingNetwork`) as a native policy seat's: a copy of the
     weights in native memory; `sample`: draw from the masked softmax (``ppo-sample:``), else the best legal
-    action."""
+    action; `value`: with the critic's path too (``playing.critic``; the policy-guided search's cutoff value)."""
     from ..native import core
 
     codes = ("none", "relu", "tanh", "elu")  # agents/policy.hpp's Activation
+    if value and playing.critic is None:
+        raise ValueError(f"{name}: the model has no value head after the actor's first layer")
     hidden = [(weights, bias, codes.index(activation)) for weights, bias, activation in playing.hidden]
-    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name)
+    critic = [(w, b, codes.index(activation)) for w, b, activation in playing.critic] if value else []
+    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic)

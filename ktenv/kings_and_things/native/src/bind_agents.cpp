@@ -120,10 +120,11 @@ ktenv::agents::Dense dense_of(const Layer& layer) {
 }
 
 // The network from training.policy.PlayingNetwork's arrays (copied: the batch's threads read them without
-// Python).
+// Python); `value`: the critic's layers after the shared first layer, its value head last (empty: no critic).
 std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Floats& first_bias,
                                                   const std::vector<Layer>& hidden, const Matrix& head,
-                                                  const Floats& head_bias, bool sample, std::string name) {
+                                                  const Floats& head_bias, bool sample, std::string name,
+                                                  const std::vector<Layer>& value) {
   PolicyNetwork net;
   net.observation_size = static_cast<int>(first.shape(0));
   net.features = static_cast<int>(first.shape(1));
@@ -131,6 +132,11 @@ std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Flo
   net.first_bias = copy_of(first_bias);
   for (const Layer& layer : hidden) net.hidden.push_back(dense_of(layer));
   net.head = dense_of(Layer{head, head_bias, 0});
+  for (const Layer& layer : value) net.value_hidden.push_back(dense_of(layer));
+  if (!net.value_hidden.empty()) {  // the last of the critic's layers is its value head
+    net.value_head = std::move(net.value_hidden.back());
+    net.value_hidden.pop_back();
+  }
   net.sample = sample;
   net.name = std::move(name);
   return ktenv::agents::make_policy_network(std::move(net));
@@ -172,14 +178,26 @@ void bind_agents(nb::module_& m) {
                             "A trained policy's actor path for native policy seats (agents/policy.hpp); made by "
                             "ktenv.kings_and_things.vector from a ktenv model zip")
       .def_static("make", &make_network, nb::arg("first"), nb::arg("first_bias"), nb::arg("hidden"), nb::arg("head"),
-                  nb::arg("head_bias"), nb::arg("sample"), nb::arg("name"),
+                  nb::arg("head_bias"), nb::arg("sample"), nb::arg("name"), nb::arg("value") = std::vector<Layer>{},
                   "first: [observation, features] (transposed), hidden: (weight [in, out], bias, activation code: "
                   "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
-                  "play the best legal action (ppo:)")
+                  "play the best legal action (ppo:); value: the critic's layers after the first layer, the value "
+                  "head last (optional)")
       .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
       .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })
       .def_prop_ro("sample", [](const PolicyNetwork& n) { return n.sample; })
       .def_prop_ro("name", [](const PolicyNetwork& n) { return n.name; })
+      .def_prop_ro("has_value", [](const PolicyNetwork& n) { return n.has_value(); })
+      .def("values", [](const PolicyNetwork& n, const ObsRows& obs) {
+        if (!n.has_value()) throw std::invalid_argument("values: this network was made without its value head");
+        if (static_cast<int>(obs.shape(1)) != n.observation_size)
+          throw std::invalid_argument("values: observations of " + std::to_string(obs.shape(1)) + " entries, the "
+                                      "network takes " + std::to_string(n.observation_size));
+        std::vector<float> out(obs.shape(0)), a(static_cast<std::size_t>(n.widest)), b(a.size());
+        for (std::size_t r = 0; r < obs.shape(0); ++r)
+          out[r] = n.value(obs.data() + r * obs.shape(1), a.data(), b.data());
+        return out;
+      }, nb::arg("obs"), "the critic's V per observation row (the search's arithmetic, for the tests)")
       .def("logits", [](const PolicyNetwork& n, const ObsRows& obs) {
         if (static_cast<int>(obs.shape(1)) != n.observation_size)
           throw std::invalid_argument("logits: observations of " + std::to_string(obs.shape(1)) + " entries, the "

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/policy.hpp"
 #include "agents/view.hpp"
 #include "engine/machine.hpp"
 #include "engine/observation.hpp"
@@ -111,9 +112,11 @@ void bind_search(nb::module_& m) {
   m.def("ismcts_paired", [](const WorldSampler& worlds, const ktenv::observation::Plan& obs,
                             std::shared_ptr<const ktenv::agents::ExpertPlan> expert,
                             const std::vector<int>& candidates, int playouts, double seconds, int cutoff,
-                            double w_citadel, double w_top, double w_race, double z, std::uint64_t seed) {
+                            double w_citadel, double w_top, double w_race, double z, std::uint64_t seed,
+                            std::shared_ptr<const ktenv::agents::PolicyNetwork> critic) {
     // paired root evaluation with expert rollouts (Search::decide_paired), without the GIL:
-    // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate)
+    // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate);
+    // critic: a network with its value head that values the unfinished rollouts (None: the public score)
     const int size = worlds.truth().t->layout.size;
     if (candidates.size() < 2) throw std::invalid_argument("ismcts_paired: needs at least two candidates");
     for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -127,13 +130,13 @@ void bind_search(nb::module_& m) {
     opt.w_citadel = w_citadel, opt.w_top = w_top, opt.w_race = w_race, opt.z = z, opt.follow = true;
     ktenv::search::SearchResult r;
     {
-      ktenv::search::Search search(obs, std::move(expert), opt, seed);
+      ktenv::search::Search search(obs, std::move(expert), opt, seed, std::move(critic));
       nb::gil_scoped_release unlocked;
       r = search.decide_paired(worlds.truth(), worlds.seat(), candidates);
     }
     return nb::make_tuple(r.action, r.candidate, r.rounds, r.iterations, r.seconds, r.gains);
   }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("candidates"), nb::arg("playouts"),
      nb::arg("seconds"), nb::arg("cutoff"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
-     nb::arg("z"), nb::arg("seed"),
+     nb::arg("z"), nb::arg("seed"), nb::arg("critic").none() = nb::none(),
      "candidates: distinct actions legal for the sampler's seat, the first the default");
 }

@@ -54,7 +54,7 @@ void check_dense(const Dense& layer, int in, const std::string& what) {
 
 // symlog(x) = sign(x) log(1 + |x|) is 0 where x is: only the observation's nonzero entries (about 9% of it)
 // read their row of the first layer.
-void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) const {
+void PolicyNetwork::features_of(const float* obs, float* a) const {
   std::copy(first_bias.begin(), first_bias.end(), a);
   for (int j = 0; j < observation_size; ++j) {
     float x = obs[j];
@@ -63,11 +63,27 @@ void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) con
     add_row(a, &first[static_cast<std::size_t>(j) * features], v, features);
   }
   apply(Activation::RELU, a, features);
+}
+
+void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) const {
+  features_of(obs, a);
   for (const Dense& layer : hidden) {
     dense(layer, a, b);
     std::swap(a, b);
   }
   dense(head, a, out);
+}
+
+float PolicyNetwork::value(const float* obs, float* a, float* b) const {
+  if (!has_value()) throw std::logic_error("policy network: made without its value head");
+  features_of(obs, a);
+  for (const Dense& layer : value_hidden) {
+    dense(layer, a, b);
+    std::swap(a, b);
+  }
+  float v = 0.0f;
+  dense(value_head, a, &v);
+  return v;
 }
 
 std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
@@ -86,6 +102,17 @@ std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
   check_dense(net.head, width, "policy network: action head");
   if (net.head.activation != Activation::NONE)
     throw std::invalid_argument("policy network: the action head gives raw logits (no activation)");
+  if (net.value_head.out != 0 || !net.value_hidden.empty()) {  // the critic, after the shared first layer
+    width = net.features;
+    for (std::size_t k = 0; k < net.value_hidden.size(); ++k) {
+      check_dense(net.value_hidden[k], width, "policy network: value layer " + std::to_string(k));
+      width = net.value_hidden[k].out;
+      net.widest = std::max(net.widest, width);
+    }
+    check_dense(net.value_head, width, "policy network: value head");
+    if (net.value_head.out != 1 || net.value_head.activation != Activation::NONE)
+      throw std::invalid_argument("policy network: the value head gives one raw number (one output, no activation)");
+  }
   return std::make_shared<const PolicyNetwork>(std::move(net));
 }
 

@@ -7,6 +7,10 @@
 // numpy's matrix products block their sums differently) and are the same on every thread. The choice is that
 // of the arena's agent of the same name (agents/ppo.py): the most likely legal action (`ppo:`), or one drawn
 // from the masked softmax as numpy's Generator.choice draws (`ppo-sample:`), with default_rng(the seat's seed).
+//
+// Optionally the critic too (the policy-guided search values a rollout's cutoff by it): the value MLP `vf` and
+// the value head, after the same first layer (our policies share it between actor and critic:
+// training/policy.py, share_features_extractor).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +36,8 @@ struct PolicyNetwork {
   std::vector<float> first, first_bias;  // [observation, features]: a row per observation entry, then ReLU
   std::vector<Dense> hidden;             // the policy MLP, in order
   Dense head;                            // the logits (no activation)
+  std::vector<Dense> value_hidden;       // the critic's MLP, in order (optional: see has_value)
+  Dense value_head;                      // V (one output, no activation); out == 0: no critic given
   bool sample = false;                   // draw from the masked softmax (ppo-sample:), else the best legal action
   std::string name;                      // the seat's spec, for the caller
   int widest = 0;                        // the widest hidden layer (scratch size)
@@ -40,6 +46,13 @@ struct PolicyNetwork {
   // Unmasked logits of one observation (float32[observation_size]) into out[n_actions]; a and b: scratch of
   // `widest` floats each.
   void logits(const float* obs, float* out, float* a, float* b) const;
+  bool has_value() const { return value_head.out == 1; }
+  // The critic's estimate V of one observation (has_value() only); a and b: scratch as for logits.
+  float value(const float* obs, float* a, float* b) const;
+
+ private:
+  // a[features] = ReLU(first-layer bias + symlog(obs) W): the layer the actor and the critic share.
+  void features_of(const float* obs, float* a) const;
 };
 
 // Checked: the shapes chain (first layer -> hidden layers -> head), known activations; throws

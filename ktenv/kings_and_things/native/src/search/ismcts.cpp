@@ -31,8 +31,8 @@ constexpr double kAim = 0.95;  // the share of a time budget the search plans to
 }  // namespace
 
 Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::ExpertPlan> expert, SearchOptions options,
-               std::uint64_t seed)
-    : obs_(obs), expert_plan_(std::move(expert)), opt_(options), rng_(Dice::seeded(seed)) {
+               std::uint64_t seed, std::shared_ptr<const agents::PolicyNetwork> critic)
+    : obs_(obs), expert_plan_(std::move(expert)), opt_(options), rng_(Dice::seeded(seed)), critic_(std::move(critic)) {
   if (opt_.playouts < 0 || opt_.seconds < 0 || opt_.cutoff < 0 || opt_.worlds < 0 || opt_.widening <= 0)
     throw std::invalid_argument("ismcts: playouts, seconds, cutoff and worlds must not be negative, widening > 0");
   if (opt_.playouts == 0 && opt_.seconds == 0)
@@ -49,6 +49,15 @@ Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::Exper
   if (opt_.rollout == EXPERT || opt_.expand == EXPERT)
     for (int p = 0; p < obs_.n; ++p) expert_.emplace_back(expert_plan_, rng_.next64());
   obs_buf_.resize(static_cast<std::size_t>(obs_.size));
+  if (critic_) {
+    if (!critic_->has_value()) throw std::invalid_argument("ismcts: the network given as critic has no value head");
+    if (critic_->observation_size != obs_.size)
+      throw std::invalid_argument("ismcts: the critic takes observations of " +
+                                  std::to_string(critic_->observation_size) + " entries, this game's have " +
+                                  std::to_string(obs_.size));
+    critic_a_.assign(static_cast<std::size_t>(critic_->widest), 0.0f);
+    critic_b_.assign(critic_a_.size(), 0.0f);
+  }
 }
 
 bool Search::out_of_time() const { return opt_.seconds > 0 && now() > deadline_; }
@@ -139,6 +148,23 @@ void Search::value(const State& w) {
 }
 
 void Search::rollout(State& w) {
+  play_out(w);
+  value(w);
+}
+
+// The seat's value of an unfinished game by the critic, from the seat's own observation of w. The critic
+// estimates the seat's "win" reward (the winner +1, each loser -1/(n-1)); the win probability p that gives that
+// expectation, p - (1 - p)/(n-1) = v, is ((n-1) v + 1) / n, clipped to [0, 1]: the scale of a finished game's
+// value (1 for a win, 0 for a loss), so finished and cut-off rollouts compare on one scale.
+double Search::critic_value(const State& w, int seat) {
+  observation::encode(w, obs_, seat, obs_buf_.data());
+  const double v = critic_->value(obs_buf_.data(), critic_a_.data(), critic_b_.data());
+  const double n = w.n.Players;
+  return std::clamp(((n - 1.0) * v + 1.0) / n, 0.0, 1.0);
+}
+
+// The rollout policy's decisions from w, at most `cutoff` of them (fewer when the game ends or time is up).
+void Search::play_out(State& w) {
   std::vector<int> legal;
   for (int i = 0; i < opt_.cutoff && !over(w) && !out_of_time(); ++i) {
     collect(w, legal);
@@ -147,7 +173,6 @@ void Search::rollout(State& w) {
                                          : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
     machine::step_legal(w, a);
   }
-  value(w);
 }
 
 void Search::iterate(State& w) {
@@ -285,8 +310,8 @@ SearchResult Search::decide(const State& truth, int seat, const std::vector<int>
 // One candidate of a paired round: `action` (legal in `world`) in a copy of the round's world (its dice
 // stream included), carried out by the seat's expert if it starts a move, then expert rollouts from the
 // round's seeds (the same tie-break draws for every candidate, no move plans left from other rollouts);
-// the seat's value, or NaN when the time budget cut the rollout short (the round is then dropped: its
-// rollouts would not be alike).
+// the seat's value (of an unfinished game: the critic's if one was given, else the public score), or NaN when
+// the time budget cut the rollout short (the round is then dropped: its rollouts would not be alike).
 double Search::paired_rollout(const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds) {
   for (std::size_t p = 0; p < expert_.size(); ++p) expert_[p].reset(seeds[p]);
   State w = world;
@@ -294,8 +319,11 @@ double Search::paired_rollout(const State& world, int seat, int action, const st
   collect(w, legal);
   follow_start(w, action);
   machine::step_legal(w, action);
-  rollout(w);
-  return out_of_time() ? std::numeric_limits<double>::quiet_NaN() : value_[seat];
+  play_out(w);
+  if (out_of_time()) return std::numeric_limits<double>::quiet_NaN();
+  if (critic_ && !over(w)) return critic_value(w, seat);
+  value(w);
+  return value_[seat];
 }
 
 SearchResult Search::decide_paired(const State& truth, int seat, const std::vector<int>& candidates) {

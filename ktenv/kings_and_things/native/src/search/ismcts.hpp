@@ -20,6 +20,10 @@
 // `cutoff` decisions; the paired differences d_k = v_k - v_0 of the seat's value cancel most of the
 // dice and hidden-counter noise (common random numbers). The candidate of the largest mean d_k is
 // played if that mean is positive and above z standard errors, else candidate 0.
+//
+// Given a trained network with its critic (the policy-guided search), an unfinished paired rollout is valued at
+// its cutoff by that critic instead of the public score: its estimate from the seat's own observation of the
+// rollout's state (the sampled world's, never the true game's), mapped to the win scale of a finished game.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +32,7 @@
 
 #include "agents/expert.hpp"
 #include "agents/greedy.hpp"
+#include "agents/policy.hpp"
 #include "engine/observation.hpp"
 #include "state.hpp"
 
@@ -68,8 +73,10 @@ struct SearchResult {
 class Search {
  public:
   // expert: the expert agent's plan of the game's layout (its base is the greedy agent's)
+  // critic: a network with its value head, whose estimate values decide_paired's unfinished rollouts for the
+  // seat (null: the public score, as decide always does)
   Search(const observation::Plan& obs, std::shared_ptr<const agents::ExpertPlan> expert, SearchOptions options,
-         std::uint64_t seed);
+         std::uint64_t seed, std::shared_ptr<const agents::PolicyNetwork> critic = nullptr);
   // The action for `seat` at the true state `truth` (read only through sample_world); `legal`: the
   // legal actions there, ascending (at least two).
   SearchResult decide(const State& truth, int seat, const std::vector<int>& legal);
@@ -92,6 +99,8 @@ class Search {
 
   void iterate(State& w);
   void rollout(State& w);
+  void play_out(State& w);
+  double critic_value(const State& w, int seat);
   double paired_rollout(const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds);
   void value(const State& w);
   void rank(State& w, Node& node, const std::vector<int>& legal);
@@ -116,6 +125,8 @@ class Search {
   std::vector<int> scratch_legal_;
   std::vector<double> scratch_scores_;
   std::vector<double> value_;
+  std::shared_ptr<const agents::PolicyNetwork> critic_;
+  std::vector<float> critic_a_, critic_b_;  // the critic's scratch
   double deadline_ = 0.0;
 };
 
