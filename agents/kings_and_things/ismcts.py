@@ -79,6 +79,8 @@ from the defaults below, the first version's settings, chosen in short matches a
 - ``value`` (with ``policy``): ``policy`` (default) values an unfinished rollout at its cutoff by the model's
   critic, its estimate from the seat's own observation of the rollout's state mapped to the win scale (a
   finished game keeps its exact value); ``public`` by `public_value`, as without ``policy``;
+- ``candidates`` (with ``policy``): ``policy`` (default) as above; ``expert`` keeps the expert's K best (candidate
+  0 its own move, as without ``policy``), so the model only values the rollouts' cutoffs;
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -173,7 +175,8 @@ class ISMCTSAgent:
                  rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  race: float = W_RACE, follow: int = 0, margin: float = 0.0, paired: int = 0, z: float = 2.0,
-                 policy: str | None = None, value: str | None = None, seed: int | None = None) -> None:
+                 policy: str | None = None, value: str | None = None, candidates: str | None = None,
+                 seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -200,7 +203,7 @@ class ISMCTSAgent:
         if not (math.isfinite(float(z)) and float(z) >= 0):
             raise ValueError(f"ismcts: z must be a finite number >= 0, got {z}")
         self.paired, self.z = int(paired), float(z)
-        self.policy, self.value = _policy_options(policy, value, self.paired)
+        self.policy, self.value, self.candidates = _policy_options(policy, value, candidates, self.paired)
         self._model = _load_model(self.policy) if self.policy else None  # (ActorNetwork, meta)
         self._critic = None  # value=policy: the native network with its critic (made on first use)
         self.follow = bool(int(follow)) or self.paired > 0
@@ -295,7 +298,7 @@ class ISMCTSAgent:
     def paired_candidates(self, own, obs, mask: np.ndarray) -> list[int]:
         """The paired search's candidates: with ``policy``, the model's K most likely legal actions (ties: the
         lower action first); else the expert's K best, its own choice first (its tie-break draw and move plan)."""
-        if self._model is None:
+        if self.candidates != "policy":
             legal, scores = own.scores(obs, mask)
             choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
             order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
@@ -330,7 +333,7 @@ class ISMCTSAgent:
             self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
             int(self.rng.integers(2**63)), self._native_critic())
         self.last_nodes = 0
-        expert_choice = self._model is None and a == candidates[0]  # the expert's own act made its plan
+        expert_choice = self.candidates != "policy" and a == candidates[0]  # the expert's own act made its plan
         if not expert_choice and View(obs).decision == D.MOVE_START:
             own.follow(a)  # its expert carries out the move of the stack chosen (scored above)
         return int(a)
@@ -453,22 +456,30 @@ class ISMCTSAgent:
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
-            "margin": float, "paired": int, "z": float, "policy": str, "value": str, "seed": int}
+            "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
+CANDIDATES = ("policy", "expert")  # option candidates: who proposes the paired search's candidates
 
 
-def _policy_options(policy: str | None, value: str | None, paired: int) -> tuple[str | None, str | None]:
-    """The checked ``policy`` and ``value`` options (value defaults to ``policy`` where a model is given)."""
+def _policy_options(policy: str | None, value: str | None, candidates: str | None,
+                    paired: int) -> tuple[str | None, str | None, str]:
+    """The checked ``policy``, ``value`` and ``candidates`` options (value and candidates default to ``policy``
+    where a model is given; without one the candidates are the expert's)."""
     if not policy:
-        if value is not None:
-            raise ValueError(f"ismcts: value={value} needs policy=PATH (a trained model)")
-        return None, None
+        for key, given in (("value", value), ("candidates", candidates)):
+            if given is not None:
+                raise ValueError(f"ismcts: {key}={given} needs policy=PATH (a trained model)")
+        return None, None, "expert"
     if paired < 2:
         raise ValueError(f"ismcts: policy= steers the paired search: it needs paired=K >= 2 (got paired={paired})")
-    value = value or "policy"
+    value, candidates = value or "policy", candidates or "policy"
     if value not in VALUES:
         raise ValueError(f"ismcts: value must be one of {', '.join(VALUES)}, got {value!r}")
-    return policy, value
+    if candidates not in CANDIDATES:
+        raise ValueError(f"ismcts: candidates must be one of {', '.join(CANDIDATES)}, got {candidates!r}")
+    if candidates == "expert" and value != "policy":
+        raise ValueError("ismcts: candidates=expert with value=public is the search without policy=")
+    return policy, value, candidates
 
 
 def _load_model(path: str):

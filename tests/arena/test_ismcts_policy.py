@@ -87,6 +87,25 @@ def test_same_seed_same_choices_and_the_critic_is_used():
     assert [gains for *_, gains in public] != [gains for *_, gains in runs[GUIDED][0]]
 
 
+def test_the_critic_may_value_the_experts_candidates():
+    """``candidates=expert``: the expert-guided search's candidates (its own move first), valued at the cutoff by
+    the model's critic instead of the public score."""
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    plain = agents.make("ismcts:rollout=expert,cutoff=10,paired=3,playouts=24", seed=3)
+    critic = agents.make(f"{GUIDED},candidates=expert,playouts=24", seed=3)
+    compared = differ = 0
+    for _, obs in _decisions(cfg, 20, seed=21):
+        mask = obs["action_mask"]
+        a, b = plain.act(obs, mask), critic.act(obs, mask)
+        assert mask[a] and mask[b]
+        if plain.last_candidate < 0 or a != b:
+            continue  # the two agents' games part where they chose differently (their experts' plans)
+        assert critic.last_choices == plain.last_choices
+        compared += 1
+        differ += critic.last_gains != plain.last_gains
+    assert compared >= 3 and differ >= 1
+
+
 def test_hidden_facts_do_not_change_its_evaluation():
     """The true game changed in what the seat cannot see gives the same candidates, the same mean paired
     differences bit for bit (the critic reads the seat's observation of sampled worlds only) and the same choice."""
@@ -124,6 +143,9 @@ def test_bad_options_and_models_are_refused(tmp_path):
                          (f"ismcts:policy={MODEL}", "paired"),
                          ("ismcts:rollout=expert,paired=3,value=policy", "policy=PATH"),
                          (f"{GUIDED},value=critic", "value"),
+                         (f"{GUIDED},candidates=model", "candidates"),
+                         (f"{GUIDED},candidates=expert,value=public", "without policy="),
+                         ("ismcts:rollout=expert,paired=3,candidates=expert", "policy=PATH"),
                          (f"ismcts:policy={tmp_path / 'none.zip'},rollout=expert,paired=3", "no such model file"),
                          (f"ismcts:policy={KINGSBURG_MODEL},rollout=expert,paired=3", "kingsburg")):
         with pytest.raises(ValueError, match=message):
