@@ -94,16 +94,22 @@ def test_same_seed_same_choices_and_counts():
 def test_hidden_facts_do_not_change_its_evaluation(n):
     """The true game changed in what the seat cannot see (opponents' face-down counters, the cup) gives
     the same candidates, the same mean paired differences bit for bit, and the same choice."""
-    cfg = GameConfig(n_players=n, max_rounds=6)
+    checked, moved = hidden_facts_agree(f"{PAIRED},playouts=30", GameConfig(n_players=n, max_rounds=6), n, 80 + n)
+    assert checked >= 3 and moved  # some evaluation told its candidates apart
+
+
+def hidden_facts_agree(spec: str, cfg, rng_seed: int, seed: int) -> tuple[int, int]:
+    """At random states, `spec`'s choice, candidates and gains with the true game changed in what the seat cannot
+    see must equal those of the game itself (asserted); (variants checked, evaluations that told candidates apart)."""
     enc = encoder_for(cfg)
-    rng = np.random.default_rng(n)
+    rng = np.random.default_rng(rng_seed)
     checked, moved = 0, 0
-    for s in random_states(cfg, 4, seed=80 + n, gap=(30, 150)):
+    for s in random_states(cfg, 4, seed=seed, gap=(30, 150)):
         p = s.actor
         mask = legal_mask(s).copy()
         if np.count_nonzero(mask) < 2:
             continue
-        agent = agents.make(f"{PAIRED},playouts=30", seed=5)
+        agent = agents.make(spec, seed=5)
         obs = {"observation": enc.encode(_native(s), p), "action_mask": mask, "worlds": WorldSampler(_native(s), p)}
         want = (agent.act(obs, mask), agent.last_choices, agent.last_gains)
         moved += any(g != 0 for g in agent.last_gains)
@@ -113,7 +119,7 @@ def test_hidden_facts_do_not_change_its_evaluation(n):
             obs = {"observation": enc.encode(t, p), "action_mask": mask, "worlds": WorldSampler(t, p)}
             assert (agent.act(obs, mask), agent.last_choices, agent.last_gains) == want
             checked += 1
-    assert checked >= 3 and moved  # some evaluation told its candidates apart
+    return checked, moved
 
 
 @native_only

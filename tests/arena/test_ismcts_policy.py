@@ -10,13 +10,10 @@ import numpy as np
 import pytest
 
 from ktenv import agents
-from ktenv.kings_and_things.arena import encoder_for, play_game
+from ktenv.kings_and_things.arena import play_game
 from ktenv.kings_and_things.config import GameConfig
-from ktenv.kings_and_things.engine.machine import legal_mask
-from ktenv.kings_and_things.env.testing import hidden_variants, random_states
-from ktenv.kings_and_things.worlds import WorldSampler
-from tests.arena.test_ismcts import _native, native_only
-from tests.arena.test_ismcts_paired import _decisions
+from tests.arena.test_ismcts import native_only
+from tests.arena.test_ismcts_paired import _decisions, hidden_facts_agree
 
 MODEL = "models/ppo_2p.zip"
 KINGSBURG_MODEL = "models/ppo_kingsburg_2p.zip"
@@ -109,25 +106,7 @@ def test_the_critic_may_value_the_experts_candidates():
 def test_hidden_facts_do_not_change_its_evaluation():
     """The true game changed in what the seat cannot see gives the same candidates, the same mean paired
     differences bit for bit (the critic reads the seat's observation of sampled worlds only) and the same choice."""
-    cfg = GameConfig(n_players=2, max_rounds=6)
-    enc = encoder_for(cfg)
-    rng = np.random.default_rng(2)
-    checked, moved = 0, 0
-    for s in random_states(cfg, 4, seed=82, gap=(30, 150)):
-        p = s.actor
-        mask = legal_mask(s).copy()
-        if np.count_nonzero(mask) < 2:
-            continue
-        agent = agents.make(f"{GUIDED},playouts=30", seed=5)
-        obs = {"observation": enc.encode(_native(s), p), "action_mask": mask, "worlds": WorldSampler(_native(s), p)}
-        want = (agent.act(obs, mask), agent.last_choices, agent.last_gains)
-        moved += any(g != 0 for g in agent.last_gains)
-        for _, t in hidden_variants(s, p, rng):
-            agent.reset(seed=5)
-            t = _native(t)
-            obs = {"observation": enc.encode(t, p), "action_mask": mask, "worlds": WorldSampler(t, p)}
-            assert (agent.act(obs, mask), agent.last_choices, agent.last_gains) == want
-            checked += 1
+    checked, moved = hidden_facts_agree(f"{GUIDED},playouts=30", GameConfig(n_players=2, max_rounds=6), 2, 82)
     assert checked >= 3 and moved
 
 

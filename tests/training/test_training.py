@@ -435,23 +435,31 @@ def test_the_curve_keeps_every_line_visible_and_the_return_apart():
 
 # ----------------------------------------------------------------------------- interruption
 
+def _terminated(cmd: list[str], ready, what: str, settle: float = 0.0) -> tuple[int, str]:
+    """Run `cmd`, send SIGTERM once `ready()` holds (and `settle` seconds more); (return code, stderr)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and not ready():
+            time.sleep(0.5)
+        assert ready(), f"{what} did not get going"
+        time.sleep(settle)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    return proc.returncode, err
+
+
 def test_sigterm_saves_a_checkpoint_and_resume_continues(tmp_path):
     """A run stopped by SIGTERM keeps its progress; --resume goes on from there."""
     out = tmp_path / "long"
     cmd = [sys.executable, "-m", "ktenv.training.train_ppo", "--config", str(SMOKE), "--out", str(out),
            "--total-steps", "1000000", "--set", "eval.every=0", "--set", "checkpoint_every=100000"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline and not list((out / "league").glob("snapshot_*.zip")):
-            time.sleep(0.5)  # the first snapshot (1,024 steps) proves learning is under way
-        assert list((out / "league").glob("snapshot_*.zip")), "training did not get going"
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
+    # the first snapshot (1,024 steps) proves learning is under way
+    returncode, err = _terminated(cmd, lambda: list((out / "league").glob("snapshot_*.zip")), "training")
+    assert returncode == 130, err
     assert "interrupted: checkpoint" in err
     latest = json.loads((out / "checkpoints/latest.json").read_text())
     assert latest["step"] >= 1024
@@ -465,19 +473,9 @@ def test_sigterm_before_ppo_says_what_is_kept(tmp_path):
     out = tmp_path / "warm"
     cmd = [sys.executable, "-m", "ktenv.training.train_ppo", "--config", str(SMOKE), "--out", str(out),
            "--set", "imitation.teacher=greedy", "--set", "imitation.decisions=100000000", "--set", "eval.every=0"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline and not list((out / "tb").glob("events.*")):
-            time.sleep(0.5)  # the imitation's writer: the collection is under way
-        assert list((out / "tb").glob("events.*")), "the imitation did not start"
-        time.sleep(1.0)
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        proc.kill()
-    assert proc.returncode == 130, err
+    # the imitation's writer: the collection is under way
+    returncode, err = _terminated(cmd, lambda: list((out / "tb").glob("events.*")), "the imitation", settle=1.0)
+    assert returncode == 130, err
     assert "interrupted before PPO" in err and "--resume" in err
     assert not (out / "imitation.zip").exists()  # nothing half-written
 
