@@ -147,13 +147,28 @@ def prepare_run(config_path: str | None, resume: bool, overrides: dict,
         if not saved.exists():
             raise ConfigError(f"--resume: {saved} does not exist (no run was started in {run_dir})")
         refuse_fixed_keys(saved, overrides, labels)
-        return TrainConfig.from_yaml(saved, overrides, labels), run_dir
+        resumed = TrainConfig.from_yaml(saved, overrides, labels)
+        if cfg is not None:
+            warn_unapplied(config_path, cfg, resumed)
+        return resumed, run_dir
     if (run_dir / LATEST).exists():
         raise ConfigError(f"{run_dir} already holds a run: pass --resume to continue it, or choose another "
                           "'out' folder")
     run_dir.mkdir(parents=True, exist_ok=True)
     cfg.save(saved)
     return cfg, run_dir
+
+
+def warn_unapplied(config_path: str, given: TrainConfig, resumed: TrainConfig) -> None:
+    """A resumed run goes on with its own saved config (and --set); say which keys of the --config file, edited
+    since the run started, are therefore not applied."""
+    mine, theirs = flat(resumed.to_dict()), flat(given.to_dict())
+    differ = [key for key in theirs if key != "out" and mine.get(key) != theirs[key]]
+    if differ:
+        shown = ", ".join(f"{key} = {theirs[key]!r} (the run's: {mine.get(key)!r})" for key in differ[:6])
+        more = f" and {len(differ) - 6} more" if len(differ) > 6 else ""
+        print(f"[ktenv train] warning: --resume goes on with the run's own config.yaml; {config_path} differs in "
+              f"{shown}{more}: not applied (pass --set KEY=VALUE to change a key of the run)", file=sys.stderr)
 
 
 def refuse_fixed_keys(saved: Path, overrides: dict, labels: dict[str, str]) -> None:

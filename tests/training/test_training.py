@@ -327,6 +327,24 @@ def test_resume_refuses_to_change_the_seed_game_or_network(run, tmp_path, capsys
     assert tree(copy) == before  # saved by train() only once the run goes on
 
 
+def test_resume_names_the_edits_of_the_config_file_it_does_not_apply(run, tmp_path, capsys):
+    """--resume goes on with the run's own config.yaml: a --config file edited since says which of its keys are
+    left out (a --set of the same key applies, and is no longer named)."""
+    from ktenv.training.train_ppo import prepare_run
+
+    copy = copy_run(run, tmp_path)
+    edited = TrainConfig.from_yaml(copy / "config.yaml")
+    edited.ppo.learning_rate, edited.league.snapshots = 0.123, 0.4
+    edited.save(tmp_path / "edited.yaml")
+    capsys.readouterr()
+    cfg, _ = prepare_run(str(tmp_path / "edited.yaml"), True, {"out": str(copy), "league.snapshots": 0.4})
+    err = capsys.readouterr().err
+    assert "ppo.learning_rate = 0.123" in err and "not applied" in err and "league.snapshots" not in err
+    assert cfg.ppo.learning_rate != 0.123 and cfg.league.snapshots == 0.4
+    prepare_run(str(copy / "config.yaml"), True, {"out": str(copy)})
+    assert "warning" not in capsys.readouterr().err  # the run's own file: nothing to say
+
+
 def test_resuming_a_finished_run_says_so_and_changes_nothing(run, tmp_path, capsys):
     """Was AttributeError: 'Monitor' object has no attribute 'model'."""
     copy = copy_run(run, tmp_path)
