@@ -168,15 +168,20 @@ class ActorNetwork:
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")
         return out
 
-    def logits(self, observations: np.ndarray) -> np.ndarray:
-        """Unmasked logits, float32 [rows, actions], of observations [rows, observation_size]."""
+    def features(self, observations: np.ndarray) -> np.ndarray:
+        """The shared first layer, float32 [rows, features]: symlog, then Linear and ReLU (only the rows of the
+        weights for entries some observation uses, where that is under half of them)."""
         x = np.asarray(observations, np.float32).reshape(-1, self.observation_size)
         weights, bias = self.first
         used = np.flatnonzero(x.any(axis=0))
         if 2 * used.size < x.shape[1]:
             x, weights = x[:, used], weights[used]
         x = np.copysign(np.log1p(np.abs(x)), x)  # symlog
-        h = np.maximum(x @ weights + bias, 0)
+        return np.maximum(x @ weights + bias, 0)
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """Unmasked logits, float32 [rows, actions], of observations [rows, observation_size]."""
+        h = self.features(observations)
         for weights, bias, activation in self.hidden:
             h = ACTIVATIONS[activation](h @ weights + bias)
         return h @ self.action[0] + self.action[1]
@@ -185,8 +190,7 @@ class ActorNetwork:
         """The critic's V, float32 [rows], of observations [rows, observation_size] (needs `critic`)."""
         if self.critic is None:
             raise ValueError("this model has no value head after the actor's first layer")
-        x = np.asarray(observations, np.float32).reshape(-1, self.observation_size)
-        h = np.maximum(np.copysign(np.log1p(np.abs(x)), x) @ self.first[0] + self.first[1], 0)
+        h = self.features(observations)
         for weights, bias, activation in self.critic:
             h = ACTIVATIONS[activation](h @ weights + bias)
         return h[:, 0]
