@@ -22,8 +22,10 @@ import os
 import pickle
 import re
 import shutil
+import signal
 import sys
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from .policy import META_ENTRY, CheckpointError, meta_bytes, read_meta
@@ -220,3 +222,16 @@ def saved_counters(path: Path) -> dict[str, int]:
     """The run's totals saved with a checkpoint (none in an older one, or in the imitation warm start)."""
     counters = read_meta(path).get("counters") or {}
     return {k: int(v) for k, v in counters.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 0}
+
+
+@contextmanager
+def sigterm_interrupts():
+    """Within the block SIGTERM raises KeyboardInterrupt, as Ctrl-C does, so one handler saves and says so."""
+    def on_term(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)

@@ -43,7 +43,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import sys
 import time
 from collections import OrderedDict
@@ -770,20 +769,17 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
 
 def loop(run: Run) -> None:
     """algo.train() until total_steps; Ctrl-C or SIGTERM saves a checkpoint, then stops."""
-    def on_term(signum, frame):
-        raise KeyboardInterrupt
+    from .checkpoints import sigterm_interrupts
 
-    old = signal.signal(signal.SIGTERM, on_term)
-    try:
-        while run.step < run.cfg.total_steps:
-            run.iterate()
-    except KeyboardInterrupt:
-        path = run.checkpoint()
-        print(f"\n[ktenv train] interrupted: checkpoint {path} at step {run.step:,}; continue with --resume",
-              file=sys.stderr)
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, old)
+    with sigterm_interrupts():
+        try:
+            while run.step < run.cfg.total_steps:
+                run.iterate()
+        except KeyboardInterrupt:
+            path = run.checkpoint()
+            print(f"\n[ktenv train] interrupted: checkpoint {path} at step {run.step:,}; continue with --resume",
+                  file=sys.stderr)
+            raise
 
 
 def finish(run: Run) -> Path:

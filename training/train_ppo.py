@@ -34,14 +34,13 @@ apply to the run, except its seed, game and network; a run that ended can be ext
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import time
 from pathlib import Path
 
 from ktenv.errors import ConfigError
 
-from .checkpoints import LATEST, saved_counters
+from .checkpoints import LATEST, saved_counters, sigterm_interrupts
 from .config import TrainConfig, add_train_arguments
 from .monitor import FIRST_LOG_SECONDS
 from .policy import CheckpointError
@@ -230,25 +229,20 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
 def before_ppo(cfg: TrainConfig, run_dir: Path, model, meta: dict) -> None:
     """The stages before PPO: the warm start (``init_from`` or the imitation), then learning from the search.
     Ctrl-C or SIGTERM stops them with a line saying what is kept: each stage saves as it goes."""
-    def on_term(signum, frame):
-        raise KeyboardInterrupt
+    with sigterm_interrupts():
+        try:
+            if cfg.init_from:
+                init_from_model(cfg, model, meta)
+            elif cfg.imitation.teacher:
+                warm_start(cfg, run_dir, model, meta)
+            if cfg.expert_iteration.search:
+                from .expert_iteration import iterate
 
-    old = signal.signal(signal.SIGTERM, on_term)
-    try:
-        if cfg.init_from:
-            init_from_model(cfg, model, meta)
-        elif cfg.imitation.teacher:
-            warm_start(cfg, run_dir, model, meta)
-        if cfg.expert_iteration.search:
-            from .expert_iteration import iterate
-
-            iterate(cfg, run_dir, model, meta)  # learning from the search: its labels, then training on them
-    except KeyboardInterrupt:
-        print(f"\n[ktenv train] interrupted before PPO: {run_dir} keeps what was saved (imitation.zip, the "
-              "expert iteration's finished shards and round models); continue with --resume", file=sys.stderr)
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, old)
+                iterate(cfg, run_dir, model, meta)  # learning from the search: its labels, then training on them
+        except KeyboardInterrupt:
+            print(f"\n[ktenv train] interrupted before PPO: {run_dir} keeps what was saved (imitation.zip, the "
+                  "expert iteration's finished shards and round models); continue with --resume", file=sys.stderr)
+            raise
 
 
 def load_resume_point(model, run_dir: Path, meta: dict) -> tuple[Path, int] | None:
@@ -327,21 +321,16 @@ def learn(cfg: TrainConfig, run_dir: Path, model, meta: dict, start: int, counte
     model.rollout_buffer.bfloat16_observations = bf16  # the first layer's input type, cast once per rollout
     monitor = Monitor(cfg, run_dir, meta, start, counters)
 
-    def on_term(signum, frame):  # SIGTERM behaves as Ctrl-C: checkpoint, then stop
-        raise KeyboardInterrupt
-
-    old = signal.signal(signal.SIGTERM, on_term)
-    try:
-        model.learn(total_timesteps=cfg.total_steps - start, callback=monitor, reset_num_timesteps=start == 0)
-        save_model(model, run_dir / "final.zip", meta)
-        monitor.checkpoint(model)
-    except KeyboardInterrupt:
-        path = monitor.checkpoint(model)
-        print(f"\n[ktenv train] interrupted: checkpoint {path} at step {model.num_timesteps:,}; "
-              f"continue with --resume", file=sys.stderr)
-        raise
-    finally:
-        signal.signal(signal.SIGTERM, old)
+    with sigterm_interrupts():  # SIGTERM behaves as Ctrl-C: checkpoint, then stop
+        try:
+            model.learn(total_timesteps=cfg.total_steps - start, callback=monitor, reset_num_timesteps=start == 0)
+            save_model(model, run_dir / "final.zip", meta)
+            monitor.checkpoint(model)
+        except KeyboardInterrupt:
+            path = monitor.checkpoint(model)
+            print(f"\n[ktenv train] interrupted: checkpoint {path} at step {model.num_timesteps:,}; "
+                  f"continue with --resume", file=sys.stderr)
+            raise
     return monitor
 
 
