@@ -2,6 +2,7 @@
 
     cp ktenv/kings_and_things/native/_core*.so /tmp/old_core.so     # keep a build before changing the C++
     python bench/playout_speed.py --baseline /tmp/old_core.so --rounds 5
+    python bench/playout_speed.py --baseline /tmp/old_core.so --threads 2   # and the new build's search on 2 threads
 
 Each engine runs in a worker process of its own (two builds of one extension module cannot share a
 process), and the workers take turns on the same work, round by round, so that both see the same load:
@@ -10,7 +11,9 @@ process), and the workers take turns on the same work, round by round, so that b
   actions inside native code (`_core.play_random_games`, one core), the same seeds for both engines;
 - the paired search: the first `--decisions` decisions of a game where seat 0 is
   `ismcts:playouts=P,rollout=expert,cutoff=150,paired=3,z=2` and the others the expert (the arena's loop);
-  rollouts per second of native search time (`last_iterations` / `last_seconds` of every searched decision).
+  rollouts per second of native search time (`last_iterations` / `last_seconds` of every searched decision);
+  with `--threads N`, a third worker runs the new build's search with `threads=N` (N rounds at once: the
+  same choices, rollouts per second of wall time; it needs N free cores).
 
 Bit-exact engines play the same games: the workers' decisions and rollouts must agree, and the script
 stops with an error if they do not. The last line gives the ratios (new / baseline).
@@ -49,7 +52,7 @@ def random_chunk(cfg, seed: int, games: int) -> dict:
     return {"work": int(decisions), "seconds": float(seconds)}
 
 
-def paired_chunk(cfg, seed: int, decisions: int, playouts: int) -> dict:
+def paired_chunk(cfg, seed: int, decisions: int, playouts: int, threads: int) -> dict:
     from ktenv.agents.kings_and_things import ISMCTSAgent
 
     from ktenv.kings_and_things.arena import play_out
@@ -66,7 +69,8 @@ def paired_chunk(cfg, seed: int, decisions: int, playouts: int) -> dict:
 
     ISMCTSAgent.act = timed
     try:
-        names = [SEARCH.format(playouts=playouts)] + ["expert"] * (cfg.n_players - 1)
+        search = SEARCH.format(playouts=playouts) + (f",threads={threads}" if threads > 1 else "")
+        names = [search] + ["expert"] * (cfg.n_players - 1)
         actions = play_out(cfg, seed, names, max_decisions=decisions, backend="native").actions
     finally:
         ISMCTSAgent.act = original
@@ -87,20 +91,20 @@ def worker(core_path: str, options: dict) -> None:
         if job["task"] == "random":
             out = random_chunk(cfg, job["seed"], job["games"])
         else:
-            out = paired_chunk(cfg, job["seed"], job["decisions"], job["playouts"])
+            out = paired_chunk(cfg, job["seed"], job["decisions"], job["playouts"], job.get("threads", 1))
         print(json.dumps(out), flush=True)
 
 
 class Engine:
-    def __init__(self, name: str, core_path: str, options: dict) -> None:
-        self.name = name
+    def __init__(self, name: str, core_path: str, options: dict, threads: int = 1) -> None:
+        self.name, self.threads = name, threads
         cmd = [sys.executable, __file__, "--worker", core_path, "--options", json.dumps(options)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.path = json.loads(self.proc.stdout.readline())["core"]
         self.totals: dict[str, list[float]] = {"random": [0, 0.0], "paired": [0, 0.0]}
 
     def run(self, job: dict) -> dict:
-        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.write(json.dumps({**job, "threads": self.threads}) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
@@ -131,6 +135,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--max-rounds", type=int, default=100)
     parser.add_argument("--skip-paired", action="store_true", help="random playouts only")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="also run the new build's paired search on this many threads (default 1: not)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--options", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -142,6 +148,8 @@ def main() -> None:
                          "before rebuilding, or one built from the base commit)")
     options = {"n_players": args.players, "max_rounds": args.max_rounds}
     engines = [Engine("baseline", args.baseline, options), Engine("new", args.new, options)]
+    if args.threads > 1 and not args.skip_paired:
+        engines.append(Engine(f"new x{args.threads}", args.new, options, args.threads))
     for e in engines:
         print(f"{e.name:>8}: {e.path}")
     tasks = ["random"] + ([] if args.skip_paired else ["paired"])
@@ -154,23 +162,29 @@ def main() -> None:
             for task in tasks:
                 job = ({"task": task, "seed": 1000 * r, "games": args.games} if task == "random" else
                        {"task": task, "seed": 5000 + r, "decisions": args.decisions, "playouts": args.playouts})
-                outs = [e.run(job) for e in (engines if r % 2 == 0 else engines[::-1])]
-                if outs[0]["work"] != outs[1]["work"] or outs[0].get("actions") != outs[1].get("actions"):
+                runners = engines if task == "paired" else engines[:2]  # threads change only the search
+                outs = [e.run(job) for e in (runners if r % 2 == 0 else runners[::-1])]
+                if any((o["work"], o.get("actions")) != (outs[0]["work"], outs[0].get("actions")) for o in outs):
                     raise SystemExit(f"playout_speed: the engines played different games ({task}, round {r})")
             print(f"  round {r + 1}/{args.rounds} ({time.perf_counter() - t0:.0f} s): "
-                  + ", ".join(f"{e.name} {e.rate('random'):,.0f} decisions/s" for e in engines), flush=True)
+                  + ", ".join(f"{e.name} {e.rate('random'):,.0f} decisions/s" for e in engines[:2]), flush=True)
     finally:
         for e in engines:
             e.close()
-    old, new = engines
+    old, new = engines[:2]
     print(f"\n{'':<46}{'baseline':>14}{'new':>14}{'ratio':>8}")
     rows = [("random playouts, decisions/s (one core)", "random")]
     if not args.skip_paired:
         rows.append(("paired search, rollouts/s", "paired"))
     for text, task in rows:
         print(f"{text:<46}{old.rate(task):>14,.0f}{new.rate(task):>14,.0f}{new.rate(task) / old.rate(task):>7.2f}x")
-    print("ratios (new / baseline): " + ", ".join(
-        f"{task} {new.rate(task) / old.rate(task):.2f}x" for _, task in rows))
+    ratios = [f"{task} {new.rate(task) / old.rate(task):.2f}x" for _, task in rows]
+    for e in engines[2:]:
+        text = f"paired search, {e.threads} threads, rollouts/s"
+        print(f"{text:<46}{old.rate('paired'):>14,.0f}{e.rate('paired'):>14,.0f}"
+              f"{e.rate('paired') / old.rate('paired'):>7.2f}x")
+        ratios.append(f"paired on {e.threads} threads {e.rate('paired') / old.rate('paired'):.2f}x")
+    print("ratios (new / baseline): " + ", ".join(ratios))
 
 
 if __name__ == "__main__":

@@ -72,6 +72,9 @@ from the defaults below, the first version's settings, chosen in short matches a
   ``c``, ``worlds``, ``expand``, ``widening`` and ``margin`` do not apply. On a game of the Python engine,
   the tree search runs as without it;
 - ``z``: with ``paired``, the standard errors by which a candidate must beat the expert's move (default 2);
+- ``threads`` (with ``paired``): rounds played at once, one a thread (default 1); the choice is the same
+  whatever the count for a ``playouts`` budget, while a ``seconds`` budget sees that many times the rounds
+  where the cores are free;
 - ``policy`` (with ``paired``): PATH of a trained model (a ``ktenv train`` zip of this game, for the table's
   player count; read weights-only, as ``ppo:PATH``) steers the paired search: the candidates are the model's K
   most likely legal actions for the seat (the masked logits of the seat's observation), candidate 0 the model's
@@ -176,7 +179,7 @@ class ISMCTSAgent:
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  race: float = W_RACE, follow: int = 0, margin: float = 0.0, paired: int = 0, z: float = 2.0,
                  policy: str | None = None, value: str | None = None, candidates: str | None = None,
-                 seed: int | None = None) -> None:
+                 threads: int = 1, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -203,6 +206,9 @@ class ISMCTSAgent:
         if not (math.isfinite(float(z)) and float(z) >= 0):
             raise ValueError(f"ismcts: z must be a finite number >= 0, got {z}")
         self.paired, self.z = int(paired), float(z)
+        if int(threads) < 1 or (int(threads) > 1 and not self.paired):
+            raise ValueError(f"ismcts: threads is at least 1, and more than 1 needs paired (got threads={threads!r})")
+        self.threads = int(threads)
         self.policy, self.value, self.candidates = _policy_options(policy, value, candidates, self.paired)
         self._model = _load_model(self.policy) if self.policy else None  # (ActorNetwork, meta)
         self._critic = None  # value=policy: the native network with its critic (made on first use)
@@ -327,11 +333,16 @@ class ISMCTSAgent:
         from ktenv.kings_and_things.native.observation import stats_encoder
 
         candidates = self.last_choices = self.paired_candidates(own, obs, mask)
+        critic = self._native_critic()
+        # the optional arguments only when given: bench/playout_speed.py runs this against older builds too
+        extra = {"critic": critic} if critic is not None else {}
+        if self.threads > 1:
+            extra["threads"] = self.threads
         (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
          self.last_gains) = core().ismcts_paired(
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
             self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
-            int(self.rng.integers(2**63)), self._native_critic())
+            int(self.rng.integers(2**63)), **extra)
         self.last_nodes = 0
         expert_choice = self.candidates != "policy" and a == candidates[0]  # the expert's own act made its plan
         if not expert_choice and View(obs).decision == D.MOVE_START:
@@ -456,7 +467,8 @@ class ISMCTSAgent:
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
-            "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str, "seed": int}
+            "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
+            "threads": int, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert")  # option candidates: who proposes the paired search's candidates
 

@@ -90,6 +90,29 @@ def test_same_seed_same_choices_and_counts():
 
 
 @native_only
+@pytest.mark.parametrize("threads", [2, 3])
+def test_threads_give_the_same_choices(threads):
+    """Rounds played at once on several threads (worlds and seeds drawn in round order, differences summed in
+    round order) give one thread's choices, gains, rounds and rollouts under a playouts budget."""
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    runs = {}
+    for t in (1, threads):
+        agent = agents.make(f"{PAIRED},playouts=30,threads={t}", seed=5)
+        runs[t] = [(agent.act(obs, obs["action_mask"]), agent.last_candidate, agent.last_choices, agent.last_gains,
+                    agent.last_rounds, agent.last_iterations) for _, obs in _decisions(cfg, 8, seed=23)]
+    assert runs[1] == runs[threads]
+    assert any(rounds == 10 for *_, rounds, _ in runs[1])  # 30 playouts: 10 whole rounds of 3 candidates
+
+
+def test_threads_option():
+    assert agents.make(f"{PAIRED},threads=2,playouts=6", seed=1).threads == 2
+    assert agents.make(PAIRED, seed=1).threads == 1
+    for bad in ("ismcts:rollout=expert,threads=2", f"{PAIRED},threads=0", f"{PAIRED},threads=two"):
+        with pytest.raises(ValueError, match="threads"):
+            agents.make(bad)
+
+
+@native_only
 @pytest.mark.parametrize("n", [2, 4])
 def test_hidden_facts_do_not_change_its_evaluation(n):
     """The true game changed in what the seat cannot see (opponents' face-down counters, the cup) gives
@@ -151,9 +174,10 @@ def test_assassin_candidates_are_legal_in_every_world():
 
 
 @native_only
-def test_paired_search_respects_its_time_budget():
+@pytest.mark.parametrize("threads", [1, 2])
+def test_paired_search_respects_its_time_budget(threads):
     cfg = GameConfig(n_players=2, max_rounds=8)
-    agent = agents.make("ismcts:seconds=0.05,rollout=expert,cutoff=60,paired=3", seed=1)
+    agent = agents.make(f"ismcts:seconds=0.05,rollout=expert,cutoff=60,paired=3,threads={threads}", seed=1)
     inside, around = [], []
     for _, obs in _decisions(cfg, 16, seed=3):
         t0 = time.perf_counter()

@@ -113,7 +113,7 @@ void bind_search(nb::module_& m) {
                             std::shared_ptr<const ktenv::agents::ExpertPlan> expert,
                             const std::vector<int>& candidates, int playouts, double seconds, int cutoff,
                             double w_citadel, double w_top, double w_race, double z, std::uint64_t seed,
-                            std::shared_ptr<const ktenv::agents::PolicyNetwork> critic) {
+                            std::shared_ptr<const ktenv::agents::PolicyNetwork> critic, int threads) {
     // paired root evaluation with expert rollouts (Search::decide_paired), without the GIL:
     // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate);
     // critic: a network with its value head that values the unfinished rollouts (None: the public score)
@@ -128,6 +128,7 @@ void bind_search(nb::module_& m) {
     ktenv::search::SearchOptions opt;
     opt.playouts = playouts, opt.seconds = seconds, opt.cutoff = cutoff, opt.rollout = ktenv::search::EXPERT;
     opt.w_citadel = w_citadel, opt.w_top = w_top, opt.w_race = w_race, opt.z = z, opt.follow = true;
+    opt.threads = threads;
     ktenv::search::SearchResult r;
     {
       ktenv::search::Search search(obs, std::move(expert), opt, seed, std::move(critic));
@@ -137,6 +138,7 @@ void bind_search(nb::module_& m) {
     return nb::make_tuple(r.action, r.candidate, r.rounds, r.iterations, r.seconds, r.gains);
   }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("candidates"), nb::arg("playouts"),
      nb::arg("seconds"), nb::arg("cutoff"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
-     nb::arg("z"), nb::arg("seed"), nb::arg("critic").none() = nb::none(),
-     "candidates: distinct actions legal for the sampler's seat, the first the default");
+     nb::arg("z"), nb::arg("seed"), nb::arg("critic").none() = nb::none(), nb::arg("threads") = 1,
+     "candidates: distinct actions legal for the sampler's seat, the first the default; threads: rounds played at "
+     "once (the result does not depend on it)");
 }

@@ -5,7 +5,9 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -13,6 +15,7 @@
 #include "engine/machine.hpp"
 #include "game.hpp"
 #include "search/worlds.hpp"
+#include "vector/pool.hpp"
 
 namespace ktenv::search {
 namespace {
@@ -27,6 +30,27 @@ double now() {
 bool over(const State& s) { return s.phase == PHASE_GAME_OVER; }
 
 constexpr double kAim = 0.95;  // the share of a time budget the search plans to use
+
+// task(i) for i in [0, n), on the pool's threads (none: on this one); the first exception a task threw is
+// thrown here, after all are done (a pool's task must not throw)
+template <class Task>
+void play_rounds(vector::Pool* pool, int n, Task&& task) {
+  if (!pool) {
+    for (int i = 0; i < n; ++i) task(i);
+    return;
+  }
+  std::vector<std::exception_ptr> failed(static_cast<std::size_t>(n));
+  auto guarded = [&](int i) {
+    try {
+      task(i);
+    } catch (...) {
+      failed[static_cast<std::size_t>(i)] = std::current_exception();
+    }
+  };
+  pool->run(n, guarded);
+  for (auto& e : failed)
+    if (e) std::rethrow_exception(e);
+}
 
 }  // namespace
 
@@ -45,59 +69,71 @@ Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::Exper
   plan_ = expert_plan_->base;
   if (plan_->n != obs_.n || plan_->size != obs_.size)
     throw std::invalid_argument("ismcts: the agents' plan and the observation plan are of different layouts");
-  for (int p = 0; p < obs_.n; ++p) greedy_.emplace_back(plan_, rng_.next64());
-  if (opt_.rollout == EXPERT || opt_.expand == EXPERT)
-    for (int p = 0; p < obs_.n; ++p) expert_.emplace_back(expert_plan_, rng_.next64());
-  obs_buf_.resize(static_cast<std::size_t>(obs_.size));
+  if (opt_.threads < 1) throw std::invalid_argument("ismcts: threads must be at least 1");
   if (critic_) {
     if (!critic_->has_value()) throw std::invalid_argument("ismcts: the network given as critic has no value head");
     if (critic_->observation_size != obs_.size)
       throw std::invalid_argument("ismcts: the critic takes observations of " +
                                   std::to_string(critic_->observation_size) + " entries, this game's have " +
                                   std::to_string(obs_.size));
-    critic_a_.assign(static_cast<std::size_t>(critic_->widest), 0.0f);
-    critic_b_.assign(critic_a_.size(), 0.0f);
   }
+  rollers_.push_back(make_roller(true));
+}
+
+// The first roller's agents are seeded from the search's generator; the others' never are (the paired search
+// reseeds every rollout's experts), so the generator's draws, and the results, do not depend on the threads.
+Roller Search::make_roller(bool seeded) {
+  Roller r;
+  for (int p = 0; p < obs_.n; ++p) r.greedy.emplace_back(plan_, seeded ? rng_.next64() : 0);
+  if (opt_.rollout == EXPERT || opt_.expand == EXPERT)
+    for (int p = 0; p < obs_.n; ++p) r.expert.emplace_back(expert_plan_, seeded ? rng_.next64() : 0);
+  r.obs_buf.resize(static_cast<std::size_t>(obs_.size));
+  if (critic_) {
+    r.critic_a.assign(static_cast<std::size_t>(critic_->widest), 0.0f);
+    r.critic_b.assign(r.critic_a.size(), 0.0f);
+  }
+  return r;
 }
 
 bool Search::out_of_time() const { return opt_.seconds > 0 && now() > deadline_; }
 
-void Search::collect(State& w, std::vector<int>& legal) {
+void Search::collect(Roller& r, State& w, std::vector<int>& legal) const {
   const int size = w.t->layout.size;
-  mask_.resize(static_cast<std::size_t>(size));
-  machine::legal_mask(w, mask_.data());
+  r.mask.resize(static_cast<std::size_t>(size));
+  machine::legal_mask(w, r.mask.data());
   std::array<std::int16_t, kMaxActions> found;
-  legal.assign(found.data(), found.data() + allowed(mask_.data(), size, found.data()));
+  legal.assign(found.data(), found.data() + allowed(r.mask.data(), size, found.data()));
 }
 
-// The rollout policy's action for player p (greedy or expert; mask_: w's mask, from collect)
-int Search::policy_act(State& w, int p) {
-  observation::encode(w, obs_, p, obs_buf_.data());
-  if (opt_.rollout == EXPERT) return expert_[p].act(obs_buf_.data(), mask_.data());
-  return greedy_[p].act(obs_buf_.data(), mask_.data());
+// The rollout policy's action for player p (greedy or expert; r.mask: w's mask, from collect)
+int Search::policy_act(Roller& r, State& w, int p) {
+  observation::encode(w, obs_, p, r.obs_buf.data());
+  if (opt_.rollout == EXPERT) return r.expert[p].act(r.obs_buf.data(), r.mask.data());
+  return r.greedy[p].act(r.obs_buf.data(), r.mask.data());
 }
 
 // A MOVE_START chosen by the tree: the actor's expert makes its plans there and follows the one of that
-// stack (mask_: w's mask), so that its MOVE_SELECT and MOVE_STACK decisions carry out the tree's choice.
-void Search::follow_start(State& w, int action) {
-  if (expert_.empty() || w.decision != decision::MOVE_START) return;
+// stack (r.mask: w's mask), so that its MOVE_SELECT and MOVE_STACK decisions carry out the tree's choice.
+void Search::follow_start(Roller& r, State& w, int action) {
+  if (r.expert.empty() || w.decision != decision::MOVE_START) return;
   const int p = w.actor;
-  observation::encode(w, obs_, p, obs_buf_.data());
-  scratch_legal_.resize(static_cast<std::size_t>(plan_->n_actions));
-  scratch_scores_.resize(static_cast<std::size_t>(plan_->n_actions));
-  expert_[p].scores(obs_buf_.data(), mask_.data(), scratch_legal_.data(), scratch_scores_.data());
-  expert_[p].follow(action);
+  observation::encode(w, obs_, p, r.obs_buf.data());
+  r.scratch_legal.resize(static_cast<std::size_t>(plan_->n_actions));
+  r.scratch_scores.resize(static_cast<std::size_t>(plan_->n_actions));
+  r.expert[p].scores(r.obs_buf.data(), r.mask.data(), r.scratch_legal.data(), r.scratch_scores.data());
+  r.expert[p].follow(action);
 }
 
 // The legal actions in the order the expansion policy prefers them for the player to act (a tiny noise
 // breaks ties). The expert's scores of a MOVE_START set that player's move plan, as its act would.
 void Search::rank(State& w, Node& node, const std::vector<int>& legal) {
   const int p = w.actor;
-  observation::encode(w, obs_, p, obs_buf_.data());
+  Roller& r = rollers_[0];
+  observation::encode(w, obs_, p, r.obs_buf.data());
   std::vector<int> acts(static_cast<std::size_t>(plan_->n_actions));
   std::vector<double> scores(static_cast<std::size_t>(plan_->n_actions));
-  const int n = opt_.expand == EXPERT ? expert_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data())
-                                      : greedy_[p].scores(obs_buf_.data(), mask_.data(), acts.data(), scores.data());
+  const int n = opt_.expand == EXPERT ? r.expert[p].scores(r.obs_buf.data(), r.mask.data(), acts.data(), scores.data())
+                                      : r.greedy[p].scores(r.obs_buf.data(), r.mask.data(), acts.data(), scores.data());
   std::vector<int> order(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) scores[i] += static_cast<double>(rng_.next64() >> 11) * 0x1.0p-53 * 1e-6;
   std::iota(order.begin(), order.end(), 0);
@@ -114,11 +150,12 @@ int Search::rank_of(const Node& node, int action) const {
   return it != node.rank.end() && it->first == action ? it->second : static_cast<int>(node.rank.size());
 }
 
-void Search::value(const State& w) {
+void Search::value(Roller& r, const State& w) const {
   const int n = w.n.Players;
-  value_.assign(static_cast<std::size_t>(n), 0.0);
+  auto& out = r.value;
+  out.assign(static_cast<std::size_t>(n), 0.0);
   if (over(w)) {
-    for (int p : w.winners) value_[p] = 1.0 / static_cast<double>(w.winners.size());
+    for (int p : w.winners) out[p] = 1.0 / static_cast<double>(w.winners.size());
     return;
   }
   observation::StatTable st;
@@ -131,45 +168,45 @@ void Search::value(const State& w) {
   const double citadel_income = n == 6 ? 25.0 : n == 4 ? 20.0 : 15.0;  // R14.3, R20.1 (the 2-player default)
   double total = 0.0;
   for (int p = 0; p < n; ++p) {
-    const auto& r = st[p];
-    double score = W_INCOME * r[observation::INCOME] + W_HEX * r[observation::HEXES] +
-                   W_FORT * r[observation::FORT_LEVELS] + opt_.w_citadel * r[observation::CITADELS] +
-                   opt_.w_top * top[p] + W_HERO * r[observation::HEROES] + W_GOLD * r[observation::GOLD];
+    const auto& row = st[p];
+    double score = W_INCOME * row[observation::INCOME] + W_HEX * row[observation::HEXES] +
+                   W_FORT * row[observation::FORT_LEVELS] + opt_.w_citadel * row[observation::CITADELS] +
+                   opt_.w_top * top[p] + W_HERO * row[observation::HEROES] + W_GOLD * row[observation::GOLD];
     if (opt_.w_race > 0) {  // what a Citadel needs (R14.3): a Castle, the income, 5 gold
-      const double income = std::min(1.0, r[observation::INCOME] / citadel_income);
-      const double gold = std::min(1.0, r[observation::GOLD] / 5.0);
+      const double income = std::min(1.0, row[observation::INCOME] / citadel_income);
+      const double gold = std::min(1.0, row[observation::GOLD] / 5.0);
       const double ready = top[p] == 4 ? 2.0 : top[p] == 3 ? income + gold : 0.0;  // the last step's progress
       score += opt_.w_race * (top[p] + ready);
     }
-    value_[p] = w.alive[p] ? score : 0.0;
-    total += value_[p];
+    out[p] = w.alive[p] ? score : 0.0;
+    total += out[p];
   }
-  for (auto& v : value_) v = total > 0 ? v / total : 1.0 / n;
+  for (auto& v : out) v = total > 0 ? v / total : 1.0 / n;
 }
 
-void Search::rollout(State& w) {
-  play_out(w);
-  value(w);
+void Search::rollout(Roller& r, State& w) {
+  play_out(r, w);
+  value(r, w);
 }
 
 // The seat's value of an unfinished game by the critic, from the seat's own observation of w. The critic
 // estimates the seat's "win" reward (the winner +1, each loser -1/(n-1)); the win probability p that gives that
 // expectation, p - (1 - p)/(n-1) = v, is ((n-1) v + 1) / n, clipped to [0, 1]: the scale of a finished game's
 // value (1 for a win, 0 for a loss), so finished and cut-off rollouts compare on one scale.
-double Search::critic_value(const State& w, int seat) {
-  observation::encode(w, obs_, seat, obs_buf_.data());
-  const double v = critic_->value(obs_buf_.data(), critic_a_.data(), critic_b_.data());
+double Search::critic_value(Roller& r, const State& w, int seat) const {
+  observation::encode(w, obs_, seat, r.obs_buf.data());
+  const double v = critic_->value(r.obs_buf.data(), r.critic_a.data(), r.critic_b.data());
   const double n = w.n.Players;
   return std::clamp(((n - 1.0) * v + 1.0) / n, 0.0, 1.0);
 }
 
 // The rollout policy's decisions from w, at most `cutoff` of them (fewer when the game ends or time is up).
-void Search::play_out(State& w) {
+void Search::play_out(Roller& r, State& w) {
   std::vector<int> legal;
   for (int i = 0; i < opt_.cutoff && !over(w) && !out_of_time(); ++i) {
-    collect(w, legal);
+    collect(r, w, legal);
     if (legal.empty()) break;  // no legal action: never in a correct engine
-    const int a = opt_.rollout != RANDOM ? policy_act(w, w.actor)
+    const int a = opt_.rollout != RANDOM ? policy_act(r, w, w.actor)
                                          : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
     machine::step_legal(w, a);
   }
@@ -180,11 +217,12 @@ void Search::iterate(State& w) {
   int node = 0;
   path_.clear();
   bool root = true;  // the root's own decision is searched whatever it is
+  Roller& r = rollers_[0];
   while (!over(w)) {
-    collect(w, legal);
+    collect(r, w, legal);
     if (legal.empty()) break;
     if (opt_.follow && !root && (w.decision == decision::MOVE_SELECT || w.decision == decision::MOVE_STACK)) {
-      machine::step_legal(w, policy_act(w, w.actor));  // the plan of the stack the tree started
+      machine::step_legal(w, policy_act(r, w, w.actor));  // the plan of the stack the tree started
       continue;
     }
     const int actor = w.actor;
@@ -217,7 +255,7 @@ void Search::iterate(State& w) {
       for (int b : legal)  // availability of the children legal in this world (the new one included)
         if (child_of_[b] >= 0) ++nodes_[child_of_[b]].avail;
       for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
-      if (opt_.follow) follow_start(w, a);
+      if (opt_.follow) follow_start(r, w, a);
       machine::step_legal(w, a);
       path_.push_back(next);
       break;
@@ -234,17 +272,17 @@ void Search::iterate(State& w) {
     }
     next = child_of_[best];
     for (const auto& [b, child] : nodes_[node].children) child_of_[b] = -1;
-    if (opt_.follow) follow_start(w, best);
+    if (opt_.follow) follow_start(r, w, best);
     machine::step_legal(w, best);
     path_.push_back(next);
     node = next;
   }
-  rollout(w);
+  rollout(r, w);
   ++nodes_[0].visits;
   for (int i : path_) {
     Node& n = nodes_[i];
     ++n.visits;
-    n.total += value_[n.player];
+    n.total += r.value[n.player];
   }
 }
 
@@ -312,66 +350,90 @@ SearchResult Search::decide(const State& truth, int seat, const std::vector<int>
 // round's seeds (the same tie-break draws for every candidate, no move plans left from other rollouts);
 // the seat's value (of an unfinished game: the critic's if one was given, else the public score), or NaN when
 // the time budget cut the rollout short (the round is then dropped: its rollouts would not be alike).
-double Search::paired_rollout(const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds) {
-  for (std::size_t p = 0; p < expert_.size(); ++p) expert_[p].reset(seeds[p]);
+double Search::paired_rollout(Roller& r, const State& world, int seat, int action,
+                              const std::vector<std::uint64_t>& seeds) {
+  for (std::size_t p = 0; p < r.expert.size(); ++p) r.expert[p].reset(seeds[p]);
   State w = world;
   std::vector<int> legal;
-  collect(w, legal);
-  follow_start(w, action);
+  collect(r, w, legal);
+  follow_start(r, w, action);
   machine::step_legal(w, action);
-  play_out(w);
+  play_out(r, w);
   if (out_of_time()) return std::numeric_limits<double>::quiet_NaN();
-  if (critic_ && !over(w)) return critic_value(w, seat);
-  value(w);
-  return value_[seat];
+  if (critic_ && !over(w)) return critic_value(r, w, seat);
+  value(r, w);
+  return r.value[seat];
+}
+
+// A paired round: every candidate's rollout from one world, into v (stopping at the first the time cut short,
+// which is left NaN); `rollouts` counts those made.
+void Search::paired_round(Roller& r, const State& world, int seat, const std::vector<int>& candidates,
+                          const std::vector<std::uint64_t>& seeds, std::vector<double>& v, int& rollouts) {
+  std::fill(v.begin(), v.end(), std::numeric_limits<double>::quiet_NaN());
+  rollouts = 0;
+  for (std::size_t j = 0; j < candidates.size(); ++j) {
+    v[j] = paired_rollout(r, world, seat, candidates[j], seeds);
+    ++rollouts;
+    if (std::isnan(v[j])) return;
+  }
 }
 
 SearchResult Search::decide_paired(const State& truth, int seat, const std::vector<int>& candidates) {
   const double t0 = now();
   const double aim = opt_.seconds * kAim;  // as decide: the last round's tail and the way back fit in the rest
   deadline_ = t0 + aim;
-  if (opt_.rollout != EXPERT || expert_.empty())
+  if (opt_.rollout != EXPERT || rollers_[0].expert.empty())
     throw std::invalid_argument("ismcts: paired evaluation needs expert rollouts");
   const int k = static_cast<int>(candidates.size());
   if (k < 2) throw std::invalid_argument("ismcts: paired evaluation needs at least two candidates");
   const int size = truth.t->layout.size;
   for (int a : candidates)
     if (a < 0 || a >= size) throw std::invalid_argument("ismcts: a paired candidate is out of range");
+  // `threads` rounds at once, each on a roller of its own; their worlds and seeds are drawn in round order
+  // before they are played, and their differences summed in round order after, as one thread would
+  const int batch = opt_.threads;
+  while (static_cast<int>(rollers_.size()) < batch) rollers_.push_back(make_roller(false));
+  std::unique_ptr<vector::Pool> pool = batch > 1 ? std::make_unique<vector::Pool>(batch) : nullptr;
+  std::vector<State> worlds(static_cast<std::size_t>(batch));
+  std::vector<std::vector<std::uint64_t>> seeds(worlds.size(), std::vector<std::uint64_t>(rollers_[0].expert.size()));
+  std::vector<std::vector<double>> v(worlds.size(), std::vector<double>(static_cast<std::size_t>(k)));
+  std::vector<int> made(worlds.size());
   // per candidate: the sum of its differences and of their squares
   std::vector<double> sum(static_cast<std::size_t>(k), 0.0), squares(static_cast<std::size_t>(k), 0.0);
-  std::vector<double> v(static_cast<std::size_t>(k));
-  std::vector<std::uint64_t> seeds(expert_.size());
   std::vector<int> legal;
-  State world;
-  int rounds = 0, rollouts = 0;
-  for (;;) {
-    if (opt_.playouts > 0 && (rounds + 1) * k > opt_.playouts) break;  // a rollout per candidate a round
-    if (opt_.seconds > 0 && rounds > 0) {
-      const double spent = now() - t0;  // stop before a round that would likely overrun the budget
-      if (spent + spent / rounds > aim) break;
+  int rounds = 0, rollouts = 0, batches = 0;
+  for (bool whole = true; whole;) {
+    int n = batch;  // rounds in this batch
+    if (opt_.playouts > 0) n = std::min(n, opt_.playouts / k - rounds);  // a rollout per candidate a round
+    if (n <= 0) break;
+    if (opt_.seconds > 0 && batches > 0) {
+      const double spent = now() - t0;  // stop before a batch that would likely overrun the budget
+      if (spent + spent / batches > aim) break;
     }
     if (out_of_time()) break;
-    sample_world(truth, seat, rng_, world);
-    for (auto& s : seeds) s = rng_.next64();
-    // a seat's mask is the same in every world it cannot tell apart (it names no hidden counter)
-    collect(world, legal);
-    for (int a : candidates)
-      if (!mask_[a])
-        throw std::logic_error("ismcts: candidate " + std::to_string(a) +
-                               " is illegal in a sampled world: the seat's mask depends on hidden facts");
-    bool whole = true;
-    for (int j = 0; j < k && whole; ++j) {
-      v[j] = paired_rollout(world, seat, candidates[j], seeds);
-      whole = !std::isnan(v[j]);
-      ++rollouts;
+    for (int i = 0; i < n; ++i) {
+      sample_world(truth, seat, rng_, worlds[i]);
+      for (auto& s : seeds[i]) s = rng_.next64();
+      // a seat's mask is the same in every world it cannot tell apart (it names no hidden counter)
+      collect(rollers_[0], worlds[i], legal);
+      for (int a : candidates)
+        if (!rollers_[0].mask[a])
+          throw std::logic_error("ismcts: candidate " + std::to_string(a) +
+                                 " is illegal in a sampled world: the seat's mask depends on hidden facts");
     }
-    if (!whole) break;
-    for (int j = 1; j < k; ++j) {
-      const double d = v[j] - v[0];
-      sum[j] += d;
-      squares[j] += d * d;
+    play_rounds(pool.get(), n, [&](int i) { paired_round(rollers_[i], worlds[i], seat, candidates, seeds[i], v[i], made[i]); });
+    ++batches;
+    for (int i = 0; i < n; ++i) rollouts += made[i];
+    for (int i = 0; i < n && whole; ++i) {
+      whole = !std::isnan(v[i][k - 1]);
+      if (!whole) break;
+      for (int j = 1; j < k; ++j) {
+        const double d = v[i][j] - v[i][0];
+        sum[j] += d;
+        squares[j] += d * d;
+      }
+      ++rounds;
     }
-    ++rounds;
   }
   // the candidate of the largest positive mean difference (over at least two rounds), if it stands z
   // standard errors above 0

@@ -58,6 +58,7 @@ struct SearchOptions {
   double w_race = 0.0;      // ... of the race to a Citadel: highest fort level + income / Citadel income (<= 1)
                             //     + gold / 5 (<= 1), the three things a Citadel needs (R14.3)
   double z = 2.0;           // decide_paired: standard errors by which a candidate must beat candidate 0
+  int threads = 1;          // decide_paired: rounds played at once, one a thread (the results do not depend on it)
 };
 
 struct SearchResult {
@@ -68,6 +69,19 @@ struct SearchResult {
   int candidate = -1;  // decide_paired: the index of the candidate played (0: the caller's first choice)
   int rounds = 0;      // decide_paired: whole rounds evaluated (each a rollout per candidate legal there)
   std::vector<double> gains;  // decide_paired: per candidate, the mean paired difference from candidate 0 (0: none)
+};
+
+// One thread's rollout machinery: every player's rollout agents and the scratch they read and write. The
+// tree search uses the first; the paired search plays a round on each of `threads` at once.
+struct Roller {
+  std::vector<agents::Greedy> greedy;
+  std::vector<agents::Expert> expert;  // per player (a move plan each, as ExpertAgent.memory)
+  std::vector<float> obs_buf;
+  std::vector<std::int8_t> mask;
+  std::vector<int> scratch_legal;
+  std::vector<double> scratch_scores;
+  std::vector<double> value;
+  std::vector<float> critic_a, critic_b;  // the critic's scratch
 };
 
 class Search {
@@ -98,35 +112,31 @@ class Search {
   };
 
   void iterate(State& w);
-  void rollout(State& w);
-  void play_out(State& w);
-  double critic_value(const State& w, int seat);
-  double paired_rollout(const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds);
-  void value(const State& w);
+  void rollout(Roller& r, State& w);
+  void play_out(Roller& r, State& w);
+  double critic_value(Roller& r, const State& w, int seat) const;
+  double paired_rollout(Roller& r, const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds);
+  void paired_round(Roller& r, const State& world, int seat, const std::vector<int>& candidates,
+                    const std::vector<std::uint64_t>& seeds, std::vector<double>& v, int& rollouts);
+  void value(Roller& r, const State& w) const;
   void rank(State& w, Node& node, const std::vector<int>& legal);
-  int policy_act(State& w, int p);
-  void follow_start(State& w, int action);
+  int policy_act(Roller& r, State& w, int p);
+  void follow_start(Roller& r, State& w, int action);
   int rank_of(const Node& node, int action) const;
-  void collect(State& w, std::vector<int>& legal);
+  void collect(Roller& r, State& w, std::vector<int>& legal) const;
   bool out_of_time() const;
+  Roller make_roller(bool seeded);
 
   const observation::Plan& obs_;
   std::shared_ptr<const agents::ExpertPlan> expert_plan_;
   std::shared_ptr<const agents::GreedyPlan> plan_;
   SearchOptions opt_;
   Dice rng_;
-  std::vector<agents::Greedy> greedy_;
-  std::vector<agents::Expert> expert_;  // per player (a move plan each, as ExpertAgent.memory)
+  std::vector<Roller> rollers_;  // [0]: the tree's and the paired search's first thread's
   std::vector<Node> nodes_;
-  std::vector<float> obs_buf_;
-  std::vector<std::int8_t> mask_;
   std::vector<int> child_of_;  // scratch: child index per action of the node being visited (-1: none)
   std::vector<int> path_;
-  std::vector<int> scratch_legal_;
-  std::vector<double> scratch_scores_;
-  std::vector<double> value_;
   std::shared_ptr<const agents::PolicyNetwork> critic_;
-  std::vector<float> critic_a_, critic_b_;  // the critic's scratch
   double deadline_ = 0.0;
 };
 
