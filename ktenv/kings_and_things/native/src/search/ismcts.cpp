@@ -31,14 +31,10 @@ bool over(const State& s) { return s.phase == PHASE_GAME_OVER; }
 
 constexpr double kAim = 0.95;  // the share of a time budget the search plans to use
 
-// task(i) for i in [0, n), on the pool's threads (none: on this one); the first exception a task threw is
-// thrown here, after all are done (a pool's task must not throw)
+// task(i) for i in [0, n) on the pool's threads; the first exception a task threw is thrown here, after all
+// are done (a pool's task must not throw)
 template <class Task>
-void play_rounds(vector::Pool* pool, int n, Task&& task) {
-  if (!pool) {
-    for (int i = 0; i < n; ++i) task(i);
-    return;
-  }
+void play_rollouts(vector::Pool& pool, int n, Task&& task) {
   std::vector<std::exception_ptr> failed(static_cast<std::size_t>(n));
   auto guarded = [&](int i) {
     try {
@@ -47,7 +43,7 @@ void play_rounds(vector::Pool* pool, int n, Task&& task) {
       failed[static_cast<std::size_t>(i)] = std::current_exception();
     }
   };
-  pool->run(n, guarded);
+  pool.run(n, guarded);
   for (auto& e : failed)
     if (e) std::rethrow_exception(e);
 }
@@ -365,8 +361,8 @@ double Search::paired_rollout(Roller& r, const State& world, int seat, int actio
   return r.value[seat];
 }
 
-// A paired round: every candidate's rollout from one world, into v (stopping at the first the time cut short,
-// which is left NaN); `rollouts` counts those made.
+// A paired round on one thread: every candidate's rollout from one world, into v (stopping at the first the time
+// cut short: it and the rest are left NaN); `rollouts` counts those made.
 void Search::paired_round(Roller& r, const State& world, int seat, const std::vector<int>& candidates,
                           const std::vector<std::uint64_t>& seeds, std::vector<double>& v, int& rollouts) {
   std::fill(v.begin(), v.end(), std::numeric_limits<double>::quiet_NaN());
@@ -389,15 +385,18 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
   const int size = truth.t->layout.size;
   for (int a : candidates)
     if (a < 0 || a >= size) throw std::invalid_argument("ismcts: a paired candidate is out of range");
-  // `threads` rounds at once, each on a roller of its own; their worlds and seeds are drawn in round order
-  // before they are played, and their differences summed in round order after, as one thread would
+  // `threads` rounds at once: their worlds and seeds drawn in round order before they are played, each of their
+  // rollouts a task on a roller of its own (rollouts differ in length: small tasks keep every thread busy), and
+  // their differences summed in round order after, as one thread would
   const int batch = opt_.threads;
-  while (static_cast<int>(rollers_.size()) < batch) rollers_.push_back(make_roller(false));
-  std::unique_ptr<vector::Pool> pool = batch > 1 ? std::make_unique<vector::Pool>(batch) : nullptr;
+  std::unique_ptr<vector::Pool> pool;
+  if (batch > 1) {
+    pool = std::make_unique<vector::Pool>(opt_.threads);
+    while (static_cast<int>(rollers_.size()) < batch * k) rollers_.push_back(make_roller(false));
+  }
   std::vector<State> worlds(static_cast<std::size_t>(batch));
   std::vector<std::vector<std::uint64_t>> seeds(worlds.size(), std::vector<std::uint64_t>(rollers_[0].expert.size()));
   std::vector<std::vector<double>> v(worlds.size(), std::vector<double>(static_cast<std::size_t>(k)));
-  std::vector<int> made(worlds.size());
   // per candidate: the sum of its differences and of their squares
   std::vector<double> sum(static_cast<std::size_t>(k), 0.0), squares(static_cast<std::size_t>(k), 0.0);
   std::vector<int> legal;
@@ -421,11 +420,19 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
           throw std::logic_error("ismcts: candidate " + std::to_string(a) +
                                  " is illegal in a sampled world: the seat's mask depends on hidden facts");
     }
-    play_rounds(pool.get(), n, [&](int i) { paired_round(rollers_[i], worlds[i], seat, candidates, seeds[i], v[i], made[i]); });
+    if (pool) {
+      play_rollouts(*pool, n * k, [&](int t) {
+        v[t / k][t % k] = paired_rollout(rollers_[t], worlds[t / k], seat, candidates[t % k], seeds[t / k]);
+      });
+      rollouts += n * k;
+    } else {
+      int made = 0;
+      paired_round(rollers_[0], worlds[0], seat, candidates, seeds[0], v[0], made);
+      rollouts += made;
+    }
     ++batches;
-    for (int i = 0; i < n; ++i) rollouts += made[i];
     for (int i = 0; i < n && whole; ++i) {
-      whole = !std::isnan(v[i][k - 1]);
+      whole = std::none_of(v[i].begin(), v[i].end(), [](double x) { return std::isnan(x); });
       if (!whole) break;
       for (int j = 1; j < k; ++j) {
         const double d = v[i][j] - v[i][0];

@@ -58,7 +58,7 @@ struct SearchOptions {
   double w_race = 0.0;      // ... of the race to a Citadel: highest fort level + income / Citadel income (<= 1)
                             //     + gold / 5 (<= 1), the three things a Citadel needs (R14.3)
   double z = 2.0;           // decide_paired: standard errors by which a candidate must beat candidate 0
-  int threads = 1;          // decide_paired: rounds played at once, one a thread (the results do not depend on it)
+  int threads = 1;          // decide_paired: threads playing this many rounds at once (the results do not depend on it)
 };
 
 struct SearchResult {
@@ -72,7 +72,8 @@ struct SearchResult {
 };
 
 // One thread's rollout machinery: every player's rollout agents and the scratch they read and write. The
-// tree search uses the first; the paired search plays a round on each of `threads` at once.
+// tree search uses the first; the paired search on `threads` threads gives each rollout of a batch of `threads`
+// rounds one of its own.
 struct Roller {
   std::vector<agents::Greedy> greedy;
   std::vector<agents::Expert> expert;  // per player (a move plan each, as ExpertAgent.memory)
