@@ -36,6 +36,15 @@ class Agent(Protocol):
     def act(self, observation, action_mask: np.ndarray) -> int: ...
 
 
+def tell_played(agent, action: int) -> None:
+    """An agent watching another player's game (a teacher labelling a learner's, a reference shadowing a record)
+    hears the action played where it was last asked, when that was not its own choice: an agent that keeps a plan
+    has ``played(action)`` (the expert: the move under way is now the stack chosen); others are left as they are."""
+    told = getattr(agent, "played", None)
+    if told is not None:
+        told(int(action))
+
+
 class ModelCache:
     """The model files a process has loaded, keyed by path and modification time: a tournament that makes
     a fresh agent every game loads a file once, and a file rewritten since is loaded again.

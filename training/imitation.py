@@ -132,6 +132,7 @@ def collect(teacher: str, decisions: int, *, players: int, game: dict, reward: s
                 episodes[i].rows[p].append((observation, mask, int(labels[i]), *label.extras[i]))
                 episodes[i].rewards[p].append(0.0)
             played = labels if policy is None else best_actions(policy, out["observation"], out["action_mask"])
+            label.told(out, live, played)
             out = env.step(np.where(done, SKIP, played))
             for i in live:
                 for p in range(players):
@@ -166,6 +167,7 @@ class _Labeller:
         self.spec, self.env, self.teachers, self.searches = spec, env, teachers, searches
         self.pool = ThreadPoolExecutor(threads) if searches and threads > 1 else None
         self.extras: list[tuple] = [((), ())] * len(teachers)
+        self.last = np.full(len(teachers), SKIP, np.int64)  # the labels of the step under way
 
     def __call__(self, out: dict, live: np.ndarray) -> np.ndarray:
         labels = np.full(len(self.teachers), SKIP, np.int64)
@@ -183,7 +185,18 @@ class _Labeller:
         results = self.pool.map(_search, jobs) if self.pool is not None else map(_search, jobs)
         for (i, *_), (action, extras) in zip(jobs, results):
             labels[i], self.extras[i] = action, extras
+        self.last = labels
         return labels
+
+    def told(self, out: dict, live: np.ndarray, played: np.ndarray) -> None:
+        """Each teacher whose label was not played (DAgger: the learner chose) hears what was, so a teacher that
+        keeps a plan (the expert's move under way) labels the rest of that move as the learner started it."""
+        from ktenv.agents.base import tell_played
+
+        for i in live:
+            agent = self.teachers[i][int(out["actor"][i])]
+            if agent is not None and played[i] != self.last[i]:
+                tell_played(agent, int(played[i]))
 
     def close(self) -> None:
         if self.pool is not None:

@@ -349,6 +349,22 @@ class ExpertAgent(GreedyAgent):
         heroes = np.flatnonzero(v.my_heroes & (v.hero_hex == x) & (v.hero_status == 0))
         return things, heroes
 
+    def scores(self, v: View, legal: np.ndarray) -> np.ndarray:
+        self.memory["started"] = {}  # the plans of the MOVE_START scored now (its handler fills them), for played
+        return super().scores(v, legal)
+
+    def act(self, observation, action_mask=None) -> int:
+        self.memory["started"] = {}
+        return super().act(observation, action_mask)
+
+    def played(self, action: int) -> None:
+        """The action played where this agent was last asked, when another player chose it (a teacher labelling a
+        learner's game, a reference shadowing a record): after a MOVE_START the expert carries out the move of the
+        stack chosen, with the plan it made for that stack, so that its later labels of that move follow it."""
+        started = self.memory.get("started", {}).get(int(action))
+        if started is not None:
+            self.memory["move"] = started
+
     def score_move_start(self, v, legal):
         blocks, idx = self.blocks(v, legal)
         out = np.zeros(legal.size)
@@ -363,6 +379,7 @@ class ExpertAgent(GreedyAgent):
             target, value, need = self.move_targets(v, int(x), values)
             out[k] = value if target >= 0 and need > 0 else -1.0
             plans[int(x)] = (target, need)
+            self.memory["started"][int(legal[k])] = (int(x), target, need)
         best = int(np.argmax(out)) if legal.size else -1
         if best >= 0 and blocks[best] == "HEX":
             self.memory["move"] = (int(idx[best]),) + plans.get(int(idx[best]), (-1, 0))

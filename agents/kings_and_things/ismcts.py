@@ -301,6 +301,12 @@ class ISMCTSAgent:
             self.follow, self.margin, int(self.rng.integers(2**63)))
         return int(action)
 
+    def played(self, action: int) -> None:
+        """The action played where this agent was last asked (another player's choice): the expert that carries out
+        its moves follows the stack chosen (ExpertAgent.played)."""
+        if self._own is not None:
+            self._own.played(action)
+
     def paired_candidates(self, own, obs, mask: np.ndarray) -> list[int]:
         """The paired search's candidates: with ``policy``, the model's K most likely legal actions (ties: the
         lower action first); else the expert's K best, its own choice first (its tie-break draw and move plan)."""

@@ -27,6 +27,7 @@ import pandas as pd
 
 from .. import agents as agent_registry
 from .. import registry
+from ..agents.base import tell_played
 from ..arena.game import agent_seed
 from ..arena.ratings import wilson
 from ..arena.records import GameRecord, replay
@@ -102,6 +103,9 @@ class _Game:
         mask = np.asarray(self.spec.engine.legal_mask(s), bool).copy()
         observation = np.asarray(self.reader.observe(s, seat), np.float32).copy()
         refs = {r.name: r.act(self.spec, s, seat, observation, mask) for r in self.refs[seat]}
+        for r in self.refs[seat]:  # a reference that keeps a plan carries out the move actually started
+            if refs[r.name] != action:
+                tell_played(r.agent, action)
         if mask.sum() < 2 and not self.forced:
             return
         self.seen += 1

@@ -261,3 +261,36 @@ def test_follow_moves_the_stack_a_search_chose():
             followed += 1
         step(s, players[p].act(obs, mask))
     assert followed == 3
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_teacher_told_what_was_played_follows_that_move(n):
+    """A teacher labelling another player's game (DAgger, a probe's reference) hears the action played where its
+    label was not (agents.base.tell_played): after a MOVE_START it carries out the move of the stack chosen, with
+    the plan it made for that stack, so its labels of the rest of that move belong to it. The Python and the native
+    expert label alike throughout."""
+    from ktenv.agents.base import tell_played
+
+    cfg = GameConfig(n_players=n, max_rounds=5)
+    s = machine.new_game(cfg, 13, backend="python")
+    enc, rng = encoder_for(cfg), np.random.default_rng(5)
+    py, nat = [ExpertAgent(seed=p) for p in range(n)], [NativeExpertAgent(seed=p) for p in range(n)]
+    switched = labelled_moves = 0
+    for _ in range(3000):
+        if s.game_over:
+            break
+        p, mask = s.actor, legal_mask(s)
+        obs = enc.encode(s, p)
+        label = py[p].act(obs, mask)
+        assert nat[p].act(obs, mask) == label
+        legal = np.flatnonzero(mask)
+        played = int(legal[rng.integers(legal.size)]) if rng.random() < 0.5 else label  # the learner's choice
+        if played != label:
+            tell_played(py[p], played)
+            tell_played(nat[p], played)
+            if s.decision == D.MOVE_START and View(obs).split(played)[0] == "HEX":
+                assert py[p].memory["move"][0] == View(obs).split(played)[1]  # the move under way is the played one
+                switched += 1
+        labelled_moves += s.decision == D.MOVE_STACK
+        step(s, played)
+    assert switched >= 3 and labelled_moves >= 10

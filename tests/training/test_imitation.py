@@ -89,6 +89,26 @@ def test_dagger_plays_the_policy_and_labels_with_the_teacher():
     assert set(np.unique(demos.returns)) <= {-1.0, 0.0, 1.0}  # reward "win", gamma 1: the game's result
 
 
+def test_dagger_tells_the_teacher_the_learners_move(monkeypatch):
+    """Where the learner's move is not the teacher's label, the teacher hears it (its move plan follows the
+    learner's stack); where the teacher plays, nothing is told."""
+    import ktenv.agents.base as base
+
+    from ktenv.kings_and_things.vector import VectorEnv
+
+    told, real = [], base.tell_played
+    monkeypatch.setattr(base, "tell_played", lambda agent, action: (told.append(agent.name), real(agent, action)))
+    probe = VectorEnv(1, num_players=2, **SHORT)
+    policy = small_policy(probe.observation_size, probe.n_actions)
+    probe.close()
+    imitation.collect("expert", 100, players=2, game=SHORT, reward="win", gamma=1.0, opponents={"random": 1},
+                      seed=9, num_envs=2)
+    assert told == []
+    imitation.collect("expert", 100, players=2, game=SHORT, reward="win", gamma=1.0, opponents={"random": 1},
+                      seed=9, num_envs=2, policy=policy)
+    assert len(told) > 10 and set(told) == {"expert"}
+
+
 def test_cloning_learns_the_labels():
     rng = np.random.default_rng(0)
     n, size, actions = 64, 12, 5

@@ -90,11 +90,15 @@ class NativeExpertAgent(NativeGreedyAgent):
         return core().Expert(plan, seed)
 
     def follow(self, action: int) -> bool:
-        """After `scores` of a MOVE_START observation: move the stack of `action` with the plan made for it
-        (a search that chose the stack); False, and nothing changed, for an action not scored there."""
+        """After `scores` or `act` of a MOVE_START observation: move the stack of `action` with the plan made for
+        it (a search that chose the stack); False, and nothing changed, for an action not scored there."""
         if self._native is None:
             return False
         return bool(self._native.follow(int(action)))
+
+    def played(self, action: int) -> None:
+        """ExpertAgent.played: the action played where this agent was last asked (another player's choice)."""
+        self.follow(action)
 
     def scores(self, observation, action_mask) -> tuple[np.ndarray, np.ndarray]:
         """(legal actions, ExpertAgent.scores of them): what act compares before the noise; draws nothing

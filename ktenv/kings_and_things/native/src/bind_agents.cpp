@@ -277,8 +277,8 @@ void bind_agents(nb::module_& m) {
       }, nb::arg("seed"), "a new generator; the move plan is forgotten")
       .def("set_plan", &Expert::set_plan, nb::arg("plan"))
       .def("follow", &Expert::follow, nb::arg("action"),
-           "after scores() of a MOVE_START: move the stack of `action` with the plan made for it; False (nothing "
-           "changed) for an action not scored there")
+           "after scores() or act() of a MOVE_START: move the stack of `action` with the plan made for it; False "
+           "(nothing changed) for an action not scored at the decision asked last")
       .def_prop_ro("size", [](const Expert& e) { return e.layout().size; })
       .def("act", [](Expert& e, const Obs& obs, const Mask& mask) {
         return act_one(e, e.layout(), obs, mask, "expert");

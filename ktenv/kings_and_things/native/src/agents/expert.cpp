@@ -846,6 +846,7 @@ int Expert::scores(const float* obs, const std::int8_t* mask, int* legal, double
   for (int a = 0; a < P.n_actions; ++a)
     if (mask[a]) legal[n++] = a;
   view_.read(obs);
+  started_.clear();  // follow() follows only the MOVE_START scored last (its handler fills them)
   Scorer(view_, *plan_, move_, started_, legal, n, out).run(view_.decision());
   for (int k = 0; k < n; ++k)  // a treasure may be cashed at any decision of its holder (R18.3)
     if (legal[k] >= P.a_cash && legal[k] < P.a_player) out[k] = 1e3;
@@ -867,6 +868,7 @@ int Expert::act(const float* obs, const std::int8_t* mask) {
   for (int a = 0; a < P.n_actions && n < 2; ++a)
     if (mask[a]) ++n, only = a;
   if (n == 0) return -1;
+  started_.clear();
   if (n == 1) return only;  // played without reading the observation: no draw, the plan kept
   n = scores(obs, mask, legal_.data(), score_.data());
   int best = 0;

@@ -58,9 +58,10 @@ class Expert {
   // Python agent's does; nothing is drawn.
   int scores(const float* obs, const std::int8_t* mask, int* legal, double* out);
 
-  // After scores() of a MOVE_START: move the stack of `action` (a HEX action scored there) with the plan
-  // made for it, whatever the expert would have started itself (a search choosing the stack); false, and
-  // nothing changed, for an action that was not scored there. Not part of the Python agent.
+  // After scores() or act() of a MOVE_START: move the stack of `action` (a HEX action scored there) with the plan
+  // made for it, whatever the expert would have started itself (a search choosing the stack, or the learner a
+  // teacher watches: ExpertAgent.played); false, and nothing changed, for an action not scored at the decision
+  // asked last.
   bool follow(int action);
 
   const ExpertPlan& plan() const { return *plan_; }
