@@ -361,19 +361,6 @@ double Search::paired_rollout(Roller& r, const State& world, int seat, int actio
   return r.value[seat];
 }
 
-// A paired round on one thread: every candidate's rollout from one world, into v (stopping at the first the time
-// cut short: it and the rest are left NaN); `rollouts` counts those made.
-void Search::paired_round(Roller& r, const State& world, int seat, const std::vector<int>& candidates,
-                          const std::vector<std::uint64_t>& seeds, std::vector<double>& v, int& rollouts) {
-  std::fill(v.begin(), v.end(), std::numeric_limits<double>::quiet_NaN());
-  rollouts = 0;
-  for (std::size_t j = 0; j < candidates.size(); ++j) {
-    v[j] = paired_rollout(r, world, seat, candidates[j], seeds);
-    ++rollouts;
-    if (std::isnan(v[j])) return;
-  }
-}
-
 SearchResult Search::decide_paired(const State& truth, int seat, const std::vector<int>& candidates) {
   const double t0 = now();
   const double aim = opt_.seconds * kAim;  // as decide: the last round's tail and the way back fit in the rest
@@ -420,16 +407,14 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
           throw std::logic_error("ismcts: candidate " + std::to_string(a) +
                                  " is illegal in a sampled world: the seat's mask depends on hidden facts");
     }
-    if (pool) {
-      play_rollouts(*pool, n * k, [&](int t) {
-        v[t / k][t % k] = paired_rollout(rollers_[t], worlds[t / k], seat, candidates[t % k], seeds[t / k]);
-      });
-      rollouts += n * k;
-    } else {
-      int made = 0;
-      paired_round(rollers_[0], worlds[0], seat, candidates, seeds[0], v[0], made);
-      rollouts += made;
-    }
+    auto rollout = [&](int t, Roller& r) {  // candidate t % k of the batch's round t / k
+      v[t / k][t % k] = paired_rollout(r, worlds[t / k], seat, candidates[t % k], seeds[t / k]);
+    };
+    if (pool)
+      play_rollouts(*pool, n * k, [&](int t) { rollout(t, rollers_[t]); });
+    else
+      for (int t = 0; t < k; ++t) rollout(t, rollers_[0]);  // one round (n = 1)
+    rollouts += n * k;
     ++batches;
     for (int i = 0; i < n && whole; ++i) {
       whole = std::none_of(v[i].begin(), v[i].end(), [](double x) { return std::isnan(x); });

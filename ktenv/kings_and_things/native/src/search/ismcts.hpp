@@ -117,8 +117,6 @@ class Search {
   void play_out(Roller& r, State& w);
   double critic_value(Roller& r, const State& w, int seat) const;
   double paired_rollout(Roller& r, const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds);
-  void paired_round(Roller& r, const State& world, int seat, const std::vector<int>& candidates,
-                    const std::vector<std::uint64_t>& seeds, std::vector<double>& v, int& rollouts);
   void value(Roller& r, const State& w) const;
   void rank(State& w, Node& node, const std::vector<int>& legal);
   int policy_act(Roller& r, State& w, int p);
