@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..gamekit.focus import FocusTable
+
 FORMAT = 1  # the ``ktenv.json`` format this reads (training.policy.FORMAT)
 META_ENTRY = "ktenv.json"
 
@@ -134,12 +136,14 @@ class ActorNetwork:
 
     def __init__(self, first: tuple[np.ndarray, np.ndarray], hidden: list[tuple[np.ndarray, np.ndarray, str]],
                  action: tuple[np.ndarray, np.ndarray],
-                 critic: list[tuple[np.ndarray, np.ndarray, str]] | None = None) -> None:
+                 critic: list[tuple[np.ndarray, np.ndarray, str]] | None = None,
+                 focus: FocusTable | None = None) -> None:
         self.first, self.hidden, self.action = first, hidden, action  # weights [in, out], bias (, activation)
         # the value path after the shared first layer (the critic MLP, then the value head with activation
         # "none"), when the file's critic shares the actor's first layer; None otherwise
         self.critic = critic
-        self.observation_size = first[0].shape[0]
+        self.focus = focus  # extra inputs gathered from the observation (ktenv.gamekit.focus), or None
+        self.observation_size = first[0].shape[0] - (focus.size if focus else 0)
 
     @classmethod
     def from_state(cls, state: dict[str, np.ndarray], meta: dict, path: str | Path = "model") -> ActorNetwork:
@@ -163,7 +167,11 @@ class ActorNetwork:
         if (all(f"{name}.weight" in state and f"{name}.bias" in state for name in vf)
                 and (shared is None or np.array_equal(shared.T, first[0]))):
             critic = [(*layer(name), activation) for name in vf[:-1]] + [(*layer("value_net"), "none")]
-        out = cls(first, hidden, layer("action_net"), critic)
+        try:
+            focus = FocusTable.from_json(net["focus"], meta["observation_size"]) if net.get("focus") else None
+        except ValueError as exc:
+            raise ModelFileError(f"{path}: {META_ENTRY}: {exc}") from None
+        out = cls(first, hidden, layer("action_net"), critic, focus)
         if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], meta["action_size"]):
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")
         return out
@@ -172,6 +180,8 @@ class ActorNetwork:
         """The shared first layer, float32 [rows, features]: symlog, then Linear and ReLU (only the rows of the
         weights for entries some observation uses, where that is under half of them)."""
         x = np.asarray(observations, np.float32).reshape(-1, self.observation_size)
+        if self.focus is not None:
+            x = self.focus.apply(x)
         weights, bias = self.first
         used = np.flatnonzero(x.any(axis=0))
         if 2 * used.size < x.shape[1]:

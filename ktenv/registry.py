@@ -48,6 +48,8 @@ OPTIONAL_PARTS: dict[str, str] = {
     "dataset": "dataset(cfg) -> a datasets.game.GameReader: what `ktenv dataset` reads from a state",
     "web_view": "the module of the browser app's page views of the game (ktenv.web.views lists what it holds)",
     "analysis": "the module of the policy analysis' game parts: world_sampler(state, seat), paired_differences(...)",
+    "network_focus": "network_focus(cfg) -> a gamekit.focus.FocusTable: inputs a policy network gathers around a "
+                     "place the observation names (policy.focus in a training config)",
     "bot_view": "the module of a seat's view for bots and language models, all from its observation vector alone: "
                 "seat_view() (an agents.human.SeatView), layout(observation) (the ObservationLayout naming the "
                 "vector's fields), players(observation)",

@@ -111,6 +111,9 @@ class PolicySection:
     pi: list[int] = field(default_factory=lambda: [256])
     vf: list[int] = field(default_factory=lambda: [256])
     activation: str = "relu"
+    # inputs gathered around a place the observation names (the game's `network_focus`, ktenv.gamekit.focus):
+    # for Kings & Things, the hexes around the moving stack in the stack's own frame
+    focus: bool = False
 
     def check(self) -> None:
         from .policy import ACTIVATIONS
@@ -354,6 +357,10 @@ class TrainConfig:
             section.check()
         if self.expert_iteration.search is not None:
             check_expert_iteration(self)
+        if self.policy.focus and not spec.has("network_focus"):
+            raise ConfigError(f"training key 'policy.focus': {spec.title} names no place for a network to focus on")
+        if self.policy.focus and self.trainer != "sb3":
+            raise ConfigError("training key 'policy.focus': the focus is for trainer sb3 only")
         if self.trainer == "rllib" and self.imitation.teacher is not None:
             raise ConfigError("training key 'imitation.teacher': the imitation warm start is for trainer sb3 only "
                               "(set it to null for trainer rllib)")
@@ -497,11 +504,19 @@ def check_init_from(cfg: TrainConfig) -> None:
         raise ConfigError(f"{where}: {path} is a model of {game} for {players} players; this run trains "
                           f"{cfg.env.spec.name} with {cfg.env.players} players")
     check_sizes(cfg, meta, f"{where}: {path}")
-    mine = {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
-            "activation": cfg.policy.activation}
+    mine = network_of(cfg)
     if meta["network"] != mine:
         raise ConfigError(f"{where}: {path} has the network {_network(meta['network'])}; this config's policy is "
                           f"{_network(mine)} (set policy.* to the model's)")
+
+
+def network_of(cfg: TrainConfig) -> dict:
+    """The ``network`` entry of the run's model files: the policy section, with the focus table when it has one."""
+    net = {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
+           "activation": cfg.policy.activation}
+    if cfg.policy.focus:
+        net["focus"] = cfg.env.spec.network_focus(cfg.env.game_config()).to_json()
+    return net
 
 
 def check_sizes(cfg: TrainConfig, meta: dict, what: str) -> None:
@@ -533,7 +548,7 @@ def _sizes(game_name: str | None, config_json: str) -> tuple[int, int]:
 
 def _network(net: dict) -> str:
     return (f"features {net.get('features')}, pi {net.get('pi')}, vf {net.get('vf')}, "
-            f"activation {net.get('activation')}")
+            f"activation {net.get('activation')}" + (", with a focus" if net.get("focus") else ""))
 
 
 # ----------------------------------------------------------------------------- building and checks

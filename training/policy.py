@@ -35,6 +35,7 @@ from torch import nn
 
 from ..agents.network import FORMAT, META_ENTRY, ActorNetwork, ModelFileError
 from ..agents.network import read_meta as read_model_meta
+from ..gamekit.focus import ONE, FocusTable
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
 
@@ -66,15 +67,25 @@ class SymlogFeatures(BaseFeaturesExtractor):
       accumulation): about 3x faster on CPUs with AMX or AVX512-BF16 (the 7,081 x 256 layer holds most
       of the network's arithmetic)."""
 
-    def __init__(self, observation_space: spaces.Box, features_dim: int = 512) -> None:
+    def __init__(self, observation_space: spaces.Box, features_dim: int = 512, focus: dict | None = None) -> None:
         super().__init__(observation_space, features_dim)
-        self.linear = nn.Sequential(nn.Linear(int(np.prod(observation_space.shape)), features_dim), nn.ReLU())
+        size = int(np.prod(observation_space.shape))
+        # a focus (ktenv.gamekit.focus): inputs gathered from the observation, read after it (its table is
+        # in the model file's ktenv.json, not among the weights)
+        self.focus = FocusTable.from_json(focus, size) if focus else None
+        self.linear = nn.Sequential(nn.Linear(size + (self.focus.size if self.focus else 0), features_dim), nn.ReLU())
+        if self.focus is not None:
+            anchor, gather = self.focus.arrays()
+            self.register_buffer("focus_anchor", torch.from_numpy(anchor), persistent=False)
+            self.register_buffer("focus_gather", torch.from_numpy(gather), persistent=False)
         self.prescaled = False
         self.bf16 = False
         self._bf16_layer: tuple | None = None  # (weight, its _version, bfloat16 weight, bfloat16 bias)
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         x = observations if self.prescaled else symlog(observations)
+        if self.focus is not None:
+            x = self.with_focus(x)
         if not self.bf16:
             return self.linear(x)
         if not torch.is_grad_enabled():  # the games' forward passes: what autocast computes, minus recasting
@@ -82,6 +93,16 @@ class SymlogFeatures(BaseFeaturesExtractor):
             return torch.relu(nn.functional.linear(x.to(torch.bfloat16), weight, bias)).float()
         with torch.autocast("cpu", dtype=torch.bfloat16):
             return self.linear(x).float()
+
+    def with_focus(self, x: torch.Tensor) -> torch.Tensor:
+        """``concat(x, focus)`` of symlog'd observations x (`FocusTable.apply`, after symlog: the gather commutes
+        with it, and a constant 1 becomes symlog(1))."""
+        hit = x[:, self.focus_anchor] != 0
+        rows = self.focus_gather[hit.to(torch.uint8).argmax(1)]  # the first anchor set (zeroed below if none)
+        values = x.gather(1, rows.clamp(min=0))
+        one = torch.tensor(float(np.log1p(1.0)), dtype=x.dtype)
+        values = torch.where(rows >= 0, values, torch.where(rows == ONE, one, torch.zeros((), dtype=x.dtype)))
+        return torch.cat([x, values * hit.any(1, keepdim=True).to(x.dtype)], 1)
 
     def forget_bf16(self) -> None:
         """The weights changed where the version counter does not show it (fused Adam): cast them again."""
@@ -180,9 +201,10 @@ class LearnerPolicy(MaskableActorCriticPolicy):
         return self.pi_features_extractor(obs), self.vf_features_extractor(obs)
 
 
-def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str) -> dict:
-    """The keyword arguments of `MaskableActorCriticPolicy` for this network."""
-    return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": {"features_dim": features},
+def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str, focus: dict | None = None) -> dict:
+    """The keyword arguments of `MaskableActorCriticPolicy` for this network (`focus`: its table as JSON)."""
+    extractor = {"features_dim": features, **({"focus": focus} if focus else {})}
+    return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": extractor,
             "net_arch": {"pi": list(pi), "vf": list(vf)}, "activation_fn": ACTIVATIONS[activation]}
 
 
@@ -265,7 +287,7 @@ def build_policy(meta: dict):
     net = meta["network"]
     obs_space = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
     return LearnerPolicy(obs_space, spaces.Discrete(meta["action_size"]), lambda _: 0.0,
-                         **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"]))
+                         **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"], net.get("focus")))
 
 
 def load_network(path: str | Path):
@@ -320,4 +342,5 @@ def PlayingNetwork(policy) -> ActorNetwork:  # noqa: N802 - it was a class, and 
     # the critic, when it reads the actor's first layer (share_features_extractor): its MLP and the value head
     shared = policy.vf_features_extractor is policy.pi_features_extractor
     critic = mlp(policy.mlp_extractor.value_net) + [(*arrays(policy.value_net), "none")] if shared else None
-    return ActorNetwork(arrays(first[0]), mlp(policy.mlp_extractor.policy_net), arrays(policy.action_net), critic)
+    return ActorNetwork(arrays(first[0]), mlp(policy.mlp_extractor.policy_net), arrays(policy.action_net), critic,
+                        policy.pi_features_extractor.focus)

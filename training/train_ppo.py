@@ -41,7 +41,7 @@ from pathlib import Path
 from ktenv.errors import ConfigError
 
 from .checkpoints import LATEST, saved_counters, sigterm_interrupts
-from .config import TrainConfig, add_train_arguments
+from .config import TrainConfig, add_train_arguments, network_of
 from .monitor import FIRST_LOG_SECONDS
 from .policy import CheckpointError
 
@@ -99,8 +99,7 @@ def make_vec_env(cfg: TrainConfig, run_dir: str):
 
 def network_meta(cfg: TrainConfig, venv) -> dict:
     return {"observation_size": int(venv.observation_space.shape[0]), "action_size": int(venv.action_space.n),
-            "network": {"features": cfg.policy.features, "pi": cfg.policy.pi, "vf": cfg.policy.vf,
-                        "activation": cfg.policy.activation},
+            "network": network_of(cfg),
             "game": cfg.env.game_config().to_dict()}
 
 
@@ -111,7 +110,8 @@ def build_model(cfg: TrainConfig, venv):
     from .policy import LearnerPolicy, fused_adam, policy_kwargs, set_learner_speedups
 
     p = cfg.ppo
-    network = policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation)
+    network = policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation,
+                            network_of(cfg).get("focus"))
     model = MaskablePPO(
         LearnerPolicy, venv, learning_rate=p.learning_rate, n_steps=p.n_steps,
         batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda,

@@ -36,5 +36,6 @@ GAME = GameSpec(
         "web_view": f"{_HERE}.web",
         "bot_view": "ktenv.agents.kings_and_things.bot_view",
         "analysis": f"{_HERE}.analysis",
+        "network_focus": f"{_HERE}.env.focus:focus_table",
     },
 )

@@ -362,4 +362,8 @@ def native_policy(playing, sample: bool, name: str, value: bool = False):
         raise ValueError(f"{name}: the model has no value head after the actor's first layer")
     hidden = [(weights, bias, codes.index(activation)) for weights, bias, activation in playing.hidden]
     critic = [(w, b, codes.index(activation)) for w, b, activation in playing.critic] if value else []
-    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic)
+    focus = {}
+    if playing.focus is not None:
+        anchor, gather = playing.focus.arrays()
+        focus = {"focus_anchor": anchor.astype(np.int32), "focus_gather": gather.astype(np.int32)}
+    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic, **focus)

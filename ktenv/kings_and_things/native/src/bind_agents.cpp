@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -12,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -38,6 +40,8 @@ using MaskRows = nb::ndarray<const std::int8_t, nb::ndim<2>, nb::c_contig, nb::d
 using Actions = nb::ndarray<std::int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using Matrix = nb::ndarray<const float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 using Floats = nb::ndarray<const float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Ints = nb::ndarray<const std::int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using IntRows = nb::ndarray<const std::int32_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 using Layer = std::tuple<Matrix, Floats, int>;  // weight [in, out], bias [out], activation code
 
 void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
@@ -124,9 +128,19 @@ ktenv::agents::Dense dense_of(const Layer& layer) {
 std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Floats& first_bias,
                                                   const std::vector<Layer>& hidden, const Matrix& head,
                                                   const Floats& head_bias, bool sample, std::string name,
-                                                  const std::vector<Layer>& value) {
+                                                  const std::vector<Layer>& value, const std::optional<Ints>& focus_anchor,
+                                                  const std::optional<IntRows>& focus_gather) {
   PolicyNetwork net;
-  net.observation_size = static_cast<int>(first.shape(0));
+  if (focus_anchor.has_value() != focus_gather.has_value())
+    throw std::invalid_argument("PolicyNetwork.make: give focus_anchor and focus_gather together");
+  if (focus_anchor) {
+    if (focus_gather->shape(0) != focus_anchor->shape(0))
+      throw std::invalid_argument("PolicyNetwork.make: focus_gather needs a row per focus_anchor entry");
+    net.focus_width = static_cast<int>(focus_gather->shape(1));
+    net.focus_anchor.assign(focus_anchor->data(), focus_anchor->data() + focus_anchor->shape(0));
+    net.focus_gather.assign(focus_gather->data(), focus_gather->data() + focus_gather->size());
+  }
+  net.observation_size = static_cast<int>(first.shape(0)) - net.focus_width;
   net.features = static_cast<int>(first.shape(1));
   net.first.assign(first.data(), first.data() + first.size());
   net.first_bias = copy_of(first_bias);
@@ -179,10 +193,12 @@ void bind_agents(nb::module_& m) {
                             "ktenv.kings_and_things.vector from a ktenv model zip")
       .def_static("make", &make_network, nb::arg("first"), nb::arg("first_bias"), nb::arg("hidden"), nb::arg("head"),
                   nb::arg("head_bias"), nb::arg("sample"), nb::arg("name"), nb::arg("value") = std::vector<Layer>{},
-                  "first: [observation, features] (transposed), hidden: (weight [in, out], bias, activation code: "
+                  nb::arg("focus_anchor") = nb::none(), nb::arg("focus_gather") = nb::none(),
+                  "first: [observation + focus, features] (transposed), hidden: (weight [in, out], bias, activation code: "
                   "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
                   "play the best legal action (ppo:); value: the critic's layers after the first layer, the value "
-                  "head last (optional)")
+                  "head last (optional); focus_anchor [A], focus_gather [A, focus]: the focus "
+                  "(ktenv/gamekit/focus.py; optional)")
       .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
       .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })
       .def_prop_ro("sample", [](const PolicyNetwork& n) { return n.sample; })

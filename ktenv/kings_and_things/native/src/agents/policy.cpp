@@ -62,7 +62,23 @@ void PolicyNetwork::features_of(const float* obs, float* a) const {
     float v = std::copysign(std::log1p(std::fabs(x)), x);
     add_row(a, &first[static_cast<std::size_t>(j) * features], v, features);
   }
+  if (focus_width > 0) add_focus(obs, a);
   apply(Activation::RELU, a, features);
+}
+
+void PolicyNetwork::add_focus(const float* obs, float* a) const {
+  const std::size_t anchors = focus_anchor.size();
+  std::size_t row = 0;
+  while (row < anchors && obs[focus_anchor[row]] == 0.0f) ++row;
+  if (row == anchors) return;  // no anchor set: the focus is zeros, which add nothing
+  const int* gather = &focus_gather[row * static_cast<std::size_t>(focus_width)];
+  for (int k = 0; k < focus_width; ++k) {
+    const int at = gather[k];
+    const float x = at >= 0 ? obs[at] : (at == -2 ? 1.0f : 0.0f);
+    if (x == 0.0f) continue;
+    const float v = std::copysign(std::log1p(std::fabs(x)), x);
+    add_row(a, &first[static_cast<std::size_t>(observation_size + k) * features], v, features);
+  }
 }
 
 void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) const {
@@ -89,9 +105,21 @@ float PolicyNetwork::value(const float* obs, float* a, float* b) const {
 std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
   if (net.observation_size < 1 || net.features < 1)
     throw std::invalid_argument("policy network: the first layer has no inputs or no outputs");
-  if (net.first.size() != static_cast<std::size_t>(net.observation_size) * net.features ||
+  if (net.focus_width < 0 ||
+      net.first.size() != static_cast<std::size_t>(net.observation_size + net.focus_width) * net.features ||
       net.first_bias.size() != static_cast<std::size_t>(net.features))
     throw std::invalid_argument("policy network: first layer weights or bias of the wrong size");
+  if (net.focus_width > 0 || !net.focus_anchor.empty()) {
+    if (net.focus_anchor.empty() || net.focus_width < 1 ||
+        net.focus_gather.size() != net.focus_anchor.size() * static_cast<std::size_t>(net.focus_width))
+      throw std::invalid_argument("policy network: focus gather table of the wrong size");
+    for (int i : net.focus_anchor)
+      if (i < 0 || i >= net.observation_size)
+        throw std::invalid_argument("policy network: focus anchor outside the observation");
+    for (int i : net.focus_gather)
+      if (i < -2 || i >= net.observation_size)
+        throw std::invalid_argument("policy network: focus entry outside the observation");
+  }
   int width = net.features;
   net.widest = width;
   for (std::size_t k = 0; k < net.hidden.size(); ++k) {

@@ -33,7 +33,13 @@ struct Dense {
 
 struct PolicyNetwork {
   int observation_size = 0, features = 0;
-  std::vector<float> first, first_bias;  // [observation, features]: a row per observation entry, then ReLU
+  // [observation + focus_width, features]: a row per observation entry, then one per focus entry; then ReLU
+  std::vector<float> first, first_bias;
+  // The focus (ktenv/gamekit/focus.py): extra inputs gathered from the observation. The first entry of
+  // focus_anchor that is nonzero in the observation picks its row of focus_gather [anchors, focus_width]:
+  // observation entries, or -1 (0.0) and -2 (1.0). No anchor set: the focus is all zeros.
+  std::vector<int> focus_anchor, focus_gather;
+  int focus_width = 0;
   std::vector<Dense> hidden;             // the policy MLP, in order
   Dense head;                            // the logits (no activation)
   std::vector<Dense> value_hidden;       // the critic's MLP, in order (optional: see has_value)
@@ -51,8 +57,10 @@ struct PolicyNetwork {
   float value(const float* obs, float* a, float* b) const;
 
  private:
-  // a[features] = ReLU(first-layer bias + symlog(obs) W): the layer the actor and the critic share.
+  // a[features] = ReLU(first-layer bias + symlog(obs, focus) W): the layer the actor and the critic share.
   void features_of(const float* obs, float* a) const;
+  // The focus entries' contributions to a (before the ReLU).
+  void add_focus(const float* obs, float* a) const;
 };
 
 // Checked: the shapes chain (first layer -> hidden layers -> head), known activations; throws
