@@ -161,26 +161,14 @@ def test_native_greedy_and_expert_seats_play_as_the_python_agents():
 def policy_model(folder, players: int, seed: int = 0):
     """An untrained ktenv model zip of a Kingsburg game (the format `ktenv train` writes), with weights large
     enough that its logits differ by more than rounding."""
-    import io
-    import zipfile
-
-    torch = pytest.importorskip("torch")
-    from ktenv.training.policy import build_policy, meta_bytes
+    pytest.importorskip("torch")
+    from tests.models import untrained_model
 
     meta = {"observation_size": ObservationEncoder(players).size, "action_size": 65,
             "network": {"features": 48, "pi": [32, 16], "vf": [8], "activation": "relu"},
             "game": KingsburgConfig(n_players=players).to_dict()}
-    torch.manual_seed(seed)
-    policy = build_policy(meta)
-    with torch.no_grad():
-        for parameter in policy.parameters():
-            parameter.mul_(3.0)
-    blob = io.BytesIO()
-    torch.save(policy.state_dict(), blob)
     path = folder / f"kingsburg_{players}p_{seed}.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("ktenv.json", meta_bytes(meta))
-        archive.writestr("policy.pth", blob.getvalue())
+    untrained_model(path, meta, seed)
     return path
 
 

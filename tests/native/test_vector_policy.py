@@ -6,9 +6,6 @@ SingleAgentEnv), and a batch plays the same whatever the thread count."""
 
 from __future__ import annotations
 
-import io
-import zipfile
-
 import numpy as np
 import pytest
 
@@ -19,11 +16,13 @@ if not native.available():
 
 torch = pytest.importorskip("torch")
 
-from ktenv.training.policy import PlayingNetwork, build_policy, meta_bytes  # noqa: E402
+from ktenv.training.policy import PlayingNetwork  # noqa: E402
 
 from ktenv.errors import ConfigError  # noqa: E402
 from ktenv.kings_and_things.env.aec import game_config  # noqa: E402
 from ktenv.kings_and_things.vector import SKIP, VectorEnv, native_policy  # noqa: E402
+
+from ..models import untrained_model  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("no_shadow")
 
@@ -35,17 +34,8 @@ def model_file(folder, players: int = 2, activation: str = "relu", pi=(32, 16), 
     meta = {"observation_size": probe.observation_size, "action_size": probe.n_actions,
             "network": {"features": 48, "pi": list(pi), "vf": [8], "activation": activation},
             "game": game_config({"n_players": players}).to_dict()}
-    torch.manual_seed(seed)
-    policy = build_policy(meta)
-    with torch.no_grad():
-        for parameter in policy.parameters():
-            parameter.mul_(3.0)
-    blob = io.BytesIO()
-    torch.save(policy.state_dict(), blob)
     path = folder / f"model_{players}_{activation}_{len(pi)}.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("ktenv.json", meta_bytes(meta))
-        archive.writestr("policy.pth", blob.getvalue())
+    policy = untrained_model(path, meta, seed)
     return path, policy
 
 

@@ -4,7 +4,6 @@ carried in the model file, and trained through `ktenv train`."""
 
 from __future__ import annotations
 
-import io
 import json
 import zipfile
 
@@ -16,7 +15,7 @@ pytest.importorskip("sb3_contrib")
 
 from ktenv.agents.network import ModelFileError, load_actor  # noqa: E402
 from ktenv.training.config import TrainConfig  # noqa: E402
-from ktenv.training.policy import PlayingNetwork, batch_logits, build_policy, load_network, meta_bytes  # noqa: E402
+from ktenv.training.policy import PlayingNetwork, batch_logits, load_network, meta_bytes  # noqa: E402
 from ktenv.training.train_ppo import main as train_main  # noqa: E402
 
 from ktenv.errors import ConfigError  # noqa: E402
@@ -26,6 +25,7 @@ from ktenv.kings_and_things.env.aec import game_config  # noqa: E402
 from ktenv.kings_and_things.env.focus import focus_table  # noqa: E402
 from ktenv.kings_and_things.env.observation import build_layout  # noqa: E402
 
+from ..models import untrained_model  # noqa: E402
 from .test_training import SMOKE  # noqa: E402
 
 CFG = game_config({"n_players": 2})
@@ -96,17 +96,8 @@ def model_with_focus(folder, seed: int = 0):
             "network": {"features": 48, "pi": [32], "vf": [8], "activation": "relu",
                         "focus": focus_table(CFG).to_json()},
             "game": CFG.to_dict()}
-    torch.manual_seed(seed)
-    policy = build_policy(meta)
-    with torch.no_grad():
-        for parameter in policy.parameters():
-            parameter.mul_(3.0)
-    blob = io.BytesIO()
-    torch.save(policy.state_dict(), blob)
     path = folder / "focus.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("ktenv.json", meta_bytes(meta))
-        archive.writestr("policy.pth", blob.getvalue())
+    policy = untrained_model(path, meta, seed)
     return path, policy, meta
 
 
