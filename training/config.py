@@ -111,8 +111,8 @@ class PolicySection:
     pi: list[int] = field(default_factory=lambda: [256])
     vf: list[int] = field(default_factory=lambda: [256])
     activation: str = "relu"
-    # inputs gathered around a place the observation names (the game's `network_focus`, ktenv.gamekit.focus):
-    # for Kings & Things, the hexes around the moving stack in the stack's own frame
+    # inputs gathered around a place the observation names (the game's `network_focus`, ktenv.gamekit.focus),
+    # in that place's own frame
     focus: bool = False
 
     def check(self) -> None:
