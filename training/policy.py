@@ -76,8 +76,8 @@ class SymlogFeatures(BaseFeaturesExtractor):
         self.linear = nn.Sequential(nn.Linear(size + (self.focus.size if self.focus else 0), features_dim), nn.ReLU())
         if self.focus is not None:
             anchor, gather = self.focus.arrays()
-            self.register_buffer("focus_anchor", torch.from_numpy(anchor), persistent=False)
-            self.register_buffer("focus_gather", torch.from_numpy(gather), persistent=False)
+            self.register_buffer("focus_anchor", torch.tensor(anchor), persistent=False)
+            self.register_buffer("focus_gather", torch.tensor(gather), persistent=False)
         self.prescaled = False
         self.bf16 = False
         self._bf16_layer: tuple | None = None  # (weight, its _version, bfloat16 weight, bfloat16 bias)

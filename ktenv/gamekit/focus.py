@@ -11,6 +11,7 @@ agents) and C++ (native policy seats), and they agree to float rounding.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -51,8 +52,15 @@ class FocusTable:
         return cls(anchor=tuple(anchor), gather=tuple(tuple(row) for row in gather))
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """(anchor int64[A], gather int64[A, K])."""
-        return np.asarray(self.anchor, np.int64), np.asarray(self.gather, np.int64).reshape(len(self.anchor), -1)
+        """(anchor int64[A], gather int64[A, K]), read-only: made once per table (an agent applies it every move)."""
+        return self._arrays
+
+    @cached_property
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        anchor = np.asarray(self.anchor, np.int64)
+        gather = np.asarray(self.gather, np.int64).reshape(len(self.anchor), -1)
+        anchor.flags.writeable = gather.flags.writeable = False
+        return anchor, gather
 
     def apply(self, observations: np.ndarray) -> np.ndarray:
         """``concat(obs, focus)`` of observations float32 [rows, observation_size]."""
