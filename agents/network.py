@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..gamekit.focus import FocusTable
+from ..gamekit.steer import SteerTable
 
 FORMAT = 1  # the ``ktenv.json`` format this reads (training.policy.FORMAT)
 META_ENTRY = "ktenv.json"
@@ -137,12 +138,13 @@ class ActorNetwork:
     def __init__(self, first: tuple[np.ndarray, np.ndarray], hidden: list[tuple[np.ndarray, np.ndarray, str]],
                  action: tuple[np.ndarray, np.ndarray],
                  critic: list[tuple[np.ndarray, np.ndarray, str]] | None = None,
-                 focus: FocusTable | None = None) -> None:
+                 focus: FocusTable | None = None, steer: SteerTable | None = None) -> None:
         self.first, self.hidden, self.action = first, hidden, action  # weights [in, out], bias (, activation)
         # the value path after the shared first layer (the critic MLP, then the value head with activation
         # "none"), when the file's critic shares the actor's first layer; None otherwise
         self.critic = critic
         self.focus = focus  # extra inputs gathered from the observation (ktenv.gamekit.focus), or None
+        self.steer = steer  # step logits also read from a choice of destination (ktenv.gamekit.steer), or None
         self.observation_size = first[0].shape[0] - (focus.size if focus else 0)
 
     @classmethod
@@ -169,9 +171,11 @@ class ActorNetwork:
             critic = [(*layer(name), activation) for name in vf[:-1]] + [(*layer("value_net"), "none")]
         try:
             focus = FocusTable.from_json(net["focus"], meta["observation_size"]) if net.get("focus") else None
+            steer = (SteerTable.from_json(net["steer"], meta["observation_size"], meta["action_size"])
+                     if net.get("steer") else None)
         except ValueError as exc:
             raise ModelFileError(f"{path}: {META_ENTRY}: {exc}") from None
-        out = cls(first, hidden, layer("action_net"), critic, focus)
+        out = cls(first, hidden, layer("action_net"), critic, focus, steer)
         if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], meta["action_size"]):
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")
         return out
@@ -194,7 +198,8 @@ class ActorNetwork:
         h = self.features(observations)
         for weights, bias, activation in self.hidden:
             h = ACTIVATIONS[activation](h @ weights + bias)
-        return h @ self.action[0] + self.action[1]
+        logits = h @ self.action[0] + self.action[1]
+        return logits if self.steer is None else self.steer.apply(observations, logits)
 
     def values(self, observations: np.ndarray) -> np.ndarray:
         """The critic's V, float32 [rows], of observations [rows, observation_size] (needs `critic`)."""

@@ -50,6 +50,8 @@ OPTIONAL_PARTS: dict[str, str] = {
     "analysis": "the module of the policy analysis' game parts: world_sampler(state, seat), paired_differences(...)",
     "network_focus": "network_focus(cfg) -> a gamekit.focus.FocusTable: inputs a policy network gathers around a "
                      "place the observation names (policy.focus in a training config)",
+    "network_steer": "network_steer(cfg) -> a gamekit.steer.SteerTable: step actions whose logits a policy network "
+                     "also reads from a choice of destination (policy.steer in a training config)",
     "bot_view": "the module of a seat's view for bots and language models, all from its observation vector alone: "
                 "seat_view() (an agents.human.SeatView), layout(observation) (the ObservationLayout naming the "
                 "vector's fields), players(observation)",

@@ -114,6 +114,9 @@ class PolicySection:
     # inputs gathered around a place the observation names (the game's `network_focus`, ktenv.gamekit.focus),
     # in that place's own frame
     focus: bool = False
+    # the logits of step actions also read from a choice of destination (the game's `network_steer`,
+    # ktenv.gamekit.steer)
+    steer: bool = False
 
     def check(self) -> None:
         from .policy import ACTIVATIONS
@@ -361,6 +364,10 @@ class TrainConfig:
             raise ConfigError(f"training key 'policy.focus': {spec.title} names no place for a network to focus on")
         if self.policy.focus and self.trainer != "sb3":
             raise ConfigError("training key 'policy.focus': the focus is for trainer sb3 only")
+        if self.policy.steer and not spec.has("network_steer"):
+            raise ConfigError(f"training key 'policy.steer': {spec.title} has no steps for a network to steer")
+        if self.policy.steer and self.trainer != "sb3":
+            raise ConfigError("training key 'policy.steer': the steer is for trainer sb3 only")
         if self.trainer == "rllib" and self.imitation.teacher is not None:
             raise ConfigError("training key 'imitation.teacher': the imitation warm start is for trainer sb3 only "
                               "(set it to null for trainer rllib)")
@@ -511,11 +518,14 @@ def check_init_from(cfg: TrainConfig) -> None:
 
 
 def network_of(cfg: TrainConfig) -> dict:
-    """The ``network`` entry of the run's model files: the policy section, with the focus table when it has one."""
+    """The ``network`` entry of the run's model files: the policy section, with the focus and steer tables when it
+    has them."""
     net = {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
            "activation": cfg.policy.activation}
     if cfg.policy.focus:
         net["focus"] = cfg.env.spec.network_focus(cfg.env.game_config()).to_json()
+    if cfg.policy.steer:
+        net["steer"] = cfg.env.spec.network_steer(cfg.env.game_config()).to_json()
     return net
 
 
@@ -548,7 +558,8 @@ def _sizes(game_name: str | None, config_json: str) -> tuple[int, int]:
 
 def _network(net: dict) -> str:
     return (f"features {net.get('features')}, pi {net.get('pi')}, vf {net.get('vf')}, "
-            f"activation {net.get('activation')}" + (", with a focus" if net.get("focus") else ""))
+            f"activation {net.get('activation')}" + (", with a focus" if net.get("focus") else "")
+            + (", with a steer" if net.get("steer") else ""))
 
 
 # ----------------------------------------------------------------------------- building and checks

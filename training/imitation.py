@@ -387,7 +387,7 @@ def _soft_loss(policy, demos: Demonstrations, rows: np.ndarray, obs, masks, acti
     features = policy.extract_features(obs)
     pi, vf = (features, features) if policy.share_features_extractor else features
     latent_pi, latent_vf = policy.mlp_extractor.forward_actor(pi), policy.mlp_extractor.forward_critic(vf)
-    distribution = policy.action_dist.proba_distribution(policy.action_net(latent_pi))
+    distribution = policy.action_dist.proba_distribution(policy.action_logits(obs, latent_pi))
     distribution.apply_masking(masks)
     log_probs = distribution.log_probs
     target = torch.as_tensor(soft_targets(demos, rows, temperature))

@@ -30,12 +30,14 @@ import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.policies import BasePolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
 from ..agents.network import FORMAT, META_ENTRY, ActorNetwork, ModelFileError
 from ..agents.network import read_meta as read_model_meta
 from ..gamekit.focus import ONE, FocusTable
+from ..gamekit.steer import EPS, SteerTable
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
 
@@ -186,12 +188,24 @@ class MaskedCategorical(MaskableCategoricalDistribution):
 
 class LearnerPolicy(MaskableActorCriticPolicy):
     """sb3-contrib's `MaskableActorCriticPolicy` (the same network and weights) with `MaskedCategorical`,
-    and bfloat16 observations (training/buffer.py's minibatches) handed to the features extractor as
-    they are, instead of cast back to float32 first."""
+    bfloat16 observations (training/buffer.py's minibatches) handed to the features extractor as they are,
+    instead of cast back to float32 first, and an optional steer (ktenv.gamekit.steer: its table as JSON, in
+    the model file's ktenv.json, not among the weights) applied to the action logits."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, steer: dict | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.action_dist = MaskedCategorical(self.action_space.n)  # the action net is built: same shape
+        self.steer_json = steer
+        size = int(np.prod(self.observation_space.shape))
+        self.steer = SteerTable.from_json(steer, size, int(self.action_space.n)) if steer else None
+        if self.steer is not None:
+            for name, values in (("anchor", self.steer.anchor), ("sources", self.steer.sources),
+                                 ("targets", self.steer.targets)):
+                self.register_buffer(f"steer_{name}", torch.tensor(values), persistent=False)
+            self.register_buffer("steer_weights", torch.tensor(self.steer.weights()), persistent=False)
+
+    def _get_constructor_parameters(self) -> dict:
+        return {**super()._get_constructor_parameters(), "steer": self.steer_json}
 
     def extract_features(self, obs, features_extractor=None):
         if obs.dtype != torch.bfloat16:
@@ -200,12 +214,61 @@ class LearnerPolicy(MaskableActorCriticPolicy):
             return (features_extractor or self.features_extractor)(obs)
         return self.pi_features_extractor(obs), self.vf_features_extractor(obs)
 
+    def action_logits(self, obs: torch.Tensor, latent_pi: torch.Tensor) -> torch.Tensor:
+        """The actor's logits (unmasked) from its latent, steered where the observation asks for it."""
+        logits = self.action_net(latent_pi)
+        return logits if self.steer is None else self.steered(obs, logits)
 
-def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str, focus: dict | None = None) -> dict:
-    """The keyword arguments of `MaskableActorCriticPolicy` for this network (`focus`: its table as JSON)."""
+    def steered(self, obs: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
+        """`SteerTable.apply` in torch (obs raw or symlog'd: only which entries are nonzero matters)."""
+        hit = obs[:, self.steer_anchor] != 0
+        rows = torch.nonzero(hit.any(1) & (obs[:, self.steer.gate] != 0)).flatten()
+        if rows.numel() == 0:
+            return logits
+        p = torch.softmax(logits[rows][:, self.steer_sources].float(), 1)
+        weights = self.steer_weights[hit[rows].to(torch.uint8).argmax(1)]
+        add = torch.log(torch.einsum("rs,rst->rt", p, weights) + EPS).to(logits.dtype)
+        delta = torch.zeros_like(logits)
+        delta[rows.unsqueeze(1), self.steer_targets] = add
+        return logits + delta
+
+    def _latents(self, obs):
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            return self.mlp_extractor(features)
+        return self.mlp_extractor.forward_actor(features[0]), self.mlp_extractor.forward_critic(features[1])
+
+    def _distribution(self, obs, latent_pi, action_masks):
+        distribution = self.action_dist.proba_distribution(action_logits=self.action_logits(obs, latent_pi))
+        if action_masks is not None:
+            distribution.apply_masking(action_masks)
+        return distribution
+
+    # sb3-contrib's three passes, with the steered logits
+    def forward(self, obs, deterministic: bool = False, action_masks=None):
+        latent_pi, latent_vf = self._latents(obs)
+        distribution = self._distribution(obs, latent_pi, action_masks)
+        actions = distribution.get_actions(deterministic=deterministic)
+        log_prob = distribution.log_prob(actions)
+        return actions.reshape((-1, *self.action_space.shape)), self.value_net(latent_vf), log_prob
+
+    def evaluate_actions(self, obs, actions, action_masks=None):
+        latent_pi, latent_vf = self._latents(obs)
+        distribution = self._distribution(obs, latent_pi, action_masks)
+        return self.value_net(latent_vf), distribution.log_prob(actions), distribution.entropy()
+
+    def get_distribution(self, obs, action_masks=None):
+        features = BasePolicy.extract_features(self, obs, self.pi_features_extractor)
+        return self._distribution(obs, self.mlp_extractor.forward_actor(features), action_masks)
+
+
+def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str, focus: dict | None = None,
+                  steer: dict | None = None) -> dict:
+    """The keyword arguments of `LearnerPolicy` for this network (`focus`, `steer`: their tables as JSON)."""
     extractor = {"features_dim": features, **({"focus": focus} if focus else {})}
     return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": extractor,
-            "net_arch": {"pi": list(pi), "vf": list(vf)}, "activation_fn": ACTIVATIONS[activation]}
+            "net_arch": {"pi": list(pi), "vf": list(vf)}, "activation_fn": ACTIVATIONS[activation],
+            **({"steer": steer} if steer else {})}
 
 
 def native_bf16() -> bool:
@@ -287,7 +350,8 @@ def build_policy(meta: dict):
     net = meta["network"]
     obs_space = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
     return LearnerPolicy(obs_space, spaces.Discrete(meta["action_size"]), lambda _: 0.0,
-                         **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"], net.get("focus")))
+                         **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"], net.get("focus"),
+                                         net.get("steer")))
 
 
 def load_network(path: str | Path):
@@ -308,7 +372,10 @@ def load_network(path: str | Path):
 
 def batch_logits(policy, observations: torch.Tensor) -> torch.Tensor:
     """The policy's logits (unmasked) for a batch of observations: the actor's path of the network only."""
-    return policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(observations)))
+    latent = policy.mlp_extractor.forward_actor(policy.pi_features_extractor(observations))
+    if isinstance(policy, LearnerPolicy):
+        return policy.action_logits(observations, latent)
+    return policy.action_net(latent)
 
 
 ACTIVATION_NAMES = {module: name for name, module in ACTIVATIONS.items()}
@@ -343,4 +410,4 @@ def PlayingNetwork(policy) -> ActorNetwork:  # noqa: N802 - it was a class, and 
     shared = policy.vf_features_extractor is policy.pi_features_extractor
     critic = mlp(policy.mlp_extractor.value_net) + [(*arrays(policy.value_net), "none")] if shared else None
     return ActorNetwork(arrays(first[0]), mlp(policy.mlp_extractor.policy_net), arrays(policy.action_net), critic,
-                        policy.pi_features_extractor.focus)
+                        policy.pi_features_extractor.focus, getattr(policy, "steer", None))

@@ -110,8 +110,9 @@ def build_model(cfg: TrainConfig, venv):
     from .policy import LearnerPolicy, fused_adam, policy_kwargs, set_learner_speedups
 
     p = cfg.ppo
+    net = network_of(cfg)
     network = policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation,
-                            network_of(cfg).get("focus"))
+                            net.get("focus"), net.get("steer"))
     model = MaskablePPO(
         LearnerPolicy, venv, learning_rate=p.learning_rate, n_steps=p.n_steps,
         batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda,

@@ -37,5 +37,6 @@ GAME = GameSpec(
         "bot_view": "ktenv.agents.kings_and_things.bot_view",
         "analysis": f"{_HERE}.analysis",
         "network_focus": f"{_HERE}.env.focus:focus_table",
+        "network_steer": f"{_HERE}.env.steer:steer_table",
     },
 )

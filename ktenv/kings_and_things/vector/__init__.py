@@ -366,4 +366,10 @@ def native_policy(playing, sample: bool, name: str, value: bool = False):
     if playing.focus is not None:
         anchor, gather = playing.focus.arrays()
         focus = {"focus_anchor": anchor.astype(np.int32), "focus_gather": gather.astype(np.int32)}
-    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic, **focus)
+    steer = {}
+    if playing.steer is not None:
+        t = playing.steer
+        steer = {"steer_gate": t.gate, **{f"steer_{k}": np.asarray(getattr(t, k), np.int32)
+                                          for k in ("anchor", "sources", "targets")},
+                 "steer_weights": np.ascontiguousarray(t.weights().ravel())}
+    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic, **focus, **steer)

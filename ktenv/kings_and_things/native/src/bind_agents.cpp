@@ -129,8 +129,21 @@ std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Flo
                                                   const std::vector<Layer>& hidden, const Matrix& head,
                                                   const Floats& head_bias, bool sample, std::string name,
                                                   const std::vector<Layer>& value, const std::optional<Ints>& focus_anchor,
-                                                  const std::optional<IntRows>& focus_gather) {
+                                                  const std::optional<IntRows>& focus_gather, int steer_gate,
+                                                  const std::optional<Ints>& steer_anchor,
+                                                  const std::optional<Ints>& steer_sources,
+                                                  const std::optional<Ints>& steer_targets,
+                                                  const std::optional<Floats>& steer_weights) {
   PolicyNetwork net;
+  if (steer_gate >= 0) {
+    if (!steer_anchor || !steer_sources || !steer_targets || !steer_weights)
+      throw std::invalid_argument("PolicyNetwork.make: a steer needs its anchor, sources, targets and weights");
+    net.steer_gate = steer_gate;
+    net.steer_anchor.assign(steer_anchor->data(), steer_anchor->data() + steer_anchor->shape(0));
+    net.steer_sources.assign(steer_sources->data(), steer_sources->data() + steer_sources->shape(0));
+    net.steer_targets.assign(steer_targets->data(), steer_targets->data() + steer_targets->shape(0));
+    net.steer_weights = copy_of(*steer_weights);
+  }
   if (focus_anchor.has_value() != focus_gather.has_value())
     throw std::invalid_argument("PolicyNetwork.make: give focus_anchor and focus_gather together");
   if (focus_anchor) {
@@ -194,11 +207,15 @@ void bind_agents(nb::module_& m) {
       .def_static("make", &make_network, nb::arg("first"), nb::arg("first_bias"), nb::arg("hidden"), nb::arg("head"),
                   nb::arg("head_bias"), nb::arg("sample"), nb::arg("name"), nb::arg("value") = std::vector<Layer>{},
                   nb::arg("focus_anchor") = nb::none(), nb::arg("focus_gather") = nb::none(),
+                  nb::arg("steer_gate") = -1, nb::arg("steer_anchor") = nb::none(),
+                  nb::arg("steer_sources") = nb::none(), nb::arg("steer_targets") = nb::none(),
+                  nb::arg("steer_weights") = nb::none(),
                   "first: [observation + focus, features] (transposed), hidden: (weight [in, out], bias, activation code: "
                   "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
                   "play the best legal action (ppo:); value: the critic's layers after the first layer, the value "
                   "head last (optional); focus_anchor [A], focus_gather [A, focus]: the focus "
-                  "(ktenv/gamekit/focus.py; optional)")
+                  "(ktenv/gamekit/focus.py; optional); steer_gate, steer_anchor [A], steer_sources [S], steer_targets [T], "
+                  "steer_weights [A * S * T]: the steer (ktenv/gamekit/steer.py; optional, gate -1: none)")
       .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
       .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })
       .def_prop_ro("sample", [](const PolicyNetwork& n) { return n.sample; })

@@ -88,6 +88,26 @@ void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) con
     std::swap(a, b);
   }
   dense(head, a, out);
+  if (steer_gate >= 0) add_steer(obs, out, b);
+}
+
+void PolicyNetwork::add_steer(const float* obs, float* out, float* scratch) const {
+  if (obs[steer_gate] == 0.0f) return;
+  const std::size_t anchors = steer_anchor.size();
+  std::size_t row = 0;
+  while (row < anchors && obs[steer_anchor[row]] == 0.0f) ++row;
+  if (row == anchors) return;
+  const std::size_t ns = steer_sources.size(), nt = steer_targets.size();
+  float top = out[steer_sources[0]];
+  for (int a : steer_sources) top = std::max(top, out[a]);
+  float total = 0.0f;
+  for (std::size_t j = 0; j < ns; ++j) total += scratch[j] = std::exp(out[steer_sources[j]] - top);
+  const float* w = &steer_weights[row * ns * nt];
+  float* q = scratch + ns;
+  std::fill(q, q + nt, 0.0f);
+  for (std::size_t j = 0; j < ns; ++j)
+    for (std::size_t t = 0; t < nt; ++t) q[t] += scratch[j] / total * w[j * nt + t];
+  for (std::size_t t = 0; t < nt; ++t) out[steer_targets[t]] += std::log(q[t] + 1e-6f);
 }
 
 float PolicyNetwork::value(const float* obs, float* a, float* b) const {
@@ -120,8 +140,20 @@ std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
       if (i < -2 || i >= net.observation_size)
         throw std::invalid_argument("policy network: focus entry outside the observation");
   }
+  if (net.steer_gate >= 0 || !net.steer_anchor.empty()) {
+    const std::size_t ns = net.steer_sources.size(), nt = net.steer_targets.size();
+    if (net.steer_gate < 0 || net.steer_gate >= net.observation_size || net.steer_anchor.empty() || ns == 0 ||
+        nt == 0 || net.steer_weights.size() != net.steer_anchor.size() * ns * nt)
+      throw std::invalid_argument("policy network: steer tables of the wrong size");
+    for (int i : net.steer_anchor)
+      if (i < 0 || i >= net.observation_size)
+        throw std::invalid_argument("policy network: steer anchor outside the observation");
+    for (const auto* actions : {&net.steer_sources, &net.steer_targets})
+      for (int a : *actions)
+        if (a < 0 || a >= net.head.out) throw std::invalid_argument("policy network: steer action outside the head");
+  }
   int width = net.features;
-  net.widest = width;
+  net.widest = std::max(width, static_cast<int>(net.steer_sources.size() + net.steer_targets.size()));
   for (std::size_t k = 0; k < net.hidden.size(); ++k) {
     check_dense(net.hidden[k], width, "policy network: hidden layer " + std::to_string(k));
     width = net.hidden[k].out;

@@ -40,6 +40,12 @@ struct PolicyNetwork {
   // observation entries, or -1 (0.0) and -2 (1.0). No anchor set: the focus is all zeros.
   std::vector<int> focus_anchor, focus_gather;
   int focus_width = 0;
+  // The steer (ktenv/gamekit/steer.py): where obs[steer_gate] is nonzero and an entry of steer_anchor is (the
+  // first such picks row r), the softmax of the logits of steer_sources is sent to steer_targets by
+  // steer_weights [anchors, sources, targets], and each target's logit gets log(q + 1e-6) added. Gate -1: none.
+  int steer_gate = -1;
+  std::vector<int> steer_anchor, steer_sources, steer_targets;
+  std::vector<float> steer_weights;
   std::vector<Dense> hidden;             // the policy MLP, in order
   Dense head;                            // the logits (no activation)
   std::vector<Dense> value_hidden;       // the critic's MLP, in order (optional: see has_value)
@@ -61,6 +67,8 @@ struct PolicyNetwork {
   void features_of(const float* obs, float* a) const;
   // The focus entries' contributions to a (before the ReLU).
   void add_focus(const float* obs, float* a) const;
+  // The steer's additions to the logits out (scratch: `widest` floats).
+  void add_steer(const float* obs, float* out, float* scratch) const;
 };
 
 // Checked: the shapes chain (first layer -> hidden layers -> head), known activations; throws
