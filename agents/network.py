@@ -176,7 +176,8 @@ class ActorNetwork:
         except ValueError as exc:
             raise ModelFileError(f"{path}: {META_ENTRY}: {exc}") from None
         out = cls(first, hidden, layer("action_net"), critic, focus, steer)
-        if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], meta["action_size"]):
+        heads = meta["action_size"] + (steer.extra if steer else 0)  # the steer's own logits after the actions
+        if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], heads):
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")
         return out
 

@@ -23,6 +23,7 @@ import io
 import json
 import pickle
 import zipfile
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -192,12 +193,20 @@ class LearnerPolicy(MaskableActorCriticPolicy):
     instead of cast back to float32 first, and an optional steer (ktenv.gamekit.steer: its table as JSON, in
     the model file's ktenv.json, not among the weights) applied to the action logits."""
 
-    def __init__(self, *args, steer: dict | None = None, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, observation_space, action_space, lr_schedule, *args, steer: dict | None = None,
+                 **kwargs) -> None:
+        super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
+        self._learning_rate_at_start = lr_schedule(1)
         self.action_dist = MaskedCategorical(self.action_space.n)  # the action net is built: same shape
         self.steer_json = steer
         size = int(np.prod(self.observation_space.shape))
         self.steer = SteerTable.from_json(steer, size, int(self.action_space.n)) if steer else None
+        if self.steer is not None and self.steer.extra:  # the head gives the steer's own logits after the actions
+            self.action_net = nn.Linear(self.action_net.in_features, int(self.action_space.n) + self.steer.extra)
+            if self.ortho_init:
+                self.action_net.apply(partial(self.init_weights, gain=0.01))
+            self.optimizer = self.optimizer_class(self.parameters(), lr=self._learning_rate_at_start,
+                                                  **self.optimizer_kwargs)
         if self.steer is not None:
             for name, values in (("anchor", self.steer.anchor), ("sources", self.steer.sources),
                                  ("targets", self.steer.targets)):
@@ -217,7 +226,9 @@ class LearnerPolicy(MaskableActorCriticPolicy):
     def action_logits(self, obs: torch.Tensor, latent_pi: torch.Tensor) -> torch.Tensor:
         """The actor's logits (unmasked) from its latent, steered where the observation asks for it."""
         logits = self.action_net(latent_pi)
-        return logits if self.steer is None else self.steered(obs, logits)
+        if self.steer is None:
+            return logits
+        return self.steered(obs, logits)[:, :logits.shape[1] - self.steer.extra]
 
     def steered(self, obs: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
         """`SteerTable.apply` in torch (obs raw or symlog'd: only which entries are nonzero matters)."""

@@ -8,6 +8,10 @@ split among the `targets` actions that lead there (its `routes`), and each targe
 ``log(q_t + EPS)`` added, q_t the probability routed to it. The network keeps its own logit for every
 target; the steer adds what the destination implies.
 
+The sources may be logits of their own: with `extra` > 0 the action head gives that many logits after the
+actions (sources index them as action_size + k), read by the steer only and dropped from the action logits,
+so that choosing a destination does not share its weights with another use of the same actions.
+
 A game that offers one (the registry's optional part `network_steer`) gives a `SteerTable`: `gate` is an
 observation entry that must be nonzero (the decision being a step), `anchor` lists observation entries of
 which the first nonzero one (where the piece is) picks the row of `routes`: for each source, a bit mask
@@ -34,21 +38,25 @@ class SteerTable:
     sources: tuple[int, ...]  # actions whose logits are read as destinations
     targets: tuple[int, ...]  # actions whose logits the destinations add to
     routes: tuple[tuple[int, ...], ...]  # [anchor][source]: a bit mask over targets
+    extra: int = 0  # logits the action head gives after the actions, for the steer alone
 
     def to_json(self) -> dict:
         return {"gate": self.gate, "anchor": list(self.anchor), "sources": list(self.sources),
-                "targets": list(self.targets), "routes": [list(row) for row in self.routes]}
+                "targets": list(self.targets), "routes": [list(row) for row in self.routes], "extra": self.extra}
 
     @classmethod
     def from_json(cls, data, observation_size: int, action_size: int) -> SteerTable:
         """The table of a model file, checked against the network's sizes (ValueError naming the fault)."""
         keys = {"gate", "anchor", "sources", "targets", "routes"}
-        if not isinstance(data, dict) or set(data) != keys:
-            raise ValueError(f"steer: expected the keys {sorted(keys)}")
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"extra"}:
+            raise ValueError(f"steer: expected the keys {sorted(keys)} and optionally 'extra'")
         gate, anchor, sources, targets, routes = (data[k] for k in ("gate", "anchor", "sources", "targets", "routes"))
+        extra = data.get("extra", 0)
+        if type(extra) is not int or not 0 <= extra <= 4096:
+            raise ValueError("steer: extra must be a count of logits in 0..4096")
         if type(gate) is not int or not 0 <= gate < observation_size:
             raise ValueError(f"steer: gate must be an observation index below {observation_size}")
-        for name, values, bound in (("anchor", anchor, observation_size), ("sources", sources, action_size),
+        for name, values, bound in (("anchor", anchor, observation_size), ("sources", sources, action_size + extra),
                                     ("targets", targets, action_size)):
             if not isinstance(values, list) or not values or any(type(i) is not int or not 0 <= i < bound
                                                                  for i in values):
@@ -63,7 +71,7 @@ class SteerTable:
                     or any(type(m) is not int or not 0 <= m <= full for m in row)):
                 raise ValueError(f"steer: every routes row must hold a mask in 0..{full} per source")
         return cls(gate=gate, anchor=tuple(anchor), sources=tuple(sources), targets=tuple(targets),
-                   routes=tuple(tuple(row) for row in routes))
+                   routes=tuple(tuple(row) for row in routes), extra=extra)
 
     def weights(self) -> np.ndarray:
         """float32 [anchors, sources, targets]: a source's share of each target (its mask over its bit count)."""
@@ -79,17 +87,18 @@ class SteerTable:
         return out
 
     def apply(self, observations: np.ndarray, logits: np.ndarray) -> np.ndarray:
-        """The steered logits, float32 [rows, actions], of observations [rows, observation_size]."""
+        """The steered action logits, float32 [rows, actions], of observations [rows, observation_size] and the
+        head's logits [rows, actions + extra]."""
         x = np.asarray(observations, np.float32).reshape(len(logits), -1)
         out = np.array(logits, np.float32)
         anchor = np.asarray(self.anchor)
         hit = x[:, anchor] != 0
         rows = np.flatnonzero(hit.any(1) & (x[:, self.gate] != 0))
         if rows.size == 0:
-            return out
+            return out[:, :out.shape[1] - self.extra]
         z = out[np.ix_(rows, self.sources)]
         p = np.exp(z - z.max(1, keepdims=True))
         p /= p.sum(1, keepdims=True)
         q = np.einsum("rs,rst->rt", p, self.weights()[hit[rows].argmax(1)])
         out[np.ix_(rows, self.targets)] += np.log(q + np.float32(EPS))
-        return out
+        return out[:, :out.shape[1] - self.extra]

@@ -1,7 +1,7 @@
-"""The network's steer (ktenv/gamekit/steer.py, policy.steer): while a stack moves (R11.2, MOVE_STACK), the HEX
-logits name a destination whose probability goes to the directions of a shortest first step towards it (R3.1.2)
-and the stack's own hex to PASS (end the move); read the same in torch, numpy and native code, carried in the
-model file, and trained through `ktenv train`."""
+"""The network's steer (ktenv/gamekit/steer.py, policy.steer): while a stack moves (R11.2, MOVE_STACK), logits of
+the steer's own (one per hex, after the actions) name a destination whose probability goes to the directions of
+a shortest first step towards it (R3.1.2) and the stack's own hex to PASS (end the move); read the same in torch,
+numpy and native code, carried in the model file, and trained through `ktenv train`."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_each_destination_goes_to_the_first_steps_of_a_shortest_way():
     layout = build_layout(2, 19)
     assert table.gate == layout.section("game").offset("decision_move_stack")
     assert table.anchor == tuple(layout.section("hexes").offset("reg_mv_hex") + h for h in range(19))
-    assert table.sources == tuple(lay.hex + h for h in range(19))
+    assert table.sources == tuple(lay.size + h for h in range(19)) and table.extra == 19
     assert table.targets == tuple(lay.direction + d for d in range(6)) + (PASS,)
     weights = table.weights()
     for here in range(19):
@@ -89,6 +89,12 @@ def test_apply_adds_the_log_of_what_each_target_is_sent():
     np.testing.assert_allclose(out[0], [0, np.log(3), 5 + np.log(0.25 + 1e-6), 5 + np.log(0.75 + 1e-6)], rtol=1e-6)
     np.testing.assert_allclose(out[1], [0, np.log(3), 5 + np.log(0.125 + 1e-6), 5 + np.log(0.125 + 1e-6)], rtol=1e-6)
     np.testing.assert_array_equal(out[2:], logits[2:])  # not gated, or no anchor set: unchanged
+    own = SteerTable(gate=0, anchor=(1, 2), sources=(3,), targets=(1,), routes=((1,), (0,)), extra=1)
+    out = own.apply(obs, logits)  # the steer's own logit (the last) read, then dropped
+    assert out.shape == (4, 3)
+    np.testing.assert_allclose(out[0], [0, np.log(3) + np.log(1 + 1e-6), 5], rtol=1e-6)
+    np.testing.assert_allclose(out[1], [0, np.log(3) + np.log(1e-6), 5], rtol=1e-6)
+    np.testing.assert_array_equal(out[2:], logits[2:, :3])
 
 
 @pytest.mark.parametrize("bad", [
@@ -98,6 +104,8 @@ def test_apply_adds_the_log_of_what_each_target_is_sent():
     {"gate": 0, "anchor": [0], "sources": [0], "targets": [1], "routes": [[2]]},
     {"gate": 0, "anchor": [0, 1], "sources": [0], "targets": [1], "routes": [[1]]},
     {"gate": 0, "anchor": [0], "sources": [0], "targets": [1, 1], "routes": [[1]]},
+    {"gate": 0, "anchor": [0], "sources": [5], "targets": [1], "routes": [[1]]},
+    {"gate": 0, "anchor": [0], "sources": [5], "targets": [1], "routes": [[1]], "extra": -1},
     {"gate": 0, "anchor": [0], "sources": [0], "targets": [1]}, [1]])
 def test_a_bad_table_is_refused(bad):
     with pytest.raises(ValueError, match="steer"):
@@ -123,7 +131,7 @@ def test_torch_numpy_and_native_steer_alike(tmp_path):
     with torch.no_grad():
         expected = batch_logits(policy, torch.from_numpy(rows)).numpy()
         plain = policy.action_net(policy.mlp_extractor.forward_actor(policy.pi_features_extractor(
-            torch.from_numpy(rows)))).numpy()
+            torch.from_numpy(rows)))).numpy()[:, :-19]  # without the steer's own logits
     targets = list(steer_table(CFG).targets)
     assert np.abs(expected[:40, targets] - plain[:40, targets]).min() > 1e-3  # every step's logits steered
     others = np.setdiff1d(np.arange(expected.shape[1]), targets)
@@ -161,8 +169,8 @@ def test_the_steer_passes_gradients_to_the_destinations(tmp_path):
     masks = torch.ones((8, policy.action_space.n), dtype=torch.bool)
     _, log_prob, _ = policy.evaluate_actions(rows, east, action_masks=masks)
     log_prob.sum().backward()
-    hex_rows = policy.action_net.weight.grad[list(table.sources)]
-    assert hex_rows.abs().sum() > 0  # the HEX logits learn where an eastward step leads
+    own = policy.action_net.weight.grad[list(table.sources)]
+    assert own.abs().sum() > 0  # the destination logits learn where an eastward step leads
 
 
 def test_a_model_file_with_a_broken_steer_is_refused(tmp_path):

@@ -1,13 +1,14 @@
 """The moving stack's destination, as a choice a policy network can make (`policy.steer` in a training config).
 
 A stack moves a hex at a time (MOVE_STACK: a DIRECTION action, or PASS to end the move), but a player moves it
-towards a hex chosen when the move starts. With the steer, the network's HEX logits (unused while a stack
-moves) name that destination: each hex's probability goes to the directions of a shortest step towards it
-(split evenly where two are), the stack's own hex to PASS (stay here), and every direction and PASS gets the
-log of what it was sent added to its own logit (ktenv.gamekit.steer). The table depends only on the board.
+towards a hex chosen when the move starts. With the steer, the network names that destination with logits of
+its own, one per hex after the actions (the HEX logits would do, but they also choose where a move starts):
+each hex's probability goes to the directions of a shortest step towards it (split evenly where two are), the
+stack's own hex to PASS (stay here), and every direction and PASS gets the log of what it was sent added to
+its own logit (ktenv.gamekit.steer). The table depends only on the board.
 
 Gated on the decision being MOVE_STACK; the anchor is the moving stack's hex (`reg_mv_hex`). A pure function
-of the observation's actions, so it sees what the seat sees and nothing more.
+of the observation, so it sees what the seat sees and nothing more.
 """
 
 from __future__ import annotations
@@ -41,6 +42,6 @@ def steer_table(cfg: GameConfig) -> SteerTable:
     hexes = layout.section("hexes")
     return SteerTable(gate=layout.section("game").offset("decision_move_stack"),
                       anchor=tuple(hexes.offset("reg_mv_hex") + h for h in range(geo.n_hexes)),
-                      sources=tuple(actions.hex + h for h in range(geo.n_hexes)),
+                      sources=tuple(actions.size + h for h in range(geo.n_hexes)),
                       targets=tuple(actions.direction + d for d in range(6)) + (PASS,),
-                      routes=tuple(routes))
+                      routes=tuple(routes), extra=geo.n_hexes)

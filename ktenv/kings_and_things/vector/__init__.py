@@ -371,5 +371,5 @@ def native_policy(playing, sample: bool, name: str, value: bool = False):
         t = playing.steer
         steer = {"steer_gate": t.gate, **{f"steer_{k}": np.asarray(getattr(t, k), np.int32)
                                           for k in ("anchor", "sources", "targets")},
-                 "steer_weights": np.ascontiguousarray(t.weights().ravel())}
+                 "steer_weights": np.ascontiguousarray(t.weights().ravel()), "steer_extra": t.extra}
     return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic, **focus, **steer)

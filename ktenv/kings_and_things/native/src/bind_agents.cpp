@@ -11,6 +11,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -133,7 +134,7 @@ std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Flo
                                                   const std::optional<Ints>& steer_anchor,
                                                   const std::optional<Ints>& steer_sources,
                                                   const std::optional<Ints>& steer_targets,
-                                                  const std::optional<Floats>& steer_weights) {
+                                                  const std::optional<Floats>& steer_weights, int steer_extra) {
   PolicyNetwork net;
   if (steer_gate >= 0) {
     if (!steer_anchor || !steer_sources || !steer_targets || !steer_weights)
@@ -144,6 +145,7 @@ std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Flo
     net.steer_targets.assign(steer_targets->data(), steer_targets->data() + steer_targets->shape(0));
     net.steer_weights = copy_of(*steer_weights);
   }
+  net.steer_extra = steer_extra;
   if (focus_anchor.has_value() != focus_gather.has_value())
     throw std::invalid_argument("PolicyNetwork.make: give focus_anchor and focus_gather together");
   if (focus_anchor) {
@@ -209,13 +211,13 @@ void bind_agents(nb::module_& m) {
                   nb::arg("focus_anchor") = nb::none(), nb::arg("focus_gather") = nb::none(),
                   nb::arg("steer_gate") = -1, nb::arg("steer_anchor") = nb::none(),
                   nb::arg("steer_sources") = nb::none(), nb::arg("steer_targets") = nb::none(),
-                  nb::arg("steer_weights") = nb::none(),
+                  nb::arg("steer_weights") = nb::none(), nb::arg("steer_extra") = 0,
                   "first: [observation + focus, features] (transposed), hidden: (weight [in, out], bias, activation code: "
                   "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
                   "play the best legal action (ppo:); value: the critic's layers after the first layer, the value "
                   "head last (optional); focus_anchor [A], focus_gather [A, focus]: the focus "
                   "(ktenv/gamekit/focus.py; optional); steer_gate, steer_anchor [A], steer_sources [S], steer_targets [T], "
-                  "steer_weights [A * S * T]: the steer (ktenv/gamekit/steer.py; optional, gate -1: none)")
+                  "steer_weights [A * S * T], steer_extra: the steer (ktenv/gamekit/steer.py; optional, gate -1: none)")
       .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
       .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })
       .def_prop_ro("sample", [](const PolicyNetwork& n) { return n.sample; })
@@ -237,9 +239,11 @@ void bind_agents(nb::module_& m) {
                                       "network takes " + std::to_string(n.observation_size));
         auto rows = obs.shape(0), width = static_cast<std::size_t>(n.n_actions());
         auto* out = new std::vector<float>(rows * width);
-        std::vector<float> a(static_cast<std::size_t>(n.widest)), b(a.size());
-        for (std::size_t r = 0; r < rows; ++r)
-          n.logits(obs.data() + r * obs.shape(1), out->data() + r * width, a.data(), b.data());
+        std::vector<float> a(static_cast<std::size_t>(n.widest)), b(a.size()), row(static_cast<std::size_t>(n.head.out));
+        for (std::size_t r = 0; r < rows; ++r) {
+          n.logits(obs.data() + r * obs.shape(1), row.data(), a.data(), b.data());
+          std::copy_n(row.data(), width, out->data() + r * width);
+        }
         nb::capsule owner(out, [](void* p) noexcept { delete static_cast<std::vector<float>*>(p); });
         std::size_t shape[2] = {rows, width};
         return nb::ndarray<nb::numpy, float>(out->data(), 2, shape, owner);

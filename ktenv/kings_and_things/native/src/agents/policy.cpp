@@ -152,6 +152,8 @@ std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
       for (int a : *actions)
         if (a < 0 || a >= net.head.out) throw std::invalid_argument("policy network: steer action outside the head");
   }
+  if (net.steer_extra < 0 || net.steer_extra >= net.head.out || (net.steer_extra > 0 && net.steer_gate < 0))
+    throw std::invalid_argument("policy network: steer logits without a steer, or more than the head gives");
   int width = net.features;
   net.widest = std::max(width, static_cast<int>(net.steer_sources.size() + net.steer_targets.size()));
   for (std::size_t k = 0; k < net.hidden.size(); ++k) {
@@ -182,7 +184,7 @@ void PolicyPlayer::reset(std::shared_ptr<const PolicyNetwork> network, std::uint
   rng_ = Pcg64(seed);
   auto widest = static_cast<std::size_t>(net_->widest);
   if (a_.size() < widest) a_.assign(widest, 0.0f), b_.assign(widest, 0.0f);
-  auto n = static_cast<std::size_t>(net_->n_actions());
+  auto n = static_cast<std::size_t>(net_->head.out);
   if (logits_.size() < n) logits_.assign(n, 0.0f), weight_.assign(n, 0.0);
 }
 

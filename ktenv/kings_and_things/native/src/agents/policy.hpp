@@ -43,7 +43,8 @@ struct PolicyNetwork {
   // The steer (ktenv/gamekit/steer.py): where obs[steer_gate] is nonzero and an entry of steer_anchor is (the
   // first such picks row r), the softmax of the logits of steer_sources is sent to steer_targets by
   // steer_weights [anchors, sources, targets], and each target's logit gets log(q + 1e-6) added. Gate -1: none.
-  int steer_gate = -1;
+  // steer_extra: logits the head gives after the actions, for the steer alone (sources may index them).
+  int steer_gate = -1, steer_extra = 0;
   std::vector<int> steer_anchor, steer_sources, steer_targets;
   std::vector<float> steer_weights;
   std::vector<Dense> hidden;             // the policy MLP, in order
@@ -54,9 +55,9 @@ struct PolicyNetwork {
   std::string name;                      // the seat's spec, for the caller
   int widest = 0;                        // the widest hidden layer (scratch size)
 
-  int n_actions() const { return head.out; }
-  // Unmasked logits of one observation (float32[observation_size]) into out[n_actions]; a and b: scratch of
-  // `widest` floats each.
+  int n_actions() const { return head.out - steer_extra; }
+  // Unmasked logits of one observation (float32[observation_size]) into out[0, n_actions), the steer's own
+  // after them (out holds head.out floats); a and b: scratch of `widest` floats each.
   void logits(const float* obs, float* out, float* a, float* b) const;
   bool has_value() const { return value_head.out == 1; }
   // The critic's estimate V of one observation (has_value() only); a and b: scratch as for logits.
