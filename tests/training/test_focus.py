@@ -4,29 +4,22 @@ carried in the model file, and trained through `ktenv train`."""
 
 from __future__ import annotations
 
-import json
-import zipfile
-
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from ktenv.agents.network import ModelFileError, load_actor  # noqa: E402
-from ktenv.training.config import TrainConfig  # noqa: E402
-from ktenv.training.policy import PlayingNetwork, batch_logits, load_network, meta_bytes  # noqa: E402
-from ktenv.training.train_ppo import main as train_main  # noqa: E402
+from ktenv.agents.network import load_actor  # noqa: E402
+from ktenv.training.policy import PlayingNetwork, batch_logits, load_network  # noqa: E402
 
-from ktenv.errors import ConfigError  # noqa: E402
 from ktenv.gamekit.focus import OFF, ONE, FocusTable  # noqa: E402
 from ktenv.kings_and_things import board, native  # noqa: E402
 from ktenv.kings_and_things.env.aec import game_config  # noqa: E402
 from ktenv.kings_and_things.env.focus import focus_table  # noqa: E402
 from ktenv.kings_and_things.env.observation import build_layout  # noqa: E402
 
-from ..models import untrained_model  # noqa: E402
-from .test_training import SMOKE  # noqa: E402
+from .network_options import refused_for_kingsburg, refuses_broken_meta, small_model, train_and_play  # noqa: E402
 
 CFG = game_config({"n_players": 2})
 
@@ -89,16 +82,7 @@ def test_a_bad_table_is_refused(bad):
 
 
 def model_with_focus(folder, seed: int = 0):
-    from ktenv.kings_and_things.vector import VectorEnv
-
-    probe = VectorEnv(1, 2)
-    meta = {"observation_size": probe.observation_size, "action_size": probe.n_actions,
-            "network": {"features": 48, "pi": [32], "vf": [8], "activation": "relu",
-                        "focus": focus_table(CFG).to_json()},
-            "game": CFG.to_dict()}
-    path = folder / "focus.zip"
-    policy = untrained_model(path, meta, seed)
-    return path, policy, meta
+    return small_model(folder, "focus", focus_table(CFG).to_json(), seed)
 
 
 def test_torch_numpy_and_native_read_the_focus_alike(tmp_path):
@@ -142,32 +126,13 @@ def test_torch_numpy_and_native_read_the_focus_alike(tmp_path):
 def test_a_model_file_with_a_broken_focus_is_refused(tmp_path):
     path, _, meta = model_with_focus(tmp_path)
     meta["network"]["focus"]["gather"][0][0] = 10**7
-    broken = tmp_path / "broken.zip"
-    with zipfile.ZipFile(path) as source, zipfile.ZipFile(broken, "w") as archive:
-        archive.writestr("ktenv.json", meta_bytes(meta))
-        archive.writestr("policy.pth", source.read("policy.pth"))
-    with pytest.raises(ModelFileError, match="focus"):
-        load_actor(broken)
+    refuses_broken_meta(path, meta, "focus")
 
 
 def test_the_focus_is_refused_where_the_game_names_no_place():
-    with pytest.raises(ConfigError, match="policy.focus"):
-        TrainConfig.from_mapping({"env": {"game_name": "kingsburg", "players": 2}, "vec_env": "subproc",
-                                  "policy": {"focus": True}, "imitation": {"teacher": None},
-                                  "league": {"opponents": {"random": 1.0}}, "eval": {"opponents": ["random"],
-                                                                                     "best_against": None}})
+    refused_for_kingsburg("focus")
 
 
 def test_a_run_with_a_focus_trains_saves_and_plays(tmp_path):
-    from ktenv.arena import TournamentConfig, run_tournament
-
-    out = tmp_path / "focus"
-    args = ["--config", str(SMOKE), "--out", str(out), "--set", "policy.focus=true", "--set", "total_steps=1024",
-            "--set", "eval.every=0", "--set", "env.max_rounds=3"]
-    assert train_main(args) == 0
-    meta = json.loads(zipfile.ZipFile(out / "final.zip").read("ktenv.json"))
+    meta = train_and_play(tmp_path, "focus")
     assert FocusTable.from_json(meta["network"]["focus"], meta["observation_size"]) == focus_table(CFG)
-    cfg = TournamentConfig(agents=[f"ppo:{out / 'final.zip'}", "random"], players=2, games=2, max_rounds=3,
-                           seed=4, db=str(tmp_path / "t.sqlite"), workers=1, progress=False)
-    report = run_tournament(cfg)
-    assert len(report["games"]) == 2 and sum(s.games for s in report["standings"]) >= 2

@@ -5,21 +5,15 @@ numpy and native code, carried in the model file, and trained through `ktenv tra
 
 from __future__ import annotations
 
-import json
-import zipfile
-
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from ktenv.agents.network import ModelFileError, load_actor  # noqa: E402
-from ktenv.training.config import TrainConfig  # noqa: E402
-from ktenv.training.policy import PlayingNetwork, batch_logits, load_network, meta_bytes  # noqa: E402
-from ktenv.training.train_ppo import main as train_main  # noqa: E402
+from ktenv.agents.network import load_actor  # noqa: E402
+from ktenv.training.policy import PlayingNetwork, batch_logits, load_network  # noqa: E402
 
-from ktenv.errors import ConfigError  # noqa: E402
 from ktenv.gamekit.steer import SteerTable  # noqa: E402
 from ktenv.kings_and_things import board, native  # noqa: E402
 from ktenv.kings_and_things.engine.actions import PASS, action_layout  # noqa: E402
@@ -27,8 +21,7 @@ from ktenv.kings_and_things.env.aec import game_config  # noqa: E402
 from ktenv.kings_and_things.env.observation import build_layout  # noqa: E402
 from ktenv.kings_and_things.env.steer import steer_table  # noqa: E402
 
-from ..models import untrained_model  # noqa: E402
-from .test_training import SMOKE  # noqa: E402
+from .network_options import refused_for_kingsburg, refuses_broken_meta, small_model, train_and_play  # noqa: E402
 
 CFG = game_config({"n_players": 2})
 
@@ -113,16 +106,7 @@ def test_a_bad_table_is_refused(bad):
 
 
 def model_with_steer(folder, seed: int = 0):
-    from ktenv.kings_and_things.vector import VectorEnv
-
-    probe = VectorEnv(1, 2)
-    meta = {"observation_size": probe.observation_size, "action_size": probe.n_actions,
-            "network": {"features": 48, "pi": [32], "vf": [8], "activation": "relu",
-                        "steer": steer_table(CFG).to_json()},
-            "game": CFG.to_dict()}
-    path = folder / "steer.zip"
-    policy = untrained_model(path, meta, seed)
-    return path, policy, meta
+    return small_model(folder, "steer", steer_table(CFG).to_json(), seed)
 
 
 def test_torch_numpy_and_native_steer_alike(tmp_path):
@@ -176,34 +160,14 @@ def test_the_steer_passes_gradients_to_the_destinations(tmp_path):
 def test_a_model_file_with_a_broken_steer_is_refused(tmp_path):
     path, _, meta = model_with_steer(tmp_path)
     meta["network"]["steer"]["targets"][0] = 10**6
-    broken = tmp_path / "broken.zip"
-    with zipfile.ZipFile(path) as source, zipfile.ZipFile(broken, "w") as archive:
-        archive.writestr("ktenv.json", meta_bytes(meta))
-        archive.writestr("policy.pth", source.read("policy.pth"))
-    with pytest.raises(ModelFileError, match="steer"):
-        load_actor(broken)
+    refuses_broken_meta(path, meta, "steer")
 
 
 def test_the_steer_is_refused_where_the_game_has_no_steps():
-    with pytest.raises(ConfigError, match="policy.steer"):
-        TrainConfig.from_mapping({"env": {"game_name": "kingsburg", "players": 2}, "vec_env": "subproc",
-                                  "policy": {"steer": True}, "imitation": {"teacher": None},
-                                  "league": {"opponents": {"random": 1.0}}, "eval": {"opponents": ["random"],
-                                                                                     "best_against": None}})
+    refused_for_kingsburg("steer")
 
 
 def test_a_run_with_a_steer_trains_resumes_and_plays(tmp_path):
-    from ktenv.arena import TournamentConfig, run_tournament
-
-    out = tmp_path / "steer"
-    args = ["--config", str(SMOKE), "--out", str(out), "--set", "policy.steer=true", "--set", "total_steps=1024",
-            "--set", "eval.every=0", "--set", "env.max_rounds=3"]
-    assert train_main(args) == 0
-    meta = json.loads(zipfile.ZipFile(out / "final.zip").read("ktenv.json"))
+    meta = train_and_play(tmp_path, "steer", resume=True)
     assert SteerTable.from_json(meta["network"]["steer"], meta["observation_size"], meta["action_size"]) == \
         steer_table(CFG)
-    assert train_main(args + ["--resume", "--total-steps", "2048"]) == 0  # the checkpoint rebuilds its policy
-    cfg = TournamentConfig(agents=[f"ppo:{out / 'final.zip'}", "random"], players=2, games=2, max_rounds=3,
-                           seed=4, db=str(tmp_path / "t.sqlite"), workers=1, progress=False)
-    report = run_tournament(cfg)
-    assert len(report["games"]) == 2 and sum(s.games for s in report["standings"]) >= 2
