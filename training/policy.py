@@ -190,13 +190,13 @@ class MaskedCategorical(MaskableCategoricalDistribution):
 class LearnerPolicy(MaskableActorCriticPolicy):
     """sb3-contrib's `MaskableActorCriticPolicy` (the same network and weights) with `MaskedCategorical`,
     bfloat16 observations (training/buffer.py's minibatches) handed to the features extractor as they are,
-    instead of cast back to float32 first, and an optional steer (ktenv.gamekit.steer: its table as JSON, in
-    the model file's ktenv.json, not among the weights) applied to the action logits."""
+    instead of cast back to float32 first, and an optional steer (ktenv.gamekit.steer: its table as JSON, kept
+    in the model file's ktenv.json; with `extra` logits, the action head gives them after the actions) applied
+    to the action logits."""
 
     def __init__(self, observation_space, action_space, lr_schedule, *args, steer: dict | None = None,
                  **kwargs) -> None:
         super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
-        self._learning_rate_at_start = lr_schedule(1)
         self.action_dist = MaskedCategorical(self.action_space.n)  # the action net is built: same shape
         self.steer_json = steer
         size = int(np.prod(self.observation_space.shape))
@@ -205,8 +205,7 @@ class LearnerPolicy(MaskableActorCriticPolicy):
             self.action_net = nn.Linear(self.action_net.in_features, int(self.action_space.n) + self.steer.extra)
             if self.ortho_init:
                 self.action_net.apply(partial(self.init_weights, gain=0.01))
-            self.optimizer = self.optimizer_class(self.parameters(), lr=self._learning_rate_at_start,
-                                                  **self.optimizer_kwargs)
+            self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
         if self.steer is not None:
             for name, values in (("anchor", self.steer.anchor), ("sources", self.steer.sources),
                                  ("targets", self.steer.targets)):
