@@ -73,6 +73,11 @@ class SteerTable:
         return cls(gate=gate, anchor=tuple(anchor), sources=tuple(sources), targets=tuple(targets),
                    routes=tuple(tuple(row) for row in routes), extra=extra)
 
+    @cached_property
+    def _indices(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(anchor, sources, targets) as int64 arrays, made once (an agent applies the table every move)."""
+        return tuple(np.asarray(v, np.int64) for v in (self.anchor, self.sources, self.targets))
+
     def weights(self) -> np.ndarray:
         """float32 [anchors, sources, targets]: a source's share of each target (its mask over its bit count)."""
         return self._weights
@@ -91,14 +96,14 @@ class SteerTable:
         head's logits [rows, actions + extra]."""
         x = np.asarray(observations, np.float32).reshape(len(logits), -1)
         out = np.array(logits, np.float32)
-        anchor = np.asarray(self.anchor)
+        anchor, sources, targets = self._indices
         hit = x[:, anchor] != 0
         rows = np.flatnonzero(hit.any(1) & (x[:, self.gate] != 0))
         if rows.size == 0:
             return out[:, :out.shape[1] - self.extra]
-        z = out[np.ix_(rows, self.sources)]
+        z = out[np.ix_(rows, sources)]
         p = np.exp(z - z.max(1, keepdims=True))
         p /= p.sum(1, keepdims=True)
         q = np.einsum("rs,rst->rt", p, self.weights()[hit[rows].argmax(1)])
-        out[np.ix_(rows, self.targets)] += np.log(q + np.float32(EPS))
+        out[np.ix_(rows, targets)] += np.log(q + np.float32(EPS))
         return out[:, :out.shape[1] - self.extra]
