@@ -15,6 +15,8 @@ them and `register(name, factory, game=)` adds one. Names every game shares:
   stdout (`agents.stdio`, docs/bots.md); ``cmd:timeout=2 python bot.py`` sets its time per decision.
 - ``llm:OPTIONS``: a language model behind an OpenAI-compatible endpoint, reading the seat's view as text
   (`agents.llm`): ``llm:url=http://localhost:8000/v1,model=NAME``.
+- ``handoff:to=AGENT;kinds=A+B;model=SPEC``: the agent SPEC, except at the decisions of the kinds named, which
+  AGENT makes (`agents.handoff`; the decision ablation of `ktenv.analysis.ablation`).
 
 A name ``prefix:argument`` goes to the factory registered for that prefix (`register_prefix`). The
 game's own names (``greedy``, ``expert``, a search, ...) are listed in the docstring of its folder.
@@ -64,19 +66,27 @@ def _llm(argument: str, **kwargs) -> Agent:
     return llm.make(argument, **kwargs)
 
 
+def _handoff(argument: str, **kwargs) -> Agent:
+    from . import handoff
+
+    return handoff.make(argument, make, **kwargs)  # its two agents by name, of the same game
+
+
 def _stdio_source(argument: str):
     from . import stdio
 
     return stdio.source_file(argument)
 
 
-_stdio.needs_game = _llm.needs_game = True  # AgentTable.make names the game they play (their messages say it)
+# AgentTable.make names the game they play (their messages say it; a hand-over makes its two agents of it)
+_stdio.needs_game = _llm.needs_game = _handoff.needs_game = True
 _stdio.source_file = _stdio_source  # the file a bot runs from: its digest identifies it (arena.config.agent_file)
 
 # prefixes every game's table knows (a trained model of that game, a bot speaking the stdio protocol, a language model)
 SHARED_PREFIXES: dict[str, Callable[..., Agent]] = {"ppo": _ppo("ppo"), "ppo-sample": _ppo("ppo-sample"),
-                                                    "rllib": _rllib, "cmd": _stdio, "llm": _llm}
-PREFIX_FORMS = {"cmd": "cmd:COMMAND", "llm": "llm:OPTIONS"}
+                                                    "rllib": _rllib, "cmd": _stdio, "llm": _llm,
+                                                    "handoff": _handoff}
+PREFIX_FORMS = {"cmd": "cmd:COMMAND", "llm": "llm:OPTIONS", "handoff": "handoff:OPTIONS"}
 
 
 class AgentTable:

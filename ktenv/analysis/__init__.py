@@ -10,12 +10,14 @@ value calibration, strategy fingerprints, population evaluation (docs/analysis.m
     table = crosstable("runs/t.sqlite")             # population evaluation: who beats whom, by seat
     nash_average(payoff_matrix(table))              # ... the maximum-entropy Nash of the population; alpha_rank
     checkpoint_ratings("runs/ppo_2p")               # a run's checkpoints against anchors, rated by step
+    ablation(model, ["build", "move_select"])      # the decision ablation: which kinds of decisions lose games
     # the exploiter (a best response to a frozen model): ktenv.analysis.exploiter, `ktenv exploit`
 
 Shared code: a game's facts come through the registry (its ``dataset``, ``engine`` and ``analysis`` parts).
 """
 
 from . import fingerprints
+from .ablation import ablation, plot_ablation
 from .audit import audit, audit_summary, disagreements, paired
 from .calibration import calibration
 from .plots import OKABE_ITO, plot_agreement, plot_audit, plot_calibration
@@ -33,7 +35,7 @@ from .population import (
 )
 from .probes import agreement, load_records, probe
 
-__all__ = ["OKABE_ITO", "Policy", "agreement", "alpha_rank", "audit", "audit_summary", "calibration",
+__all__ = ["OKABE_ITO", "Policy", "ablation", "agreement", "alpha_rank", "audit", "audit_summary", "calibration",
            "checkpoint_ratings", "crosstable", "disagreements", "entropy", "fingerprints", "fit_ratings", "load_policy",
-           "load_records", "nash_average", "paired", "payoff_matrix", "plot_agreement", "plot_audit",
+           "load_records", "nash_average", "paired", "payoff_matrix", "plot_ablation", "plot_agreement", "plot_audit",
            "plot_calibration", "plot_checkpoint_ratings", "plot_crosstable", "plot_population", "probe"]
