@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ..gamekit.focus import FocusTable
+from ..gamekit.rows import RowTable
 from ..gamekit.steer import SteerTable
 
 FORMAT = 1  # the ``ktenv.json`` format this reads (training.policy.FORMAT)
@@ -138,13 +139,17 @@ class ActorNetwork:
     def __init__(self, first: tuple[np.ndarray, np.ndarray], hidden: list[tuple[np.ndarray, np.ndarray, str]],
                  action: tuple[np.ndarray, np.ndarray],
                  critic: list[tuple[np.ndarray, np.ndarray, str]] | None = None,
-                 focus: FocusTable | None = None, steer: SteerTable | None = None) -> None:
+                 focus: FocusTable | None = None, steer: SteerTable | None = None, rows: RowTable | None = None,
+                 row_weights: list | None = None) -> None:
         self.first, self.hidden, self.action = first, hidden, action  # weights [in, out], bias (, activation)
         # the value path after the shared first layer (the critic MLP, then the value head with activation
         # "none"), when the file's critic shares the actor's first layer; None otherwise
         self.critic = critic
         self.focus = focus  # extra inputs gathered from the observation (ktenv.gamekit.focus), or None
         self.steer = steer  # step logits also read from a choice of destination (ktenv.gamekit.steer), or None
+        # the row scores (ktenv.gamekit.rows) and per block ((embed weights [columns, width], bias),
+        # (context weights [hidden, width], bias)), or None
+        self.rows, self.row_weights = rows, row_weights
         self.observation_size = first[0].shape[0] - (focus.size if focus else 0)
 
     @classmethod
@@ -173,9 +178,18 @@ class ActorNetwork:
             focus = FocusTable.from_json(net["focus"], meta["observation_size"]) if net.get("focus") else None
             steer = (SteerTable.from_json(net["steer"], meta["observation_size"], meta["action_size"])
                      if net.get("steer") else None)
+            rows = (RowTable.from_json(net["rows"], meta["observation_size"], meta["action_size"])
+                    if net.get("rows") else None)
         except ValueError as exc:
             raise ModelFileError(f"{path}: {META_ENTRY}: {exc}") from None
-        out = cls(first, hidden, layer("action_net"), critic, focus, steer)
+        row_weights = None
+        if rows is not None:
+            row_weights = [(layer(f"row_embed.{k}"), layer(f"row_context.{k}")) for k in range(len(rows.blocks))]
+            latent = hidden[-1][0].shape[1] if hidden else first[0].shape[1]
+            if any(e[0].shape != (b.columns, rows.width) or c[0].shape != (latent, rows.width)
+                   for b, (e, c) in zip(rows.blocks, row_weights)):
+                raise ModelFileError(f"{path}: the row scores' weights do not fit the table in {META_ENTRY}")
+        out = cls(first, hidden, layer("action_net"), critic, focus, steer, rows, row_weights)
         heads = meta["action_size"] + (steer.extra if steer else 0)  # the steer's own logits after the actions
         if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], heads):
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")
@@ -200,6 +214,8 @@ class ActorNetwork:
         for weights, bias, activation in self.hidden:
             h = ACTIVATIONS[activation](h @ weights + bias)
         logits = h @ self.action[0] + self.action[1]
+        if self.rows is not None:
+            logits = self.rows.apply(observations, h, logits, self.row_weights)
         return logits if self.steer is None else self.steer.apply(observations, logits)
 
     def values(self, observations: np.ndarray) -> np.ndarray:

@@ -117,6 +117,9 @@ class PolicySection:
     # the logits of step actions also read from a choice of destination (the game's `network_steer`,
     # ktenv.gamekit.steer)
     steer: bool = False
+    # the logits of actions that name a row of an observation table also scored from that row (the game's
+    # `network_rows`, ktenv.gamekit.rows)
+    rows: bool = False
 
     def check(self) -> None:
         from .policy import ACTIVATIONS
@@ -368,6 +371,10 @@ class TrainConfig:
             raise ConfigError(f"training key 'policy.steer': {spec.title} has no steps for a network to steer")
         if self.policy.steer and self.trainer != "sb3":
             raise ConfigError("training key 'policy.steer': the steer is for trainer sb3 only")
+        if self.policy.rows and not spec.has("network_rows"):
+            raise ConfigError(f"training key 'policy.rows': {spec.title} names no table rows for a network to score")
+        if self.policy.rows and self.trainer != "sb3":
+            raise ConfigError("training key 'policy.rows': the row scores are for trainer sb3 only")
         if self.trainer == "rllib" and self.imitation.teacher is not None:
             raise ConfigError("training key 'imitation.teacher': the imitation warm start is for trainer sb3 only "
                               "(set it to null for trainer rllib)")
@@ -518,14 +525,16 @@ def check_init_from(cfg: TrainConfig) -> None:
 
 
 def network_of(cfg: TrainConfig) -> dict:
-    """The ``network`` entry of the run's model files: the policy section, with the focus and steer tables when it
-    has them."""
+    """The ``network`` entry of the run's model files: the policy section, with the focus, steer and row tables
+    when it has them."""
     net = {"features": cfg.policy.features, "pi": list(cfg.policy.pi), "vf": list(cfg.policy.vf),
            "activation": cfg.policy.activation}
     if cfg.policy.focus:
         net["focus"] = cfg.env.spec.network_focus(cfg.env.game_config()).to_json()
     if cfg.policy.steer:
         net["steer"] = cfg.env.spec.network_steer(cfg.env.game_config()).to_json()
+    if cfg.policy.rows:
+        net["rows"] = cfg.env.spec.network_rows(cfg.env.game_config()).to_json()
     return net
 
 
@@ -559,7 +568,7 @@ def _sizes(game_name: str | None, config_json: str) -> tuple[int, int]:
 def _network(net: dict) -> str:
     return (f"features {net.get('features')}, pi {net.get('pi')}, vf {net.get('vf')}, "
             f"activation {net.get('activation')}" + (", with a focus" if net.get("focus") else "")
-            + (", with a steer" if net.get("steer") else ""))
+            + (", with a steer" if net.get("steer") else "") + (", with row scores" if net.get("rows") else ""))
 
 
 # ----------------------------------------------------------------------------- building and checks

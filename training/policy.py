@@ -38,6 +38,7 @@ from torch import nn
 from ..agents.network import FORMAT, META_ENTRY, ActorNetwork, ModelFileError
 from ..agents.network import read_meta as read_model_meta
 from ..gamekit.focus import ONE, FocusTable
+from ..gamekit.rows import RowTable
 from ..gamekit.steer import EPS, SteerTable
 
 ACTIVATIONS = {"relu": nn.ReLU, "tanh": nn.Tanh, "elu": nn.ELU}
@@ -190,16 +191,20 @@ class MaskedCategorical(MaskableCategoricalDistribution):
 class LearnerPolicy(MaskableActorCriticPolicy):
     """sb3-contrib's `MaskableActorCriticPolicy` (the same network and weights) with `MaskedCategorical`,
     bfloat16 observations (training/buffer.py's minibatches) handed to the features extractor as they are,
-    instead of cast back to float32 first, and an optional steer (ktenv.gamekit.steer: its table as JSON, kept
-    in the model file's ktenv.json; with `extra` logits, the action head gives them after the actions) applied
-    to the action logits."""
+    instead of cast back to float32 first, optional row scores (ktenv.gamekit.rows: the table as JSON in the
+    model file's ktenv.json, the weights ``row_embed.B`` and ``row_context.B`` among the network's) and an
+    optional steer (ktenv.gamekit.steer: its table as JSON, kept in the model file's ktenv.json; with `extra`
+    logits, the action head gives them after the actions) applied to the action logits, in that order."""
 
     def __init__(self, observation_space, action_space, lr_schedule, *args, steer: dict | None = None,
-                 **kwargs) -> None:
+                 rows: dict | None = None, **kwargs) -> None:
         super().__init__(observation_space, action_space, lr_schedule, *args, **kwargs)
         self.action_dist = MaskedCategorical(self.action_space.n)  # the action net is built: same shape
-        self.steer_json = steer
+        self.steer_json, self.rows_json = steer, rows
         size = int(np.prod(self.observation_space.shape))
+        self.rows = RowTable.from_json(rows, size, int(self.action_space.n)) if rows else None
+        if self.rows is not None:
+            self._add_row_scores(lr_schedule)
         self.steer = SteerTable.from_json(steer, size, int(self.action_space.n)) if steer else None
         if self.steer is not None and self.steer.extra:  # the head gives the steer's own logits after the actions
             self.action_net = nn.Linear(self.action_net.in_features, int(self.action_space.n) + self.steer.extra)
@@ -212,8 +217,20 @@ class LearnerPolicy(MaskableActorCriticPolicy):
                 self.register_buffer(f"steer_{name}", torch.tensor(values), persistent=False)
             self.register_buffer("steer_weights", torch.tensor(self.steer.weights()), persistent=False)
 
+    def _add_row_scores(self, lr_schedule) -> None:
+        """The row scores' layers; the context starts at zero, so a fresh policy's logits are those without."""
+        latent = self.mlp_extractor.latent_dim_pi
+        self.row_embed = nn.ModuleList(nn.Linear(b.columns, self.rows.width) for b in self.rows.blocks)
+        self.row_context = nn.ModuleList(nn.Linear(latent, self.rows.width) for _ in self.rows.blocks)
+        for layer in self.row_context:
+            nn.init.zeros_(layer.weight)
+            nn.init.zeros_(layer.bias)
+        for k, block in enumerate(self.rows.blocks):
+            self.register_buffer(f"row_index_{k}", torch.tensor(block.indices()), persistent=False)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
     def _get_constructor_parameters(self) -> dict:
-        return {**super()._get_constructor_parameters(), "steer": self.steer_json}
+        return {**super()._get_constructor_parameters(), "steer": self.steer_json, "rows": self.rows_json}
 
     def extract_features(self, obs, features_extractor=None):
         if obs.dtype != torch.bfloat16:
@@ -223,11 +240,29 @@ class LearnerPolicy(MaskableActorCriticPolicy):
         return self.pi_features_extractor(obs), self.vf_features_extractor(obs)
 
     def action_logits(self, obs: torch.Tensor, latent_pi: torch.Tensor) -> torch.Tensor:
-        """The actor's logits (unmasked) from its latent, steered where the observation asks for it."""
+        """The actor's logits (unmasked) from its latent, with the row scores where the network has them, steered
+        where the observation asks for it."""
         logits = self.action_net(latent_pi)
+        if self.rows is not None:
+            logits = self.row_scored(obs, latent_pi, logits)
         if self.steer is None:
             return logits
         return self.steered(obs, logits)[:, :logits.shape[1] - self.steer.extra]
+
+    def row_scored(self, obs: torch.Tensor, latent_pi: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
+        """`RowTable.apply` in torch (obs raw, or symlog'd already where the features extractor is `prescaled`)."""
+        x = obs.float() if self.pi_features_extractor.prescaled else symlog(obs.float())
+        latent = latent_pi.float()
+        scores = []
+        for k, block in enumerate(self.rows.blocks):
+            embedded = torch.relu(self.row_embed[k](x[:, getattr(self, f"row_index_{k}")]))
+            scores.append((block.action, torch.einsum("nrw,nw->nr", embedded, self.row_context[k](latent))))
+        pieces, at = [], 0
+        for action, score in sorted(scores, key=lambda item: item[0]):
+            pieces += [torch.zeros_like(logits[:, at:action]), score.to(logits.dtype)]
+            at = action + score.shape[1]
+        pieces.append(torch.zeros_like(logits[:, at:]))
+        return logits + torch.cat(pieces, 1)
 
     def steered(self, obs: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
         """`SteerTable.apply` in torch (obs raw or symlog'd: only which entries are nonzero matters)."""
@@ -273,12 +308,12 @@ class LearnerPolicy(MaskableActorCriticPolicy):
 
 
 def policy_kwargs(features: int, pi: list[int], vf: list[int], activation: str, focus: dict | None = None,
-                  steer: dict | None = None) -> dict:
-    """The keyword arguments of `LearnerPolicy` for this network (`focus`, `steer`: their tables as JSON)."""
+                  steer: dict | None = None, rows: dict | None = None) -> dict:
+    """The keyword arguments of `LearnerPolicy` for this network (`focus`, `steer`, `rows`: their tables as JSON)."""
     extractor = {"features_dim": features, **({"focus": focus} if focus else {})}
     return {"features_extractor_class": SymlogFeatures, "features_extractor_kwargs": extractor,
             "net_arch": {"pi": list(pi), "vf": list(vf)}, "activation_fn": ACTIVATIONS[activation],
-            **({"steer": steer} if steer else {})}
+            **({"steer": steer} if steer else {}), **({"rows": rows} if rows else {})}
 
 
 def native_bf16() -> bool:
@@ -361,7 +396,7 @@ def build_policy(meta: dict):
     obs_space = spaces.Box(-np.inf, np.inf, (meta["observation_size"],), np.float32)
     return LearnerPolicy(obs_space, spaces.Discrete(meta["action_size"]), lambda _: 0.0,
                          **policy_kwargs(net["features"], net["pi"], net["vf"], net["activation"], net.get("focus"),
-                                         net.get("steer")))
+                                         net.get("steer"), net.get("rows")))
 
 
 def load_network(path: str | Path):
@@ -419,5 +454,8 @@ def PlayingNetwork(policy) -> ActorNetwork:  # noqa: N802 - it was a class, and 
     # the critic, when it reads the actor's first layer (share_features_extractor): its MLP and the value head
     shared = policy.vf_features_extractor is policy.pi_features_extractor
     critic = mlp(policy.mlp_extractor.value_net) + [(*arrays(policy.value_net), "none")] if shared else None
+    rows = getattr(policy, "rows", None)
+    row_weights = ([(arrays(e), arrays(c)) for e, c in zip(policy.row_embed, policy.row_context)]
+                   if rows is not None else None)
     return ActorNetwork(arrays(first[0]), mlp(policy.mlp_extractor.policy_net), arrays(policy.action_net), critic,
-                        policy.pi_features_extractor.focus, getattr(policy, "steer", None))
+                        policy.pi_features_extractor.focus, getattr(policy, "steer", None), rows, row_weights)

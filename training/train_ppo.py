@@ -112,7 +112,7 @@ def build_model(cfg: TrainConfig, venv):
     p = cfg.ppo
     net = network_of(cfg)
     network = policy_kwargs(cfg.policy.features, cfg.policy.pi, cfg.policy.vf, cfg.policy.activation,
-                            net.get("focus"), net.get("steer"))
+                            net.get("focus"), net.get("steer"), net.get("rows"))
     model = MaskablePPO(
         LearnerPolicy, venv, learning_rate=p.learning_rate, n_steps=p.n_steps,
         batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda,

@@ -38,5 +38,6 @@ GAME = GameSpec(
         "analysis": f"{_HERE}.analysis",
         "network_focus": f"{_HERE}.env.focus:focus_table",
         "network_steer": f"{_HERE}.env.steer:steer_table",
+        "network_rows": f"{_HERE}.env.rows:row_table",
     },
 )

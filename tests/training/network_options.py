@@ -1,5 +1,5 @@
-"""What the tests of the network's options (the focus, the steer) share: a model file with a broken table, a
-game that refuses the option, and a smoke run that trains with it and plays."""
+"""What the tests of the network's options (the focus, the steer, the row scores) share: a model file with a
+broken table, a game that refuses the option, and a smoke run that trains with it and plays."""
 
 from __future__ import annotations
 
@@ -58,8 +58,9 @@ def train_and_play(tmp_path: Path, option: str, resume: bool = False) -> dict:
     return json.loads(zipfile.ZipFile(out / "final.zip").read("ktenv.json"))
 
 
-def small_model(folder: Path, option: str, table: dict, seed: int = 0):
-    """(path, torch policy, meta) of an untrained 2-player model with `network.<option>` = `table`."""
+def small_model(folder: Path, option: str, table: dict, seed: int = 0, adjust=None):
+    """(path, torch policy, meta) of an untrained 2-player model with `network.<option>` = `table` (`adjust`:
+    `untrained_model`'s)."""
     from ktenv.kings_and_things.env.aec import game_config
     from ktenv.kings_and_things.vector import VectorEnv
 
@@ -70,4 +71,4 @@ def small_model(folder: Path, option: str, table: dict, seed: int = 0):
             "network": {"features": 48, "pi": [32], "vf": [8], "activation": "relu", option: table},
             "game": game_config({"n_players": 2}).to_dict()}
     path = folder / f"{option}.zip"
-    return path, untrained_model(path, meta, seed), meta
+    return path, untrained_model(path, meta, seed, adjust), meta

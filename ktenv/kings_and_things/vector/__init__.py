@@ -372,4 +372,9 @@ def native_policy(playing, sample: bool, name: str, value: bool = False):
         steer = {"steer_gate": t.gate, **{f"steer_{k}": np.asarray(getattr(t, k), np.int32)
                                           for k in ("anchor", "sources", "targets")},
                  "steer_weights": np.ascontiguousarray(t.weights().ravel()), "steer_extra": t.extra}
-    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic, **focus, **steer)
+    rows = []
+    if playing.rows is not None:
+        rows = [(b.action, b.start, b.rows, (*embed, 0), (*context, 0))
+                for b, (embed, context) in zip(playing.rows.blocks, playing.row_weights)]
+    return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic, **focus, **steer,
+                                     rows=rows)

@@ -98,6 +98,8 @@ def native_policy(spec: str, observation_size: int):
         raise ConfigError(f"seats: {spec!r} reads a focus, which native Kingsburg seats do not gather")
     if playing.steer is not None:
         raise ConfigError(f"seats: {spec!r} steers its logits, which native Kingsburg seats do not")
+    if playing.rows is not None:
+        raise ConfigError(f"seats: {spec!r} scores table rows, which native Kingsburg seats do not")
     codes = ("none", "relu", "tanh", "elu")  # the native Activation codes
     hidden = [(weights, bias, codes.index(activation)) for weights, bias, activation in playing.hidden]
     return core().Policy.make(*playing.first, hidden, *playing.action, spec.startswith("ppo-sample:"), spec)

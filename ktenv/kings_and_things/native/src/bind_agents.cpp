@@ -44,6 +44,7 @@ using Floats = nb::ndarray<const float, nb::ndim<1>, nb::c_contig, nb::device::c
 using Ints = nb::ndarray<const std::int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using IntRows = nb::ndarray<const std::int32_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 using Layer = std::tuple<Matrix, Floats, int>;  // weight [in, out], bias [out], activation code
+using RowArg = std::tuple<int, int, int, Layer, Layer>;  // a row block: action, start, rows, embed, context
 
 void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
   if (static_cast<int>(obs.shape(0)) != P.size)
@@ -134,8 +135,11 @@ std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Flo
                                                   const std::optional<Ints>& steer_anchor,
                                                   const std::optional<Ints>& steer_sources,
                                                   const std::optional<Ints>& steer_targets,
-                                                  const std::optional<Floats>& steer_weights, int steer_extra) {
+                                                  const std::optional<Floats>& steer_weights, int steer_extra,
+                                                  const std::vector<RowArg>& rows) {
   PolicyNetwork net;
+  for (const auto& [action, start, count, embed, context] : rows)
+    net.row_blocks.push_back({action, start, count, dense_of(embed), dense_of(context)});
   if (steer_gate >= 0) {
     if (!steer_anchor || !steer_sources || !steer_targets || !steer_weights)
       throw std::invalid_argument("PolicyNetwork.make: a steer needs its anchor, sources, targets and weights");
@@ -212,12 +216,15 @@ void bind_agents(nb::module_& m) {
                   nb::arg("steer_gate") = -1, nb::arg("steer_anchor") = nb::none(),
                   nb::arg("steer_sources") = nb::none(), nb::arg("steer_targets") = nb::none(),
                   nb::arg("steer_weights") = nb::none(), nb::arg("steer_extra") = 0,
+                  nb::arg("rows") = std::vector<RowArg>{},
                   "first: [observation + focus, features] (transposed), hidden: (weight [in, out], bias, activation code: "
                   "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
                   "play the best legal action (ppo:); value: the critic's layers after the first layer, the value "
                   "head last (optional); focus_anchor [A], focus_gather [A, focus]: the focus "
                   "(ktenv/gamekit/focus.py; optional); steer_gate, steer_anchor [A], steer_sources [S], steer_targets [T], "
-                  "steer_weights [A * S * T], steer_extra: the steer (ktenv/gamekit/steer.py; optional, gate -1: none)")
+                  "steer_weights [A * S * T], steer_extra: the steer (ktenv/gamekit/steer.py; optional, gate -1: none); "
+                  "rows: (action, start, rows, embed layer, context layer) per block of the row scores "
+                  "(ktenv/gamekit/rows.py; optional)")
       .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
       .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })
       .def_prop_ro("sample", [](const PolicyNetwork& n) { return n.sample; })

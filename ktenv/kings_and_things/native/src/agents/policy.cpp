@@ -88,7 +88,29 @@ void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) con
     std::swap(a, b);
   }
   dense(head, a, out);
+  if (!row_blocks.empty()) add_row_scores(obs, a, out, b);
   if (steer_gate >= 0) add_steer(obs, out, b);
+}
+
+void PolicyNetwork::add_row_scores(const float* obs, const float* h, float* out, float* scratch) const {
+  for (const RowBlock& block : row_blocks) {
+    const int width = block.embed.out, columns = block.embed.in;
+    float* context = scratch;
+    float* e = scratch + width;
+    dense(block.context, h, context);
+    for (int k = 0; k < block.rows; ++k) {
+      std::copy(block.embed.bias.begin(), block.embed.bias.end(), e);
+      for (int c = 0; c < columns; ++c) {
+        const float x = obs[block.start + c * block.rows + k];
+        if (x == 0.0f) continue;
+        add_row(e, &block.embed.weight[static_cast<std::size_t>(c) * width], std::copysign(std::log1p(std::fabs(x)), x),
+                width);
+      }
+      float score = 0.0f;
+      for (int w = 0; w < width; ++w) score += std::max(e[w], 0.0f) * context[w];
+      out[block.action + k] += score;
+    }
+  }
 }
 
 void PolicyNetwork::add_steer(const float* obs, float* out, float* scratch) const {
@@ -162,6 +184,20 @@ std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
     net.widest = std::max(net.widest, width);
   }
   check_dense(net.head, width, "policy network: action head");
+  for (std::size_t k = 0; k < net.row_blocks.size(); ++k) {
+    const auto& block = net.row_blocks[k];
+    const std::string what = "policy network: row block " + std::to_string(k);
+    check_dense(block.context, width, what + " context");
+    check_dense(block.embed, block.embed.in, what + " embedding");
+    if (block.embed.out != block.context.out || block.embed.activation != Activation::NONE ||
+        block.context.activation != Activation::NONE)
+      throw std::invalid_argument(what + ": embedding and context of different widths, or with an activation");
+    if (block.rows < 1 || block.action < 0 || block.action + block.rows > net.head.out - net.steer_extra ||
+        block.start < 0 ||
+        static_cast<long>(block.start) + static_cast<long>(block.rows) * block.embed.in > net.observation_size)
+      throw std::invalid_argument(what + ": actions beyond the head or rows beyond the observation");
+    net.widest = std::max(net.widest, 2 * block.embed.out);
+  }
   if (net.head.activation != Activation::NONE)
     throw std::invalid_argument("policy network: the action head gives raw logits (no activation)");
   if (net.value_head.out != 0 || !net.value_hidden.empty()) {  // the critic, after the shared first layer

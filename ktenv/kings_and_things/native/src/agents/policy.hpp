@@ -47,6 +47,14 @@ struct PolicyNetwork {
   int steer_gate = -1, steer_extra = 0;
   std::vector<int> steer_anchor, steer_sources, steer_targets;
   std::vector<float> steer_weights;
+  // Row scores (ktenv/gamekit/rows.py): action `action + k` of a block gets e_k . c added, where e_k =
+  // ReLU(embed(symlog of row k of its table: obs[start + column * rows + k])) and c = context(the policy MLP's
+  // output); embed and context have no activation of their own.
+  struct RowBlock {
+    int action = 0, start = 0, rows = 0;
+    Dense embed, context;
+  };
+  std::vector<RowBlock> row_blocks;
   std::vector<Dense> hidden;             // the policy MLP, in order
   Dense head;                            // the logits (no activation)
   std::vector<Dense> value_hidden;       // the critic's MLP, in order (optional: see has_value)
@@ -68,6 +76,8 @@ struct PolicyNetwork {
   void features_of(const float* obs, float* a) const;
   // The focus entries' contributions to a (before the ReLU).
   void add_focus(const float* obs, float* a) const;
+  // The row scores' additions to the logits out, from the latent h (scratch: `widest` floats).
+  void add_row_scores(const float* obs, const float* h, float* out, float* scratch) const;
   // The steer's additions to the logits out (scratch: `widest` floats).
   void add_steer(const float* obs, float* out, float* scratch) const;
 };

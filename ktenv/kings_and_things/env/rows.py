@@ -1,0 +1,33 @@
+"""The hexes, Things and heroes a policy network scores row by row (`policy.rows` in a training config).
+
+The HEX, THING and HERO actions name a row of the observation's `hexes`, `things` and `heroes` tables, in the
+same order (the hex's spiral index, the Thing's and the hero face's catalog id): where to build, which counter
+joins a moving stack, which battle to fight first. Row scores (ktenv.gamekit.rows) give each such action a
+score from its own row, by weights the rows share. A pure function of the observation: the rows hold what the
+seat sees and nothing more.
+"""
+
+from __future__ import annotations
+
+from ...gamekit.rows import RowBlock, RowTable
+from .. import board
+from ..config import GameConfig
+from ..engine.actions import action_layout
+from .observation import build_layout
+
+BLOCKS = (("hex", "hexes"), ("thing", "things"), ("hero", "heroes"))  # (action block, observation table)
+
+
+def row_table(cfg: GameConfig) -> RowTable:
+    """The row table of a game's observation and actions (they depend on the board and the catalog)."""
+    geo = board.geometry(board.board_radius(cfg.n_players))
+    layout = build_layout(cfg.n_players, geo.n_hexes, cfg.house_content, cfg.mysterious_kadab)
+    actions = action_layout(cfg.n_players, cfg.house_content)
+    sizes = {name.lower(): size for name, _, size in actions.blocks()}
+    blocks = []
+    for block, table in BLOCKS:
+        section = layout.section(table)
+        if section.rows != sizes[block]:  # never for a consistent layout: each action names its own row
+            raise ValueError(f"row scores: {sizes[block]} {block.upper()} actions, {section.rows} rows of {table}")
+        blocks.append(RowBlock(getattr(actions, block), section.start, section.rows, section.n_columns))
+    return RowTable(tuple(blocks))
