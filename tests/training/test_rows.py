@@ -177,3 +177,16 @@ def test_a_run_with_row_scores_trains_resumes_and_plays(tmp_path):
     meta = train_and_play(tmp_path, "rows", resume=True)
     assert RowTable.from_json(meta["network"]["rows"], meta["observation_size"], meta["action_size"]) == \
         row_table(CFG)
+
+
+def test_an_exported_half_precision_model_keeps_its_row_scores(tmp_path):
+    from ktenv.training.export import export
+
+    path, policy, _ = model_with_rows(tmp_path)
+    rows = game_observations(16)
+    shipped = export(path, tmp_path / "shipped.zip", half=True)
+    actor, meta = load_actor(shipped)
+    assert meta["network"]["rows"] == row_table(CFG).to_json() and actor.rows is not None
+    with torch.no_grad():
+        expected = batch_logits(policy, torch.from_numpy(rows)).numpy()
+    np.testing.assert_allclose(actor.logits(rows), expected, rtol=0.02, atol=0.02 * np.abs(expected).max())
