@@ -140,16 +140,16 @@ class ActorNetwork:
                  action: tuple[np.ndarray, np.ndarray],
                  critic: list[tuple[np.ndarray, np.ndarray, str]] | None = None,
                  focus: FocusTable | None = None, steer: SteerTable | None = None, rows: RowTable | None = None,
-                 row_weights: list | None = None) -> None:
+                 row_weights: list | None = None, row_step_weights: list | None = None) -> None:
         self.first, self.hidden, self.action = first, hidden, action  # weights [in, out], bias (, activation)
         # the value path after the shared first layer (the critic MLP, then the value head with activation
         # "none"), when the file's critic shares the actor's first layer; None otherwise
         self.critic = critic
         self.focus = focus  # extra inputs gathered from the observation (ktenv.gamekit.focus), or None
         self.steer = steer  # step logits also read from a choice of destination (ktenv.gamekit.steer), or None
-        # the row scores (ktenv.gamekit.rows) and per block ((embed weights [columns, width], bias),
-        # (context weights [hidden, width], bias)), or None
-        self.rows, self.row_weights = rows, row_weights
+        # the row scores (ktenv.gamekit.rows), per block ((embed weights [columns, width], bias), (context
+        # weights [hidden, width], bias)) and per step context (weights [hidden, width], bias); or None
+        self.rows, self.row_weights, self.row_step_weights = rows, row_weights, row_step_weights or []
         self.observation_size = first[0].shape[0] - (focus.size if focus else 0)
 
     @classmethod
@@ -182,14 +182,16 @@ class ActorNetwork:
                     if net.get("rows") else None)
         except ValueError as exc:
             raise ModelFileError(f"{path}: {META_ENTRY}: {exc}") from None
-        row_weights = None
+        row_weights, steps = None, None
         if rows is not None:
             row_weights = [(layer(f"row_embed.{k}"), layer(f"row_context.{k}")) for k in range(len(rows.blocks))]
+            steps = [layer(f"row_step_context.{k}") for k in range(rows.step_contexts)]
             latent = hidden[-1][0].shape[1] if hidden else first[0].shape[1]
-            if any(e[0].shape != (b.columns, rows.width) or c[0].shape != (latent, rows.width)
-                   for b, (e, c) in zip(rows.blocks, row_weights)):
+            if (any(e[0].shape != (b.columns, rows.width) or c[0].shape != (latent, rows.width)
+                    for b, (e, c) in zip(rows.blocks, row_weights))
+                    or any(w.shape != (latent, rows.width) for w, _ in steps)):
                 raise ModelFileError(f"{path}: the row scores' weights do not fit the table in {META_ENTRY}")
-        out = cls(first, hidden, layer("action_net"), critic, focus, steer, rows, row_weights)
+        out = cls(first, hidden, layer("action_net"), critic, focus, steer, rows, row_weights, steps)
         heads = meta["action_size"] + (steer.extra if steer else 0)  # the steer's own logits after the actions
         if (out.observation_size, out.action[0].shape[1]) != (meta["observation_size"], heads):
             raise ModelFileError(f"{path}: the weights do not fit the sizes in {META_ENTRY}")
@@ -215,7 +217,7 @@ class ActorNetwork:
             h = ACTIVATIONS[activation](h @ weights + bias)
         logits = h @ self.action[0] + self.action[1]
         if self.rows is not None:
-            logits = self.rows.apply(observations, h, logits, self.row_weights)
+            logits = self.rows.apply(observations, h, logits, self.row_weights, self.row_step_weights)
         return logits if self.steer is None else self.steer.apply(observations, logits)
 
     def values(self, observations: np.ndarray) -> np.ndarray:

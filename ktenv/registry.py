@@ -52,8 +52,9 @@ OPTIONAL_PARTS: dict[str, str] = {
                      "place the observation names (policy.focus in a training config)",
     "network_steer": "network_steer(cfg) -> a gamekit.steer.SteerTable: step actions whose logits a policy network "
                      "also reads from a choice of destination (policy.steer in a training config)",
-    "network_rows": "network_rows(cfg) -> a gamekit.rows.RowTable: action blocks whose logits a policy network also "
-                    "scores from their rows of an observation table (policy.rows in a training config)",
+    "network_rows": "network_rows(cfg, steps=False) -> a gamekit.rows.RowTable: action blocks whose logits a policy "
+                    "network also scores from their rows of an observation table, and with steps the step actions "
+                    "from the rows they lead to (policy.rows, policy.row_steps in a training config)",
     "bot_view": "the module of a seat's view for bots and language models, all from its observation vector alone: "
                 "seat_view() (an agents.human.SeatView), layout(observation) (the ObservationLayout naming the "
                 "vector's fields), players(observation)",

@@ -120,6 +120,8 @@ class PolicySection:
     # the logits of actions that name a row of an observation table also scored from that row (the game's
     # `network_rows`, ktenv.gamekit.rows)
     rows: bool = False
+    # with the row scores, the game's step actions scored from the rows they lead to (network_rows(cfg, steps=True))
+    row_steps: bool = False
 
     def check(self) -> None:
         from .policy import ACTIVATIONS
@@ -375,6 +377,9 @@ class TrainConfig:
             raise ConfigError(f"training key 'policy.rows': {spec.title} names no table rows for a network to score")
         if self.policy.rows and self.trainer != "sb3":
             raise ConfigError("training key 'policy.rows': the row scores are for trainer sb3 only")
+        if self.policy.row_steps and not self.policy.rows:
+            raise ConfigError("training key 'policy.row_steps': the steps are scored with the row scores "
+                              "(set policy.rows: true)")
         if self.trainer == "rllib" and self.imitation.teacher is not None:
             raise ConfigError("training key 'imitation.teacher': the imitation warm start is for trainer sb3 only "
                               "(set it to null for trainer rllib)")
@@ -534,7 +539,7 @@ def network_of(cfg: TrainConfig) -> dict:
     if cfg.policy.steer:
         net["steer"] = cfg.env.spec.network_steer(cfg.env.game_config()).to_json()
     if cfg.policy.rows:
-        net["rows"] = cfg.env.spec.network_rows(cfg.env.game_config()).to_json()
+        net["rows"] = cfg.env.spec.network_rows(cfg.env.game_config(), steps=cfg.policy.row_steps).to_json()
     return net
 
 

@@ -227,6 +227,14 @@ class LearnerPolicy(MaskableActorCriticPolicy):
             nn.init.zeros_(layer.bias)
         for k, block in enumerate(self.rows.blocks):
             self.register_buffer(f"row_index_{k}", torch.tensor(block.indices()), persistent=False)
+        self.row_step_context = nn.ModuleList(nn.Linear(latent, self.rows.width)
+                                              for _ in range(self.rows.step_contexts))
+        for layer in self.row_step_context:
+            nn.init.zeros_(layer.weight)
+            nn.init.zeros_(layer.bias)
+        for k, block in enumerate(self.rows.step_blocks):
+            self.register_buffer(f"row_step_anchor_{k}", torch.tensor(block.anchor), persistent=False)
+            self.register_buffer(f"row_step_rows_{k}", torch.tensor(block.rows), persistent=False)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict:
@@ -253,10 +261,22 @@ class LearnerPolicy(MaskableActorCriticPolicy):
         """`RowTable.apply` in torch (obs raw, or symlog'd already where the features extractor is `prescaled`)."""
         x = obs.float() if self.pi_features_extractor.prescaled else symlog(obs.float())
         latent = latent_pi.float()
-        scores = []
+        scores, embedded = [], []
         for k, block in enumerate(self.rows.blocks):
-            embedded = torch.relu(self.row_embed[k](x[:, getattr(self, f"row_index_{k}")]))
-            scores.append((block.action, torch.einsum("nrw,nw->nr", embedded, self.row_context[k](latent))))
+            embedded.append(torch.relu(self.row_embed[k](x[:, getattr(self, f"row_index_{k}")])))
+            scores.append((block.action, torch.einsum("nrw,nw->nr", embedded[-1], self.row_context[k](latent))))
+        contexts = iter(self.row_step_context)
+        for k, block in enumerate(self.rows.step_blocks):
+            hit = x[:, getattr(self, f"row_step_anchor_{k}")] != 0
+            ahead = getattr(self, f"row_step_rows_{k}")[hit.to(torch.uint8).argmax(1)]  # [n, actions, steps]
+            total = 0
+            for step in range(block.steps):
+                target = ahead[:, :, step]
+                rows = torch.gather(embedded[block.block], 1, target.clamp(min=0)[:, :, None].expand(
+                    -1, -1, self.rows.width))
+                on = ((target >= 0) & hit.any(1)[:, None]).to(rows.dtype)
+                total = total + torch.einsum("naw,nw->na", rows, next(contexts)(latent)) * on
+            scores.append((block.action, total))
         pieces, at = [], 0
         for action, score in sorted(scores, key=lambda item: item[0]):
             pieces += [torch.zeros_like(logits[:, at:action]), score.to(logits.dtype)]
@@ -457,5 +477,6 @@ def PlayingNetwork(policy) -> ActorNetwork:  # noqa: N802 - it was a class, and 
     rows = getattr(policy, "rows", None)
     row_weights = ([(arrays(e), arrays(c)) for e, c in zip(policy.row_embed, policy.row_context)]
                    if rows is not None else None)
+    steps = [arrays(c) for c in policy.row_step_context] if rows is not None else None
     return ActorNetwork(arrays(first[0]), mlp(policy.mlp_extractor.policy_net), arrays(policy.action_net), critic,
-                        policy.pi_features_extractor.focus, getattr(policy, "steer", None), rows, row_weights)
+                        policy.pi_features_extractor.focus, getattr(policy, "steer", None), rows, row_weights, steps)

@@ -36,9 +36,9 @@ def refused_for_kingsburg(option: str) -> None:
                                                                                      "best_against": None}})
 
 
-def train_and_play(tmp_path: Path, option: str, resume: bool = False) -> dict:
-    """A smoke run with `policy.<option>` on (and resumed once when asked), its final model then playing two
-    arena games; returns the model's ktenv.json."""
+def train_and_play(tmp_path: Path, option: str, resume: bool = False, more: tuple[str, ...] = ()) -> dict:
+    """A smoke run with `policy.<option>` on (and the options `more`, each KEY=VALUE, resumed once when asked), its
+    final model then playing two arena games; returns the model's ktenv.json."""
     from ktenv.training.train_ppo import main as train_main
 
     from ktenv.arena import TournamentConfig, run_tournament
@@ -47,7 +47,7 @@ def train_and_play(tmp_path: Path, option: str, resume: bool = False) -> dict:
 
     out = tmp_path / option
     args = ["--config", str(SMOKE), "--out", str(out), "--set", f"policy.{option}=true", "--set", "total_steps=1024",
-            "--set", "eval.every=0", "--set", "env.max_rounds=3"]
+            "--set", "eval.every=0", "--set", "env.max_rounds=3", *(a for m in more for a in ("--set", m))]
     assert train_main(args) == 0
     if resume:
         assert train_main(args + ["--resume", "--total-steps", "2048"]) == 0  # the checkpoint rebuilds its policy

@@ -14,7 +14,7 @@ pytest.importorskip("sb3_contrib")
 from ktenv.agents.network import load_actor  # noqa: E402
 from ktenv.training.policy import PlayingNetwork, batch_logits, load_network  # noqa: E402
 
-from ktenv.gamekit.rows import RowBlock, RowTable  # noqa: E402
+from ktenv.gamekit.rows import RowBlock, RowTable, StepBlock  # noqa: E402
 from ktenv.kings_and_things import board, native  # noqa: E402
 from ktenv.kings_and_things.engine.actions import action_layout  # noqa: E402
 from ktenv.kings_and_things.env.aec import game_config  # noqa: E402
@@ -177,6 +177,117 @@ def test_a_run_with_row_scores_trains_resumes_and_plays(tmp_path):
     meta = train_and_play(tmp_path, "rows", resume=True)
     assert RowTable.from_json(meta["network"]["rows"], meta["observation_size"], meta["action_size"]) == \
         row_table(CFG)
+
+
+# ----------------------------------------------------------------------------- the steps (policy.row_steps)
+
+def test_each_step_reads_the_hexes_one_and_two_steps_on():
+    table = row_table(CFG, steps=True)
+    geo = board.geometry(2)
+    (step,) = table.step_blocks
+    hexes = build_layout(2, 19).section("hexes")
+    assert (step.action, step.block, step.actions, step.steps) == (action_layout(2).direction, 0, 6, 2)
+    assert step.anchor == tuple(hexes.offset("reg_mv_hex") + h for h in range(19))
+    for here in range(19):
+        for d in range(6):  # R3.1.2: E, SE, SW, W, NW, NE
+            one = int(geo.neighbours[here, d])
+            two = int(geo.neighbours[one, d]) if one >= 0 else -1
+            assert step.rows[here][d] == (one, two)
+    assert RowTable.from_json(table.to_json(), hexes.start + 10**4, action_layout(2).size) == table
+
+
+def test_apply_adds_each_steps_rows_dotted_with_its_context():
+    table = RowTable((RowBlock(action=0, start=0, rows=3, columns=1),), width=2,
+                     step_blocks=(StepBlock(action=3, block=0, anchor=(3, 4),
+                                            rows=(((1, -1), (2, 0)), ((0, 1), (-1, -1)))),))
+    rng = np.random.default_rng(0)
+    latent = rng.normal(size=(3, 4)).astype(np.float32)
+    logits = np.zeros((3, 5), np.float32)
+    obs = np.array([[1, 2, 3, 0, 1], [1, 2, 3, 0, 0], [1, 2, 3, 5, 1]], np.float32)  # anchor: 2nd, none, 1st
+    we, be, wc, bc = (rng.normal(size=s).astype(np.float32) for s in ((1, 2), (2,), (4, 2), (2,)))
+    steps = [tuple(rng.normal(size=s).astype(np.float32) for s in ((4, 2), (2,))) for _ in range(2)]
+    out = table.apply(obs, latent, logits, [((we, be), (wc, bc))], steps)
+    e = np.maximum(np.log1p(obs[:, :3, None]) * we[0] + be, 0)  # [n, row, width]
+    c = [latent @ w + b for w, b in steps]
+    np.testing.assert_allclose(out[0, 3:], [e[0, 0] @ c[0][0] + e[0, 1] @ c[1][0], 0], rtol=1e-5)
+    np.testing.assert_array_equal(out[1, 3:], [0, 0])  # nothing moving: no step scores
+    np.testing.assert_allclose(out[2, 3:], [e[2, 1] @ c[0][2], e[2, 2] @ c[0][2] + e[2, 0] @ c[1][2]], rtol=1e-5)
+
+
+@pytest.mark.parametrize("step", [
+    {"action": 3, "block": 1, "anchor": [0], "rows": [[[0]]]},  # no block 1
+    {"action": 3, "block": 0, "anchor": [9], "rows": [[[0]]]},  # anchor outside the observation
+    {"action": 3, "block": 0, "anchor": [0], "rows": [[[5]]]},  # a row outside the table
+    {"action": 3, "block": 0, "anchor": [0, 1], "rows": [[[0]]]},  # a row per anchor entry
+    {"action": 0, "block": 0, "anchor": [0], "rows": [[[0]]]},  # action 0 is the block's
+    {"action": 3, "block": 0, "anchor": [0], "rows": [[[0], [0, 1]]]}, {"action": 3, "block": 0}])
+def test_a_bad_step_block_is_refused(step):
+    with pytest.raises(ValueError, match="rows"):
+        RowTable.from_json({"width": 2, "blocks": [[0, 0, 3, 1]], "steps": [step]}, 5, 5)
+
+
+def moving_observations(count: int) -> np.ndarray:
+    """Observations of 2-player games, `count` of them with a stack moving (its hex marked), then a few others."""
+    from ktenv.kings_and_things.vector import VectorEnv
+
+    anchor = list(row_table(CFG, steps=True).step_blocks[0].anchor)
+    env = VectorEnv(8, 2, seed=5, num_threads=1, seats=[["external", "expert"]] * 8)
+    rng, moving, other = np.random.default_rng(1), [], []
+    out = env.reset()
+    while len(moving) < count:
+        for obs in out["observation"]:
+            (moving if obs[anchor].any() else other).append(obs.copy())
+        out = env.step((rng.random(out["action_mask"].shape) * out["action_mask"]).argmax(1))
+    return np.array(moving[:count] + other[:8])
+
+
+def _step_contexts(policy) -> None:
+    _contexts(policy)
+    with torch.no_grad():
+        for layer in policy.row_step_context:
+            layer.weight.normal_(0.0, 0.5)
+            layer.bias.normal_(0.0, 0.5)
+
+
+def test_torch_numpy_and_native_score_the_steps_alike(tmp_path):
+    path, policy, _ = small_model(tmp_path, "rows", row_table(CFG, steps=True).to_json(), adjust=_step_contexts)
+    rows = moving_observations(24)
+    direction = action_layout(2).direction
+    with torch.no_grad():
+        expected = batch_logits(policy, torch.from_numpy(rows)).numpy()
+        policy.row_step_context.apply(lambda m: nn_zero(m))
+        without = batch_logits(policy, torch.from_numpy(rows)).numpy()
+    steps = slice(direction, direction + 6)
+    assert (np.abs(expected[:24, steps] - without[:24, steps]) > 1e-4).mean() > 0.5  # the steps' scores show
+    np.testing.assert_array_equal(expected[24:], without[24:])  # nothing moving: nothing added
+    tolerance = {"rtol": 1e-5, "atol": 1e-4 * np.abs(expected).max()}
+    actor, meta = load_actor(path)
+    assert meta["network"]["rows"]["steps"] and len(actor.row_step_weights) == 2
+    np.testing.assert_allclose(actor.logits(rows), expected, **tolerance)
+    if native.available():
+        from ktenv.kings_and_things.vector import native_policy
+
+        np.testing.assert_allclose(native_policy(actor, False, f"ppo:{path}").logits(rows), expected, **tolerance)
+
+
+def nn_zero(module) -> None:
+    if isinstance(module, torch.nn.Linear):
+        module.weight.zero_()
+        module.bias.zero_()
+
+
+def test_steps_need_the_row_scores():
+    from ktenv.training.config import TrainConfig
+
+    from ktenv.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="policy.row_steps"):
+        TrainConfig.from_mapping({"policy": {"row_steps": True}, "imitation": {"teacher": None}})
+
+
+def test_a_run_with_scored_steps_trains_and_plays(tmp_path):
+    meta = train_and_play(tmp_path, "rows", more=("policy.row_steps=true",))
+    assert meta["network"]["rows"] == row_table(CFG, steps=True).to_json()
 
 
 def test_an_exported_half_precision_model_keeps_its_row_scores(tmp_path):

@@ -372,9 +372,12 @@ def native_policy(playing, sample: bool, name: str, value: bool = False):
         steer = {"steer_gate": t.gate, **{f"steer_{k}": np.asarray(getattr(t, k), np.int32)
                                           for k in ("anchor", "sources", "targets")},
                  "steer_weights": np.ascontiguousarray(t.weights().ravel()), "steer_extra": t.extra}
-    rows = []
+    rows, steps = [], []
     if playing.rows is not None:
         rows = [(b.action, b.start, b.rows, (*embed, 0), (*context, 0))
                 for b, (embed, context) in zip(playing.rows.blocks, playing.row_weights)]
+        contexts = iter(playing.row_step_weights)
+        steps = [(b.action, b.block, np.asarray(b.anchor, np.int32), np.asarray(b.rows, np.int32).ravel(), b.actions,
+                  [(*next(contexts), 0) for _ in range(b.steps)]) for b in playing.rows.step_blocks]
     return core().PolicyNetwork.make(*playing.first, hidden, *playing.action, sample, name, critic, **focus, **steer,
-                                     rows=rows)
+                                     rows=rows, steps=steps)

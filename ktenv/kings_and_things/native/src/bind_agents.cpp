@@ -45,6 +45,8 @@ using Ints = nb::ndarray<const std::int32_t, nb::ndim<1>, nb::c_contig, nb::devi
 using IntRows = nb::ndarray<const std::int32_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 using Layer = std::tuple<Matrix, Floats, int>;  // weight [in, out], bias [out], activation code
 using RowArg = std::tuple<int, int, int, Layer, Layer>;  // a row block: action, start, rows, embed, context
+// step rows: action, row block, anchor [A], rows [A * actions * steps], actions, a context layer per step
+using StepArg = std::tuple<int, int, Ints, Ints, int, std::vector<Layer>>;
 
 void check_one(const GreedyPlan& P, const Obs& obs, const Mask& mask) {
   if (static_cast<int>(obs.shape(0)) != P.size)
@@ -136,10 +138,19 @@ std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Flo
                                                   const std::optional<Ints>& steer_sources,
                                                   const std::optional<Ints>& steer_targets,
                                                   const std::optional<Floats>& steer_weights, int steer_extra,
-                                                  const std::vector<RowArg>& rows) {
+                                                  const std::vector<RowArg>& rows,
+                                                  const std::vector<StepArg>& steps) {
   PolicyNetwork net;
   for (const auto& [action, start, count, embed, context] : rows)
     net.row_blocks.push_back({action, start, count, dense_of(embed), dense_of(context)});
+  for (const auto& [action, block, anchor, ahead, actions, contexts] : steps) {
+    PolicyNetwork::StepRows s;
+    s.action = action, s.block = block, s.actions = actions, s.steps = static_cast<int>(contexts.size());
+    s.anchor.assign(anchor.data(), anchor.data() + anchor.shape(0));
+    s.rows.assign(ahead.data(), ahead.data() + ahead.shape(0));
+    for (const Layer& layer : contexts) s.contexts.push_back(dense_of(layer));
+    net.step_rows.push_back(std::move(s));
+  }
   if (steer_gate >= 0) {
     if (!steer_anchor || !steer_sources || !steer_targets || !steer_weights)
       throw std::invalid_argument("PolicyNetwork.make: a steer needs its anchor, sources, targets and weights");
@@ -216,14 +227,15 @@ void bind_agents(nb::module_& m) {
                   nb::arg("steer_gate") = -1, nb::arg("steer_anchor") = nb::none(),
                   nb::arg("steer_sources") = nb::none(), nb::arg("steer_targets") = nb::none(),
                   nb::arg("steer_weights") = nb::none(), nb::arg("steer_extra") = 0,
-                  nb::arg("rows") = std::vector<RowArg>{},
+                  nb::arg("rows") = std::vector<RowArg>{}, nb::arg("steps") = std::vector<StepArg>{},
                   "first: [observation + focus, features] (transposed), hidden: (weight [in, out], bias, activation code: "
                   "0 none, 1 relu, 2 tanh, 3 elu) per layer, head: [in, actions]; sample: draw (ppo-sample:) or "
                   "play the best legal action (ppo:); value: the critic's layers after the first layer, the value "
                   "head last (optional); focus_anchor [A], focus_gather [A, focus]: the focus "
                   "(ktenv/gamekit/focus.py; optional); steer_gate, steer_anchor [A], steer_sources [S], steer_targets [T], "
                   "steer_weights [A * S * T], steer_extra: the steer (ktenv/gamekit/steer.py; optional, gate -1: none); "
-                  "rows: (action, start, rows, embed layer, context layer) per block of the row scores "
+                  "rows: (action, start, rows, embed layer, context layer) per block of the row scores, steps: (action, "
+                  "row block, anchor [A], rows [A * actions * steps], actions, context layers) per step block "
                   "(ktenv/gamekit/rows.py; optional)")
       .def_prop_ro("observation_size", [](const PolicyNetwork& n) { return n.observation_size; })
       .def_prop_ro("n_actions", [](const PolicyNetwork& n) { return n.n_actions(); })

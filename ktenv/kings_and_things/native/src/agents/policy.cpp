@@ -89,26 +89,59 @@ void PolicyNetwork::logits(const float* obs, float* out, float* a, float* b) con
   }
   dense(head, a, out);
   if (!row_blocks.empty()) add_row_scores(obs, a, out, b);
+  if (!step_rows.empty()) add_step_scores(obs, a, out, b);
   if (steer_gate >= 0) add_steer(obs, out, b);
+}
+
+void PolicyNetwork::embed_row(const RowBlock& block, const float* obs, int k, float* e) {
+  const int width = block.embed.out, columns = block.embed.in;
+  std::copy(block.embed.bias.begin(), block.embed.bias.end(), e);
+  for (int c = 0; c < columns; ++c) {
+    const float x = obs[block.start + c * block.rows + k];
+    if (x == 0.0f) continue;
+    add_row(e, &block.embed.weight[static_cast<std::size_t>(c) * width], std::copysign(std::log1p(std::fabs(x)), x),
+            width);
+  }
+  apply(Activation::RELU, e, width);
 }
 
 void PolicyNetwork::add_row_scores(const float* obs, const float* h, float* out, float* scratch) const {
   for (const RowBlock& block : row_blocks) {
-    const int width = block.embed.out, columns = block.embed.in;
+    const int width = block.embed.out;
     float* context = scratch;
     float* e = scratch + width;
     dense(block.context, h, context);
     for (int k = 0; k < block.rows; ++k) {
-      std::copy(block.embed.bias.begin(), block.embed.bias.end(), e);
-      for (int c = 0; c < columns; ++c) {
-        const float x = obs[block.start + c * block.rows + k];
-        if (x == 0.0f) continue;
-        add_row(e, &block.embed.weight[static_cast<std::size_t>(c) * width], std::copysign(std::log1p(std::fabs(x)), x),
-                width);
-      }
+      embed_row(block, obs, k, e);
       float score = 0.0f;
-      for (int w = 0; w < width; ++w) score += std::max(e[w], 0.0f) * context[w];
+      for (int w = 0; w < width; ++w) score += e[w] * context[w];
       out[block.action + k] += score;
+    }
+  }
+}
+
+void PolicyNetwork::add_step_scores(const float* obs, const float* h, float* out, float* scratch) const {
+  for (const StepRows& steps : step_rows) {
+    const std::size_t anchors = steps.anchor.size();
+    std::size_t row = 0;
+    while (row < anchors && obs[steps.anchor[row]] == 0.0f) ++row;
+    if (row == anchors) continue;  // nothing moving: no step scores
+    const RowBlock& block = row_blocks[steps.block];
+    const int width = block.embed.out;
+    float* e = scratch;
+    float* contexts = scratch + width;
+    for (int s = 0; s < steps.steps; ++s) dense(steps.contexts[s], h, contexts + s * width);
+    for (int k = 0; k < steps.actions; ++k) {
+      float score = 0.0f;
+      for (int s = 0; s < steps.steps; ++s) {
+        const int r = steps.rows[(row * steps.actions + k) * steps.steps + s];
+        if (r < 0) continue;
+        embed_row(block, obs, r, e);
+        float dot = 0.0f;
+        for (int w = 0; w < width; ++w) dot += e[w] * contexts[s * width + w];
+        score += dot;
+      }
+      out[steps.action + k] += score;
     }
   }
 }
@@ -197,6 +230,26 @@ std::shared_ptr<const PolicyNetwork> make_policy_network(PolicyNetwork net) {
         static_cast<long>(block.start) + static_cast<long>(block.rows) * block.embed.in > net.observation_size)
       throw std::invalid_argument(what + ": actions beyond the head or rows beyond the observation");
     net.widest = std::max(net.widest, 2 * block.embed.out);
+  }
+  for (std::size_t k = 0; k < net.step_rows.size(); ++k) {
+    const auto& steps = net.step_rows[k];
+    const std::string what = "policy network: step rows " + std::to_string(k);
+    if (steps.block < 0 || steps.block >= static_cast<int>(net.row_blocks.size()) || steps.actions < 1 ||
+        steps.steps < 1 || static_cast<int>(steps.contexts.size()) != steps.steps || steps.anchor.empty() ||
+        steps.rows.size() != steps.anchor.size() * static_cast<std::size_t>(steps.actions * steps.steps) ||
+        steps.action < 0 || steps.action + steps.actions > net.head.out - net.steer_extra)
+      throw std::invalid_argument(what + ": block, actions, anchor or rows of the wrong size");
+    const auto& block = net.row_blocks[steps.block];
+    for (int i : steps.anchor)
+      if (i < 0 || i >= net.observation_size) throw std::invalid_argument(what + ": anchor outside the observation");
+    for (int r : steps.rows)
+      if (r < -1 || r >= block.rows) throw std::invalid_argument(what + ": a row outside its table");
+    for (const Dense& context : steps.contexts) {
+      check_dense(context, width, what + " context");
+      if (context.out != block.embed.out || context.activation != Activation::NONE)
+        throw std::invalid_argument(what + ": a context of another width than the embedding, or with an activation");
+    }
+    net.widest = std::max(net.widest, (1 + steps.steps) * block.embed.out);
   }
   if (net.head.activation != Activation::NONE)
     throw std::invalid_argument("policy network: the action head gives raw logits (no activation)");

@@ -55,6 +55,15 @@ struct PolicyNetwork {
     Dense embed, context;
   };
   std::vector<RowBlock> row_blocks;
+  // Row scores of steps: action `action + k` gets, for each step s, e_r . c_s added, r = rows[(anchor row * actions
+  // + k) * steps + s] (-1: nothing), e_r row r's embedding in row block `block`, c_s = contexts[s](the policy
+  // MLP's output); the anchor row is the first entry of `anchor` that is nonzero in the observation (none: nothing).
+  struct StepRows {
+    int action = 0, block = 0, actions = 0, steps = 0;
+    std::vector<int> anchor, rows;
+    std::vector<Dense> contexts;
+  };
+  std::vector<StepRows> step_rows;
   std::vector<Dense> hidden;             // the policy MLP, in order
   Dense head;                            // the logits (no activation)
   std::vector<Dense> value_hidden;       // the critic's MLP, in order (optional: see has_value)
@@ -78,6 +87,9 @@ struct PolicyNetwork {
   void add_focus(const float* obs, float* a) const;
   // The row scores' additions to the logits out, from the latent h (scratch: `widest` floats).
   void add_row_scores(const float* obs, const float* h, float* out, float* scratch) const;
+  void add_step_scores(const float* obs, const float* h, float* out, float* scratch) const;
+  // e[width] = ReLU(embedding of row k of the block's table)
+  static void embed_row(const RowBlock& block, const float* obs, int k, float* e);
   // The steer's additions to the logits out (scratch: `widest` floats).
   void add_steer(const float* obs, float* out, float* scratch) const;
 };
