@@ -72,3 +72,38 @@ def small_model(folder: Path, option: str, table: dict, seed: int = 0, adjust=No
             "game": game_config({"n_players": 2}).to_dict()}
     path = folder / f"{option}.zip"
     return path, untrained_model(path, meta, seed, adjust), meta
+
+
+def reads_alike(path: Path, policy, rows):
+    """The logits of `policy` (the torch network written at `path`) for observations `rows`, checked to be what the
+    arena's numpy actor, `PlayingNetwork`, the file loaded back into torch, the training pass (`evaluate_actions`)
+    and the native policy seat compute; returns (the numpy actor, the logits)."""
+    import numpy as np
+    import torch
+    from ktenv.agents.network import load_actor
+    from ktenv.training.policy import PlayingNetwork, batch_logits, load_network
+
+    from ktenv.kings_and_things import native
+
+    obs = torch.from_numpy(rows)
+    with torch.no_grad():
+        expected = batch_logits(policy, obs).numpy()
+    tolerance = {"rtol": 1e-5, "atol": 1e-4 * np.abs(expected).max()}
+    actor, _ = load_actor(path)
+    np.testing.assert_allclose(actor.logits(rows), expected, **tolerance)
+    np.testing.assert_allclose(PlayingNetwork(policy).logits(rows), expected, **tolerance)
+    loaded, _ = load_network(path)
+    with torch.no_grad():
+        np.testing.assert_allclose(batch_logits(loaded, obs).numpy(), expected, rtol=1e-6, atol=1e-6)
+        masks = torch.ones(expected.shape, dtype=torch.bool)
+        actions = torch.as_tensor(expected.argmax(1))
+        _, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+        np.testing.assert_allclose(log_prob.numpy(), torch.log_softmax(torch.from_numpy(expected), 1).gather(
+            1, actions[:, None])[:, 0].numpy(), rtol=1e-5, atol=1e-5)
+        chosen, _, _ = policy(obs, deterministic=True, action_masks=masks.numpy())
+        np.testing.assert_array_equal(chosen.numpy(), expected.argmax(1))
+    if native.available():
+        from ktenv.kings_and_things.vector import native_policy
+
+        np.testing.assert_allclose(native_policy(actor, False, f"ppo:{path}").logits(rows), expected, **tolerance)
+    return actor, expected
