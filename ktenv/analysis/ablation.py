@@ -15,9 +15,9 @@ so a plan it keeps follows the game as it went. Two rows frame the others: ``non
   the row's: what the policy's decisions of that kind cost an otherwise sound game.
 
 A large ``effect`` marks a kind where the policy loses its games; ``share`` is it as a share of the gap between
-``none`` and ``all``. The effects need not add up: the decisions of a game lean on each other (a Citadel
-plan's forts, the stacks that guard them). Every row plays the same tournament seed, so the games are dealt
-alike and the rows differ only in who decides.
+``none`` and ``all`` (while the policy trails the reference; else NaN). The effects need not add up: the
+decisions of a game lean on each other (a Citadel plan's forts, the stacks that guard them). Every row plays
+the same tournament seed, so the games are dealt alike and the rows differ only in who decides.
 
     python -m ktenv.analysis.ablation ppo:models/ppo_2p.zip build move_select move_stack --games 400 --mode only
 
@@ -86,7 +86,7 @@ def ablation(model: str, kinds: Sequence[str], *, mode: str = "hand", reference:
     alone, ref = table["win_rate"].iloc[0], table["win_rate"].iloc[1]
     table["effect"] = table["win_rate"] - alone if mode == "hand" else ref - table["win_rate"]
     table.loc[table["mode"] == "frame", "effect"] = float("nan")
-    table["share"] = table["effect"] / (ref - alone) if ref != alone else float("nan")
+    table["share"] = table["effect"] / (ref - alone) if ref > alone else float("nan")  # no gap: no share of it
     return table
 
 

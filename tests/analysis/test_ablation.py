@@ -110,8 +110,10 @@ def test_the_ablation_frames_its_rows_and_resumes(tmp_path):
     assert (table["low"] <= table["win_rate"]).all() and (table["win_rate"] <= table["high"]).all()
     gap = table["win_rate"][1] - table["win_rate"][0]
     assert table["effect"][2] == pytest.approx(table["win_rate"][2] - table["win_rate"][0])
-    if gap:
+    if gap > 0:
         assert table["share"][2] == pytest.approx(table["effect"][2] / gap)
+    else:
+        assert np.isnan(table["share"][2])  # the policy does not trail the reference: no gap to share
     stored = sorted(p.name for p in tmp_path.iterdir())
     assert ablation("greedy", ["build", "move_select+move_stack"], **kwargs).equals(table)  # resumed, not replayed
     assert sorted(p.name for p in tmp_path.iterdir()) == stored
