@@ -84,6 +84,9 @@ from the defaults below, the first version's settings, chosen in short matches a
   finished game keeps its exact value); ``public`` by `public_value`, as without ``policy``;
 - ``candidates`` (with ``policy``): ``policy`` (default) as above; ``expert`` keeps the expert's K best (candidate
   0 its own move, as without ``policy``), so the model only values the rollouts' cutoffs;
+- ``moves`` (with ``policy``): who plays the seat's MOVE_SELECT and MOVE_STACK decisions, unsearched:
+  ``policy`` (the default with the model's candidates) its most likely legal action, as ``ppo:PATH`` would;
+  ``expert`` (the default with ``candidates=expert``) the expert's plan for the stack the search started;
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -179,7 +182,7 @@ class ISMCTSAgent:
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  race: float = W_RACE, follow: int = 0, margin: float = 0.0, paired: int = 0, z: float = 2.0,
                  policy: str | None = None, value: str | None = None, candidates: str | None = None,
-                 threads: int = 1, seed: int | None = None) -> None:
+                 moves: str | None = None, threads: int = 1, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -210,6 +213,7 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: threads is at least 1, and more than 1 needs paired (got threads={threads!r})")
         self.threads = int(threads)
         self.policy, self.value, self.candidates = _policy_options(policy, value, candidates, self.paired)
+        self.moves = _moves_option(moves, self.policy, self.candidates)
         self._model = _load_model(self.policy) if self.policy else None  # (ActorNetwork, meta)
         self._critic = None  # value=policy: the native network with its critic (made on first use)
         self.follow = bool(int(follow)) or self.paired > 0
@@ -270,6 +274,8 @@ class ISMCTSAgent:
         decision = View(obs).decision
         if decision in (D.MOVE_SELECT, D.MOVE_STACK):
             self.last_iterations, self.last_nodes, self.last_seconds = 0, 0, 0.0
+            if self.moves == "policy":
+                return int(legal[np.argmax(self._model[0].logits(obs)[0][legal])])  # the first of equals, as ppo:
             return int(own.act(obs, mask))
         if self.paired:
             return self.paired_search(worlds, own, obs, mask)
@@ -474,7 +480,7 @@ class ISMCTSAgent:
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
             "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
-            "threads": int, "seed": int}
+            "moves": str, "threads": int, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert")  # option candidates: who proposes the paired search's candidates
 
@@ -498,6 +504,18 @@ def _policy_options(policy: str | None, value: str | None, candidates: str | Non
     if candidates == "expert" and value != "policy":
         raise ValueError("ismcts: candidates=expert with value=public is the search without policy=")
     return policy, value, candidates
+
+
+def _moves_option(moves: str | None, policy: str | None, candidates: str) -> str:
+    """The checked ``moves`` option: who plays the seat's moving counters and steps (default: the model where it
+    proposes the candidates, else the expert)."""
+    if moves is None:
+        return "policy" if policy and candidates == "policy" else "expert"
+    if moves not in CANDIDATES:
+        raise ValueError(f"ismcts: moves must be one of {', '.join(CANDIDATES)}, got {moves!r}")
+    if moves == "policy" and not policy:
+        raise ValueError("ismcts: moves=policy needs policy=PATH (a trained model)")
+    return moves
 
 
 def _load_model(path: str):

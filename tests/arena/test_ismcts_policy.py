@@ -8,8 +8,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ktenv.agents.kings_and_things.view import View
 
 from ktenv import agents
+from ktenv.kings_and_things import decisions as D
 from ktenv.kings_and_things.arena import play_game
 from ktenv.kings_and_things.config import GameConfig
 from tests.arena.test_ismcts import native_only
@@ -45,24 +47,48 @@ def test_native_value_is_the_torch_value_head(tmp_path, activation):
         assert np.ptp(expected) > 1e-3  # the estimates differ between positions
 
 
-def test_candidate_zero_is_the_models_best_legal_action():
-    """A budget of no whole round (a rollout per candidate) plays candidate 0: what ``ppo:MODEL`` plays."""
+def test_candidate_zero_and_the_moves_are_the_models():
+    """A budget of no whole round (a rollout per candidate) plays candidate 0, what ``ppo:MODEL`` plays; the seat's
+    moving counters and steps are the model's too, unsearched (``moves=policy``, the default with its candidates)."""
     cfg = GameConfig(n_players=2, max_rounds=8)
     agent = agents.make(f"{GUIDED},playouts=1", seed=7)
     ppo = agents.make(f"ppo:{MODEL}", seed=0)
-    searched = 0
-    for _, obs in _decisions(cfg, 12, seed=11):
+    searched = moved = 0
+    for _, obs in _decisions(cfg, 40, seed=11):
         mask = obs["action_mask"]
         a = agent.act(obs, mask)
-        assert mask[a]
+        assert mask[a] and a == ppo.act(obs, mask)
         if agent.last_candidate < 0:
-            continue  # a move's later steps: the agent's own expert carries out the move
-        best = ppo.act(obs, mask)
-        assert agent.last_choices[0] == best and a == best and agent.last_rounds == 0
+            assert View(obs["observation"]).decision in (D.MOVE_SELECT, D.MOVE_STACK)
+            moved += 1
+            continue
+        assert agent.last_choices[0] == a and agent.last_rounds == 0
         assert len(agent.last_choices) == min(3, np.count_nonzero(mask))
         assert all(mask[c] for c in agent.last_choices)
         searched += 1
-    assert searched >= 5
+    assert searched >= 5 and moved >= 3
+
+
+def test_the_expert_may_carry_out_the_moves():
+    """``moves=expert``: the seat's moving counters and steps follow its own expert's plan, as an expert seat's."""
+    from ktenv.kings_and_things.native.expert import NativeExpertAgent
+
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    agent = agents.make(f"{GUIDED},moves=expert,playouts=1", seed=7)
+    assert agents.make(GUIDED).moves == "policy" and agents.make(f"{GUIDED},candidates=expert").moves == "expert"
+    ppo = agents.make(f"ppo:{MODEL}", seed=0)
+    moved = differ = 0
+    for _, obs in _decisions(cfg, 40, seed=11):
+        if View(obs["observation"]).decision not in (D.MOVE_SELECT, D.MOVE_STACK):
+            continue
+        expert = NativeExpertAgent(seed=0)
+        agent._own = expert  # a fresh expert each time: its plan is made from this observation alone
+        twin = NativeExpertAgent(seed=0)
+        a = agent.act(obs, obs["action_mask"])
+        assert a == twin.act(obs["observation"], obs["action_mask"])
+        moved += 1
+        differ += a != ppo.act(obs, obs["action_mask"])
+    assert moved >= 3 and differ >= 1  # where the model would have moved otherwise
 
 
 def test_same_seed_same_choices_and_the_critic_is_used():
@@ -125,6 +151,8 @@ def test_bad_options_and_models_are_refused(tmp_path):
                          (f"{GUIDED},candidates=model", "candidates"),
                          (f"{GUIDED},candidates=expert,value=public", "without policy="),
                          ("ismcts:rollout=expert,paired=3,candidates=expert", "policy=PATH"),
+                         (f"{GUIDED},moves=model", "moves"),
+                         ("ismcts:rollout=expert,paired=3,moves=policy", "policy=PATH"),
                          (f"ismcts:policy={tmp_path / 'none.zip'},rollout=expert,paired=3", "no such model file"),
                          (f"ismcts:policy={KINGSBURG_MODEL},rollout=expert,paired=3", "kingsburg")):
         with pytest.raises(ValueError, match=message):
