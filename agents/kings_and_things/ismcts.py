@@ -83,7 +83,8 @@ from the defaults below, the first version's settings, chosen in short matches a
   critic, its estimate from the seat's own observation of the rollout's state mapped to the win scale (a
   finished game keeps its exact value); ``public`` by `public_value`, as without ``policy``;
 - ``candidates`` (with ``policy``): ``policy`` (default) as above; ``expert`` keeps the expert's K best (candidate
-  0 its own move, as without ``policy``), so the model only values the rollouts' cutoffs;
+  0 its own move, as without ``policy``), so the model only values the rollouts' cutoffs; ``both``: the model's
+  best (candidate 0, the fallback), the expert's own move where it differs, then the model's next best;
 - ``moves`` (with ``policy``): who plays the seat's MOVE_SELECT and MOVE_STACK decisions, unsearched:
   ``policy`` (the default with the model's candidates) its most likely legal action, as ``ppo:PATH`` would;
   ``expert`` (the default with ``candidates=expert``) the expert's plan for the stack the search started;
@@ -315,8 +316,9 @@ class ISMCTSAgent:
 
     def paired_candidates(self, own, obs, mask: np.ndarray) -> list[int]:
         """The paired search's candidates: with ``policy``, the model's K most likely legal actions (ties: the
-        lower action first); else the expert's K best, its own choice first (its tie-break draw and move plan)."""
-        if self.candidates != "policy":
+        lower action first); with ``expert``, the expert's K best, its own choice first (its tie-break draw and move
+        plan); with ``both``, the model's best, the expert's own choice, then the model's next."""
+        if self.candidates == "expert":
             legal, scores = own.scores(obs, mask)
             choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
             order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
@@ -324,7 +326,11 @@ class ISMCTSAgent:
         own.scores(obs, mask)  # its move plans, should a candidate start a move (see paired_search)
         legal = np.flatnonzero(mask)
         logits = self._model[0].logits(obs)[0][legal]
-        return [int(a) for a in legal[np.argsort(-logits, kind="stable")[:self.paired]]]
+        ranked = [int(a) for a in legal[np.argsort(-logits, kind="stable")]]
+        if self.candidates == "both":
+            expert = int(own.act(obs, mask))
+            ranked = ranked[:1] + [expert] + [a for a in ranked[1:] if a != expert] if expert != ranked[0] else ranked
+        return ranked[:self.paired]
 
     def _native_critic(self):
         """The model as a native network with its critic (value=policy), or None (value=public)."""
@@ -356,7 +362,7 @@ class ISMCTSAgent:
             self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
             int(self.rng.integers(2**63)), **extra)
         self.last_nodes = 0
-        expert_choice = self.candidates != "policy" and a == candidates[0]  # the expert's own act made its plan
+        expert_choice = self.candidates == "expert" and a == candidates[0]  # the expert's own act made its plan
         if not expert_choice and View(obs).decision == D.MOVE_START:
             own.follow(a)  # its expert carries out the move of the stack chosen (scored above)
         return int(a)
@@ -482,7 +488,7 @@ _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cuto
             "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
             "moves": str, "threads": int, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
-CANDIDATES = ("policy", "expert")  # option candidates: who proposes the paired search's candidates
+CANDIDATES = ("policy", "expert", "both")  # option candidates: who proposes the paired search's candidates
 
 
 def _policy_options(policy: str | None, value: str | None, candidates: str | None,
@@ -510,8 +516,8 @@ def _moves_option(moves: str | None, policy: str | None, candidates: str) -> str
     """The checked ``moves`` option: who plays the seat's moving counters and steps (default: the model where it
     proposes the candidates, else the expert)."""
     if moves is None:
-        return "policy" if policy and candidates == "policy" else "expert"
-    if moves not in CANDIDATES:
+        return "policy" if policy and candidates != "expert" else "expert"
+    if moves not in CANDIDATES[:2]:
         raise ValueError(f"ismcts: moves must be one of {', '.join(CANDIDATES)}, got {moves!r}")
     if moves == "policy" and not policy:
         raise ValueError("ismcts: moves=policy needs policy=PATH (a trained model)")

@@ -69,6 +69,34 @@ def test_candidate_zero_and_the_moves_are_the_models():
     assert searched >= 5 and moved >= 3
 
 
+def test_both_proposers_give_candidates():
+    """``candidates=both``: the model's best (the fallback), the expert's own move where it differs, then the model's
+    next best."""
+    from ktenv.kings_and_things.native.expert import NativeExpertAgent
+
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    agent = agents.make(f"{GUIDED},candidates=both,playouts=1", seed=7)
+    assert agent.moves == "policy"
+    ppo = agents.make(f"ppo:{MODEL}", seed=0)
+    searched = differ = 0
+    for _, obs in _decisions(cfg, 40, seed=11):
+        mask = obs["action_mask"]
+        expert = NativeExpertAgent(seed=5)
+        agent._own = expert
+        a = agent.act(obs, mask)
+        if agent.last_candidate < 0:
+            continue
+        choice = NativeExpertAgent(seed=5).act(obs["observation"], mask)  # the same draw as the agent's own expert
+        best = ppo.act(obs, mask)
+        assert a == best == agent.last_choices[0] and choice in agent.last_choices
+        assert len(set(agent.last_choices)) == len(agent.last_choices) == min(3, np.count_nonzero(mask))
+        if choice != best:
+            assert agent.last_choices[1] == choice
+            differ += 1
+        searched += 1
+    assert searched >= 5 and differ >= 1
+
+
 def test_the_expert_may_carry_out_the_moves():
     """``moves=expert``: the seat's moving counters and steps follow its own expert's plan, as an expert seat's."""
     from ktenv.kings_and_things.native.expert import NativeExpertAgent
