@@ -43,9 +43,9 @@ def random_actions(out: dict, rng: np.random.Generator) -> np.ndarray:
     return (rng.random(out["action_mask"].shape) * out["action_mask"]).argmax(1)
 
 
-def observations(count: int) -> np.ndarray:
-    """Observations of random 2-player games (every seat's turn)."""
-    env = VectorEnv(4, 2, seed=3, num_threads=1)
+def observations(count: int, players: int = 2) -> np.ndarray:
+    """Observations of random games (every seat's turn)."""
+    env = VectorEnv(4, players, seed=3, num_threads=1)
     out, rng, rows = env.reset(), np.random.default_rng(0), []
     while len(rows) < count:
         rows.extend(out["observation"].copy())
@@ -66,16 +66,18 @@ def test_native_logits_are_the_playing_networks(tmp_path, activation, pi):
     assert np.ptp(expected, axis=1).min() > 1e-2  # the logits differ: the choices are not ties
 
 
-def test_the_shipped_model_natively():
-    shipped = "models/ppo_2p.zip"
+@pytest.mark.parametrize("shipped,players", [("models/ppo_2p.zip", 2), ("models/ppo_2p_rows.zip", 2),
+                                             ("models/ppo_4p_rows.zip", 4)])
+def test_the_shipped_models_natively(shipped, players):
     from pathlib import Path
 
     if not Path(shipped).is_file():
         pytest.skip("no shipped model in this checkout")
     from ktenv.agents.ppo import load_cached
 
-    playing, _ = load_cached(shipped)
-    rows = observations(30)
+    playing, meta = load_cached(shipped)
+    assert meta["game"]["n_players"] == players
+    rows = observations(30, players)
     expected = playing.logits(rows)
     np.testing.assert_allclose(native_policy(playing, False, shipped).logits(rows), expected, rtol=1e-5,
                                atol=1e-4 * np.abs(expected).max())

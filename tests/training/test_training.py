@@ -40,7 +40,7 @@ def test_every_shipped_training_config_loads():
 
     for name in TRAINING_CONFIGS:
         cfg = TrainConfig.from_yaml(ROOT / "configs" / name)
-        assert cfg.env.players == 2 and cfg.total_steps > 0
+        assert cfg.env.players == (4 if "_4p" in name else 2) and cfg.total_steps > 0
 
 
 @pytest.mark.parametrize("overrides, message", [
