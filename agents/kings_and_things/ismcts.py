@@ -489,6 +489,7 @@ _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cuto
             "moves": str, "threads": int, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert", "both")  # option candidates: who proposes the paired search's candidates
+MOVES = ("policy", "expert")  # option moves: who plays the seat's moving counters and steps
 
 
 def _policy_options(policy: str | None, value: str | None, candidates: str | None,
@@ -517,8 +518,8 @@ def _moves_option(moves: str | None, policy: str | None, candidates: str) -> str
     proposes the candidates, else the expert)."""
     if moves is None:
         return "policy" if policy and candidates != "expert" else "expert"
-    if moves not in CANDIDATES[:2]:
-        raise ValueError(f"ismcts: moves must be one of {', '.join(CANDIDATES)}, got {moves!r}")
+    if moves not in MOVES:
+        raise ValueError(f"ismcts: moves must be one of {', '.join(MOVES)}, got {moves!r}")
     if moves == "policy" and not policy:
         raise ValueError("ismcts: moves=policy needs policy=PATH (a trained model)")
     return moves
