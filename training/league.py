@@ -30,47 +30,70 @@ LEAGUE_FILE = "league.json"
 SNAPSHOT_DIR = "league"
 
 
-def read_pool(run_dir: str | Path) -> list[dict]:
-    """The snapshots in the pool, oldest first: [{"path": relative path, "step": n}]."""
+def read_league(run_dir: str | Path) -> tuple[list[dict], list[dict]]:
+    """The pool, oldest first ([{"path": relative path, "step": n}]), and the snapshots that left it since the last
+    checkpoint (their files stay until the next one, so a resumed run gets the checkpoint's pool back)."""
     path = Path(run_dir) / LEAGUE_FILE
     if not path.exists():
-        return []
+        return [], []
     try:
         data = json.loads(path.read_text())
-        pool = data["snapshots"]
-        assert isinstance(pool, list) and all(isinstance(e["path"], str) and isinstance(e["step"], int) for e in pool)
+        pool, held = data["snapshots"], data.get("held", [])
+        assert all(isinstance(e["path"], str) and isinstance(e["step"], int) for e in [*pool, *held])
     except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
         raise CheckpointError(f"{path}: the league file is corrupt ({exc!r})") from None
-    return pool
+    return pool, held
 
 
-def write_pool(run_dir: str | Path, pool: list[dict]) -> None:
+def read_pool(run_dir: str | Path) -> list[dict]:
+    """The snapshots in the pool, oldest first: [{"path": relative path, "step": n}]."""
+    return read_league(run_dir)[0]
+
+
+def write_pool(run_dir: str | Path, pool: list[dict], held: list[dict] | None = None) -> None:
     """Atomically (a reader never sees half a file)."""
     path = Path(run_dir) / LEAGUE_FILE
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"snapshots": pool}, indent=1))
+    tmp.write_text(json.dumps({"snapshots": pool, "held": held or []}, indent=1))
     os.replace(tmp, path)
 
 
 def add_snapshot(run_dir: str | Path, model, step: int, max_snapshots: int, save) -> dict:
-    """Freeze the learner into the pool (``save(model, path)`` writes the zip); drop the oldest."""
+    """Freeze the learner into the pool (``save(model, path)`` writes the zip); the oldest leaves the pool, its file
+    held until the next checkpoint."""
     rel = f"{SNAPSHOT_DIR}/snapshot_{step:010d}.zip"
     (Path(run_dir) / SNAPSHOT_DIR).mkdir(parents=True, exist_ok=True)
     save(model, Path(run_dir) / rel)
-    pool = [e for e in read_pool(run_dir) if e["step"] != step] + [{"path": rel, "step": step}]
-    for old in pool[:-max_snapshots]:
-        (Path(run_dir) / old["path"]).unlink(missing_ok=True)
-    pool = pool[-max_snapshots:]
-    write_pool(run_dir, pool)
+    pool, held = read_league(run_dir)
+    pool = [e for e in pool if e["step"] != step] + [{"path": rel, "step": step}]
+    write_pool(run_dir, pool[-max_snapshots:], held + pool[:-max_snapshots])
     return pool[-1]
 
 
-def prune_after(run_dir: str | Path, step: int) -> None:
-    """Forget snapshots newer than a checkpoint we resume from (taken after it, then lost)."""
-    pool = read_pool(run_dir)
-    keep = [e for e in pool if e["step"] <= step]
-    if len(keep) != len(pool):
-        write_pool(run_dir, keep)
+def checkpointed(run_dir: str | Path) -> None:
+    """A checkpoint holds the pool as it is now: the files of the snapshots that left it go (after league.json says
+    so, so that no reader is sent to a deleted file)."""
+    pool, held = read_league(run_dir)
+    if held:
+        write_pool(run_dir, pool)
+        forget_files(run_dir, pool)
+
+
+def prune_after(run_dir: str | Path, step: int, max_snapshots: int) -> None:
+    """The pool of the checkpoint we resume from: the newest `max_snapshots` taken by `step` (held ones included);
+    snapshots taken after it, then lost, are forgotten with their files."""
+    pool, held = read_league(run_dir)
+    keep = sorted((e for e in [*pool, *held] if e["step"] <= step), key=lambda e: e["step"])[-max_snapshots:]
+    write_pool(run_dir, keep)
+    forget_files(run_dir, keep)
+
+
+def forget_files(run_dir: str | Path, pool: list[dict]) -> None:
+    """Delete the snapshot zips of the league folder that `pool` does not name."""
+    kept = {(Path(run_dir) / e["path"]).resolve() for e in pool}
+    for path in (Path(run_dir) / SNAPSHOT_DIR).glob("snapshot_*.zip"):
+        if path.resolve() not in kept:
+            path.unlink(missing_ok=True)
 
 
 class League:

@@ -26,7 +26,7 @@ from ktenv.gamekit.cli import agent_label
 
 from .checkpoints import keep_if_best, prune_checkpoints, save_model, save_policy, write_latest
 from .config import TrainConfig, opponent_tag
-from .league import add_snapshot
+from .league import add_snapshot, checkpointed
 from .policy import symlog_array
 
 WINDOW = 200  # training games averaged in the game/ scalars
@@ -228,6 +228,7 @@ class Monitor(BaseCallback):
         path = self.run_dir / "checkpoints" / f"step_{step:010d}.zip"
         save_model(model, path, self.meta, {"games": self.games, "illegal_actions": self.illegal})
         write_latest(self.run_dir, path, step)
+        checkpointed(self.run_dir)
         prune_checkpoints(self.run_dir, self.cfg.keep_checkpoints)
         return path
 

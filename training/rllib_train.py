@@ -69,6 +69,7 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV
 from ktenv.errors import ConfigError
 
 from .config import HEURISTIC_AGENTS, TrainConfig, opponent_tag
+from .league import forget_files
 from .policy import ILLEGAL_GAP, fused_adam, native_bf16
 from .rllib_vector import BatchedEnvRunner, BatchedGames, snapshot_weights, write_policy_zip
 
@@ -502,14 +503,6 @@ def learner_seconds(algo) -> float | None:
     return getattr(learner, "busy_seconds", None)
 
 
-def forget_later_snapshots(run_dir: Path, league: list[dict]) -> None:
-    """Snapshot zips a resumed run's checkpoint does not list (taken after it, then lost) are deleted."""
-    kept = {(run_dir / e["path"]).resolve() for e in league}
-    for path in (run_dir / "league").glob("snapshot_*.zip"):
-        if path.resolve() not in kept:
-            path.unlink(missing_ok=True)
-
-
 def share_pool(algo, pool: list[str]) -> None:
     """Every env runner's `SeatMapping` learns the snapshot modules in the pool."""
     def update(runner):
@@ -636,9 +629,7 @@ class Run:
         (self.run_dir / "league").mkdir(exist_ok=True)
         write_policy_zip(weights, self.meta, self.run_dir / rel)
         self.league = [e for e in self.league if e["step"] != self.step] + [{"path": rel, "step": self.step}]
-        for old in self.league[:-self.cfg.league.max_snapshots]:
-            (self.run_dir / old["path"]).unlink(missing_ok=True)
-        self.league = self.league[-self.cfg.league.max_snapshots:]
+        self.league = self.league[-self.cfg.league.max_snapshots:]  # the files that left go at the next checkpoint
         self.share_league()
 
     def share_league(self, runners: list[int] | None = None) -> None:
@@ -669,6 +660,8 @@ class Run:
         latest.with_suffix(".tmp").write_text(json.dumps({"path": str(folder.relative_to(self.run_dir)),
                                                           "step": self.step}))
         os.replace(latest.with_suffix(".tmp"), latest)
+        if self.batched:  # the snapshots that left the league since the last checkpoint, which still named them
+            forget_files(self.run_dir, self.league)
         prune_checkpoints(self.run_dir, self.cfg.keep_checkpoints, folder)
         return folder
 
@@ -756,7 +749,7 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
             seed_streams(algo, start)  # a resumed run draws new league games, not those of its start
             run = Run(cfg, run_dir, algo, network_meta(cfg, algo), start, league)
             if run.batched:
-                forget_later_snapshots(run_dir, league)
+                forget_files(run_dir, league)  # taken after the checkpoint, then lost
                 run.share_league()
             loop(run)
             return finish(run)

@@ -216,7 +216,7 @@ def train(cfg: TrainConfig, run_dir: Path, resume: bool = False) -> Path:
             return already_done(cfg, run_dir, *found)
         if found:
             print(f"[ktenv train] resumed from {found[0]} at step {start:,}", file=sys.stderr, flush=True)
-            prune_after(run_dir, start)
+            prune_after(run_dir, start, cfg.league.max_snapshots)
             venv.seed(cfg.seed + start)  # new games, not a replay of the first ones
         if resume:
             save_resumed_config(cfg, run_dir)
