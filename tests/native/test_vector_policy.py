@@ -67,7 +67,7 @@ def test_native_logits_are_the_playing_networks(tmp_path, activation, pi):
 
 
 @pytest.mark.parametrize("shipped,players", [("models/ppo_2p.zip", 2), ("models/ppo_2p_rows.zip", 2),
-                                             ("models/ppo_4p_rows.zip", 4)])
+                                             ("models/ppo_4p_rows.zip", 4), ("models/ppo_4p_vs_expert.zip", 4)])
 def test_the_shipped_models_natively(shipped, players):
     from pathlib import Path
 
