@@ -166,7 +166,8 @@ class LeagueSection:
 class EvalSection:
     every: int = 250_000  # learner steps between evaluations (0: only at the end)
     games: int = 40  # per opponent, seats swapped
-    # any agent spec the arena plays (ppo:PATH, ismcts, FILE.py:CLASS, ...); LABEL=SPEC names it in the logs
+    # any agent spec the arena plays (ppo:PATH, ismcts, FILE.py:CLASS, ...); LABEL=SPEC names it in the logs;
+    # "A + B + C" a whole table: the model and those agents, one seat each (eval_seats)
     opponents: list[str] = field(default_factory=lambda: ["random", "greedy", "expert"])
     workers: int = 2
     play: str = "best"  # the model takes its best legal action ("best", agent ppo:) or samples ("sample", ppo-sample:)
@@ -180,7 +181,10 @@ class EvalSection:
         if not self.opponents:
             raise ConfigError("training key 'eval.opponents': name at least one agent")
         try:
-            labels = [agent_label(name)[0] for name in self.opponents]
+            labels = [opponent_name(name) for name in self.opponents]
+            for name in self.opponents:
+                for member in eval_seats(name):
+                    agent_label(member)
         except ConfigError as exc:
             raise ConfigError(f"training key 'eval.opponents': {exc}") from None
         if len(set(labels)) != len(labels):
@@ -434,16 +438,49 @@ def check_opponents(cfg: TrainConfig) -> None:
     for name in cfg.league.opponents:
         check_agent(cfg, "league.opponents", name, training_seat=True)
     for item in cfg.eval.opponents:
-        try:
-            spec = agent_label(item)[1]
-        except ConfigError as exc:
-            raise ConfigError(f"training key 'eval.opponents': {exc}") from None
-        check_agent(cfg, "eval.opponents", spec, training_seat=False)
+        seats = eval_seats(item)
+        if len(seats) > 1 and len(seats) != cfg.env.players - 1:
+            raise ConfigError(f"training key 'eval.opponents': the table {item!r} seats {len(seats)} agents beside "
+                              f"the model; a game of {cfg.env.players} players has {cfg.env.players - 1} such seats")
+        for member in seats:
+            try:
+                spec = agent_label(member)[1]
+            except ConfigError as exc:
+                raise ConfigError(f"training key 'eval.opponents': {exc}") from None
+            check_agent(cfg, "eval.opponents", spec, training_seat=False)
+
+
+TABLE = " + "  # an evaluation opponent "A + B + C": a whole table
+
+
+def eval_seats(item: str) -> list[str]:
+    """The agents an evaluation opponent sits beside the model: one agent (the tournament's rotation then fills a
+    larger table with copies of both: at 4 players the model holds two seats), or the table ``A + B + C``, one seat
+    each, as the tournaments people run (``--agents MODEL,expert,greedy,random``)."""
+    return [m.strip() for m in item.split(TABLE)] if TABLE in item else [item]
+
+
+def opponent_name(item: str) -> str:
+    """An evaluation opponent as the logs name it: its LABEL, its spec, or the table as written."""
+    return item if TABLE in item else agent_label(item)[0]
+
+
+def eval_tournament(cfg: TrainConfig, me: str, opponent: str, step: int, db: Path):
+    """The arena's tournament of one evaluation: the model `me` against `opponent` (an item of eval.opponents)."""
+    from ktenv.arena.config import TournamentConfig
+
+    return TournamentConfig(
+        agents=[me, *eval_seats(opponent)], players=cfg.env.players, games=cfg.eval.games, workers=cfg.eval.workers,
+        seed=cfg.seed + 1_000 + step % 1_000_000, max_rounds=cfg.env.max_rounds, game=dict(cfg.env.game),
+        progress=False, fresh=True, game_name=cfg.env.game_name, db=str(db))
 
 
 def opponent_tag(item: str) -> str:
     """An evaluation opponent's name in TensorBoard tags and file names: its LABEL of ``LABEL=SPEC``, else its
-    spec with what a path holds (``/``, ``:``) as ``_``: ``ppo:models/ppo_2p.zip`` -> ``ppo_models_ppo_2p.zip``."""
+    spec with what a path holds (``/``, ``:``) as ``_``: ``ppo:models/ppo_2p.zip`` -> ``ppo_models_ppo_2p.zip``;
+    a table's members' joined by ``+``."""
+    if TABLE in item:
+        return "+".join(opponent_tag(member) for member in eval_seats(item))
     label, spec = agent_label(item)
     return label if label != spec else re.sub(r"[^A-Za-z0-9_.-]+", "_", spec).strip("_") or "agent"
 

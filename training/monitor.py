@@ -22,10 +22,8 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import VecEnvWrapper
 
-from ktenv.gamekit.cli import agent_label
-
 from .checkpoints import keep_if_best, prune_checkpoints, save_model, save_policy, write_latest
-from .config import TrainConfig, opponent_tag
+from .config import TrainConfig, eval_tournament, opponent_name, opponent_tag
 from .league import add_snapshot, checkpointed
 from .policy import symlog_array
 
@@ -234,7 +232,6 @@ class Monitor(BaseCallback):
 
     def evaluate(self, model_path: Path, final: bool = False) -> dict[str, float]:
         """Win rate of the model (``ppo:PATH``) against each eval opponent, by the tournament code."""
-        from ktenv.arena.config import TournamentConfig
         from ktenv.arena.tournament import run_tournament
 
         step = int(self.num_timesteps) if self.model is not None else 0
@@ -242,12 +239,8 @@ class Monitor(BaseCallback):
         for opponent in self.cfg.eval.opponents:
             me = f"{'ppo' if self.cfg.eval.play == 'best' else 'ppo-sample'}:{model_path}"
             tag = opponent_tag(opponent)
-            tcfg = TournamentConfig(
-                agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
-                workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + step % 1_000_000,
-                max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
-                game_name=self.cfg.env.game_name,
-                db=str(self.run_dir / "eval" / f"{'final' if final else f'step_{step:010d}'}_vs_{tag}.sqlite"))
+            db = self.run_dir / "eval" / f"{'final' if final else f'step_{step:010d}'}_vs_{tag}.sqlite"
+            tcfg = eval_tournament(self.cfg, me, opponent, step, db)
             report = run_tournament(tcfg)
             row = next(s for s in report["standings"] if s.agent == me)
             results[opponent] = row.win_rate
@@ -258,7 +251,7 @@ class Monitor(BaseCallback):
         if final:
             self.logger.dump(step)
         print(f"[ktenv train] eval at step {step:,}: " + ", ".join(
-            f"{agent_label(k)[0]} {100 * v:.1f}% of {self.cfg.eval.games}" for k, v in results.items()),
+            f"{opponent_name(k)} {100 * v:.1f}% of {self.cfg.eval.games}" for k, v in results.items()),
             file=sys.stderr, flush=True)
         return results
 

@@ -68,7 +68,7 @@ from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, LEARNER_RESULTS, NUM_ENV
 
 from ktenv.errors import ConfigError
 
-from .config import HEURISTIC_AGENTS, TrainConfig, opponent_tag
+from .config import HEURISTIC_AGENTS, TrainConfig, eval_tournament, opponent_tag
 from .league import forget_files
 from .policy import ILLEGAL_GAP, fused_adam, native_bf16
 from .rllib_vector import BatchedEnvRunner, BatchedGames, snapshot_weights, write_policy_zip
@@ -667,7 +667,6 @@ class Run:
 
     def evaluate(self, model: Path, final: bool = False) -> dict[str, float]:
         """Win rate of ``rllib:MODEL`` against each eval opponent, by the arena's tournament code."""
-        from ktenv.arena.config import TournamentConfig
         from ktenv.arena.tournament import run_tournament
 
         from .checkpoints import keep_if_best
@@ -675,12 +674,8 @@ class Run:
         me, results = f"rllib:{model}", {}
         name = "final" if final else f"step_{self.step:010d}"
         for opponent in self.cfg.eval.opponents:
-            tcfg = TournamentConfig(
-                agents=[me, opponent], players=self.cfg.env.players, games=self.cfg.eval.games,
-                workers=self.cfg.eval.workers, seed=self.cfg.seed + 1_000 + self.step % 1_000_000,
-                max_rounds=self.cfg.env.max_rounds, game=dict(self.cfg.env.game), progress=False, fresh=True,
-                game_name=self.cfg.env.game_name,
-                db=str(self.run_dir / "eval" / f"{name}_vs_{opponent_tag(opponent)}.sqlite"))
+            db = self.run_dir / "eval" / f"{name}_vs_{opponent_tag(opponent)}.sqlite"
+            tcfg = eval_tournament(self.cfg, me, opponent, self.step, db)
             row = next(s for s in run_tournament(tcfg)["standings"] if s.agent == me)
             results[opponent] = row.win_rate
             self.writer.add_scalar(f"eval/win_rate_vs_{opponent_tag(opponent)}", row.win_rate, self.step)

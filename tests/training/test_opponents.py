@@ -91,6 +91,29 @@ def test_a_bad_opponent_is_refused_on_load(overrides, message):
         assert "vec_env: subproc" in str(error.value)
 
 
+def test_an_evaluation_opponent_may_be_a_whole_table(tmp_path):
+    """``"A + B + C"``: the model and those agents, one seat each, as the tournaments people run (with one agent
+    at a table of four the rotation gives the model two seats and the agent two)."""
+    from ktenv.training.config import eval_tournament, opponent_tag
+
+    from ktenv.arena.tournament import run_tournament, schedule
+
+    table = "expert + greedy + random"
+    cfg = load(**{"env.players": 4, "eval.opponents": [table, "expert"], "eval.best_against": table,
+                  "eval.games": 4, "eval.workers": 1, "env.max_rounds": 2})
+    assert opponent_tag(table) == "expert+greedy+random"
+    me = "ppo:models/ppo_4p_vs_expert.zip"
+    tcfg = eval_tournament(cfg, me, table, 0, tmp_path / "table.sqlite")
+    assert all(sorted(seats) == sorted([me, "expert", "greedy", "random"]) for _, _, seats in schedule(tcfg))
+    assert [sorted(seats).count(me) for *_, seats in schedule(eval_tournament(cfg, me, "expert", 0, tmp_path / "x"))
+            ] == [2] * 4
+    assert sum(row.games for row in run_tournament(tcfg)["standings"] if row.agent == me) == 4
+    with pytest.raises(ConfigError, match="seats 2 agents beside the model; a game of 4 players has 3"):
+        load(**{"env.players": 4, "eval.opponents": ["expert + greedy"]})
+    with pytest.raises(ConfigError, match="unknown agent 'gredy'"):
+        load(**{"env.players": 4, "eval.opponents": ["expert + gredy + random"]})
+
+
 def test_a_model_of_another_game_is_refused_before_training(tmp_path, capsys):
     args = ["--config", str(ROOT / "configs" / "ppo_kingsburg_4p.yaml"), "--out", str(tmp_path / "kb"),
             "--set", f"eval.opponents=[random, 'ppo:{MODEL}']"]
