@@ -85,9 +85,11 @@ from the defaults below, the first version's settings, chosen in short matches a
 - ``candidates`` (with ``policy``): ``policy`` (default) as above; ``expert`` keeps the expert's K best (candidate
   0 its own move, as without ``policy``), so the model only values the rollouts' cutoffs; ``both``: the model's
   best (candidate 0, the fallback), the expert's own move where it differs, then the model's next best;
+  ``expert+policy``: the expert's own move (candidate 0, the fallback, as without ``policy``), then the model's
+  best and the expert's next in turn: the model's moves join the search without a model;
 - ``moves`` (with ``policy``): who plays the seat's MOVE_SELECT and MOVE_STACK decisions, unsearched:
   ``policy`` (the default with the model's candidates) its most likely legal action, as ``ppo:PATH`` would;
-  ``expert`` (the default with ``candidates=expert``) the expert's plan for the stack the search started;
+  ``expert`` (the default with the expert's move first) the expert's plan for the stack the search started;
 - ``seed``: the agent's own generator (the arena passes one per seat).
 
 A decision with a single legal action is played at once, without search.
@@ -318,19 +320,26 @@ class ISMCTSAgent:
         """The paired search's candidates: with ``policy``, the model's K most likely legal actions (ties: the
         lower action first); with ``expert``, the expert's K best, its own choice first (its tie-break draw and move
         plan); with ``both``, the model's best, the expert's own choice, then the model's next."""
-        if self.candidates == "expert":
+        if self.candidates in EXPERT_FIRST:
             legal, scores = own.scores(obs, mask)
             choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
             order = np.argsort(-scores, kind="stable")  # the expert's best first (ties: the lower action)
-            return [choice] + [int(a) for a in legal[order] if a != choice][:self.paired - 1]
+            expert = [int(a) for a in legal[order] if a != choice]
+            if self.candidates == "expert":
+                return [choice] + expert[:self.paired - 1]
+            return _alternate(choice, self._ranked(obs, mask), expert, self.paired)
         own.scores(obs, mask)  # its move plans, should a candidate start a move (see paired_search)
-        legal = np.flatnonzero(mask)
-        logits = self._model[0].logits(obs)[0][legal]
-        ranked = [int(a) for a in legal[np.argsort(-logits, kind="stable")]]
+        ranked = self._ranked(obs, mask)
         if self.candidates == "both":
             expert = int(own.act(obs, mask))
             ranked = ranked[:1] + [expert] + [a for a in ranked[1:] if a != expert] if expert != ranked[0] else ranked
         return ranked[:self.paired]
+
+    def _ranked(self, obs, mask: np.ndarray) -> list[int]:
+        """The legal actions, the model's most likely first (ties: the lower action)."""
+        legal = np.flatnonzero(mask)
+        logits = self._model[0].logits(obs)[0][legal]
+        return [int(a) for a in legal[np.argsort(-logits, kind="stable")]]
 
     def _native_critic(self):
         """The model as a native network with its critic (value=policy), or None (value=public)."""
@@ -362,7 +371,7 @@ class ISMCTSAgent:
             self.playouts or 0, self.seconds or 0.0, self.cutoff, self.w_citadel, self.w_top, self.w_race, self.z,
             int(self.rng.integers(2**63)), **extra)
         self.last_nodes = 0
-        expert_choice = self.candidates == "expert" and a == candidates[0]  # the expert's own act made its plan
+        expert_choice = self.candidates in EXPERT_FIRST and a == candidates[0]  # the expert's own act made its plan
         if not expert_choice and View(obs).decision == D.MOVE_START:
             own.follow(a)  # its expert carries out the move of the stack chosen (scored above)
         return int(a)
@@ -488,8 +497,20 @@ _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cuto
             "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
             "moves": str, "threads": int, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
-CANDIDATES = ("policy", "expert", "both")  # option candidates: who proposes the paired search's candidates
+CANDIDATES = ("policy", "expert", "both", "expert+policy")  # option candidates: who proposes the paired candidates
 MOVES = ("policy", "expert")  # option moves: who plays the seat's moving counters and steps
+
+
+EXPERT_FIRST = ("expert", "expert+policy")  # candidate 0 the expert's own move
+
+
+def _alternate(choice: int, model: list[int], expert: list[int], k: int) -> list[int]:
+    """``candidates=expert+policy``: the expert's move, then the model's best and the expert's next in turn."""
+    out = [choice]
+    for a in [x for pair in zip(model, expert) for x in pair] + model + expert:  # (then the longer list's rest)
+        if a not in out:
+            out.append(a)
+    return out[:k]
 
 
 def _policy_options(policy: str | None, value: str | None, candidates: str | None,
@@ -517,7 +538,7 @@ def _moves_option(moves: str | None, policy: str | None, candidates: str) -> str
     """The checked ``moves`` option: who plays the seat's moving counters and steps (default: the model where it
     proposes the candidates, else the expert)."""
     if moves is None:
-        return "policy" if policy and candidates != "expert" else "expert"
+        return "policy" if policy and candidates not in EXPERT_FIRST else "expert"
     if moves not in MOVES:
         raise ValueError(f"ismcts: moves must be one of {', '.join(MOVES)}, got {moves!r}")
     if moves == "policy" and not policy:

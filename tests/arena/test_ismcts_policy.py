@@ -97,6 +97,33 @@ def test_both_proposers_give_candidates():
     assert searched >= 5 and differ >= 1
 
 
+def test_the_models_moves_join_the_experts_candidates():
+    """``candidates=expert+policy``: the expert's own move first (the fallback, as the search without a model), then
+    the model's best and the expert's next in turn; the expert carries out the moves."""
+    from ktenv.kings_and_things.native.expert import NativeExpertAgent
+
+    cfg = GameConfig(n_players=2, max_rounds=8)
+    agent = agents.make(f"{GUIDED},candidates=expert+policy,value=public,playouts=1", seed=7)
+    assert (agent.moves, agent.value) == ("expert", "public")
+    ppo = agents.make(f"ppo:{MODEL}", seed=0)
+    searched = joined = 0
+    for _, obs in _decisions(cfg, 40, seed=11):
+        mask = obs["action_mask"]
+        agent._own = NativeExpertAgent(seed=5)
+        agent.act(obs, mask)
+        if agent.last_candidate < 0:
+            continue
+        choice = NativeExpertAgent(seed=5).act(obs["observation"], mask)  # the same draw as the agent's own expert
+        best = ppo.act(obs, mask)
+        assert agent.last_choices[0] == choice and best in agent.last_choices
+        assert len(set(agent.last_choices)) == len(agent.last_choices) == min(3, np.count_nonzero(mask))
+        if best != choice:
+            assert agent.last_choices[1] == best
+            joined += 1
+        searched += 1
+    assert searched >= 5 and joined >= 1
+
+
 def test_the_expert_may_carry_out_the_moves():
     """``moves=expert``: the seat's moving counters and steps follow its own expert's plan, as an expert seat's."""
     from ktenv.kings_and_things.native.expert import NativeExpertAgent
