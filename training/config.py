@@ -478,7 +478,7 @@ def eval_tournament(cfg: TrainConfig, me: str, opponent: str, step: int, db: Pat
 def opponent_tag(item: str) -> str:
     """An evaluation opponent's name in TensorBoard tags and file names: its LABEL of ``LABEL=SPEC``, else its
     spec with what a path holds (``/``, ``:``) as ``_``: ``ppo:models/ppo_2p.zip`` -> ``ppo_models_ppo_2p.zip``;
-    a table's members' joined by ``+``."""
+    a table: its members' tags joined by ``+``."""
     if TABLE in item:
         return "+".join(opponent_tag(member) for member in eval_seats(item))
     label, spec = agent_label(item)
