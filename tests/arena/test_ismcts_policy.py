@@ -69,59 +69,37 @@ def test_candidate_zero_and_the_moves_are_the_models():
     assert searched >= 5 and moved >= 3
 
 
-def test_both_proposers_give_candidates():
-    """``candidates=both``: the model's best (the fallback), the expert's own move where it differs, then the model's
-    next best."""
+def searched_choices(agent):
+    """(action played, the expert's own move, the model's best, the mask) at each searched decision of seeded games
+    (the agent's expert and a fresh one make the same draw)."""
     from ktenv.kings_and_things.native.expert import NativeExpertAgent
 
-    cfg = GameConfig(n_players=2, max_rounds=8)
-    agent = agents.make(f"{GUIDED},candidates=both,playouts=1", seed=7)
-    assert agent.moves == "policy"
     ppo = agents.make(f"ppo:{MODEL}", seed=0)
-    searched = differ = 0
-    for _, obs in _decisions(cfg, 40, seed=11):
+    for _, obs in _decisions(GameConfig(n_players=2, max_rounds=8), 40, seed=11):
         mask = obs["action_mask"]
-        expert = NativeExpertAgent(seed=5)
-        agent._own = expert
+        agent._own = NativeExpertAgent(seed=5)
         a = agent.act(obs, mask)
-        if agent.last_candidate < 0:
-            continue
-        choice = NativeExpertAgent(seed=5).act(obs["observation"], mask)  # the same draw as the agent's own expert
-        best = ppo.act(obs, mask)
-        assert a == best == agent.last_choices[0] and choice in agent.last_choices
+        if agent.last_candidate >= 0:
+            yield a, NativeExpertAgent(seed=5).act(obs["observation"], mask), ppo.act(obs, mask), mask
+
+
+@pytest.mark.parametrize("option, moves", [("both", "policy"), ("expert+policy", "expert")])
+def test_both_proposers_give_candidates(option, moves):
+    """``candidates=both``: the model's best (the fallback), the expert's own move where it differs, then the model's
+    next best. ``candidates=expert+policy``: the expert's own move first (the fallback, as the search without a
+    model), then the model's best and the expert's next in turn; the expert carries out the moves."""
+    agent = agents.make(f"{GUIDED},candidates={option},playouts=1", seed=7)
+    assert agent.moves == moves
+    searched = differ = 0
+    for a, choice, best, mask in searched_choices(agent):
+        fallback, other = (best, choice) if option == "both" else (choice, best)
+        assert a == fallback == agent.last_choices[0] and other in agent.last_choices  # one round: the fallback
         assert len(set(agent.last_choices)) == len(agent.last_choices) == min(3, np.count_nonzero(mask))
-        if choice != best:
-            assert agent.last_choices[1] == choice
+        if other != fallback:
+            assert agent.last_choices[1] == other
             differ += 1
         searched += 1
     assert searched >= 5 and differ >= 1
-
-
-def test_the_models_moves_join_the_experts_candidates():
-    """``candidates=expert+policy``: the expert's own move first (the fallback, as the search without a model), then
-    the model's best and the expert's next in turn; the expert carries out the moves."""
-    from ktenv.kings_and_things.native.expert import NativeExpertAgent
-
-    cfg = GameConfig(n_players=2, max_rounds=8)
-    agent = agents.make(f"{GUIDED},candidates=expert+policy,value=public,playouts=1", seed=7)
-    assert (agent.moves, agent.value) == ("expert", "public")
-    ppo = agents.make(f"ppo:{MODEL}", seed=0)
-    searched = joined = 0
-    for _, obs in _decisions(cfg, 40, seed=11):
-        mask = obs["action_mask"]
-        agent._own = NativeExpertAgent(seed=5)
-        agent.act(obs, mask)
-        if agent.last_candidate < 0:
-            continue
-        choice = NativeExpertAgent(seed=5).act(obs["observation"], mask)  # the same draw as the agent's own expert
-        best = ppo.act(obs, mask)
-        assert agent.last_choices[0] == choice and best in agent.last_choices
-        assert len(set(agent.last_choices)) == len(agent.last_choices) == min(3, np.count_nonzero(mask))
-        if best != choice:
-            assert agent.last_choices[1] == best
-            joined += 1
-        searched += 1
-    assert searched >= 5 and joined >= 1
 
 
 def test_the_expert_may_carry_out_the_moves():
