@@ -181,10 +181,7 @@ class EvalSection:
         if not self.opponents:
             raise ConfigError("training key 'eval.opponents': name at least one agent")
         try:
-            labels = [opponent_name(name) for name in self.opponents]
-            for name in self.opponents:
-                for member in eval_seats(name):
-                    agent_label(member)
+            labels = [opponent_name(name) for name in self.opponents]  # (a table's members: check_opponents)
         except ConfigError as exc:
             raise ConfigError(f"training key 'eval.opponents': {exc}") from None
         if len(set(labels)) != len(labels):

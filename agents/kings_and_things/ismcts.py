@@ -319,7 +319,8 @@ class ISMCTSAgent:
     def paired_candidates(self, own, obs, mask: np.ndarray) -> list[int]:
         """The paired search's candidates: with ``policy``, the model's K most likely legal actions (ties: the
         lower action first); with ``expert``, the expert's K best, its own choice first (its tie-break draw and move
-        plan); with ``both``, the model's best, the expert's own choice, then the model's next."""
+        plan); with ``both``, the model's best, the expert's own choice, then the model's next; with ``expert+policy``,
+        the expert's own choice, then the model's best and the expert's next in turn."""
         if self.candidates in EXPERT_FIRST:
             legal, scores = own.scores(obs, mask)
             choice = int(own.act(obs, mask))  # what an expert seat plays: its tie-break draw, its move plan
@@ -499,8 +500,6 @@ _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cuto
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert", "both", "expert+policy")  # option candidates: who proposes the paired candidates
 MOVES = ("policy", "expert")  # option moves: who plays the seat's moving counters and steps
-
-
 EXPERT_FIRST = ("expert", "expert+policy")  # candidate 0 the expert's own move
 
 

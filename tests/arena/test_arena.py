@@ -87,7 +87,8 @@ def test_bad_yaml_and_cli_errors(tmp_path, capsys):
 # checked by tests/training/test_training.py and tests/training/test_rllib.py
 TRAINING_CONFIGS = ("expert_iteration_2p.yaml", "exploiter.yaml", "ppo_2p.yaml", "ppo_2p_expert.yaml",
                     "ppo_2p_focus.yaml", "ppo_2p_row_steps.yaml", "ppo_2p_rows.yaml", "ppo_2p_steer.yaml",
-                    "ppo_4p_row_steps.yaml", "ppo_4p_vs_expert.yaml", "ppo_5min.yaml", "ppo_smoke.yaml", "rllib_2p.yaml", "rllib_smoke.yaml")
+                    "ppo_4p_row_steps.yaml", "ppo_4p_vs_expert.yaml", "ppo_5min.yaml", "ppo_smoke.yaml",
+                    "rllib_2p.yaml", "rllib_smoke.yaml")
 # checked by tests/kingsburg/test_kingsburg_training.py
 OTHER_TRAINING_CONFIGS = ("ppo_kingsburg_2p.yaml", "ppo_kingsburg_4p.yaml")
 
