@@ -23,6 +23,9 @@
 #include "agents/greedy.hpp"
 #include "agents/pcg64.hpp"
 #include "agents/policy.hpp"
+#include "agents/view.hpp"
+#include "engine/observation.hpp"
+#include "state.hpp"
 
 namespace nb = nanobind;
 using ktenv::agents::Expert;
@@ -186,6 +189,74 @@ std::shared_ptr<const PolicyNetwork> make_network(const Matrix& first, const Flo
   return ktenv::agents::make_policy_network(std::move(net));
 }
 
+// Where a View of the state and a View of the seat's observation disagree, fact by fact (for the tests):
+// every column by its offset, every named fact of every hex, Thing, hero face and register.
+std::vector<std::string> view_differences(const GreedyPlan& P, const ktenv::observation::Plan& O,
+                                          const ktenv::State& s, int seat, const Obs& obs) {
+  using ktenv::agents::View;
+  if (static_cast<int>(obs.shape(0)) != P.size) throw std::invalid_argument("view_differences: wrong observation size");
+  View a(P), b(P);
+  a.read(obs.data());
+  b.read(s, O, seat);
+  std::vector<std::string> out;
+  auto same = [&](const std::string& what, double x, double y) {
+    if (!(x == y || (x != x && y != y)) || std::signbit(x) != std::signbit(y))
+      out.push_back(what + ": observation " + std::to_string(x) + ", state " + std::to_string(y));
+  };
+  auto at = [](const char* name, int i) { return std::string(name) + "(" + std::to_string(i) + ")"; };
+  same("decision", a.decision(), b.decision());
+  for (int p = 0; p < P.n; ++p) same(at("gold", p), a.gold(p), b.gold(p)), same(at("income", p), a.income(p), b.income(p));
+  for (int x = 0; x < P.h; ++x) {
+    same(at("terrain", x), a.terrain(x), b.terrain(x));
+    same(at("owner", x), a.owner(x), b.owner(x));
+    same(at("fort", x), static_cast<double>(a.fort(x)), static_cast<double>(b.fort(x)));
+    same(at("income_value", x), a.income_value(x), b.income_value(x));
+    same(at("income_combat", x), a.income_combat(x), b.income_combat(x));
+    same(at("has_income", x), a.has_income(x), b.has_income(x));
+    same(at("unexplored", x), a.unexplored(x), b.unexplored(x));
+    same(at("hex_room", x), a.hex_room(x), b.hex_room(x));
+    same(at("own_counters", x), a.own_counters(x), b.own_counters(x));
+    same(at("own_army", x), a.own_army(x), b.own_army(x));
+    same(at("enemy_counters", x), a.enemy_counters(x), b.enemy_counters(x));
+    same(at("own_strength", x), a.own_strength()[x], b.own_strength()[x]);
+    same(at("defence", x), a.defence()[x], b.defence()[x]);
+    for (int side = 0; side < P.sides; ++side) {
+      for (int column : {P.h_things, P.h_hidden, P.h_known_combat, P.h_heroes, P.h_hero_combat})
+        same(at("hexes_column", column) + at("", side) + at("", x), a.hexes_column(column, side, x),
+             b.hexes_column(column, side, x));
+      if (side > 0) same(at("side_strength", side) + at("", x), a.side_strength(side, x), b.side_strength(side, x));
+    }
+  }
+  for (int t = 0; t < P.nt; ++t) {
+    same(at("on_board", t), a.on_board(t), b.on_board(t));
+    same(at("thing_owner", t), a.thing_owner(t), b.thing_owner(t));
+    same(at("thing_hex", t), static_cast<double>(a.thing_hex(t)), static_cast<double>(b.thing_hex(t)));
+    same(at("thing_supported", t), a.thing_supported(t), b.thing_supported(t));
+    same(at("thing_status", t), a.thing_status(t), b.thing_status(t));
+    same(at("bearer", t), a.bearer(t), b.bearer(t));
+    same(at("thing_value", t), a.thing_value(t), b.thing_value(t));
+    same(at("event_without_effect", t), a.event_without_effect(t), b.event_without_effect(t));
+  }
+  for (int f = 0; f < P.nf; ++f) {
+    same(at("hero_owner", f), a.hero_owner(f), b.hero_owner(f));
+    same(at("hero_hex", f), static_cast<double>(a.hero_hex(f)), static_cast<double>(b.hero_hex(f)));
+    same(at("hero_status", f), a.hero_status(f), b.hero_status(f));
+    same(at("hero_in_pool", f), a.hero_in_pool(f), b.hero_in_pool(f));
+  }
+  for (int k = 0; k < 8; ++k)
+    same(at("own_terrain", k), a.own_terrain(k), b.own_terrain(k)),
+        same(at("own_terrain_without_income", k), a.own_terrain_without_income(k), b.own_terrain_without_income(k));
+  for (const auto& r : O.registers) {
+    const int o = r.offset;
+    if (r.kind == ktenv::observation::R_HEX) same(at("reg_hex", o), a.reg_hex(o), b.reg_hex(o));
+    if (r.kind == ktenv::observation::R_THING) same(at("reg_thing", o), a.reg_thing(o), b.reg_thing(o));
+    if (r.kind == ktenv::observation::R_HERO) same(at("reg_hero", o), a.reg_hero(o), b.reg_hero(o));
+    if (r.kind >= ktenv::observation::R_SIDE) same(at("reg_side", o), a.reg_side(o), b.reg_side(o));
+  }
+  for (int o = 0; o < P.size; ++o) same(at("column", o), a.reg_scalar(o), b.reg_scalar(o));
+  return out;
+}
+
 // N greedy agents playing N seats of batched games: one call decides for all of them.
 struct GreedyBatch {
   std::shared_ptr<const GreedyPlan> plan;
@@ -345,5 +416,19 @@ void bind_agents(nb::module_& m) {
            "as the Python agent's scores do)")
       .def("time_act", [](Expert& e, const ObsRows& obs, const MaskRows& mask, int repeat) {
         return time_act(e, e.layout(), obs, mask, repeat);
-      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"), "CPU seconds of this thread per decision over the rows");
+      }, nb::arg("obs"), nb::arg("mask"), nb::arg("repeat"), "CPU seconds of this thread per decision over the rows")
+      .def("act_state", [](Expert& e, const ktenv::State& s, const ktenv::observation::Plan& obs_plan, int seat,
+                           const Mask& mask) {
+        if (static_cast<int>(mask.shape(0)) != e.layout().n_actions)
+          throw std::invalid_argument("expert: action mask of the wrong length");
+        const int a = e.act(s, obs_plan, seat, mask.data());
+        if (a < 0) throw std::invalid_argument("expert agent: the action mask allows no action");
+        return a;
+      }, nb::arg("state"), nb::arg("obs_plan"), nb::arg("seat"), nb::arg("mask"),
+           "act() on the seat's facts read from the native state (no observation encoded): the same choice")
+      .def_prop_ro("encodes", [](const Expert& e) { return e.view().encodes(); },
+                   "full observations encoded by act_state for the columns it does not read from the state");
+  m.def("view_differences", &view_differences, nb::arg("plan"), nb::arg("obs_plan"), nb::arg("state"),
+        nb::arg("seat"), nb::arg("obs"),
+        "where the agents' View of the native state and of the seat's observation disagree (for the tests)");
 }

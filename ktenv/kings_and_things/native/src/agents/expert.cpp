@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "engine/machine.hpp"
 #include "generated.hpp"
 
 namespace ktenv::agents {
@@ -279,13 +280,13 @@ void Scorer::recruit_paid() {
 
 void Scorer::recruit_trade() {
   int selected = 0, junk = 0;
-  for (int t = 0; t < P.nt; ++t) {
-    if (!(raw(E.t_mine_screen + t) > 0)) continue;
+  v.each_on_my_screen([&](int t) {
+    if (!(raw(E.t_mine_screen + t) > 0)) return;
     if (raw(E.t_selected + t) > 0)
       ++selected;
     else if (v.thing_value(t) < 1.0)
       ++junk;
-  }
+  });
   for (int k = 0; k < n; ++k) {
     const Choice c = at(k);
     out[k] = 0.0;
@@ -519,9 +520,10 @@ void Scorer::move_start() {
     if (c.block != B_HEX || !is_hex(c.i)) continue;
     const int x = c.i;
     values.clear();  // a bluff goes into no fight (R9.5): it counts 0
-    for (int t = 0; t < P.nt; ++t)
+    v.each_on_board_at(x, [&](int t) {
       if (P.thing_kind[t] == CREATURE && v.mine_board(t) && v.thing_hex(t) == x && v.thing_status(t) == 0)
         values.push_back(P.thing_combat[t] * (v.thing_supported(t) ? 1.0 : 0.0));
+    });
     for (int f = 0; f < P.nf; ++f)
       if (v.hero_owner(f) == 0 && v.hero_hex(f) == x && v.hero_status(f) == 0) values.push_back(P.hero_combat[f]);
     std::sort(values.begin(), values.end(), std::greater<double>());
@@ -542,8 +544,9 @@ void Scorer::move_start() {
 void Scorer::moving_members(std::vector<int>& things, std::vector<int>& heroes) {
   things.clear();
   heroes.clear();
-  for (int t = 0; t < P.nt; ++t)
+  v.each_on_board([&](int t) {
     if (v.mine_board(t) && v.thing_status(t) == 1) things.push_back(t);
+  });
   for (int f = 0; f < P.nf; ++f)
     if (v.hero_owner(f) == 0 && v.hero_status(f) == 1) heroes.push_back(f);
 }
@@ -607,8 +610,10 @@ void Scorer::bribe() {
   const int x = v.reg_hex(P.h_reg_x_hex);
   if (x < 0) return greedy();
   bool guarded = false;  // GreedyAgent.bribe_multiplier
-  for (int t = 0; t < P.nt && !guarded; ++t)
-    guarded = v.on_board(t) && v.thing_hex(t) == x && (P.thing_kind[t] == TREASURE || P.thing_kind[t] == MAGIC);
+  v.each_on_board_at(x, [&](int t) {
+    guarded = guarded || (v.on_board(t) && v.thing_hex(t) == x &&
+                          (P.thing_kind[t] == TREASURE || P.thing_kind[t] == MAGIC));
+  });
   const double mult = v.has_income(x) || guarded ? 2.0 : 1.0;
   const float spare = v.gold(0) - static_cast<float>(reserve());
   for (int k = 0; k < n; ++k) {
@@ -841,11 +846,18 @@ void Expert::set_plan(std::shared_ptr<const ExpertPlan> plan) {
 }
 
 int Expert::scores(const float* obs, const std::int8_t* mask, int* legal, double* out) {
-  const GreedyPlan& P = *plan_->base;
-  int n = 0;
-  for (int a = 0; a < P.n_actions; ++a)
-    if (mask[a]) legal[n++] = a;
   view_.read(obs);
+  return scores_read(legal, allowed(mask, plan_->base->n_actions, legal), out);
+}
+
+int Expert::scores(const State& s, const observation::Plan& obs_plan, int seat, const std::int8_t* mask, int* legal,
+                   double* out) {
+  view_.read(s, obs_plan, seat);
+  return scores_read(legal, allowed(mask, plan_->base->n_actions, legal), out);
+}
+
+int Expert::scores_read(const int* legal, int n, double* out) {
+  const GreedyPlan& P = *plan_->base;
   started_.clear();  // follow() follows only the MOVE_START scored last (its handler fills them)
   Scorer(view_, *plan_, move_, started_, legal, n, out).run(view_.decision());
   for (int k = 0; k < n; ++k)  // a treasure may be cashed at any decision of its holder (R18.3)
@@ -862,15 +874,14 @@ bool Expert::follow(int action) {
   return false;
 }
 
-int Expert::act(const float* obs, const std::int8_t* mask) {
-  const GreedyPlan& P = *plan_->base;
-  int n = 0, only = -1;
-  for (int a = 0; a < P.n_actions && n < 2; ++a)
-    if (mask[a]) ++n, only = a;
+template <class Read>
+int Expert::act_on(const std::int8_t* mask, Read&& read) {
+  int n = allowed(mask, plan_->base->n_actions, legal_.data());
   if (n == 0) return -1;
   started_.clear();
-  if (n == 1) return only;  // played without reading the observation: no draw, the plan kept
-  n = scores(obs, mask, legal_.data(), score_.data());
+  if (n == 1) return legal_[0];  // played without reading the observation: no draw, the plan kept
+  read();
+  n = scores_read(legal_.data(), n, score_.data());
   int best = 0;
   double best_score = 0.0;
   for (int k = 0; k < n; ++k) {  // np.argmax(scores + rng.random(n) * 1e-6): the first of equals
@@ -878,6 +889,14 @@ int Expert::act(const float* obs, const std::int8_t* mask) {
     if (k == 0 || noisy > best_score) best = k, best_score = noisy;
   }
   return legal_[best];
+}
+
+int Expert::act(const float* obs, const std::int8_t* mask) {
+  return act_on(mask, [&] { view_.read(obs); });
+}
+
+int Expert::act(const State& s, const observation::Plan& obs_plan, int seat, const std::int8_t* mask) {
+  return act_on(mask, [&] { view_.read(s, obs_plan, seat); });
 }
 
 }  // namespace ktenv::agents

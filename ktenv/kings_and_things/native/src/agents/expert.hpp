@@ -57,6 +57,12 @@ class Expert {
   // ExpertAgent.scores before the noise (as Greedy::scores). A MOVE_START sets the move plan, as the
   // Python agent's does; nothing is drawn.
   int scores(const float* obs, const std::int8_t* mask, int* legal, double* out);
+  // The same two from seat's facts read from the state itself (View::read(state ...)): the same results
+  // as on encode(s, obs_plan, seat), without encoding it.
+  int act(const State& s, const observation::Plan& obs_plan, int seat, const std::int8_t* mask);
+  int scores(const State& s, const observation::Plan& obs_plan, int seat, const std::int8_t* mask, int* legal,
+             double* out);
+  const View& view() const { return view_; }
 
   // After scores() or act() of a MOVE_START: move the stack of `action` (a HEX action scored there) with the plan
   // made for it, whatever the expert would have started itself (a search choosing the stack, or the learner a
@@ -75,6 +81,10 @@ class Expert {
   };
 
  private:
+  int scores_read(const int* legal, int n, double* out);  // on the view just read
+  template <class Read>
+  int act_on(const std::int8_t* mask, Read&& read);
+
   std::shared_ptr<const ExpertPlan> plan_;
   View view_;
   Pcg64 rng_;

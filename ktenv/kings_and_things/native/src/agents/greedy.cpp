@@ -275,11 +275,12 @@ Value Scorer::step_gain(int target, double strength, bool numpy_strength) {
 void Scorer::moving_members(int& things, int& heroes, double* strength) {
   things = heroes = 0;
   double thing_sum = 0.0, hero_sum = 0.0;  // integer combat values: exact in any order
-  for (int t = 0; t < P.nt; ++t)
+  v.each_on_board([&](int t) {
     if (v.mine_board(t) && v.thing_status(t) == 1) {
       ++things;
       thing_sum += P.thing_combat[t];
     }
+  });
   for (int f = 0; f < P.nf; ++f)
     if (v.hero_owner(f) == 0 && v.hero_status(f) == 1) {
       ++heroes;
@@ -358,8 +359,10 @@ void Scorer::bribe() {
   double mult = 2.0;
   if (x >= 0) {  // bribe_multiplier: income or a treasure or magic item at stake pays twice
     bool guarded = false;
-    for (int t = 0; t < P.nt && !guarded; ++t)
-      guarded = v.on_board(t) && v.thing_hex(t) == x && (P.thing_kind[t] == TREASURE || P.thing_kind[t] == MAGIC);
+    v.each_on_board_at(x, [&](int t) {
+      guarded = guarded || (v.on_board(t) && v.thing_hex(t) == x &&
+                            (P.thing_kind[t] == TREASURE || P.thing_kind[t] == MAGIC));
+    });
     mult = v.has_income(x) || guarded ? 2.0 : 1.0;
   }
   for (int k = 0; k < n; ++k) {

@@ -140,6 +140,7 @@ std::size_t View::argmax(const float* a, std::size_t count) const {  // np.argma
 }
 
 int View::argmax_or_none(int offset, int count) const {
+  if (s_) return state_argmax_or_none(offset, count);
   const float* a = obs_ + offset;
   const std::size_t best = argmax(a, static_cast<std::size_t>(count));
   return a[best] > 0 ? static_cast<int>(best) : -1;
@@ -147,12 +148,23 @@ int View::argmax_or_none(int offset, int count) const {
 
 void View::read(const float* obs) {
   obs_ = obs;
+  s_ = nullptr;
   hexes_ = terrains_ = own_strength_done_ = defence_done_ = enemy_counters_done_ = false;
   decision_ = static_cast<int>(argmax(obs + P->g_decision, static_cast<std::size_t>(P->n_decisions)));
 }
 
 void View::decode_hexes() const {
   const int h = P->h;
+  if (s_) {  // as encode writes the columns: a face-down terrain unseen reads as Desert (all zeros)
+    for (int x = 0; x < h; ++x) {
+      int t = !s_->hex_down[x] || s_->seen[seat_][x] ? s_->hex_terrain[x] : 0;
+      if (t < 0) t += 8;
+      terrain_[x] = t < N_TERRAINS ? t : 0;
+      owner_[x] = hex_col_[static_cast<std::size_t>(s_->hex_owner[x] + 1)];
+    }
+    hexes_ = true;
+    return;
+  }
   float column[N_TERRAINS];
   for (int x = 0; x < h; ++x) {
     // a face-down hex (all zeros) reads as Desert, the argmax of zeros (agents/kings_and_things/view.py)
@@ -165,7 +177,23 @@ void View::decode_hexes() const {
 
 bool View::land(int x) const { return terrain(x) != SEA; }
 
+float View::income(int p) const {
+  return s_ ? static_cast<float>(stats()[seat_of(p)][observation::INCOME]) : obs_[P->p_income + p];
+}
+
+float View::income_value(int x) const {
+  return s_ ? op_->inc_value1[static_cast<std::size_t>(s_->hex_income[x] + 1)] : obs_[P->h_income_value + x];
+}
+
+float View::income_combat(int x) const {
+  return s_ ? op_->inc_combat1[static_cast<std::size_t>(s_->hex_income[x] + 1)] : obs_[P->h_income_combat + x];
+}
+
 bool View::has_income(int x) const {
+  if (s_) {
+    const int column = op_->income_kind_lut[static_cast<std::size_t>(s_->hex_income[x] + 1)];
+    return column == P->h_income_special || column == P->h_income_city || column == P->h_income_village;
+  }
   const float sum = obs_[P->h_income_special + x] + obs_[P->h_income_city + x] + obs_[P->h_income_village + x];
   return sum > 0;
 }
@@ -178,9 +206,41 @@ int View::one_hot(int offset, int rows, int count, int row) const {
   return obs_[offset + best * rows + row] > 0 ? best : -1;
 }
 
-int View::thing_owner(int t) const { return one_hot(P->t_owner, P->nt, P->sides, t); }
+int View::thing_owner(int t) const {
+  if (!s_) return one_hot(P->t_owner, P->nt, P->sides, t);
+  const int place = s_->thing_place[t], owner = s_->thing_owner[t];
+  const bool screen = place == SCREEN;
+  // encode_things: on the board and known, on my screen, or in a trade set (R8.1.1)
+  const bool visible = board_known(t) || (screen && owner == seat_) ||
+                       (screen && s_->phase == PHASE_RECRUIT && s_->thing_selected[t]);
+  return visible ? thing_col_[static_cast<std::size_t>(owner + 1)] : -1;
+}
 
-int View::hero_owner(int f) const { return one_hot(P->e_owner, P->nf, P->n, f); }
+std::int64_t View::thing_hex(int t) const {
+  if (s_) return board_known(t) ? s_->thing_hex[t] : -1;
+  return static_cast<std::int64_t>(obs_[P->t_hex + t]);
+}
+
+bool View::thing_supported(int t) const {
+  if (!s_) return obs_[P->t_supported + t] > 0;
+  if (!own_done_) tally_own();
+  return supported_.test(t);
+}
+
+float View::thing_status(int t) const {
+  if (s_) return board_known(t) ? static_cast<float>(s_->thing_status[t]) : 0.0f;
+  return obs_[P->t_status + t];
+}
+
+float View::bearer(int t) const {
+  if (s_) return board_known(t) ? static_cast<float>(s_->thing_bearer[t]) : -1.0f;
+  return obs_[P->t_bearer + t];
+}
+
+int View::hero_owner(int f) const {
+  if (s_) return hero_col_[static_cast<std::size_t>(s_->hero_owner[f] + 1)];
+  return one_hot(P->e_owner, P->nf, P->n, f);
+}
 
 int View::reg_side(int offset) const { return argmax_or_none(offset, P->sides); }
 
@@ -195,13 +255,14 @@ const double* View::own_strength() {
   if (own_strength_done_) return own_strength_.data();
   const int h = P->h;
   for (int x = 0; x < h; ++x) own_strength_[x] = 0.0;
-  for (int t = 0; t < P->nt; ++t) {  // np.bincount: in Thing id order
-    if (P->thing_kind[t] != CREATURE || !mine_board(t)) continue;  // the cheap tests first
+  auto add = [&](int t) {  // np.bincount: in Thing id order
+    if (P->thing_kind[t] != CREATURE || !mine_board(t)) return;  // the cheap tests first
     const std::int64_t x = thing_hex(t);
-    if (x < 0 || x >= h) continue;  // on the board means on a hex; numpy would raise
+    if (x < 0 || x >= h) return;  // on the board means on a hex; numpy would raise
     const double weight = P->thing_combat[t] * (thing_supported(t) ? 1.0 : 0.35);
     own_strength_[x] += weight;
-  }
+  };
+  each_on_board(add);
   bool heroes = false;
   for (int x = 0; x < h; ++x) hero_strength_[x] = 0.0;
   for (int f = 0; f < P->nf; ++f) {
@@ -251,7 +312,8 @@ float View::own_counters(int x) const { return hexes_column(P->h_things, 0, x) +
 
 float View::own_army(int x) const {  // float32 sums of whole numbers: exact in any order
   float army = 0.0f;
-  for (int k = 0; k < 6; ++k) army += obs_[P->h_own_value + k * P->h + x];
+  if (s_ && !own_done_) tally_own();
+  for (int k = 0; k < 6; ++k) army += s_ ? own_value_[static_cast<std::size_t>(k * P->h + x)] : obs_[P->h_own_value + k * P->h + x];
   return army + hexes_column(P->h_heroes, 0, x);
 }
 
@@ -260,7 +322,7 @@ bool View::event_without_effect(int t) {
   if (code == 0) return false;
   bool found = false;
   if (code == 4) {  // Defection: a hero to take and a hex of mine with room for it
-    for (int f = 0; f < P->nf && !found; ++f) found = obs_[P->e_pool + f] > 0 || hero_owner(f) > 0;
+    for (int f = 0; f < P->nf && !found; ++f) found = hero_in_pool(f) || hero_owner(f) > 0;
     if (!found) return true;
     found = false;
   }

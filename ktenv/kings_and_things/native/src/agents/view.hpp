@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/observation.hpp"
+
 namespace ktenv::agents {
 
 struct GreedyPlan {
@@ -55,17 +57,23 @@ std::shared_ptr<const GreedyPlan> make_greedy_plan(const std::map<std::string, s
 // Named facts of one observation. read() finds the decision; the hexes and the derived facts (own
 // strength, defence ...) are decoded once on first use, like View's memoised methods; a Thing's or a
 // hero's facts are read when asked (most Things are in the cup: decoding them all would cost more).
-// No allocation after construction.
+//
+// read(state, plan, seat) gives the same facts, bit for bit, without encoding the observation: each is
+// read from the state as encode() would write it for that seat (nothing the seat could not see at the
+// table), and a column without such a reading comes from one full encode, made on first use. The search's
+// rollouts read the expert's facts this way (tests/native/test_native_view.py compares the two on every
+// fact the agents read).
 class View {
  public:
   explicit View(const GreedyPlan& plan);
   void read(const float* obs);
+  void read(const State& s, const observation::Plan& obs_plan, int seat);
 
   const GreedyPlan& plan() const { return *P; }
   int decision() const { return decision_; }
   // players, by relative seat (0 = me)
-  float gold(int p) const { return obs_[P->p_gold + p]; }
-  float income(int p) const { return obs_[P->p_income + p]; }
+  float gold(int p) const { return s_ ? static_cast<float>(s_->gold[seat_of(p)]) : obs_[P->p_gold + p]; }
+  float income(int p) const;
   // hexes
   int terrain(int x) const {
     if (!hexes_) decode_hexes();
@@ -77,24 +85,34 @@ class View {
   }
   bool land(int x) const;
   bool unexplored(int x) const { return land(x) && owner(x) < 0; }
-  std::int64_t fort(int x) const { return static_cast<std::int64_t>(obs_[P->h_fort + x]); }
-  float income_value(int x) const { return obs_[P->h_income_value + x]; }
-  float income_combat(int x) const { return obs_[P->h_income_combat + x]; }
+  std::int64_t fort(int x) const { return s_ ? s_->hex_fort[x] : static_cast<std::int64_t>(obs_[P->h_fort + x]); }
+  float income_value(int x) const;
+  float income_combat(int x) const;
   bool has_income(int x) const;
-  float hexes_column(int offset, int side, int x) const { return obs_[offset + side * P->h + x]; }
+  float hexes_column(int offset, int side, int x) const {
+    if (!s_) return obs_[offset + side * P->h + x];
+    const int block = offset == P->h_things ? 0 : offset == P->h_hidden ? 1 : offset == P->h_known_combat ? 2
+                      : offset == P->h_heroes ? 3 : offset == P->h_hero_combat ? 4 : -1;
+    if (block < 0) return at(offset + side * P->h + x);
+    if (!stacks_done_) tally_stacks();
+    return stacks_[static_cast<std::size_t>((block * P->sides + side) * P->h + x)];
+  }
   // Things (catalog ids) and hero faces
-  bool on_board(int t) const { return obs_[P->t_on_board + t] > 0; }
+  bool on_board(int t) const { return s_ ? board_known(t) : obs_[P->t_on_board + t] > 0; }
   int thing_owner(int t) const;  // relative side, n = neutral, -1 unknown
-  std::int64_t thing_hex(int t) const { return static_cast<std::int64_t>(obs_[P->t_hex + t]); }
-  bool thing_supported(int t) const { return obs_[P->t_supported + t] > 0; }
+  std::int64_t thing_hex(int t) const;
+  bool thing_supported(int t) const;
   bool mine_board(int t) const { return on_board(t) && thing_owner(t) == 0; }
-  float thing_status(int t) const { return obs_[P->t_status + t]; }
-  float bearer(int t) const { return obs_[P->t_bearer + t]; }
+  float thing_status(int t) const;
+  float bearer(int t) const;
   int hero_owner(int f) const;
-  std::int64_t hero_hex(int f) const { return static_cast<std::int64_t>(obs_[P->e_hex + f]); }
-  float hero_status(int f) const { return obs_[P->e_status + f]; }
-  // registers
-  float reg_scalar(int offset) const { return obs_[offset]; }
+  std::int64_t hero_hex(int f) const {
+    return s_ ? s_->hero_hex[f] : static_cast<std::int64_t>(obs_[P->e_hex + f]);
+  }
+  float hero_status(int f) const { return s_ ? static_cast<float>(s_->hero_status[f]) : obs_[P->e_status + f]; }
+  bool hero_in_pool(int f) const { return at(P->e_pool + f) > 0; }
+  // registers, or any column by its offset
+  float reg_scalar(int offset) const { return at(offset); }
   int reg_side(int offset) const;  // one-hot over relative sides: the side or -1
   int reg_hex(int offset) const { return argmax_or_none(offset, P->h); }
   int reg_thing(int offset) const { return argmax_or_none(offset, P->nt); }
@@ -112,12 +130,52 @@ class View {
   bool own_terrain_without_income(int terrain);
   double thing_value(int t);
   std::size_t argmax(const float* a, std::size_t count) const;
+  // f(t), in catalog order, for every Thing that may be on the board as the seat sees it (on_board(t) is false
+  // for the others): all of them in an observation, those on the board (at hex x) in a state read
+  template <class F>
+  void each_on_board(F&& f) const {
+    if (s_)
+      s_->things.board.each(f);
+    else
+      for (int t = 0; t < P->nt; ++t) f(t);
+  }
+  template <class F>
+  void each_on_board_at(int x, F&& f) const {
+    if (s_)
+      s_->things.board_at[static_cast<std::size_t>(x)].each(f);
+    else
+      for (int t = 0; t < P->nt; ++t) f(t);
+  }
+  // ... and every Thing that may be on my screen
+  template <class F>
+  void each_on_my_screen(F&& f) const {
+    if (s_)
+      s_->things.screen_of[static_cast<std::size_t>(seat_)].each(f);
+    else
+      for (int t = 0; t < P->nt; ++t) f(t);
+  }
+  // the full encodes a state-read View made (for the tests and the benchmarks)
+  std::int64_t encodes() const { return encodes_; }
 
  private:
+  float at(int offset) const { return s_ ? state_at(offset) : obs_[offset]; }
   int argmax_or_none(int offset, int count) const;
   int one_hot(int offset, int rows, int count, int row) const;
   void decode_hexes() const;
   void decode_terrains();
+  // read from the state (view_state.cpp)
+  int seat_of(int p) const { return (seat_ + p) % P->n; }
+  bool board_known(int t) const {  // encode_things: on the board, and mine or known to all
+    return s_->thing_place[t] == BOARD &&
+           (s_->thing_owner[t] == seat_ || s_->thing_public[t] || s_->thing_face_up[t]);
+  }
+  float state_at(int offset) const;
+  int state_argmax_or_none(int offset, int count) const;
+  const float* encoded() const;
+  const observation::StatTable& stats() const;
+  void tally_stacks() const;
+  void tally_own() const;
+  float register_value(int index) const;
 
   const GreedyPlan* P;
   const float* obs_ = nullptr;
@@ -129,6 +187,20 @@ class View {
   unsigned own_terrains_ = 0, own_free_terrains_ = 0;
   bool terrains_ = false, own_strength_done_ = false, defence_done_ = false,
        enemy_counters_done_ = false;
+  // a state read: the state, the encoder's plan, the seat; what it tallied on first use
+  const State* s_ = nullptr;
+  const observation::Plan* op_ = nullptr;
+  int seat_ = 0;
+  std::array<int, 8> hex_col_{}, thing_col_{}, hero_col_{};  // owner code + 1 -> relative column, -1 none
+  mutable observation::StatTable stats_{};
+  mutable std::vector<float> stacks_;     // things, hidden, known combat, heroes, hero combat: [block][side * h + x]
+  mutable std::vector<float> own_value_;  // hexes.own_value_1 .. : [column * h + x]
+  mutable ThingBits supported_;
+  mutable std::vector<std::pair<int, float>> registers_;
+  mutable std::vector<float> encoded_;
+  mutable bool stats_done_ = false, stacks_done_ = false, own_done_ = false, registers_done_ = false,
+               encoded_done_ = false;
+  mutable std::int64_t encodes_ = 0;
 };
 
 }  // namespace ktenv::agents

@@ -125,6 +125,25 @@ std::vector<std::pair<int, int>> sparse_ranges(const Plan& P) {
   return out;
 }
 
+// The [begin, end) ranges the registers write into, sorted and merged.
+std::vector<std::pair<int, int>> register_columns(const Plan& P) {
+  std::vector<std::pair<int, int>> spans;
+  for (const Register& r : P.registers) {
+    const int width = r.kind == R_SCALAR ? 1 : r.kind == R_HEX ? P.h : r.kind == R_THING ? P.nt
+                      : r.kind == R_HERO ? P.nf : P.sides;
+    spans.emplace_back(r.offset, r.offset + width);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<int, int>> out;
+  for (const auto& [begin, end] : spans) {
+    if (!out.empty() && begin <= out.back().second)
+      out.back().second = std::max(out.back().second, end);
+    else
+      out.emplace_back(begin, end);
+  }
+  return out;
+}
+
 }  // namespace
 
 Getter getter_of(const std::string& frame, const std::string& field) {
@@ -268,6 +287,7 @@ Plan make_plan(const std::map<std::string, std::int64_t>& ints,
     P.registers.push_back(r);
   }
   group_registers(P);
+  P.register_columns = register_columns(P);
   P.sparse = sparse_ranges(P);
   return P;
 }
@@ -620,36 +640,35 @@ void encode_heroes(const Sheet& w) {
   }
 }
 
-// One register's value into its column (its kind decides which).
-void place_value(const Sheet& w, const Register& r, std::int64_t v) {
-  const Plan& P = w.P;
-  if (r.visible == V_ACTOR && w.s.actor != w.p) return;
-  if (r.visible == V_OWNER && (!(v >= 0 && v < P.nt) || w.s.thing_owner[v] != w.p)) return;
-  const int* side_of = &P.side_of[static_cast<std::size_t>(w.p) * 8];
+// One register's value into its column (its kind decides which): put(index, value).
+template <class Put>
+void place_value(const State& s, const Plan& P, int p, const Register& r, std::int64_t v, Put& put) {
+  if (r.visible == V_ACTOR && s.actor != p) return;
+  if (r.visible == V_OWNER && (!(v >= 0 && v < P.nt) || s.thing_owner[v] != p)) return;
+  const int* side_of = &P.side_of[static_cast<std::size_t>(p) * 8];
   switch (r.kind) {
     case R_SCALAR:
-      w.out[r.offset] = clip(v, r.high);
+      put(r.offset, clip(v, r.high));
       break;
     case R_SIDE:
     case R_OWN_SIDE:
-      if ((v >= 0 && v < P.n) || v == NEUTRAL) w.out[r.offset + side_of[v + 1]] = 1;
+      if ((v >= 0 && v < P.n) || v == NEUTRAL) put(r.offset + side_of[v + 1], 1.0f);
       break;
     case R_HEX:
-      if (v >= 0 && v < P.h) w.out[r.offset + v] = 1;
+      if (v >= 0 && v < P.h) put(r.offset + static_cast<int>(v), 1.0f);
       break;
     case R_THING:
-      if (v >= 0 && v < P.nt) w.out[r.offset + v] = 1;
+      if (v >= 0 && v < P.nt) put(r.offset + static_cast<int>(v), 1.0f);
       break;
     default:  // HERO
-      if (v >= 0 && v < P.nf) w.out[r.offset + v] = 1;
+      if (v >= 0 && v < P.nf) put(r.offset + static_cast<int>(v), 1.0f);
   }
 }
 
 // The registers of the procedures under way, frame by frame in the state's order (as Python does).
-void encode_registers(const Sheet& w) {
-  const State& s = w.s;
-  const Plan& P = w.P;
-  const int* side_of = &P.side_of[static_cast<std::size_t>(w.p) * 8];
+template <class Put>
+void each_register(const State& s, const Plan& P, int p, Put&& put) {
+  const int* side_of = &P.side_of[static_cast<std::size_t>(p) * 8];
   std::int64_t v = 0;
   for (int i = 0; i < s.frames.count; ++i) {
     const auto [begin, end] = P.frame_registers[static_cast<std::size_t>(s.frames.order[i])];
@@ -658,10 +677,10 @@ void encode_registers(const Sheet& w) {
       if (r.kind == R_PER_SIDE) {
         for (int side = 0; side <= P.n; ++side) {
           int code = side < P.n ? side : NEUTRAL;
-          if (r.get(s, code, v) && v != 0) w.out[r.offset + side_of[code + 1]] = clip(v, r.high);
+          if (r.get(s, code, v) && v != 0) put(r.offset + side_of[code + 1], clip(v, r.high));
         }
-      } else if (r.get(s, r.kind == R_OWN_SIDE ? w.p : r.index, v)) {
-        place_value(w, r, v);
+      } else if (r.get(s, r.kind == R_OWN_SIDE ? p : r.index, v)) {
+        place_value(s, P, p, r, v, put);
       }
     }
   }
@@ -703,8 +722,13 @@ void encode(const State& s, const Plan& P, int p, float* out, const StatTable* s
   encode_own_creatures(w);
   ScreenTally screen = encode_things(w);
   encode_heroes(w);
-  encode_registers(w);
+  each_register(s, P, p, [out](int index, float v) { out[index] = v; });
   encode_self(w, screen);
+}
+
+void register_writes(const State& s, const Plan& P, int p, std::vector<std::pair<int, float>>& out) {
+  out.clear();
+  each_register(s, P, p, [&out](int index, float v) { out.emplace_back(index, v); });
 }
 
 void encode_all(const State& s, const Plan& P, float* out) {

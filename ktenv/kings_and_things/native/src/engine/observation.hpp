@@ -81,6 +81,8 @@ struct Plan {
   // grouped by frame kind, in Python's order within a kind; registers[span.first .. span.second) of a kind
   std::vector<Register> registers;
   std::array<std::pair<int, int>, kFrameKinds> frame_registers{};
+  // the [begin, end) ranges of the register columns (merged): nothing else writes there
+  std::vector<std::pair<int, int>> register_columns;
   // [begin, end) ranges that encode zeroes first: everything but the rows it writes whole (whole_rows)
   std::vector<std::pair<int, int>> sparse;
 };
@@ -94,6 +96,10 @@ void player_stats(const State& s, const Plan& plan, StatTable& out);
 
 // The observation of player p into out[0 .. plan.size) (stats: player_stats of s, or nullptr).
 void encode(const State& s, const Plan& plan, int p, float* out, const StatTable* stats = nullptr);
+// The register columns encode writes for player p, in its order, as (index, value): a later pair for an
+// index overwrites an earlier one; every other register column is 0.
+void register_writes(const State& s, const Plan& plan, int p, std::vector<std::pair<int, float>>& out);
+
 // Every seat's observation: out[q * plan.size ...] for q = 0 .. n-1 (the statistics computed once).
 void encode_all(const State& s, const Plan& plan, float* out);
 

@@ -101,10 +101,11 @@ void Search::collect(Roller& r, State& w, std::vector<int>& legal) const {
   legal.assign(found.data(), found.data() + allowed(r.mask.data(), size, found.data()));
 }
 
-// The rollout policy's action for player p (greedy or expert; r.mask: w's mask, from collect)
+// The rollout policy's action for player p (greedy or expert; r.mask: w's mask, from collect). The expert
+// reads p's facts from w itself (View::read(state ...)): the same as from p's observation, a third of the time.
 int Search::policy_act(Roller& r, State& w, int p) {
+  if (opt_.rollout == EXPERT) return r.expert[p].act(w, obs_, p, r.mask.data());
   observation::encode(w, obs_, p, r.obs_buf.data());
-  if (opt_.rollout == EXPERT) return r.expert[p].act(r.obs_buf.data(), r.mask.data());
   return r.greedy[p].act(r.obs_buf.data(), r.mask.data());
 }
 
@@ -113,10 +114,9 @@ int Search::policy_act(Roller& r, State& w, int p) {
 void Search::follow_start(Roller& r, State& w, int action) {
   if (r.expert.empty() || w.decision != decision::MOVE_START) return;
   const int p = w.actor;
-  observation::encode(w, obs_, p, r.obs_buf.data());
   r.scratch_legal.resize(static_cast<std::size_t>(plan_->n_actions));
   r.scratch_scores.resize(static_cast<std::size_t>(plan_->n_actions));
-  r.expert[p].scores(r.obs_buf.data(), r.mask.data(), r.scratch_legal.data(), r.scratch_scores.data());
+  r.expert[p].scores(w, obs_, p, r.mask.data(), r.scratch_legal.data(), r.scratch_scores.data());
   r.expert[p].follow(action);
 }
 
@@ -200,10 +200,17 @@ double Search::critic_value(Roller& r, const State& w, int seat) const {
 void Search::play_out(Roller& r, State& w) {
   std::vector<int> legal;
   for (int i = 0; i < opt_.cutoff && !over(w) && !out_of_time(); ++i) {
-    collect(r, w, legal);
-    if (legal.empty()) break;  // no legal action: never in a correct engine
-    const int a = opt_.rollout != RANDOM ? policy_act(r, w, w.actor)
-                                         : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
+    int a = -1;
+    if (opt_.rollout == EXPERT) {  // the expert lists the mask's actions itself
+      r.mask.resize(static_cast<std::size_t>(w.t->layout.size));
+      machine::legal_mask(w, r.mask.data());
+      a = policy_act(r, w, w.actor);
+    } else {
+      collect(r, w, legal);
+      if (!legal.empty())
+        a = opt_.rollout == GREEDY ? policy_act(r, w, w.actor) : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
+    }
+    if (a < 0) break;  // no legal action: never in a correct engine
     machine::step_legal(w, a);
   }
 }
