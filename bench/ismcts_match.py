@@ -1,6 +1,11 @@
 """A 2-player match of one search agent against one opponent, seats swapped every game.
 
     python bench/ismcts_match.py "ismcts:seconds=0.1,rollout=expert" expert --games 40 --workers 2
+    python bench/ismcts_match.py ismcts expert --games 200 --seed 19000 --out runs/ismcts_200.jsonl
+
+A line per finished game shows the tally so far. With ``--out`` every finished game is appended to a
+JSON-lines file at once; run the same command again after an interruption and the games already there
+are not played again (the file must hold games of the same match: search, opponent, round limit).
 
 Prints the search agent's wins, its win share with a 95% Wilson interval, the games' rounds, and the
 search's decisions per game and seconds per decision (measured in native code: `last_seconds`); with
@@ -12,9 +17,12 @@ Game g has seed `seed + g`; the search agent sits in seat g % 2. A drawn or unfi
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
 from ktenv import agents
 from ktenv.kings_and_things.arena import agent_seed, encoder_for
@@ -64,6 +72,27 @@ def play(job: tuple[str, str, int, int, int]) -> dict:
             "deviated": deviated}
 
 
+def finished_games(path: Path, match: dict) -> dict[int, dict]:
+    """The games of this match already in `path`, by seed; a torn last line (an interrupted write) is
+    dropped from the file, anything else unreadable or of another match stops with an error."""
+    if not path.exists():
+        return {}
+    lines = path.read_text().splitlines(keepends=True)
+    games: dict[int, dict] = {}
+    for i, line in enumerate(lines):
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            if i == len(lines) - 1 and not line.endswith("\n"):
+                path.write_text("".join(lines[:-1]))  # the game is played again
+                break
+            raise SystemExit(f"ismcts_match: {path} line {i + 1} is not JSON") from None
+        if not isinstance(r, dict) or {k: r.get(k) for k in match} != match or not isinstance(r.get("game_seed"), int):
+            raise SystemExit(f"ismcts_match: {path} line {i + 1} is not a game of this match ({match})")
+        games[r["game_seed"]] = r
+    return games
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("search")
@@ -72,10 +101,28 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=16000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--max-rounds", type=int, default=40)
+    ap.add_argument("--out", type=Path, help="JSON lines, a finished game each; games already there are skipped")
     args = ap.parse_args()
+    match = {"search": args.search, "other": args.other, "max_rounds": args.max_rounds}
+    done = finished_games(args.out, match) if args.out else {}
     jobs = [(args.search, args.other, args.seed + g, g % 2, args.max_rounds) for g in range(args.games)]
+    results = [done[job[2]] for job in jobs if job[2] in done]
+    if results:
+        print(f"{len(results)} games already in {args.out}", flush=True)
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(play, jobs))
+        futures = {pool.submit(play, job): job for job in jobs if job[2] not in done}
+        for future in as_completed(futures):
+            r = {**match, "game_seed": futures[future][2], "seat": futures[future][3], **future.result()}
+            results.append(r)
+            if args.out:
+                with open(args.out, "a") as f:  # one write a game: an interruption loses at most the game under way
+                    f.write(json.dumps(r) + "\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+            wins = sum(x["won"] for x in results)
+            outcome = {1.0: "won", 0.0: "lost"}.get(r["won"], "drawn")
+            print(f"[{len(results)}/{len(jobs)}] seed {r['game_seed']}: {outcome} in {r['rounds']} rounds; "
+                  f"{wins:g} of {len(results)} so far", flush=True)
     wins = sum(r["won"] for r in results)
     lo, hi = wilson(wins, len(results))
     searched = sum(r["searched"] for r in results)
