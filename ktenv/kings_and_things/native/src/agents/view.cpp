@@ -313,7 +313,8 @@ float View::own_counters(int x) const { return hexes_column(P->h_things, 0, x) +
 float View::own_army(int x) const {  // float32 sums of whole numbers: exact in any order
   float army = 0.0f;
   if (s_ && !own_done_) tally_own();
-  for (int k = 0; k < 6; ++k) army += s_ ? own_value_[static_cast<std::size_t>(k * P->h + x)] : obs_[P->h_own_value + k * P->h + x];
+  const float* own_value = s_ ? own_value_.data() : obs_ + P->h_own_value;
+  for (int k = 0; k < 6; ++k) army += own_value[k * P->h + x];
   return army + hexes_column(P->h_heroes, 0, x);
 }
 

@@ -380,10 +380,13 @@ int Batch::native_action(Game& g, int seat) {
   const std::int8_t* mask = mask_of(g.s);
   if (seat != RANDOM) {  // it sees what an external seat would: its own observation and mask
     auto p = static_cast<std::size_t>(g.s.actor);
-    observation::encode(g.s, *plan_, static_cast<int>(p), g.seen.data(), stats_of(g));
-    int a = seat == GREEDY ? g.greedy[p]->act(g.seen.data(), mask)
-            : seat == EXPERT ? g.expert[p]->act(g.seen.data(), mask)
-                             : g.policy[p]->act(g.seen.data(), mask);
+    int a = -1;
+    if (seat == EXPERT) {  // the same facts read from the state, without encoding them (agents/view.hpp)
+      a = g.expert[p]->act(g.s, *plan_, static_cast<int>(p), mask);
+    } else {
+      observation::encode(g.s, *plan_, static_cast<int>(p), g.seen.data(), stats_of(g));
+      a = seat == GREEDY ? g.greedy[p]->act(g.seen.data(), mask) : g.policy[p]->act(g.seen.data(), mask);
+    }
     if (a < 0) throw InvariantViolation("no legal action at a decision");
     return a;
   }
