@@ -6,7 +6,8 @@ seat's observation. Seeded games are played (2, 3, 4 and 6 players; house conten
 encounter powers) and at every decision, for every seat, `view_differences` compares every column by its
 offset and every named fact of every hex, Thing, hero face and register: none may differ. So the state
 read shows a seat nothing its observation hides (RD8.2's Lucky Charm window, face-down terrain R20.3,
-hidden stacks and screens), and the expert acting on it chooses what it chooses on the observation.
+hidden stacks and screens), and the expert acting on it chooses what it chooses on the observation. The
+worlds the search samples for the actor (what its rollouts read) are compared the same way.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ktenv.kings_and_things.engine import machine  # noqa: E402
 from ktenv.kings_and_things.native import core  # noqa: E402
 from ktenv.kings_and_things.native.expert import expert_plan, expert_plan_for  # noqa: E402
 from ktenv.kings_and_things.native.observation import NativeObservationEncoder, native_state  # noqa: E402
+from ktenv.kings_and_things.worlds import native_sampling  # noqa: E402
 
 pytestmark = pytest.mark.usefixtures("no_shadow")  # they compare two readings, not the engines
 
@@ -47,10 +49,16 @@ def play_compared(cfg: GameConfig, seed: int, decisions: int) -> tuple[int, int]
         if s.game_over:
             break
         ns = native_state(s)
-        for q in range(cfg.n_players):
-            differ = core().view_differences(plan.greedy_plan, enc.plan, ns, q, enc.encode(s, q))
-            assert differ == [], f"seed {seed}, decision {k}, seat {q}: {differ[:5]}"
-            views += 1
+        states = [("game", ns)]
+        if k % 10 == 0 and native_sampling(cfg):  # a world the actor cannot tell from the game: a rollout's start
+            states.append(("world", core().WorldSampler(ns, s.actor).sample(str(seed * 1000 + k))[0]))
+        for what, state in states:
+            for q in range(cfg.n_players):
+                obs = np.empty(enc.size, np.float32)
+                enc.plan.encode(state, q, obs)
+                differ = core().view_differences(plan.greedy_plan, enc.plan, state, q, obs)
+                assert differ == [], f"seed {seed}, decision {k} ({what}), seat {q}: {differ[:5]}"
+                views += 1
         p, mask = s.actor, machine.legal_mask(s).astype(np.int8)
         a = on_obs[p].act(enc.encode(s, p), mask)
         assert on_state[p].act_state(ns, enc.plan, p, mask) == a, f"seed {seed}, decision {k}: another choice"
