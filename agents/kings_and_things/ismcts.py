@@ -581,7 +581,7 @@ def parse_options(text: str) -> dict:
 
 
 # What the bare name ``ismcts`` plays: the strongest setting measured, paired root evaluation over the expert's
-# three best moves (169 of 200 two-player games against ``expert``, 84.5% [78.8, 88.9]; docs/arena.md).
+# three best moves (172 of 200 two-player games against ``expert``, 86.0% [80.5, 90.1]; docs/arena.md).
 # ``ismcts:OPTIONS`` starts from the class defaults (the first version's tree) instead.
 STRONGEST = "seconds=0.15,rollout=expert,cutoff=150,paired=3,z=2"
 

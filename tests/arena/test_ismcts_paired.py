@@ -24,7 +24,7 @@ def test_paired_options():
     a = agents.make("ismcts:rollout=expert,paired=3,z=1.5,seconds=0.1", seed=1)
     assert (a.paired, a.z) == (3, 1.5)
     assert a.follow and a.needs_observation  # its own expert decides candidate 0 and carries out moves
-    strongest = agents.make("ismcts", seed=1)  # the bare name: the setting that beat expert 84.5% of 200 games
+    strongest = agents.make("ismcts", seed=1)  # the bare name: the setting that beat expert 86% of 200 games
     assert (strongest.paired, strongest.rollout, strongest.cutoff, strongest.z, strongest.seconds) == (
         3, "expert", 150, 2.0, 0.15)
     assert agents.make("ismcts:rollout=greedy", seed=1).paired == 0

@@ -101,8 +101,8 @@ void Search::collect(Roller& r, State& w, std::vector<int>& legal) const {
   legal.assign(found.data(), found.data() + allowed(r.mask.data(), size, found.data()));
 }
 
-// The rollout policy's action for player p (greedy or expert; r.mask: w's mask, from collect). The expert
-// reads p's facts from w itself (View::read(state ...)): the same as from p's observation, a third of the time.
+// The rollout policy's action for player p (greedy or expert; r.mask: w's mask). The expert reads p's facts
+// from w itself (View::read(state ...)): the same facts as p's observation gives, without encoding it.
 int Search::policy_act(Roller& r, State& w, int p) {
   if (opt_.rollout == EXPERT) return r.expert[p].act(w, obs_, p, r.mask.data());
   observation::encode(w, obs_, p, r.obs_buf.data());
@@ -208,7 +208,8 @@ void Search::play_out(Roller& r, State& w) {
     } else {
       collect(r, w, legal);
       if (!legal.empty())
-        a = opt_.rollout == GREEDY ? policy_act(r, w, w.actor) : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
+        a = opt_.rollout == GREEDY ? policy_act(r, w, w.actor)
+                                   : legal[rng_.below(static_cast<std::int64_t>(legal.size()))];
     }
     if (a < 0) break;  // no legal action: never in a correct engine
     machine::step_legal(w, a);
