@@ -203,57 +203,47 @@ std::vector<std::string> view_differences(const GreedyPlan& P, const ktenv::obse
     if (!(x == y || (x != x && y != y)) || std::signbit(x) != std::signbit(y))
       out.push_back(what + ": observation " + std::to_string(x) + ", state " + std::to_string(y));
   };
-  auto at = [](const char* name, int i) { return std::string(name) + "(" + std::to_string(i) + ")"; };
-  same("decision", a.decision(), b.decision());
-  for (int p = 0; p < P.n; ++p) same(at("gold", p), a.gold(p), b.gold(p)), same(at("income", p), a.income(p), b.income(p));
+  auto at = [](const std::string& name, int i) { return name + "(" + std::to_string(i) + ")"; };
+// a fact of both views: View::call, named `name` at index i
+#define KTENV_SAME(name, i, call) same(at(name, i), static_cast<double>(a.call), static_cast<double>(b.call))
+  KTENV_SAME("decision", 0, decision());
+  for (int p = 0; p < P.n; ++p) KTENV_SAME("gold", p, gold(p)), KTENV_SAME("income", p, income(p));
   for (int x = 0; x < P.h; ++x) {
-    same(at("terrain", x), a.terrain(x), b.terrain(x));
-    same(at("owner", x), a.owner(x), b.owner(x));
-    same(at("fort", x), static_cast<double>(a.fort(x)), static_cast<double>(b.fort(x)));
-    same(at("income_value", x), a.income_value(x), b.income_value(x));
-    same(at("income_combat", x), a.income_combat(x), b.income_combat(x));
-    same(at("has_income", x), a.has_income(x), b.has_income(x));
-    same(at("unexplored", x), a.unexplored(x), b.unexplored(x));
-    same(at("hex_room", x), a.hex_room(x), b.hex_room(x));
-    same(at("own_counters", x), a.own_counters(x), b.own_counters(x));
-    same(at("own_army", x), a.own_army(x), b.own_army(x));
-    same(at("enemy_counters", x), a.enemy_counters(x), b.enemy_counters(x));
-    same(at("own_strength", x), a.own_strength()[x], b.own_strength()[x]);
-    same(at("defence", x), a.defence()[x], b.defence()[x]);
+    KTENV_SAME("terrain", x, terrain(x)), KTENV_SAME("owner", x, owner(x)), KTENV_SAME("fort", x, fort(x));
+    KTENV_SAME("income_value", x, income_value(x)), KTENV_SAME("income_combat", x, income_combat(x));
+    KTENV_SAME("has_income", x, has_income(x)), KTENV_SAME("unexplored", x, unexplored(x));
+    KTENV_SAME("hex_room", x, hex_room(x)), KTENV_SAME("own_counters", x, own_counters(x));
+    KTENV_SAME("own_army", x, own_army(x)), KTENV_SAME("enemy_counters", x, enemy_counters(x));
+    KTENV_SAME("own_strength", x, own_strength()[x]), KTENV_SAME("defence", x, defence()[x]);
     for (int side = 0; side < P.sides; ++side) {
       for (int column : {P.h_things, P.h_hidden, P.h_known_combat, P.h_heroes, P.h_hero_combat})
-        same(at("hexes_column", column) + at("", side) + at("", x), a.hexes_column(column, side, x),
-             b.hexes_column(column, side, x));
-      if (side > 0) same(at("side_strength", side) + at("", x), a.side_strength(side, x), b.side_strength(side, x));
+        KTENV_SAME("hexes_column" + at("", column) + at("", side), x, hexes_column(column, side, x));
+      if (side > 0) KTENV_SAME("side_strength" + at("", side), x, side_strength(side, x));
     }
   }
   for (int t = 0; t < P.nt; ++t) {
-    same(at("on_board", t), a.on_board(t), b.on_board(t));
-    same(at("thing_owner", t), a.thing_owner(t), b.thing_owner(t));
-    same(at("thing_hex", t), static_cast<double>(a.thing_hex(t)), static_cast<double>(b.thing_hex(t)));
-    same(at("thing_supported", t), a.thing_supported(t), b.thing_supported(t));
-    same(at("thing_status", t), a.thing_status(t), b.thing_status(t));
-    same(at("bearer", t), a.bearer(t), b.bearer(t));
-    same(at("thing_value", t), a.thing_value(t), b.thing_value(t));
-    same(at("event_without_effect", t), a.event_without_effect(t), b.event_without_effect(t));
+    KTENV_SAME("on_board", t, on_board(t)), KTENV_SAME("thing_owner", t, thing_owner(t));
+    KTENV_SAME("thing_hex", t, thing_hex(t)), KTENV_SAME("thing_supported", t, thing_supported(t));
+    KTENV_SAME("thing_status", t, thing_status(t)), KTENV_SAME("bearer", t, bearer(t));
+    KTENV_SAME("thing_value", t, thing_value(t)), KTENV_SAME("event_without_effect", t, event_without_effect(t));
   }
   for (int f = 0; f < P.nf; ++f) {
-    same(at("hero_owner", f), a.hero_owner(f), b.hero_owner(f));
-    same(at("hero_hex", f), static_cast<double>(a.hero_hex(f)), static_cast<double>(b.hero_hex(f)));
-    same(at("hero_status", f), a.hero_status(f), b.hero_status(f));
-    same(at("hero_in_pool", f), a.hero_in_pool(f), b.hero_in_pool(f));
+    KTENV_SAME("hero_owner", f, hero_owner(f)), KTENV_SAME("hero_hex", f, hero_hex(f));
+    KTENV_SAME("hero_status", f, hero_status(f)), KTENV_SAME("hero_in_pool", f, hero_in_pool(f));
   }
-  for (int k = 0; k < 8; ++k)
-    same(at("own_terrain", k), a.own_terrain(k), b.own_terrain(k)),
-        same(at("own_terrain_without_income", k), a.own_terrain_without_income(k), b.own_terrain_without_income(k));
+  for (int k = 0; k < 8; ++k) {
+    KTENV_SAME("own_terrain", k, own_terrain(k));
+    KTENV_SAME("own_terrain_without_income", k, own_terrain_without_income(k));
+  }
   for (const auto& r : O.registers) {
     const int o = r.offset;
-    if (r.kind == ktenv::observation::R_HEX) same(at("reg_hex", o), a.reg_hex(o), b.reg_hex(o));
-    if (r.kind == ktenv::observation::R_THING) same(at("reg_thing", o), a.reg_thing(o), b.reg_thing(o));
-    if (r.kind == ktenv::observation::R_HERO) same(at("reg_hero", o), a.reg_hero(o), b.reg_hero(o));
-    if (r.kind >= ktenv::observation::R_SIDE) same(at("reg_side", o), a.reg_side(o), b.reg_side(o));
+    if (r.kind == ktenv::observation::R_HEX) KTENV_SAME("reg_hex", o, reg_hex(o));
+    if (r.kind == ktenv::observation::R_THING) KTENV_SAME("reg_thing", o, reg_thing(o));
+    if (r.kind == ktenv::observation::R_HERO) KTENV_SAME("reg_hero", o, reg_hero(o));
+    if (r.kind >= ktenv::observation::R_SIDE) KTENV_SAME("reg_side", o, reg_side(o));
   }
-  for (int o = 0; o < P.size; ++o) same(at("column", o), a.reg_scalar(o), b.reg_scalar(o));
+  for (int o = 0; o < P.size; ++o) KTENV_SAME("column", o, reg_scalar(o));
+#undef KTENV_SAME
   return out;
 }
 
