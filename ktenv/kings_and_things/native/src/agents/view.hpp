@@ -175,6 +175,7 @@ class View {
   const observation::StatTable& stats() const;
   void tally_stacks() const;
   void tally_own() const;
+  const std::vector<std::pair<int, float>>& registers() const;  // register_writes, once a read
   float register_value(int index) const;
 
   const GreedyPlan* P;

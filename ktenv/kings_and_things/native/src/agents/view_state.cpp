@@ -137,11 +137,15 @@ void View::tally_own() const {
   own_done_ = true;
 }
 
-float View::register_value(int index) const {
+const std::vector<std::pair<int, float>>& View::registers() const {
   if (!registers_done_) observation::register_writes(*s_, *op_, seat_, registers_);
   registers_done_ = true;
+  return registers_;
+}
+
+float View::register_value(int index) const {
   float v = 0.0f;
-  for (const auto& [i, value] : registers_)
+  for (const auto& [i, value] : registers())
     if (i == index) v = value;  // the last write stays
   return v;
 }
@@ -183,19 +187,17 @@ float View::state_at(int offset) const {
 // np.argmax of a one-hot block (the first of equals), -1 when nothing in it is positive
 int View::state_argmax_or_none(int offset, int count) const {
   const observation::Plan& O = *op_;
-  bool registers = false;
+  bool in_registers = false;
   for (const auto& [begin, end] : O.register_columns)
-    registers = registers || (offset >= begin && offset + count <= end);
-  if (!registers) {
+    in_registers = in_registers || (offset >= begin && offset + count <= end);
+  if (!in_registers) {
     const float* a = encoded() + offset;
     const std::size_t best = argmax(a, static_cast<std::size_t>(count));
     return a[best] > 0 ? static_cast<int>(best) : -1;
   }
-  if (!registers_done_) observation::register_writes(*s_, O, seat_, registers_);
-  registers_done_ = true;
   int best = -1;
   float top = 0.0f;
-  for (const auto& [i, value] : registers_) {
+  for (const auto& [i, value] : registers()) {
     if (i < offset || i >= offset + count) continue;
     const float v = register_value(i);  // the index's last write
     if (v > top || (v == top && v > 0 && i < best)) best = i, top = v;

@@ -178,7 +178,7 @@ void Batch::make_agents(Game& g) {
     if (g.next_seats[static_cast<std::size_t>(p)] == POLICY && !g.policy[static_cast<std::size_t>(p)])
       g.policy[static_cast<std::size_t>(p)] = std::make_unique<agents::PolicyPlayer>();
   const bool reads = std::any_of(g.next_seats.begin(), g.next_seats.end(),
-                                 [](std::int8_t code) { return code == GREEDY || code == EXPERT || code == POLICY; });
+                                 [](std::int8_t code) { return code == GREEDY || code == POLICY; });  // an expert reads the state
   if (g.seen.empty() && reads) g.seen.assign(static_cast<std::size_t>(plan_->size), 0.0f);
 }
 
