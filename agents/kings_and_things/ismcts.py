@@ -54,6 +54,8 @@ from the defaults below, the first version's settings, chosen in short matches a
   children (default 2);
 - ``citadel``, ``top``, ``race``: `public_value`'s weights of a Citadel (default 20), of each level of
   the player's highest fort (default 0) and of `race_progress` (default 0);
+- ``standings``: in [0, 1], the weight of the round cap's standings (R19.3: the highest income wins) in
+  `public_value` once two Citadels stand and only a conquest or the cap ends the game (default 0);
 - ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
   by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
   decisions are played by its own native expert, so it reads its observation), default 0;
@@ -104,6 +106,7 @@ import numpy as np
 
 from ktenv.kings_and_things import decisions as D
 from ktenv.kings_and_things.engine.machine import legal_mask, step
+from ktenv.kings_and_things.engine.victory import ranking_by_income
 from ktenv.kings_and_things.env.observation import ObservationEncoder
 from ktenv.kings_and_things.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES, HEXES, INCOME, player_stats
 from ktenv.kings_and_things.worlds import NativeWorldSampler
@@ -117,11 +120,14 @@ W_INCOME, W_HEX, W_FORT, W_CITADEL, W_TOP, W_HERO, W_GOLD, W_RACE = 3.0, 1.5, 4.
 CITADEL_INCOME = {6: 25.0, 4: 20.0}  # R14.3, R20.1; 15 otherwise (the 2-player default)
 
 
-def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP, race: float = W_RACE) -> np.ndarray:
+def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP, race: float = W_RACE,
+                 standings: float = 0.0) -> np.ndarray:
     """Per player, a value in [0, 1]: 1 shared by the winners of a finished game; otherwise the
     player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + `citadel` x Citadels + `top` x
     the level of their highest fort (the race to a Citadel, R14.3) + 2 x heroes + 0.1 x gold (players
-    out of the game count 0)."""
+    out of the game count 0). Once two Citadels stand in a game with a round cap, only a conquest or the
+    cap ends it (R16.3, R16.7): then `standings` (in [0, 1]) of the value goes to the cap's winners now
+    (R19.3), the rest is the share."""
     n = s.n_players
     if s.game_over:
         out = np.zeros(n)
@@ -140,7 +146,18 @@ def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP, race: float 
         score += race * race_progress(s, st)
     score *= s.alive
     total = score.sum()
-    return score / total if total > 0 else np.full(n, 1.0 / n)
+    share = score / total if total > 0 else np.full(n, 1.0 / n)
+    if standings and cap_decides(s):
+        leaders = ranking_by_income(s)
+        share *= 1.0 - standings
+        share[leaders] += standings / len(leaders)
+    return share
+
+
+def cap_decides(s) -> bool:
+    """Two Citadels on the board of a standard game with a round cap: only a conquest (R16.3) or the cap (R16.7)
+    can end it."""
+    return s.cfg.max_rounds is not None and s.cfg.victory == "standard" and s.citadel_hexes().size >= 2
 
 
 def race_progress(s, st: np.ndarray | None = None) -> np.ndarray:
@@ -183,7 +200,8 @@ class ISMCTSAgent:
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
                  rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
-                 race: float = W_RACE, follow: int = 0, margin: float = 0.0, paired: int = 0, z: float = 2.0,
+                 race: float = W_RACE, standings: float = 0.0, follow: int = 0, margin: float = 0.0,
+                 paired: int = 0, z: float = 2.0,
                  policy: str | None = None, value: str | None = None, candidates: str | None = None,
                  moves: str | None = None, threads: int = 1, seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
@@ -203,6 +221,9 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: widening must be positive, got {widening}")
         self.widening = float(widening)
         self.w_citadel, self.w_top, self.w_race = float(citadel), float(top), float(race)  # public_value's weights
+        if not 0.0 <= float(standings) <= 1.0:
+            raise ValueError(f"ismcts: standings is a weight in [0, 1], got {standings}")
+        self.w_standings = float(standings)
         if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
             raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
                              f"rollout={rollout!r})")
@@ -307,7 +328,7 @@ class ISMCTSAgent:
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), legal.tolist(),
             self.playouts or 0, self.seconds or 0.0, self.c, ROLLOUTS.index(self.rollout), self.cutoff,
             self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
-            self.follow, self.margin, int(self.rng.integers(2**63)))
+            self.follow, self.margin, int(self.rng.integers(2**63)), **self._standings())
         return int(action)
 
     def played(self, action: int) -> None:
@@ -366,6 +387,7 @@ class ISMCTSAgent:
         extra = {"critic": critic} if critic is not None else {}
         if self.threads > 1:
             extra["threads"] = self.threads
+        extra.update(self._standings())
         (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
          self.last_gains) = core().ismcts_paired(
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
@@ -465,7 +487,11 @@ class ISMCTSAgent:
                 legal = np.flatnonzero(mask)
                 a = int(legal[rng.integers(legal.size)])
             step(w, a)
-        return public_value(w, self.w_citadel, self.w_top, self.w_race)
+        return public_value(w, self.w_citadel, self.w_top, self.w_race, self.w_standings)
+
+    def _standings(self) -> dict:
+        """The native searches' standings argument, only when given (older builds lack it)."""
+        return {"w_standings": self.w_standings} if self.w_standings else {}
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
         """The legal actions in the order the expansion policy (greedy or expert) prefers them for the player
@@ -494,8 +520,8 @@ class ISMCTSAgent:
 
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
-            "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "follow": int,
-            "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
+            "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "standings": float,
+            "follow": int, "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
             "moves": str, "threads": int, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert", "both", "expert+policy")  # option candidates: who proposes the paired candidates

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ktenv.agents.kings_and_things.ismcts import public_value, race_progress
+from ktenv.agents.kings_and_things.ismcts import cap_decides, public_value, race_progress
 
 from ktenv import agents
-from ktenv.kings_and_things.arena import play_game
+from ktenv.kings_and_things.arena import encoder_for, play_game
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.engine.machine import legal_mask
+from ktenv.kings_and_things.engine.victory import ranking_by_income
 from ktenv.kings_and_things.env.stats import GOLD, INCOME, player_stats
 from ktenv.kings_and_things.env.testing import random_states
 from ktenv.kings_and_things.state import GameState
@@ -44,6 +45,59 @@ def test_race_progress_counts_what_a_citadel_needs():
     assert race_progress(s)[0] == 2.0
     v = public_value(s, race=10.0)
     assert v.sum() == pytest.approx(1.0) and (v >= 0).all()
+
+
+def _with_citadels(cfg, count: int, seed: int = 4) -> GameState:
+    """A mid-game state of `cfg` with `count` Citadels: the first owned hex of players 0, 1, ... upgraded."""
+    s = next(iter(random_states(cfg, 1, seed=seed, gap=(80, 81))))
+    s = s if type(s) is GameState else s.to_python().copy()
+    s.hex_fort[s.hex_fort == 4] = 3
+    for p in range(count):
+        s.hex_fort[np.flatnonzero(s.hex_owner == p)[0]] = 4
+    return s
+
+
+def test_standings_weigh_in_once_only_conquest_or_the_cap_can_end_the_game():
+    """R16.3: with two Citadels only a conquest wins; R16.7/R19.3: at the cap the highest income (then land hexes,
+    gold) wins. `standings` of the value goes to the cap's winners now, only then."""
+    s = _with_citadels(GameConfig(n_players=2, max_rounds=40), 2)
+    assert cap_decides(s)
+    share = public_value(s, race=4.0)
+    leaders = ranking_by_income(s)
+    standing = np.zeros(2)
+    standing[leaders] = 1.0 / len(leaders)
+    assert public_value(s, race=4.0, standings=1.0) == pytest.approx(standing)
+    v = public_value(s, race=4.0, standings=0.25)
+    assert v == pytest.approx(0.75 * share + 0.25 * standing) and v.sum() == pytest.approx(1.0)
+    one = _with_citadels(GameConfig(n_players=2, max_rounds=40), 1)  # a sole Citadel may still win (R16.2)
+    uncapped = _with_citadels(GameConfig(n_players=2, max_rounds=None), 2)  # no cap: no standings
+    for s in (one, uncapped):
+        assert not cap_decides(s)
+        assert public_value(s, standings=1.0) == pytest.approx(public_value(s))
+    with pytest.raises(ValueError, match="standings"):
+        agents.make("ismcts:standings=1.5")
+    assert agents.make("ismcts:standings=0.5").w_standings == 0.5
+
+
+@native_only
+def test_native_standings_value_who_leads_at_the_cap():
+    """With standings=1 every rollout of a two-Citadel game is worth 0, 1/2 or 1 to the seat (the cap's winners
+    now, or the end), so a candidate's mean paired difference over R rounds is a multiple of 1 / (2R); with one
+    Citadel the option changes nothing (the same seed, the same gains)."""
+    cfg = GameConfig(n_players=2, max_rounds=40)
+    spec = "ismcts:rollout=expert,cutoff=20,paired=3,playouts=30"
+    def gains(count: int, standings: float):
+        s = _native(_with_citadels(cfg, count, seed=10))
+        obs = {"observation": encoder_for(cfg).encode(s, s.actor), "action_mask": legal_mask(s).copy(),
+               "worlds": WorldSampler(s, s.actor)}
+        agent = agents.make(f"{spec},standings={standings}", seed=2)
+        agent.act(obs, obs["action_mask"])
+        assert agent.last_rounds >= 2
+        return np.array(agent.last_gains) * 2 * agent.last_rounds
+
+    assert np.allclose(gains(2, 1.0), np.round(gains(2, 1.0))) and gains(2, 1.0).any()
+    assert not np.allclose(gains(2, 0.0), np.round(gains(2, 0.0)))
+    assert np.array_equal(gains(1, 1.0), gains(1, 0.0)) and gains(1, 0.0).any()
 
 
 def test_python_search_with_expert_rollouts_plays_whole_games():

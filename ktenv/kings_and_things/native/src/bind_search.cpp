@@ -87,7 +87,7 @@ void bind_search(nb::module_& m) {
                             std::shared_ptr<const ktenv::agents::ExpertPlan> expert, const std::vector<int>& legal,
                             int playouts, double seconds, double c, int rollout, int cutoff, int n_worlds,
                             int expand, double widening, double w_citadel, double w_top, double w_race,
-                            bool follow, double margin, std::uint64_t seed) {
+                            bool follow, double margin, std::uint64_t seed, double w_standings) {
     // agents/kings_and_things/ismcts.py's search in native code (search/ismcts.hpp), without the GIL:
     // (action, iterations, tree nodes, seconds)
     if (legal.size() < 2) throw std::invalid_argument("ismcts_search: needs at least two legal actions");
@@ -96,6 +96,7 @@ void bind_search(nb::module_& m) {
       if (a < 0 || a >= size) throw std::invalid_argument("ismcts_search: action " + std::to_string(a) + " out of range");
     ktenv::search::SearchOptions opt{playouts, seconds,  c,         rollout, cutoff, n_worlds,
                                      expand,   widening, w_citadel, w_top,   follow, margin, w_race};
+    opt.w_standings = w_standings;
     ktenv::search::SearchResult r;
     {
       ktenv::search::Search search(obs, std::move(expert), opt, seed);
@@ -106,14 +107,15 @@ void bind_search(nb::module_& m) {
   }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("legal"), nb::arg("playouts"),
      nb::arg("seconds"), nb::arg("c"), nb::arg("rollout"), nb::arg("cutoff"), nb::arg("worlds_per_decision"),
      nb::arg("expand"), nb::arg("widening"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
-     nb::arg("follow"), nb::arg("margin"), nb::arg("seed"),
+     nb::arg("follow"), nb::arg("margin"), nb::arg("seed"), nb::arg("w_standings") = 0.0,
      "rollout, expand: 0 random, 1 greedy, 2 expert");
 
   m.def("ismcts_paired", [](const WorldSampler& worlds, const ktenv::observation::Plan& obs,
                             std::shared_ptr<const ktenv::agents::ExpertPlan> expert,
                             const std::vector<int>& candidates, int playouts, double seconds, int cutoff,
                             double w_citadel, double w_top, double w_race, double z, std::uint64_t seed,
-                            std::shared_ptr<const ktenv::agents::PolicyNetwork> critic, int threads) {
+                            std::shared_ptr<const ktenv::agents::PolicyNetwork> critic, int threads,
+                            double w_standings) {
     // paired root evaluation with expert rollouts (Search::decide_paired), without the GIL:
     // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate);
     // critic: a network with its value head that values the unfinished rollouts (None: the public score)
@@ -128,7 +130,7 @@ void bind_search(nb::module_& m) {
     ktenv::search::SearchOptions opt;
     opt.playouts = playouts, opt.seconds = seconds, opt.cutoff = cutoff, opt.rollout = ktenv::search::EXPERT;
     opt.w_citadel = w_citadel, opt.w_top = w_top, opt.w_race = w_race, opt.z = z, opt.follow = true;
-    opt.threads = threads;
+    opt.threads = threads, opt.w_standings = w_standings;
     ktenv::search::SearchResult r;
     {
       ktenv::search::Search search(obs, std::move(expert), opt, seed, std::move(critic));
@@ -139,6 +141,7 @@ void bind_search(nb::module_& m) {
   }, nb::arg("worlds"), nb::arg("obs_plan"), nb::arg("expert_plan"), nb::arg("candidates"), nb::arg("playouts"),
      nb::arg("seconds"), nb::arg("cutoff"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
      nb::arg("z"), nb::arg("seed"), nb::arg("critic").none() = nb::none(), nb::arg("threads") = 1,
+     nb::arg("w_standings") = 0.0,
      "candidates: distinct actions legal for the sampler's seat, the first the default; threads: rounds played at "
      "once (the result does not depend on it)");
 }

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "engine/machine.hpp"
+#include "engine/victory.hpp"
 #include "game.hpp"
 #include "search/worlds.hpp"
 #include "vector/pool.hpp"
@@ -55,6 +56,8 @@ Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::Exper
     : obs_(obs), expert_plan_(std::move(expert)), opt_(options), rng_(Dice::seeded(seed)), critic_(std::move(critic)) {
   if (opt_.playouts < 0 || opt_.seconds < 0 || opt_.cutoff < 0 || opt_.worlds < 0 || opt_.widening <= 0)
     throw std::invalid_argument("ismcts: playouts, seconds, cutoff and worlds must not be negative, widening > 0");
+  if (!(opt_.w_standings >= 0 && opt_.w_standings <= 1))
+    throw std::invalid_argument("ismcts: the standings' weight must lie in [0, 1]");
   if (opt_.playouts == 0 && opt_.seconds == 0)
     throw std::invalid_argument("ismcts: give playouts or seconds (or both)");
   if (opt_.rollout < RANDOM || opt_.rollout > EXPERT || opt_.expand < RANDOM || opt_.expand > EXPERT)
@@ -157,9 +160,11 @@ void Search::value(Roller& r, const State& w) const {
   observation::StatTable st;
   observation::player_stats(w, obs_, st);
   std::array<int, kMaxPlayers> top{};  // each player's highest fort level
+  int citadels = 0;
   for (int h = 0; h < w.n.Hexes; ++h) {
     const int owner = w.hex_owner[h];
     if (owner >= 0 && owner < n) top[owner] = std::max<int>(top[owner], w.hex_fort[h]);
+    citadels += w.hex_fort[h] == 4;
   }
   const double citadel_income = n == 6 ? 25.0 : n == 4 ? 20.0 : 15.0;  // R14.3, R20.1 (the 2-player default)
   double total = 0.0;
@@ -178,6 +183,12 @@ void Search::value(Roller& r, const State& w) const {
     total += out[p];
   }
   for (auto& v : out) v = total > 0 ? v / total : 1.0 / n;
+  if (opt_.w_standings > 0 && citadels >= 2 && w.cfg->max_rounds > 0 && w.cfg->victory == option::victory_standard) {
+    // only a conquest or the cap ends this game (R16.3, R16.7): the cap's winners now (R19.3) weigh in
+    const auto leaders = victory::ranking_by_income(w);
+    for (auto& v : out) v *= 1.0 - opt_.w_standings;
+    for (int p : leaders) out[p] += opt_.w_standings / static_cast<double>(leaders.size());
+  }
 }
 
 void Search::rollout(Roller& r, State& w) {

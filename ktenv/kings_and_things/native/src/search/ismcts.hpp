@@ -57,6 +57,8 @@ struct SearchOptions {
                             // mean value beats that choice's by more than margin (ranked expansion only)
   double w_race = 0.0;      // ... of the race to a Citadel: highest fort level + income / Citadel income (<= 1)
                             //     + gold / 5 (<= 1), the three things a Citadel needs (R14.3)
+  double w_standings = 0.0;  // in [0, 1]: once only conquest or the round cap can end the game (two Citadels,
+                             // R16.3, and a cap, R16.7), the weight of the cap's standings now (R19.3) in the value
   double z = 2.0;           // decide_paired: standard errors by which a candidate must beat candidate 0
   int threads = 1;          // decide_paired: threads playing this many rounds at once (the results do not depend on it)
 };
