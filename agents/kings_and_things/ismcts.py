@@ -55,7 +55,8 @@ from the defaults below, the first version's settings, chosen in short matches a
 - ``citadel``, ``top``, ``race``: `public_value`'s weights of a Citadel (default 20), of each level of
   the player's highest fort (default 0) and of `race_progress` (default 0);
 - ``standings``: in [0, 1], the weight of the round cap's standings (R19.3: the highest income wins) in
-  `public_value` once two Citadels stand and only a conquest or the cap ends the game (default 0);
+  `public_value` once two Citadels stand in the game and only a conquest or the cap can end it (default 0;
+  not in rollouts that only reach two Citadels: there it would price the early race by income);
 - ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
   by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
   decisions are played by its own native expert, so it reads its observation), default 0;
@@ -224,6 +225,7 @@ class ISMCTSAgent:
         if not 0.0 <= float(standings) <= 1.0:
             raise ValueError(f"ismcts: standings is a weight in [0, 1], got {standings}")
         self.w_standings = float(standings)
+        self._standings_now = 0.0  # w_standings where the game itself has two Citadels, else 0 (see act)
         if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
             raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
                              f"rollout={rollout!r})")
@@ -283,6 +285,10 @@ class ISMCTSAgent:
             raise ValueError("ismcts agent: needs observation['worlds'] (a WorldSampler, "
                              "ktenv.kings_and_things.worlds, for its seat); the arena, `ktenv play` and the "
                              "single-agent env pass it to agents with needs_worlds")
+        # standings= only once the game itself is in the two-Citadel regime (Citadels are public: any world shows
+        # them): a rollout from an earlier round that reaches two Citadels is still valued by the share, since
+        # the cap's standings there would price the early race to a Citadel by income
+        self._standings_now = self.w_standings if self.w_standings and cap_decides(worlds.sample(0)) else 0.0
         if not isinstance(worlds, NativeWorldSampler):
             if self._model is not None:
                 raise ValueError("ismcts: policy= steers the native paired search; this game runs on the Python "
@@ -487,11 +493,11 @@ class ISMCTSAgent:
                 legal = np.flatnonzero(mask)
                 a = int(legal[rng.integers(legal.size)])
             step(w, a)
-        return public_value(w, self.w_citadel, self.w_top, self.w_race, self.w_standings)
+        return public_value(w, self.w_citadel, self.w_top, self.w_race, self._standings_now)
 
     def _standings(self) -> dict:
-        """The native searches' standings argument, only when given (older builds lack it)."""
-        return {"w_standings": self.w_standings} if self.w_standings else {}
+        """The native searches' standings argument, only when in force (older builds lack it)."""
+        return {"w_standings": self._standings_now} if self._standings_now else {}
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
         """The legal actions in the order the expansion policy (greedy or expert) prefers them for the player

@@ -83,7 +83,8 @@ def test_standings_weigh_in_once_only_conquest_or_the_cap_can_end_the_game():
 def test_native_standings_value_who_leads_at_the_cap():
     """With standings=1 every rollout of a two-Citadel game is worth 0, 1/2 or 1 to the seat (the cap's winners
     now, or the end), so a candidate's mean paired difference over R rounds is a multiple of 1 / (2R); with one
-    Citadel the option changes nothing (the same seed, the same gains)."""
+    Citadel in the game the option is not in force, even where a rollout reaches two (the same seed, the same
+    gains)."""
     cfg = GameConfig(n_players=2, max_rounds=40)
     spec = "ismcts:rollout=expert,cutoff=20,paired=3,playouts=30"
     def gains(count: int, standings: float):
@@ -92,7 +93,7 @@ def test_native_standings_value_who_leads_at_the_cap():
                "worlds": WorldSampler(s, s.actor)}
         agent = agents.make(f"{spec},standings={standings}", seed=2)
         agent.act(obs, obs["action_mask"])
-        assert agent.last_rounds >= 2
+        assert agent.last_rounds >= 2 and agent._standings_now == (standings if count == 2 else 0.0)
         return np.array(agent.last_gains) * 2 * agent.last_rounds
 
     assert np.allclose(gains(2, 1.0), np.round(gains(2, 1.0))) and gains(2, 1.0).any()
