@@ -57,6 +57,10 @@ from the defaults below, the first version's settings, chosen in short matches a
 - ``standings``: in [0, 1], the weight of the round cap's standings (R19.3: the highest income wins) in
   `public_value` once two Citadels stand in the game and only a conquest or the cap can end it (default 0;
   not in rollouts that only reach two Citadels: there it would price the early race by income);
+- ``outcome``: PATH of an outcome model (`outcome.py`, a JSON file such as ``models/outcome_2p.json``, fitted
+  to the winners of native expert games of the table's player count): an unfinished rollout is valued by the
+  model's win chances from the players' public facts instead of `public_value`'s share (``citadel``, ``top``
+  and ``race`` then do not apply; ``standings`` still does);
 - ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
   by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
   decisions are played by its own native expert, so it reads its observation), default 0;
@@ -113,6 +117,7 @@ from ktenv.kings_and_things.env.stats import CITADELS, FORT_LEVELS, GOLD, HEROES
 from ktenv.kings_and_things.worlds import NativeWorldSampler
 
 from .. import base
+from . import outcome as outcome_model
 from .expert import ExpertAgent
 from .greedy import GreedyAgent
 from .view import View
@@ -122,19 +127,23 @@ CITADEL_INCOME = {6: 25.0, 4: 20.0}  # R14.3, R20.1; 15 otherwise (the 2-player 
 
 
 def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP, race: float = W_RACE,
-                 standings: float = 0.0) -> np.ndarray:
+                 standings: float = 0.0, outcome: outcome_model.OutcomeModel | None = None) -> np.ndarray:
     """Per player, a value in [0, 1]: 1 shared by the winners of a finished game; otherwise the
     player's share of 3 x income + 1.5 x land hexes + 4 x fort levels + `citadel` x Citadels + `top` x
     the level of their highest fort (the race to a Citadel, R14.3) + 2 x heroes + 0.1 x gold (players
     out of the game count 0). Once two Citadels stand in a game with a round cap, only a conquest or the
     cap ends it (R16.3, R16.7): then `standings` (in [0, 1]) of the value goes to the cap's winners now
-    (R19.3), the rest is the share."""
+    (R19.3), the rest is the share. With an `outcome` model its win chances replace the share (and its
+    weights the others)."""
     n = s.n_players
     if s.game_over:
         out = np.zeros(n)
         if s.winners:
             out[list(s.winners)] = 1.0 / len(s.winners)
         return out
+    if outcome is not None:
+        share = outcome_model.value(s, outcome)
+        return _with_standings(s, share, standings)
     st = player_stats(s)
     score = (W_INCOME * st[:, INCOME] + W_HEX * st[:, HEXES] + W_FORT * st[:, FORT_LEVELS]
              + citadel * st[:, CITADELS] + W_HERO * st[:, HEROES] + W_GOLD * st[:, GOLD]).astype(np.float64)
@@ -148,9 +157,14 @@ def public_value(s, citadel: float = W_CITADEL, top: float = W_TOP, race: float 
     score *= s.alive
     total = score.sum()
     share = score / total if total > 0 else np.full(n, 1.0 / n)
+    return _with_standings(s, share, standings)
+
+
+def _with_standings(s, share: np.ndarray, standings: float) -> np.ndarray:
+    """`standings` of the value to the cap's winners now (R19.3) where only a conquest or the cap ends the game."""
     if standings and cap_decides(s):
         leaders = ranking_by_income(s)
-        share *= 1.0 - standings
+        share = share * (1.0 - standings)
         share[leaders] += standings / len(leaders)
     return share
 
@@ -204,7 +218,8 @@ class ISMCTSAgent:
                  race: float = W_RACE, standings: float = 0.0, follow: int = 0, margin: float = 0.0,
                  paired: int = 0, z: float = 2.0,
                  policy: str | None = None, value: str | None = None, candidates: str | None = None,
-                 moves: str | None = None, threads: int = 1, seed: int | None = None) -> None:
+                 moves: str | None = None, threads: int = 1, outcome: str | None = None,
+                 seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -226,6 +241,8 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: standings is a weight in [0, 1], got {standings}")
         self.w_standings = float(standings)
         self._standings_now = 0.0  # w_standings where the game itself has two Citadels, else 0 (see act)
+        self.outcome_path = outcome
+        self._outcome = outcome_model.load(outcome) if outcome else None
         if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
             raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
                              f"rollout={rollout!r})")
@@ -289,6 +306,9 @@ class ISMCTSAgent:
         # them): a rollout from an earlier round that reaches two Citadels is still valued by the share, since
         # the cap's standings there would price the early race to a Citadel by income
         self._standings_now = self.w_standings if self.w_standings and cap_decides(worlds.sample(0)) else 0.0
+        if self._outcome is not None and self._outcome.n_players != worlds.cfg.n_players:
+            raise ValueError(f"ismcts: outcome={self.outcome_path} was fitted to {self._outcome.n_players}-player "
+                             f"games; this table has {worlds.cfg.n_players} players")
         if not isinstance(worlds, NativeWorldSampler):
             if self._model is not None:
                 raise ValueError("ismcts: policy= steers the native paired search; this game runs on the Python "
@@ -334,7 +354,7 @@ class ISMCTSAgent:
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), legal.tolist(),
             self.playouts or 0, self.seconds or 0.0, self.c, ROLLOUTS.index(self.rollout), self.cutoff,
             self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
-            self.follow, self.margin, int(self.rng.integers(2**63)), **self._standings())
+            self.follow, self.margin, int(self.rng.integers(2**63)), **self._value_options())
         return int(action)
 
     def played(self, action: int) -> None:
@@ -393,7 +413,7 @@ class ISMCTSAgent:
         extra = {"critic": critic} if critic is not None else {}
         if self.threads > 1:
             extra["threads"] = self.threads
-        extra.update(self._standings())
+        extra.update(self._value_options())
         (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
          self.last_gains) = core().ismcts_paired(
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
@@ -493,11 +513,14 @@ class ISMCTSAgent:
                 legal = np.flatnonzero(mask)
                 a = int(legal[rng.integers(legal.size)])
             step(w, a)
-        return public_value(w, self.w_citadel, self.w_top, self.w_race, self._standings_now)
+        return public_value(w, self.w_citadel, self.w_top, self.w_race, self._standings_now, self._outcome)
 
-    def _standings(self) -> dict:
-        """The native searches' standings argument, only when in force (older builds lack it)."""
-        return {"w_standings": self._standings_now} if self._standings_now else {}
+    def _value_options(self) -> dict:
+        """The native searches' standings and outcome model arguments, only when in force (older builds lack them)."""
+        out = {"w_standings": self._standings_now} if self._standings_now else {}
+        if self._outcome is not None:
+            out.update(w_outcome=self._outcome.weights.tolist(), outcome_gold_cap=self._outcome.gold_cap)
+        return out
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
         """The legal actions in the order the expansion policy (greedy or expert) prefers them for the player
@@ -528,7 +551,7 @@ class ISMCTSAgent:
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "standings": float,
             "follow": int, "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
-            "moves": str, "threads": int, "seed": int}
+            "moves": str, "threads": int, "outcome": str, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert", "both", "expert+policy")  # option candidates: who proposes the paired candidates
 MOVES = ("policy", "expert")  # option moves: who plays the seat's moving counters and steps

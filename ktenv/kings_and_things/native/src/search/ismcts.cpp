@@ -58,6 +58,11 @@ Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::Exper
     throw std::invalid_argument("ismcts: playouts, seconds, cutoff and worlds must not be negative, widening > 0");
   if (!(opt_.w_standings >= 0 && opt_.w_standings <= 1))
     throw std::invalid_argument("ismcts: the standings' weight must lie in [0, 1]");
+  if (!opt_.w_outcome.empty() && static_cast<int>(opt_.w_outcome.size()) != kOutcome)
+    throw std::invalid_argument("ismcts: the outcome model needs " + std::to_string(kOutcome) + " weights");
+  for (double x : opt_.w_outcome)
+    if (!std::isfinite(x)) throw std::invalid_argument("ismcts: the outcome model's weights must be finite");
+  if (!(opt_.outcome_gold_cap > 0)) throw std::invalid_argument("ismcts: the outcome model's gold cap must be > 0");
   if (opt_.playouts == 0 && opt_.seconds == 0)
     throw std::invalid_argument("ismcts: give playouts or seconds (or both)");
   if (opt_.rollout < RANDOM || opt_.rollout > EXPERT || opt_.expand < RANDOM || opt_.expand > EXPERT)
@@ -167,28 +172,73 @@ void Search::value(Roller& r, const State& w) const {
     citadels += w.hex_fort[h] == 4;
   }
   const double citadel_income = n == 6 ? 25.0 : n == 4 ? 20.0 : 15.0;  // R14.3, R20.1 (the 2-player default)
-  double total = 0.0;
+  // the last step of the race to a Citadel (R14.3): on a Castle the income and 5 gold it needs, 2 on a Citadel
+  std::array<double, kMaxPlayers> ready{};
   for (int p = 0; p < n; ++p) {
-    const auto& row = st[p];
-    double score = W_INCOME * row[observation::INCOME] + W_HEX * row[observation::HEXES] +
-                   W_FORT * row[observation::FORT_LEVELS] + opt_.w_citadel * row[observation::CITADELS] +
-                   opt_.w_top * top[p] + W_HERO * row[observation::HEROES] + W_GOLD * row[observation::GOLD];
-    if (opt_.w_race > 0) {  // what a Citadel needs (R14.3): a Castle, the income, 5 gold
-      const double income = std::min(1.0, row[observation::INCOME] / citadel_income);
-      const double gold = std::min(1.0, row[observation::GOLD] / 5.0);
-      const double ready = top[p] == 4 ? 2.0 : top[p] == 3 ? income + gold : 0.0;  // the last step's progress
-      score += opt_.w_race * (top[p] + ready);
-    }
-    out[p] = w.alive[p] ? score : 0.0;
-    total += out[p];
+    const double income = std::min(1.0, st[p][observation::INCOME] / citadel_income);
+    const double gold = std::min(1.0, st[p][observation::GOLD] / 5.0);
+    ready[p] = top[p] == 4 ? 2.0 : top[p] == 3 ? income + gold : 0.0;
   }
-  for (auto& v : out) v = total > 0 ? v / total : 1.0 / n;
+  if (!opt_.w_outcome.empty()) {
+    outcome_value(w, st, top, ready, out);
+  } else {
+    share_value(w, st, top, ready, out);
+  }
   if (opt_.w_standings > 0 && citadels >= 2 && w.cfg->max_rounds > 0 && w.cfg->victory == option::victory_standard) {
     // only a conquest or the cap ends this game (R16.3, R16.7): the cap's winners now (R19.3) weigh in
     const auto leaders = victory::ranking_by_income(w);
     for (auto& v : out) v *= 1.0 - opt_.w_standings;
     for (int p : leaders) out[p] += opt_.w_standings / static_cast<double>(leaders.size());
   }
+}
+
+// The public score's share: each player's weighted income, land, forts, heroes and gold over the sum of all
+void Search::share_value(const State& w, const observation::StatTable& st, const std::array<int, kMaxPlayers>& top,
+                         const std::array<double, kMaxPlayers>& ready, std::vector<double>& out) const {
+  const int n = w.n.Players;
+  double total = 0.0;
+  for (int p = 0; p < n; ++p) {
+    const auto& row = st[p];
+    double score = W_INCOME * row[observation::INCOME] + W_HEX * row[observation::HEXES] +
+                   W_FORT * row[observation::FORT_LEVELS] + opt_.w_citadel * row[observation::CITADELS] +
+                   opt_.w_top * top[p] + W_HERO * row[observation::HEROES] + W_GOLD * row[observation::GOLD];
+    if (opt_.w_race > 0) score += opt_.w_race * (top[p] + ready[p]);  // what a Citadel needs (R14.3)
+    out[p] = w.alive[p] ? score : 0.0;
+    total += out[p];
+  }
+  for (auto& v : out) v = total > 0 ? v / total : 1.0 / n;
+}
+
+// The outcome model's win chance: the softmax over the players in the game of w_outcome . features
+void Search::outcome_value(const State& w, const observation::StatTable& st, const std::array<int, kMaxPlayers>& top,
+                           const std::array<double, kMaxPlayers>& ready, std::vector<double>& out) const {
+  const int n = w.n.Players;
+  const auto& k = opt_.w_outcome;
+  double best = -std::numeric_limits<double>::infinity();
+  for (int p = 0; p < n; ++p) {
+    if (!w.alive[p]) continue;
+    const auto& row = st[p];
+    const double f[kOutcome] = {static_cast<double>(row[observation::INCOME]),
+                                static_cast<double>(row[observation::HEXES]),
+                                static_cast<double>(row[observation::FORT_LEVELS]),
+                                static_cast<double>(row[observation::CITADELS]),
+                                static_cast<double>(top[p]),
+                                static_cast<double>(row[observation::HEROES]),
+                                std::min(static_cast<double>(row[observation::GOLD]), opt_.outcome_gold_cap),
+                                ready[p],
+                                static_cast<double>(row[observation::BOARD_THINGS]),
+                                static_cast<double>(row[observation::SCREEN_SIZE])};
+    double score = 0.0;
+    for (int i = 0; i < kOutcome; ++i) score += k[static_cast<std::size_t>(i)] * f[i];
+    out[p] = score;
+    best = std::max(best, score);
+  }
+  double total = 0.0;
+  for (int p = 0; p < n; ++p) {
+    out[p] = w.alive[p] ? std::exp(out[p] - best) : 0.0;
+    total += out[p];
+  }
+  for (auto& v : out) v = total > 0 ? v / total : 1.0 / n;
 }
 
 void Search::rollout(Roller& r, State& w) {

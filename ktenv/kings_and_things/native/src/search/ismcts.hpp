@@ -26,6 +26,7 @@
 // rollout's state (the sampled world's, never the true game's), mapped to the win scale of a finished game.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -39,6 +40,11 @@
 namespace ktenv::search {
 
 enum Policy : int { RANDOM = 0, GREEDY = 1, EXPERT = 2 };  // rollouts and expansion order
+
+// The outcome model's features of a player, in this order (agents/kings_and_things/outcome.py's FEATURES): income,
+// land hexes, fort levels, Citadels, highest fort, heroes, gold (capped), the Citadel's last step (race), Things on
+// the board, counters behind the screen
+constexpr int kOutcome = 10;
 
 struct SearchOptions {
   int playouts = 200;       // iterations per decision; 0: no limit (then `seconds` bounds it)
@@ -59,6 +65,9 @@ struct SearchOptions {
                             //     + gold / 5 (<= 1), the three things a Citadel needs (R14.3)
   double w_standings = 0.0;  // in [0, 1]: once only conquest or the round cap can end the game (two Citadels,
                              // R16.3, and a cap, R16.7), the weight of the cap's standings now (R19.3) in the value
+  std::vector<double> w_outcome;  // not empty: an unfinished game's value is a fitted model's win chance, the
+                                  // softmax over the players of these weights . their outcome features (kOutcome)
+  double outcome_gold_cap = 25.0;  // the gold that counts as an outcome feature
   double z = 2.0;           // decide_paired: standard errors by which a candidate must beat candidate 0
   int threads = 1;          // decide_paired: threads playing this many rounds at once (the results do not depend on it)
 };
@@ -104,6 +113,14 @@ class Search {
   // header comment.
   SearchResult decide_paired(const State& truth, int seat, const std::vector<int>& candidates);
 
+  // Each player's value of the state as a rollout's end is valued (the public score's share, or with w_outcome the
+  // outcome model's win chances; the standings where in force): for the tests
+  std::vector<double> values(const State& w) const {
+    Roller r;
+    value(r, w);
+    return r.value;
+  }
+
  private:
   struct Node {
     int player = -1;  // who chose the edge into this node
@@ -120,6 +137,10 @@ class Search {
   double critic_value(Roller& r, const State& w, int seat) const;
   double paired_rollout(Roller& r, const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds);
   void value(Roller& r, const State& w) const;
+  void share_value(const State& w, const observation::StatTable& st, const std::array<int, kMaxPlayers>& top,
+                   const std::array<double, kMaxPlayers>& ready, std::vector<double>& out) const;
+  void outcome_value(const State& w, const observation::StatTable& st, const std::array<int, kMaxPlayers>& top,
+                     const std::array<double, kMaxPlayers>& ready, std::vector<double>& out) const;
   void rank(State& w, Node& node, const std::vector<int>& legal);
   int policy_act(Roller& r, State& w, int p);
   void follow_start(Roller& r, State& w, int action);
