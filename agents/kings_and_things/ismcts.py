@@ -60,7 +60,7 @@ from the defaults below, the first version's settings, chosen in short matches a
 - ``outcome``: PATH of an outcome model (`outcome.py`, a JSON file such as ``models/outcome_2p.json``, fitted
   to the winners of native expert games of the table's player count): an unfinished rollout is valued by the
   model's win chances from the players' public facts instead of `public_value`'s share (``citadel``, ``top``
-  and ``race`` then do not apply; ``standings`` still does);
+  and ``race`` then do not apply; ``standings`` still does; with ``policy``, give ``value=public``);
 - ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
   by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
   decisions are played by its own native expert, so it reads its observation), default 0;
@@ -257,6 +257,9 @@ class ISMCTSAgent:
         self.threads = int(threads)
         self.policy, self.value, self.candidates = _policy_options(policy, value, candidates, self.paired)
         self.moves = _moves_option(moves, self.policy, self.candidates)
+        if outcome and self.value == "policy":
+            raise ValueError("ismcts: outcome= and the model's critic (value=policy, the default with policy=) both "
+                             "value the rollouts' cutoffs: add value=public to use the outcome model")
         self._model = _load_model(self.policy) if self.policy else None  # (ActorNetwork, meta)
         self._critic = None  # value=policy: the native network with its critic (made on first use)
         self.follow = bool(int(follow)) or self.paired > 0

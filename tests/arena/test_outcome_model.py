@@ -69,6 +69,8 @@ def test_the_shipped_model_reads_and_checks(tmp_path):
         outcome.load(str(bad))
     with pytest.raises(ValueError, match="No such file"):
         agents.make(f"ismcts:outcome={tmp_path / 'x.json'}")
+    with pytest.raises(ValueError, match="value=public"):  # the critic would value the cutoffs instead
+        agents.make(f"ismcts:paired=3,rollout=expert,policy=models/ppo_2p_rows.zip,outcome={SHIPPED}")
 
 
 def test_save_then_load_gives_the_model(tmp_path):
