@@ -38,7 +38,7 @@ from ktenv.kings_and_things.env.stats import (
 FEATURES = ("income", "hexes", "fort_levels", "citadels", "highest_fort", "heroes", "gold", "citadel_step",
             "board_things", "screen")
 GOLD_CAP = 25.0  # gold beyond this many (five recruits) says little about the winner
-CITADEL_INCOME = {2: 15.0, 3: 15.0, 4: 20.0, 5: 20.0, 6: 25.0}  # R14.3, R20.1
+CITADEL_INCOME = {6: 25.0, 4: 20.0}  # R14.3, R20.1; 15 otherwise (as the search's race_progress)
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,7 @@ def test_public_value_with_an_outcome_model():
 
 
 @native_only
-@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("n", [2, 3, 4])
 def test_native_values_match_python(n):
     """Search::values (the native rollouts' value) and public_value agree on every state: the share with the race
     and standings terms, and the outcome model's win chances."""
