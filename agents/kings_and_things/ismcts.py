@@ -61,6 +61,8 @@ from the defaults below, the first version's settings, chosen in short matches a
   to the winners of native expert games of the table's player count): an unfinished rollout is valued by the
   model's win chances from the players' public facts instead of `public_value`'s share (``citadel``, ``top``
   and ``race`` then do not apply; ``standings`` still does; with ``policy``, give ``value=public``);
+- ``outcome_when``: ``always`` (default) or ``two_citadels``: the outcome model only once the game itself has two
+  Citadels (only a conquest or the round cap can end it, R16.3), the public share (with ``race``) before;
 - ``follow`` (native search, ``rollout=expert``): 1 plays a stack's MOVE_SELECT and MOVE_STACK decisions
   by the expert's plan for the stack the search started (no tree nodes for them; the agent's own such
   decisions are played by its own native expert, so it reads its observation), default 0;
@@ -219,7 +221,7 @@ class ISMCTSAgent:
                  paired: int = 0, z: float = 2.0,
                  policy: str | None = None, value: str | None = None, candidates: str | None = None,
                  moves: str | None = None, threads: int = 1, outcome: str | None = None,
-                 seed: int | None = None) -> None:
+                 outcome_when: str = "always", seed: int | None = None) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"ismcts: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if expand not in EXPANSIONS:
@@ -243,6 +245,11 @@ class ISMCTSAgent:
         self._standings_now = 0.0  # w_standings where the game itself has two Citadels, else 0 (see act)
         self.outcome_path = outcome
         self._outcome = outcome_model.load(outcome) if outcome else None
+        if outcome_when not in OUTCOME_WHEN or (outcome_when != "always" and not outcome):
+            raise ValueError(f"ismcts: outcome_when is one of {', '.join(OUTCOME_WHEN)} and needs outcome=PATH "
+                             f"(got {outcome_when!r})")
+        self.outcome_when = outcome_when
+        self._outcome_now = self._outcome  # the model where in force at this decision (see act)
         if int(follow) not in (0, 1) or (int(follow) and rollout != "expert"):
             raise ValueError(f"ismcts: follow is 0 or 1, and 1 needs rollout=expert (got follow={follow!r}, "
                              f"rollout={rollout!r})")
@@ -305,10 +312,14 @@ class ISMCTSAgent:
             raise ValueError("ismcts agent: needs observation['worlds'] (a WorldSampler, "
                              "ktenv.kings_and_things.worlds, for its seat); the arena, `ktenv play` and the "
                              "single-agent env pass it to agents with needs_worlds")
-        # standings= only once the game itself is in the two-Citadel regime (Citadels are public: any world shows
-        # them): a rollout from an earlier round that reaches two Citadels is still valued by the share, since
-        # the cap's standings there would price the early race to a Citadel by income
-        self._standings_now = self.w_standings if self.w_standings and cap_decides(worlds.sample(0)) else 0.0
+        # standings= (and outcome_when=two_citadels) only once the game itself is in the two-Citadel regime
+        # (Citadels are public: any world shows them): a rollout from an earlier round that reaches two Citadels
+        # is still valued by the share, since the cap's standings there would price the early race by income
+        late = self._outcome is not None and self.outcome_when == "two_citadels"
+        world = worlds.sample(0) if self.w_standings or late else None
+        self._standings_now = self.w_standings if self.w_standings and cap_decides(world) else 0.0
+        two = late and world.citadel_hexes().size >= 2  # R16.3: from now on only a conquest (or the cap) decides
+        self._outcome_now = None if late and not two else self._outcome
         if self._outcome is not None and self._outcome.n_players != worlds.cfg.n_players:
             raise ValueError(f"ismcts: outcome={self.outcome_path} was fitted to {self._outcome.n_players}-player "
                              f"games; this table has {worlds.cfg.n_players} players")
@@ -516,13 +527,13 @@ class ISMCTSAgent:
                 legal = np.flatnonzero(mask)
                 a = int(legal[rng.integers(legal.size)])
             step(w, a)
-        return public_value(w, self.w_citadel, self.w_top, self.w_race, self._standings_now, self._outcome)
+        return public_value(w, self.w_citadel, self.w_top, self.w_race, self._standings_now, self._outcome_now)
 
     def _value_options(self) -> dict:
         """The native searches' standings and outcome model arguments, only when in force (older builds lack them)."""
         out = {"w_standings": self._standings_now} if self._standings_now else {}
-        if self._outcome is not None:
-            out.update(w_outcome=self._outcome.weights.tolist(), outcome_gold_cap=self._outcome.gold_cap)
+        if self._outcome_now is not None:
+            out.update(w_outcome=self._outcome_now.weights.tolist(), outcome_gold_cap=self._outcome_now.gold_cap)
         return out
 
     def _greedy_rank(self, w, legal: list[int]) -> dict[int, int]:
@@ -554,9 +565,11 @@ class ISMCTSAgent:
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "standings": float,
             "follow": int, "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
-            "moves": str, "threads": int, "outcome": str, "seed": int}
+            "moves": str, "threads": int, "outcome": str, "outcome_when": str,
+            "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert", "both", "expert+policy")  # option candidates: who proposes the paired candidates
+OUTCOME_WHEN = ("always", "two_citadels")  # option outcome_when: where the outcome model values the cutoffs
 MOVES = ("policy", "expert")  # option moves: who plays the seat's moving counters and steps
 EXPERT_FIRST = ("expert", "expert+policy")  # candidate 0 the expert's own move
 

@@ -142,3 +142,28 @@ def test_the_search_plays_with_the_outcome_model():
             "worlds": WorldSampler(s4, s4.actor)}
     with pytest.raises(ValueError, match="2-player games; this table has 4"):
         agent.act(obs4, obs4["action_mask"])
+
+
+@native_only
+def test_outcome_when_two_citadels_switches_the_model_on_with_the_second_citadel():
+    """R16.3: with two Citadels only a conquest (or the cap) decides; before that the share with the race term values
+    the rollouts, bit for bit as without the model."""
+    cfg = GameConfig(n_players=2, max_rounds=40)
+    base = "ismcts:rollout=expert,cutoff=20,paired=3,playouts=20,race=4"
+
+    def search(count: int, extra: str):
+        s = _native(_with_citadels(cfg, count, seed=10))
+        obs = {"observation": encoder_for(cfg).encode(s, s.actor), "action_mask": legal_mask(s).copy(),
+               "worlds": WorldSampler(s, s.actor)}
+        agent = agents.make(base + extra, seed=2)
+        agent.act(obs, obs["action_mask"])
+        return agent
+
+    late = f",outcome={SHIPPED},outcome_when=two_citadels"
+    one = search(1, late)
+    assert "w_outcome" not in one._value_options() and one.last_gains == search(1, "").last_gains
+    assert "w_outcome" in search(2, late)._value_options()
+    assert "w_outcome" in search(1, f",outcome={SHIPPED}")._value_options()
+    for bad in ("outcome_when=later", "outcome_when=two_citadels"):  # the second: no model to switch on
+        with pytest.raises(ValueError, match="outcome_when"):
+            agents.make(f"ismcts:{bad}")
