@@ -57,6 +57,12 @@ def _with_citadels(cfg, count: int, seed: int = 4) -> GameState:
     return s
 
 
+def seat_observation(s) -> dict:
+    """The arena's observation for the actor of native game s: its encoding, mask and world sampler."""
+    return {"observation": encoder_for(s.cfg).encode(s, s.actor), "action_mask": legal_mask(s).copy(),
+            "worlds": WorldSampler(s, s.actor)}
+
+
 def test_standings_weigh_in_once_only_conquest_or_the_cap_can_end_the_game():
     """R16.3: with two Citadels only a conquest wins; R16.7/R19.3: at the cap the highest income (then land hexes,
     gold) wins. `standings` of the value goes to the cap's winners now, only then."""
@@ -88,9 +94,7 @@ def test_native_standings_value_who_leads_at_the_cap():
     cfg = GameConfig(n_players=2, max_rounds=40)
     spec = "ismcts:rollout=expert,cutoff=20,paired=3,playouts=30"
     def gains(count: int, standings: float):
-        s = _native(_with_citadels(cfg, count, seed=10))
-        obs = {"observation": encoder_for(cfg).encode(s, s.actor), "action_mask": legal_mask(s).copy(),
-               "worlds": WorldSampler(s, s.actor)}
+        obs = seat_observation(_native(_with_citadels(cfg, count, seed=10)))
         agent = agents.make(f"{spec},standings={standings}", seed=2)
         agent.act(obs, obs["action_mask"])
         assert agent.last_rounds >= 2 and agent._standings_now == (standings if count == 2 else 0.0)

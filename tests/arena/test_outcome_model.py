@@ -10,15 +10,12 @@ from ktenv.agents.kings_and_things import outcome
 from ktenv.agents.kings_and_things.ismcts import public_value
 
 from ktenv import agents
-from ktenv.kings_and_things.arena import encoder_for
 from ktenv.kings_and_things.config import GameConfig
-from ktenv.kings_and_things.engine.machine import legal_mask
 from ktenv.kings_and_things.env.stats import BOARD_THINGS, GOLD, HEXES, INCOME, SCREEN_SIZE, player_stats
 from ktenv.kings_and_things.env.testing import random_states
 from ktenv.kings_and_things.state import GameState
-from ktenv.kings_and_things.worlds import WorldSampler
 from tests.arena.test_ismcts import _native, native_only
-from tests.arena.test_ismcts_expert import _with_citadels
+from tests.arena.test_ismcts_expert import _with_citadels, seat_observation
 
 SHIPPED = "models/outcome_2p.json"
 
@@ -129,17 +126,13 @@ def test_native_values_match_python(n):
 @native_only
 def test_the_search_plays_with_the_outcome_model():
     cfg = GameConfig(n_players=2, max_rounds=40)
-    s = _native(next(_states(cfg, 1, seed=7)))
-    obs = {"observation": encoder_for(cfg).encode(s, s.actor), "action_mask": legal_mask(s).copy(),
-           "worlds": WorldSampler(s, s.actor)}
+    obs = seat_observation(_native(next(_states(cfg, 1, seed=7))))
     agent = agents.make(f"ismcts:rollout=expert,cutoff=20,paired=3,playouts=12,outcome={SHIPPED}", seed=2)
     a = agent.act(obs, obs["action_mask"])
     assert obs["action_mask"][a] and agent.last_rounds >= 2
     assert agent._value_options()["w_outcome"] == pytest.approx(outcome.load(SHIPPED).weights.tolist())
     four = GameConfig(n_players=4, max_rounds=40)
-    s4 = _native(next(_states(four, 1, seed=7)))
-    obs4 = {"observation": encoder_for(four).encode(s4, s4.actor), "action_mask": legal_mask(s4).copy(),
-            "worlds": WorldSampler(s4, s4.actor)}
+    obs4 = seat_observation(_native(next(_states(four, 1, seed=7))))
     with pytest.raises(ValueError, match="2-player games; this table has 4"):
         agent.act(obs4, obs4["action_mask"])
 
@@ -152,9 +145,7 @@ def test_outcome_when_two_citadels_switches_the_model_on_with_the_second_citadel
     base = "ismcts:rollout=expert,cutoff=20,paired=3,playouts=20,race=4"
 
     def search(count: int, extra: str):
-        s = _native(_with_citadels(cfg, count, seed=10))
-        obs = {"observation": encoder_for(cfg).encode(s, s.actor), "action_mask": legal_mask(s).copy(),
-               "worlds": WorldSampler(s, s.actor)}
+        obs = seat_observation(_native(_with_citadels(cfg, count, seed=10)))
         agent = agents.make(base + extra, seed=2)
         agent.act(obs, obs["action_mask"])
         return agent
