@@ -47,6 +47,8 @@ from the defaults below, the first version's settings, chosen in short matches a
 - ``rollout``: ``greedy`` (default), ``expert`` or ``random`` (in native games the native ports of the
   agents: the same choices as the Python ones);
 - ``cutoff``: rollout length in decisions before the value estimate (default 50);
+- ``horizon``: a round R: a rollout from before round R plays on to its start (or the game's end), past
+  ``cutoff`` (default 0: ``cutoff`` alone), so the early race to a Citadel is played out rather than valued;
 - ``expand``: ``greedy`` (default), ``expert`` or ``random``, see step 3;
 - ``worlds``: 0 (default) samples a new world every iteration; k > 0 samples k worlds per
   decision and cycles through them;
@@ -215,7 +217,7 @@ class ISMCTSAgent:
     needs_observation = False
 
     def __init__(self, playouts: int | None = None, seconds: float | None = None, c: float = 0.05,
-                 rollout: str = "greedy", cutoff: int = 50, worlds: int = 0, expand: str = "greedy",
+                 rollout: str = "greedy", cutoff: int = 50, horizon: int = 0, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  race: float = W_RACE, standings: float = 0.0, follow: int = 0, margin: float = 0.0,
                  paired: int = 0, z: float = 2.0,
@@ -233,8 +235,8 @@ class ISMCTSAgent:
             raise ValueError(f"ismcts: playouts must be at least 1, got {playouts}")
         if seconds is not None and float(seconds) < 0:
             raise ValueError(f"ismcts: seconds must not be negative, got {seconds}")
-        if int(cutoff) < 0 or int(worlds) < 0:
-            raise ValueError("ismcts: cutoff and worlds must not be negative")
+        if int(cutoff) < 0 or int(horizon) < 0 or int(worlds) < 0:
+            raise ValueError("ismcts: cutoff, horizon and worlds must not be negative")
         if not float(widening) > 0:
             raise ValueError(f"ismcts: widening must be positive, got {widening}")
         self.widening = float(widening)
@@ -279,7 +281,7 @@ class ISMCTSAgent:
         self.seconds = float(seconds) if seconds else None
         self.c = float(c)
         self.rollout = rollout
-        self.cutoff = int(cutoff)
+        self.cutoff, self.horizon = int(cutoff), int(horizon)
         self.n_worlds = int(worlds)
         self.rng = np.random.default_rng(seed)
         self._greedy: dict[str, list] | None = None  # the rollout and expansion agents by kind
@@ -368,7 +370,7 @@ class ISMCTSAgent:
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), legal.tolist(),
             self.playouts or 0, self.seconds or 0.0, self.c, ROLLOUTS.index(self.rollout), self.cutoff,
             self.n_worlds, EXPANSIONS.index(self.expand), self.widening, self.w_citadel, self.w_top, self.w_race,
-            self.follow, self.margin, int(self.rng.integers(2**63)), **self._value_options())
+            self.follow, self.margin, int(self.rng.integers(2**63)), **self._native_options())
         return int(action)
 
     def played(self, action: int) -> None:
@@ -427,7 +429,7 @@ class ISMCTSAgent:
         extra = {"critic": critic} if critic is not None else {}
         if self.threads > 1:
             extra["threads"] = self.threads
-        extra.update(self._value_options())
+        extra.update(self._native_options())
         (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
          self.last_gains) = core().ismcts_paired(
             worlds.handle, stats_encoder(worlds.cfg).plan, expert_plan_for(worlds.cfg), candidates,
@@ -513,13 +515,16 @@ class ISMCTSAgent:
             node.total += value[node.player]
 
     def _rollout(self, w, deadline: float) -> np.ndarray:
-        """Play on for `cutoff` decisions (fewer when the time budget runs out) and value the result."""
+        """Play on for `cutoff` decisions or to round `horizon`, whichever is later (less when the time budget runs
+        out), and value the result."""
         rng = self.rng
         policy = self.rollout != "random"
         clock = time.perf_counter
-        for _ in range(self.cutoff):
+        i = 0
+        while i < self.cutoff or w.round < self.horizon:
             if w.game_over or clock() > deadline:
                 break
+            i += 1
             mask = legal_mask(w)
             if policy:
                 a = self._policy_act(w, mask)
@@ -529,9 +534,12 @@ class ISMCTSAgent:
             step(w, a)
         return public_value(w, self.w_citadel, self.w_top, self.w_race, self._standings_now, self._outcome_now)
 
-    def _value_options(self) -> dict:
-        """The native searches' standings and outcome model arguments, only when in force (older builds lack them)."""
+    def _native_options(self) -> dict:
+        """The native searches' optional arguments (horizon, standings, the outcome model), only when in force
+        (older builds lack them)."""
         out = {"w_standings": self._standings_now} if self._standings_now else {}
+        if self.horizon:
+            out["horizon"] = self.horizon
         if self._outcome_now is not None:
             out.update(w_outcome=self._outcome_now.weights.tolist(), outcome_gold_cap=self._outcome_now.gold_cap)
         return out
@@ -562,7 +570,7 @@ class ISMCTSAgent:
         return agent.act({"observation": self._encoder.encode(w, p), "action_mask": mask}, mask)
 
 
-_OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "worlds": int,
+_OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "horizon": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "standings": float,
             "follow": int, "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
             "moves": str, "threads": int, "outcome": str, "outcome_when": str,

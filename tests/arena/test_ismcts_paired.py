@@ -14,6 +14,7 @@ from ktenv.kings_and_things.arena import encoder_for, play_game
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.engine.machine import legal_mask
 from ktenv.kings_and_things.env.testing import hidden_variants, random_states
+from ktenv.kings_and_things.state import GameState
 from ktenv.kings_and_things.worlds import WorldSampler
 from tests.arena.test_ismcts import _native, native_only
 
@@ -200,3 +201,35 @@ def test_paired_plays_whole_games(n):
     r = play_game(cfg, 6, names, backend="native")
     assert r.winners or r.reason, r.reason
     assert r.decisions > 20
+
+
+@native_only
+def test_horizon_plays_the_rollouts_on_to_its_round():
+    """horizon=R: a rollout from before round R plays past `cutoff` to R's start; at or before the current round it
+    changes nothing, bit for bit."""
+    cfg = GameConfig(n_players=2, max_rounds=40)
+
+    def gains(obs: dict, extra: str) -> list[float]:
+        agent = agents.make(f"ismcts:rollout=expert,cutoff=5,paired=3,playouts=30{extra}", seed=3)
+        agent.act(obs, obs["action_mask"])
+        return agent.last_gains
+
+    s, obs = next((s, obs) for s, obs in _decisions(cfg, 20, seed=4) if gains(obs, ""))  # a searched decision
+    assert gains(obs, f",horizon={s.round}") == gains(obs, "")
+    assert gains(obs, f",horizon={s.round + 2}") != gains(obs, "")
+    with pytest.raises(ValueError, match="horizon"):
+        agents.make("ismcts:rollout=expert,paired=2,horizon=-1")
+
+
+def test_horizon_in_the_python_search():
+    """The tree search's rollouts (Python engine) end at the horizon's round or the game's end, not at `cutoff`."""
+    cfg = GameConfig(n_players=2, max_rounds=40)
+    s = next(iter(random_states(cfg, 1, seed=5, gap=(20, 40))))
+    s = s if type(s) is GameState else s.to_python().copy()
+    agent = agents.make(f"ismcts:rollout=random,cutoff=0,horizon={s.round + 1}", seed=1)
+    w = s.copy()
+    agent._rollout(w, float("inf"))
+    assert w.game_over or w.round == s.round + 1
+    still = s.copy()
+    agents.make("ismcts:rollout=random,cutoff=0", seed=1)._rollout(still, float("inf"))
+    assert still.round == s.round and np.array_equal(legal_mask(still), legal_mask(s))

@@ -130,7 +130,7 @@ def test_the_search_plays_with_the_outcome_model():
     agent = agents.make(f"ismcts:rollout=expert,cutoff=20,paired=3,playouts=12,outcome={SHIPPED}", seed=2)
     a = agent.act(obs, obs["action_mask"])
     assert obs["action_mask"][a] and agent.last_rounds >= 2
-    assert agent._value_options()["w_outcome"] == pytest.approx(outcome.load(SHIPPED).weights.tolist())
+    assert agent._native_options()["w_outcome"] == pytest.approx(outcome.load(SHIPPED).weights.tolist())
     four = GameConfig(n_players=4, max_rounds=40)
     obs4 = seat_observation(_native(next(_states(four, 1, seed=7))))
     with pytest.raises(ValueError, match="2-player games; this table has 4"):
@@ -152,9 +152,9 @@ def test_outcome_when_two_citadels_switches_the_model_on_with_the_second_citadel
 
     late = f",outcome={SHIPPED},outcome_when=two_citadels"
     one = search(1, late)
-    assert "w_outcome" not in one._value_options() and one.last_gains == search(1, "").last_gains
-    assert "w_outcome" in search(2, late)._value_options()
-    assert "w_outcome" in search(1, f",outcome={SHIPPED}")._value_options()
+    assert "w_outcome" not in one._native_options() and one.last_gains == search(1, "").last_gains
+    assert "w_outcome" in search(2, late)._native_options()
+    assert "w_outcome" in search(1, f",outcome={SHIPPED}")._native_options()
     for bad in ("outcome_when=later", "outcome_when=two_citadels"):  # the second: no model to switch on
         with pytest.raises(ValueError, match="outcome_when"):
             agents.make(f"ismcts:{bad}")

@@ -88,7 +88,7 @@ void bind_search(nb::module_& m) {
                             int playouts, double seconds, double c, int rollout, int cutoff, int n_worlds,
                             int expand, double widening, double w_citadel, double w_top, double w_race,
                             bool follow, double margin, std::uint64_t seed, double w_standings,
-                            const std::vector<double>& w_outcome, double outcome_gold_cap) {
+                            const std::vector<double>& w_outcome, double outcome_gold_cap, int horizon) {
     // agents/kings_and_things/ismcts.py's search in native code (search/ismcts.hpp), without the GIL:
     // (action, iterations, tree nodes, seconds)
     if (legal.size() < 2) throw std::invalid_argument("ismcts_search: needs at least two legal actions");
@@ -98,6 +98,7 @@ void bind_search(nb::module_& m) {
     ktenv::search::SearchOptions opt{playouts, seconds,  c,         rollout, cutoff, n_worlds,
                                      expand,   widening, w_citadel, w_top,   follow, margin, w_race};
     opt.w_standings = w_standings, opt.w_outcome = w_outcome, opt.outcome_gold_cap = outcome_gold_cap;
+    opt.horizon = horizon;
     ktenv::search::SearchResult r;
     {
       ktenv::search::Search search(obs, std::move(expert), opt, seed);
@@ -109,7 +110,7 @@ void bind_search(nb::module_& m) {
      nb::arg("seconds"), nb::arg("c"), nb::arg("rollout"), nb::arg("cutoff"), nb::arg("worlds_per_decision"),
      nb::arg("expand"), nb::arg("widening"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
      nb::arg("follow"), nb::arg("margin"), nb::arg("seed"), nb::arg("w_standings") = 0.0,
-     nb::arg("w_outcome") = std::vector<double>{}, nb::arg("outcome_gold_cap") = 25.0,
+     nb::arg("w_outcome") = std::vector<double>{}, nb::arg("outcome_gold_cap") = 25.0, nb::arg("horizon") = 0,
      "rollout, expand: 0 random, 1 greedy, 2 expert; w_outcome: the outcome model's weights (empty: the public "
      "score values an unfinished rollout)");
 
@@ -131,7 +132,8 @@ void bind_search(nb::module_& m) {
                             const std::vector<int>& candidates, int playouts, double seconds, int cutoff,
                             double w_citadel, double w_top, double w_race, double z, std::uint64_t seed,
                             std::shared_ptr<const ktenv::agents::PolicyNetwork> critic, int threads,
-                            double w_standings, const std::vector<double>& w_outcome, double outcome_gold_cap) {
+                            double w_standings, const std::vector<double>& w_outcome, double outcome_gold_cap,
+                            int horizon) {
     // paired root evaluation with expert rollouts (Search::decide_paired), without the GIL:
     // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate);
     // critic: a network with its value head that values the unfinished rollouts (None: the public score)
@@ -147,7 +149,7 @@ void bind_search(nb::module_& m) {
     opt.playouts = playouts, opt.seconds = seconds, opt.cutoff = cutoff, opt.rollout = ktenv::search::EXPERT;
     opt.w_citadel = w_citadel, opt.w_top = w_top, opt.w_race = w_race, opt.z = z, opt.follow = true;
     opt.threads = threads, opt.w_standings = w_standings;
-    opt.w_outcome = w_outcome, opt.outcome_gold_cap = outcome_gold_cap;
+    opt.w_outcome = w_outcome, opt.outcome_gold_cap = outcome_gold_cap, opt.horizon = horizon;
     ktenv::search::SearchResult r;
     {
       ktenv::search::Search search(obs, std::move(expert), opt, seed, std::move(critic));
@@ -159,6 +161,7 @@ void bind_search(nb::module_& m) {
      nb::arg("seconds"), nb::arg("cutoff"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
      nb::arg("z"), nb::arg("seed"), nb::arg("critic").none() = nb::none(), nb::arg("threads") = 1,
      nb::arg("w_standings") = 0.0, nb::arg("w_outcome") = std::vector<double>{}, nb::arg("outcome_gold_cap") = 25.0,
+     nb::arg("horizon") = 0,
      "candidates: distinct actions legal for the sampler's seat, the first the default; threads: rounds played at "
      "once (the result does not depend on it)");
 }

@@ -54,8 +54,9 @@ void play_rollouts(vector::Pool& pool, int n, Task&& task) {
 Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::ExpertPlan> expert, SearchOptions options,
                std::uint64_t seed, std::shared_ptr<const agents::PolicyNetwork> critic)
     : obs_(obs), expert_plan_(std::move(expert)), opt_(options), rng_(Dice::seeded(seed)), critic_(std::move(critic)) {
-  if (opt_.playouts < 0 || opt_.seconds < 0 || opt_.cutoff < 0 || opt_.worlds < 0 || opt_.widening <= 0)
-    throw std::invalid_argument("ismcts: playouts, seconds, cutoff and worlds must not be negative, widening > 0");
+  if (opt_.playouts < 0 || opt_.seconds < 0 || opt_.cutoff < 0 || opt_.horizon < 0 || opt_.worlds < 0 ||
+      opt_.widening <= 0)
+    throw std::invalid_argument("ismcts: playouts, seconds, cutoff, horizon and worlds must not be negative, widening > 0");
   if (!(opt_.w_standings >= 0 && opt_.w_standings <= 1))
     throw std::invalid_argument("ismcts: the standings' weight must lie in [0, 1]");
   if (!opt_.w_outcome.empty() && static_cast<int>(opt_.w_outcome.size()) != kOutcome)
@@ -257,10 +258,11 @@ double Search::critic_value(Roller& r, const State& w, int seat) const {
   return std::clamp(((n - 1.0) * v + 1.0) / n, 0.0, 1.0);
 }
 
-// The rollout policy's decisions from w, at most `cutoff` of them (fewer when the game ends or time is up).
+// The rollout policy's decisions from w, at most `cutoff` of them or up to the round `horizon`, whichever is later
+// (fewer when the game ends or time is up).
 void Search::play_out(Roller& r, State& w) {
   std::vector<int> legal;
-  for (int i = 0; i < opt_.cutoff && !over(w) && !out_of_time(); ++i) {
+  for (int i = 0; (i < opt_.cutoff || w.round < opt_.horizon) && !over(w) && !out_of_time(); ++i) {
     int a = -1;
     if (opt_.rollout == EXPERT) {  // the expert lists the mask's actions itself
       r.mask.resize(static_cast<std::size_t>(w.t->layout.size));

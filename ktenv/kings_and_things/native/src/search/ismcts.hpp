@@ -52,6 +52,7 @@ struct SearchOptions {
   double c = 0.05;          // UCB1 exploration constant
   int rollout = GREEDY;     // the rollout policy
   int cutoff = 50;          // rollout decisions before the value estimate
+  int horizon = 0;          // a rollout from before this round plays on to its start (or the game's end) past cutoff
   int worlds = 0;           // 0: a new world every iteration; k: k worlds per decision, in turn
   int expand = GREEDY;      // RANDOM: any untried action; GREEDY, EXPERT: that agent's order, widening
   double widening = 2.0;    // ranked expansion: at most widening * sqrt(visits) + 1 children
