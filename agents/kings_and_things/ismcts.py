@@ -573,8 +573,7 @@ class ISMCTSAgent:
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "horizon": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "standings": float,
             "follow": int, "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
-            "moves": str, "threads": int, "outcome": str, "outcome_when": str,
-            "seed": int}
+            "moves": str, "threads": int, "outcome": str, "outcome_when": str, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert", "both", "expert+policy")  # option candidates: who proposes the paired candidates
 OUTCOME_WHEN = ("always", "two_citadels")  # option outcome_when: where the outcome model values the cutoffs

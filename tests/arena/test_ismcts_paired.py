@@ -17,6 +17,7 @@ from ktenv.kings_and_things.env.testing import hidden_variants, random_states
 from ktenv.kings_and_things.state import GameState
 from ktenv.kings_and_things.worlds import WorldSampler
 from tests.arena.test_ismcts import _native, native_only
+from tests.arena.test_ismcts_expert import seat_observation
 
 PAIRED = "ismcts:rollout=expert,cutoff=20,paired=3"
 
@@ -40,13 +41,11 @@ def test_paired_options():
 
 def _decisions(cfg, count, seed):
     """(game, observation dict) at `count` random native states with at least two legal actions."""
-    enc = encoder_for(cfg)
     for s in random_states(cfg, count, seed=seed, gap=(20, 160)):
         s = _native(s)
-        mask = legal_mask(s).copy()
-        if np.count_nonzero(mask) < 2:
-            continue
-        yield s, {"observation": enc.encode(s, s.actor), "action_mask": mask, "worlds": WorldSampler(s, s.actor)}
+        obs = seat_observation(s)
+        if np.count_nonzero(obs["action_mask"]) >= 2:
+            yield s, obs
 
 
 @native_only
