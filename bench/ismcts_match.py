@@ -10,7 +10,8 @@ are not played again (the file must hold games of the same match: search, oppone
 Prints the search agent's wins, its win share with a 95% Wilson interval, the games' rounds, and the
 search's decisions per game and seconds per decision (measured in native code: `last_seconds`); with
 ``paired=K``, the paired rounds per searched decision and the share of them where it did not play the
-expert's move (with ``policy=PATH``, the model's).
+expert's move (with ``policy=PATH``, the model's); each game's line in ``--out`` lists those departures as
+``[round, decision, candidate, mean gain]``.
 Game g has seed `seed + g`; the search agent sits in seat g % 2. A drawn or unfinished game counts half.
 """
 
@@ -25,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from ktenv import agents
+from ktenv.kings_and_things import decisions as D
 from ktenv.kings_and_things.arena import agent_seed, encoder_for
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.engine import new_game
@@ -49,7 +51,7 @@ def play(job: tuple[str, str, int, int, int]) -> dict:
     enc = encoder_for(cfg)
     s = new_game(cfg, seed)
     searched, spent, iterations, t0 = 0, 0.0, 0, time.perf_counter()
-    paired_rounds, deviated = 0, 0
+    paired_rounds, deviated, departures = 0, 0, []
     while not s.game_over:
         p, mask = s.actor, legal_mask(s)
         agent = seats[p]
@@ -65,11 +67,14 @@ def play(job: tuple[str, str, int, int, int]) -> dict:
             if paired:
                 paired_rounds += agent.last_rounds
                 deviated += agent.last_candidate > 0
+                if agent.last_candidate > 0:
+                    departures.append([int(s.round), D.NAMES[int(s.decision)], agent.last_candidate,
+                                       round(agent.last_gains[agent.last_candidate], 4)])
         step(s, a)
     won = 1.0 if list(s.winners) == [seat] else 0.5 if seat in s.winners or not s.winners else 0.0
     return {"won": won, "rounds": int(s.round), "searched": searched, "spent": spent, "iterations": iterations,
             "seconds": time.perf_counter() - t0, "reason": s.reason, "paired_rounds": paired_rounds,
-            "deviated": deviated}
+            "deviated": deviated, "departures": departures}
 
 
 def finished_games(path: Path, match: dict) -> dict[int, dict]:

@@ -83,6 +83,9 @@ from the defaults below, the first version's settings, chosen in short matches a
   ``c``, ``worlds``, ``expand``, ``widening`` and ``margin`` do not apply. On a game of the Python engine,
   the tree search runs as without it;
 - ``z``: with ``paired``, the standard errors by which a candidate must beat the expert's move (default 2);
+- ``reject`` (with ``paired``): racing: every 8 whole rounds, a candidate whose mean d_k lies more than ``reject``
+  standard errors below 0 gets no more rollouts, so the rounds go to the candidates still in the race (and a search
+  whose every other candidate is out ends there, with the expert's move); default 0: every candidate every round;
 - ``threads`` (with ``paired``): rounds played at once, one a thread (default 1); the choice is the same
   whatever the count for a ``playouts`` budget, while a ``seconds`` budget sees that many times the rounds
   where the cores are free;
@@ -220,7 +223,7 @@ class ISMCTSAgent:
                  rollout: str = "greedy", cutoff: int = 50, horizon: int = 0, worlds: int = 0, expand: str = "greedy",
                  widening: float = WIDENING, citadel: float = W_CITADEL, top: float = W_TOP,
                  race: float = W_RACE, standings: float = 0.0, follow: int = 0, margin: float = 0.0,
-                 paired: int = 0, z: float = 2.0,
+                 paired: int = 0, z: float = 2.0, reject: float = 0.0,
                  policy: str | None = None, value: str | None = None, candidates: str | None = None,
                  moves: str | None = None, threads: int = 1, outcome: str | None = None,
                  outcome_when: str = "always", seed: int | None = None) -> None:
@@ -261,6 +264,9 @@ class ISMCTSAgent:
         if not (math.isfinite(float(z)) and float(z) >= 0):
             raise ValueError(f"ismcts: z must be a finite number >= 0, got {z}")
         self.paired, self.z = int(paired), float(z)
+        if not (math.isfinite(float(reject)) and float(reject) >= 0) or (float(reject) and not self.paired):
+            raise ValueError(f"ismcts: reject is a finite number >= 0, and > 0 needs paired (got reject={reject!r})")
+        self.reject = float(reject)
         if int(threads) < 1 or (int(threads) > 1 and not self.paired):
             raise ValueError(f"ismcts: threads is at least 1, and more than 1 needs paired (got threads={threads!r})")
         self.threads = int(threads)
@@ -429,6 +435,8 @@ class ISMCTSAgent:
         extra = {"critic": critic} if critic is not None else {}
         if self.threads > 1:
             extra["threads"] = self.threads
+        if self.reject:
+            extra["reject"] = self.reject
         extra.update(self._native_options())
         (a, self.last_candidate, self.last_rounds, self.last_iterations, self.last_seconds,
          self.last_gains) = core().ismcts_paired(
@@ -572,8 +580,8 @@ class ISMCTSAgent:
 
 _OPTIONS = {"playouts": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "horizon": int, "worlds": int,
             "expand": str, "widening": float, "citadel": float, "top": float, "race": float, "standings": float,
-            "follow": int, "margin": float, "paired": int, "z": float, "policy": str, "value": str, "candidates": str,
-            "moves": str, "threads": int, "outcome": str, "outcome_when": str, "seed": int}
+            "follow": int, "margin": float, "paired": int, "z": float, "reject": float, "policy": str, "value": str,
+            "candidates": str, "moves": str, "threads": int, "outcome": str, "outcome_when": str, "seed": int}
 VALUES = ("policy", "public")  # option value: the cutoff value of the policy-guided search
 CANDIDATES = ("policy", "expert", "both", "expert+policy")  # option candidates: who proposes the paired candidates
 OUTCOME_WHEN = ("always", "two_citadels")  # option outcome_when: where the outcome model values the cutoffs

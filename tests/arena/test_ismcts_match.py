@@ -44,3 +44,13 @@ def test_a_match_goes_on_where_it_stopped(tmp_path):
     other = run(out, 3, search="ismcts:playouts=4,rollout=expert,cutoff=10,paired=2,z=2")
     assert other.returncode != 0 and "not a game of this match" in other.stderr
     assert out.read_text() == before
+
+
+def test_each_game_lists_the_searchs_departures(tmp_path):
+    out = tmp_path / "match.jsonl"
+    done = run(out, 1, search="ismcts:playouts=12,rollout=expert,cutoff=10,paired=3,z=0")
+    assert done.returncode == 0, done.stderr
+    game = json.loads(out.read_text())
+    assert game["deviated"] > 0 and len(game["departures"]) == game["deviated"]
+    for round_, decision, candidate, gain in game["departures"]:
+        assert round_ <= 1 and isinstance(decision, str) and candidate in (1, 2) and gain > 0

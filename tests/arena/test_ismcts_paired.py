@@ -104,6 +104,36 @@ def test_threads_give_the_same_choices(threads):
     assert any(rounds == 10 for *_, rounds, _ in runs[1])  # 30 playouts: 10 whole rounds of 3 candidates
 
 
+@native_only
+@pytest.mark.parametrize("threads", [1, 2])
+def test_reject_races_the_candidates(threads):
+    """reject=R: every 8 whole rounds a candidate R standard errors below the expert's move gets no more rollouts,
+    so a playouts budget buys more rounds of the rest; the rounds and choices do not depend on the threads."""
+    cfg = GameConfig(n_players=2, max_rounds=8)
+
+    def searches(extra: str) -> list[tuple]:
+        agent = agents.make(f"{PAIRED},paired=4,playouts=80{extra}", seed=5)
+        out = [(agent.act(obs, obs["action_mask"]), agent.last_candidate, agent.last_choices, agent.last_gains,
+                agent.last_rounds) for _, obs in _decisions(cfg, 10, seed=23)]
+        return [s for s in out if s[2]]  # the searched decisions
+
+    plain, raced = searches(""), searches(",reject=0.5")
+    assert raced == searches(f",reject=0.5,threads={threads}")
+    assert all(rounds <= 80 // len(choices) for _, _, choices, _, rounds in plain)
+    longer = [(r, p) for r, p in zip(raced, plain) if r[4] > p[4]]
+    assert longer  # a candidate left the race and the budget went to the others
+    for (_, candidate, _, gains, rounds), _ in longer:
+        assert rounds <= 80 // 2 and (candidate == 0 or gains[candidate] > 0)
+
+
+def test_reject_option():
+    assert agents.make(f"{PAIRED},reject=1.5", seed=1).reject == 1.5
+    assert agents.make(PAIRED, seed=1).reject == 0.0
+    for bad in ("ismcts:rollout=expert,reject=1", f"{PAIRED},reject=-1", f"{PAIRED},reject=inf", f"{PAIRED},reject=x"):
+        with pytest.raises(ValueError, match="reject"):
+            agents.make(bad)
+
+
 def test_threads_option():
     assert agents.make(f"{PAIRED},threads=2,playouts=6", seed=1).threads == 2
     assert agents.make(PAIRED, seed=1).threads == 1

@@ -133,7 +133,7 @@ void bind_search(nb::module_& m) {
                             double w_citadel, double w_top, double w_race, double z, std::uint64_t seed,
                             std::shared_ptr<const ktenv::agents::PolicyNetwork> critic, int threads,
                             double w_standings, const std::vector<double>& w_outcome, double outcome_gold_cap,
-                            int horizon) {
+                            int horizon, double reject) {
     // paired root evaluation with expert rollouts (Search::decide_paired), without the GIL:
     // (action, the index of the candidate played, rounds, rollouts, seconds, mean paired difference per candidate);
     // critic: a network with its value head that values the unfinished rollouts (None: the public score)
@@ -149,7 +149,7 @@ void bind_search(nb::module_& m) {
     opt.playouts = playouts, opt.seconds = seconds, opt.cutoff = cutoff, opt.rollout = ktenv::search::EXPERT;
     opt.w_citadel = w_citadel, opt.w_top = w_top, opt.w_race = w_race, opt.z = z, opt.follow = true;
     opt.threads = threads, opt.w_standings = w_standings;
-    opt.w_outcome = w_outcome, opt.outcome_gold_cap = outcome_gold_cap, opt.horizon = horizon;
+    opt.w_outcome = w_outcome, opt.outcome_gold_cap = outcome_gold_cap, opt.horizon = horizon, opt.reject = reject;
     ktenv::search::SearchResult r;
     {
       ktenv::search::Search search(obs, std::move(expert), opt, seed, std::move(critic));
@@ -161,7 +161,7 @@ void bind_search(nb::module_& m) {
      nb::arg("seconds"), nb::arg("cutoff"), nb::arg("w_citadel"), nb::arg("w_top"), nb::arg("w_race"),
      nb::arg("z"), nb::arg("seed"), nb::arg("critic").none() = nb::none(), nb::arg("threads") = 1,
      nb::arg("w_standings") = 0.0, nb::arg("w_outcome") = std::vector<double>{}, nb::arg("outcome_gold_cap") = 25.0,
-     nb::arg("horizon") = 0,
+     nb::arg("horizon") = 0, nb::arg("reject") = 0.0,
      "candidates: distinct actions legal for the sampler's seat, the first the default; threads: rounds played at "
      "once (the result does not depend on it)");
 }

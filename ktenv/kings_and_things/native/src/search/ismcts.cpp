@@ -31,6 +31,7 @@ double now() {
 bool over(const State& s) { return s.phase == PHASE_GAME_OVER; }
 
 constexpr double kAim = 0.95;  // the share of a time budget the search plans to use
+constexpr int kRejectEvery = 8;  // decide_paired with `reject`: whole rounds between looks at the candidates
 
 // task(i) for i in [0, n) on the pool's threads; the first exception a task threw is thrown here, after all
 // are done (a pool's task must not throw)
@@ -59,6 +60,8 @@ Search::Search(const observation::Plan& obs, std::shared_ptr<const agents::Exper
     throw std::invalid_argument("ismcts: playouts, seconds, cutoff, horizon and worlds must not be negative, widening > 0");
   if (!(opt_.w_standings >= 0 && opt_.w_standings <= 1))
     throw std::invalid_argument("ismcts: the standings' weight must lie in [0, 1]");
+  if (!(opt_.reject >= 0 && std::isfinite(opt_.reject)))
+    throw std::invalid_argument("ismcts: reject must be finite and not negative");
   if (!opt_.w_outcome.empty() && static_cast<int>(opt_.w_outcome.size()) != kOutcome)
     throw std::invalid_argument("ismcts: the outcome model needs " + std::to_string(kOutcome) + " weights");
   for (double x : opt_.w_outcome)
@@ -432,6 +435,22 @@ double Search::paired_rollout(Roller& r, const State& world, int seat, int actio
   return r.value[seat];
 }
 
+// The standard error of the mean of n paired differences, from their sum and the sum of their squares.
+static double standard_error(int n, double sum, double squares) {
+  if (n < 2) return std::numeric_limits<double>::infinity();
+  const double mean = sum / n;
+  return std::sqrt(std::max(0.0, (squares - n * mean * mean) / (n - 1)) / n);
+}
+
+// Racing (option reject): a candidate whose mean difference from candidate 0 falls `reject` standard errors
+// below 0 is clearly worse than the fallback and gets no more rollouts; the live ones get its share.
+void Search::reject_losers(const std::vector<int>& count, const std::vector<double>& sum,
+                           const std::vector<double>& squares, std::vector<char>& live) const {
+  for (std::size_t j = 1; j < live.size(); ++j)
+    if (live[j] && count[j] >= 2 && sum[j] / count[j] + opt_.reject * standard_error(count[j], sum[j], squares[j]) < 0)
+      live[j] = 0;
+}
+
 SearchResult Search::decide_paired(const State& truth, int seat, const std::vector<int>& candidates) {
   const double t0 = now();
   const double aim = opt_.seconds * kAim;  // as decide: the last round's tail and the way back fit in the rest
@@ -455,17 +474,27 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
   std::vector<State> worlds(static_cast<std::size_t>(batch));
   std::vector<std::vector<std::uint64_t>> seeds(worlds.size(), std::vector<std::uint64_t>(rollers_[0].expert.size()));
   std::vector<std::vector<double>> v(worlds.size(), std::vector<double>(static_cast<std::size_t>(k)));
-  // per candidate: the sum of its differences and of their squares
+  // per candidate: its whole rounds, the sum of its differences and of their squares, and whether it is still
+  // played (`reject`: not once its mean difference falls that many standard errors below 0)
+  std::vector<int> count(static_cast<std::size_t>(k), 0);
   std::vector<double> sum(static_cast<std::size_t>(k), 0.0), squares(static_cast<std::size_t>(k), 0.0);
-  std::vector<int> legal;
-  int rounds = 0, rollouts = 0, batches = 0;
+  std::vector<char> live(static_cast<std::size_t>(k), 1);
+  std::vector<int> playing, legal;  // the candidates of a batch, candidate 0 first
+  // spent: the rollouts of the whole rounds so far, each round counting the candidates live in it (in round order,
+  // so a playouts budget gives the same rounds on any number of threads)
+  int rounds = 0, rollouts = 0, batches = 0, spent = 0;
   for (bool whole = true; whole;) {
-    int n = batch;  // rounds in this batch
-    if (opt_.playouts > 0) n = std::min(n, opt_.playouts / k - rounds);  // a rollout per candidate a round
+    playing.clear();
+    for (int j = 0; j < k; ++j)
+      if (live[j]) playing.push_back(j);
+    const int m = static_cast<int>(playing.size());
+    if (m < 2) break;  // every other candidate rejected: candidate 0 it is
+    int n = batch;     // rounds in this batch
+    if (opt_.playouts > 0) n = std::min(n, (opt_.playouts - spent) / m);  // a rollout per live candidate a round
     if (n <= 0) break;
     if (opt_.seconds > 0 && batches > 0) {
-      const double spent = now() - t0;  // stop before a batch that would likely overrun the budget
-      if (spent + spent / batches > aim) break;
+      const double spent_s = now() - t0;  // stop before a batch that would likely overrun the budget
+      if (spent_s + spent_s / batches > aim) break;
     }
     if (out_of_time()) break;
     for (int i = 0; i < n; ++i) {
@@ -478,24 +507,32 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
           throw std::logic_error("ismcts: candidate " + std::to_string(a) +
                                  " is illegal in a sampled world: the seat's mask depends on hidden facts");
     }
-    auto rollout = [&](int t, Roller& r) {  // candidate t % k of the batch's round t / k
-      v[t / k][t % k] = paired_rollout(r, worlds[t / k], seat, candidates[t % k], seeds[t / k]);
+    auto rollout = [&](int t, Roller& r) {  // the batch's round t / m, its live candidate t % m
+      const int j = playing[t % m];
+      v[t / m][j] = paired_rollout(r, worlds[t / m], seat, candidates[j], seeds[t / m]);
     };
     if (pool)
-      play_rollouts(*pool, n * k, [&](int t) { rollout(t, rollers_[t]); });
+      play_rollouts(*pool, n * m, [&](int t) { rollout(t, rollers_[t]); });
     else
-      for (int t = 0; t < k; ++t) rollout(t, rollers_[0]);  // one round (n = 1)
-    rollouts += n * k;
+      for (int t = 0; t < m; ++t) rollout(t, rollers_[0]);  // one round (n = 1)
+    rollouts += n * m;
     ++batches;
     for (int i = 0; i < n && whole; ++i) {
-      whole = std::none_of(v[i].begin(), v[i].end(), [](double x) { return std::isnan(x); });
+      // a candidate rejected after an earlier round of this batch no longer counts (its rollout is wasted)
+      for (int j : playing)
+        if (live[j] && std::isnan(v[i][j])) whole = false;
       if (!whole) break;
+      ++rounds;
+      spent += 1;
       for (int j = 1; j < k; ++j) {
+        if (!live[j]) continue;
         const double d = v[i][j] - v[i][0];
         sum[j] += d;
         squares[j] += d * d;
+        ++count[j];
+        ++spent;
       }
-      ++rounds;
+      if (opt_.reject > 0 && rounds % kRejectEvery == 0) reject_losers(count, sum, squares, live);
     }
   }
   // the candidate of the largest positive mean difference (over at least two rounds), if it stands z
@@ -503,15 +540,13 @@ SearchResult Search::decide_paired(const State& truth, int seat, const std::vect
   SearchResult out{candidates[0], rollouts, 0, 0.0, 0, rounds, std::vector<double>(static_cast<std::size_t>(k), 0.0)};
   int best = 0;
   double best_mean = 0.0;
-  for (int j = 1; j < k && rounds > 0; ++j) {
-    out.gains[j] = sum[j] / rounds;
-    if (rounds >= 2 && out.gains[j] > best_mean) best = j, best_mean = out.gains[j];
+  for (int j = 1; j < k; ++j) {
+    if (count[j] == 0) continue;
+    out.gains[j] = sum[j] / count[j];
+    if (count[j] >= 2 && out.gains[j] > best_mean) best = j, best_mean = out.gains[j];
   }
-  if (best > 0) {
-    const double n = rounds;
-    const double var = std::max(0.0, (squares[best] - n * best_mean * best_mean) / (n - 1));
-    if (best_mean > opt_.z * std::sqrt(var / n)) out.action = candidates[best], out.candidate = best;
-  }
+  if (best > 0 && best_mean > opt_.z * standard_error(count[best], sum[best], squares[best]))
+    out.action = candidates[best], out.candidate = best;
   out.seconds = now() - t0;
   return out;
 }

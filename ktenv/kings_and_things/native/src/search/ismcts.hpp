@@ -19,7 +19,8 @@
 // the same state (reseeded alike each round, so the same tie-break draws and no move plans), to
 // `cutoff` decisions; the paired differences d_k = v_k - v_0 of the seat's value cancel most of the
 // dice and hidden-counter noise (common random numbers). The candidate of the largest mean d_k is
-// played if that mean is positive and above z standard errors, else candidate 0.
+// played if that mean is positive and above z standard errors, else candidate 0. With `reject`, a candidate
+// clearly worse than candidate 0 is dropped along the way and the rounds go to the others (racing).
 //
 // Given a trained network with its critic (the policy-guided search), an unfinished paired rollout is valued at
 // its cutoff by that critic instead of the public score: its estimate from the seat's own observation of the
@@ -71,6 +72,8 @@ struct SearchOptions {
   double outcome_gold_cap = 25.0;  // the gold that counts as an outcome feature
   double z = 2.0;           // decide_paired: standard errors by which a candidate must beat candidate 0
   int threads = 1;          // decide_paired: threads playing this many rounds at once (the results do not depend on it)
+  double reject = 0.0;      // decide_paired: > 0: every 8 rounds, a candidate whose mean difference is this many
+                            // standard errors below 0 gets no more rollouts (racing); 0: every candidate every round
 };
 
 struct SearchResult {
@@ -137,6 +140,8 @@ class Search {
   void play_out(Roller& r, State& w);
   double critic_value(Roller& r, const State& w, int seat) const;
   double paired_rollout(Roller& r, const State& world, int seat, int action, const std::vector<std::uint64_t>& seeds);
+  void reject_losers(const std::vector<int>& count, const std::vector<double>& sum, const std::vector<double>& squares,
+                     std::vector<char>& live) const;
   void value(Roller& r, const State& w) const;
   void share_value(const State& w, const observation::StatTable& st, const std::array<int, kMaxPlayers>& top,
                    const std::array<double, kMaxPlayers>& ready, std::vector<double>& out) const;
