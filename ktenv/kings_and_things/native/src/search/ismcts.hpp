@@ -82,7 +82,7 @@ struct SearchResult {
   int nodes = 0;
   double seconds = 0.0;
   int candidate = -1;  // decide_paired: the index of the candidate played (0: the caller's first choice)
-  int rounds = 0;      // decide_paired: whole rounds evaluated (each a rollout per candidate legal there)
+  int rounds = 0;      // decide_paired: whole rounds evaluated (each a rollout per candidate still in the race)
   std::vector<double> gains;  // decide_paired: per candidate, the mean paired difference from candidate 0 (0: none)
 };
 
