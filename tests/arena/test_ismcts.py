@@ -11,8 +11,7 @@ from ktenv.gamekit.cli import split_names
 from ktenv.kings_and_things.arena import play_game
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.engine.machine import legal_mask
-from ktenv.kings_and_things.env.testing import hidden_variants, random_states
-from ktenv.kings_and_things.state import GameState
+from ktenv.kings_and_things.env.testing import hidden_variants, python_state, random_states
 from ktenv.kings_and_things.worlds import WorldSampler
 
 TINY = "ismcts:playouts=6,cutoff=4"
@@ -51,7 +50,7 @@ def test_hidden_facts_do_not_change_its_choice(n):
     rng = np.random.default_rng(n)
     checked = 0
     for s in random_states(cfg, 4, seed=30 + n, gap=(30, 150)):
-        s = s if type(s) is GameState else s.to_python().copy()  # the Python search (a Python game)
+        s = python_state(s)  # the Python search (a Python game)
         p = s.actor
         mask = legal_mask(s).copy()
         agent = agents.make(TINY, seed=5)
@@ -108,9 +107,8 @@ def test_play_command_runs_it(capsys):
 
 def _native(s):
     from ktenv.kings_and_things.native.game import NativeGame
-    from ktenv.kings_and_things.state import GameState
 
-    return NativeGame.from_python(s if type(s) is GameState else s.to_python().copy())
+    return NativeGame.from_python(python_state(s))
 
 
 native_only = pytest.mark.skipif(not __import__("ktenv.kings_and_things.native").kings_and_things.native.available(),

@@ -12,7 +12,7 @@ from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.engine.machine import legal_mask
 from ktenv.kings_and_things.engine.victory import ranking_by_income
 from ktenv.kings_and_things.env.stats import GOLD, INCOME, player_stats
-from ktenv.kings_and_things.env.testing import random_states
+from ktenv.kings_and_things.env.testing import python_state, random_states
 from ktenv.kings_and_things.state import GameState
 from ktenv.kings_and_things.worlds import WorldSampler
 from tests.arena.test_ismcts import _native, native_only
@@ -32,7 +32,7 @@ def test_race_progress_counts_what_a_citadel_needs():
     """R14.3: a Castle, the Citadel income (15 at 2 players), 5 gold; a Citadel counts 4 + 2."""
     cfg = GameConfig(n_players=2, max_rounds=6)
     s = next(iter(random_states(cfg, 1, seed=4, gap=(80, 81))))
-    s = s if type(s) is GameState else s.to_python().copy()
+    s = python_state(s)
     mine = np.flatnonzero(s.hex_owner == 0)
     s.hex_fort[s.hex_owner == 0] = 0
     s.hex_fort[mine[0]] = 3
@@ -50,7 +50,7 @@ def test_race_progress_counts_what_a_citadel_needs():
 def _with_citadels(cfg, count: int, seed: int = 4) -> GameState:
     """A mid-game state of `cfg` with `count` Citadels: the first owned hex of players 0, 1, ... upgraded."""
     s = next(iter(random_states(cfg, 1, seed=seed, gap=(80, 81))))
-    s = s if type(s) is GameState else s.to_python().copy()
+    s = python_state(s)
     s.hex_fort[s.hex_fort == 4] = 3
     for p in range(count):
         s.hex_fort[np.flatnonzero(s.hex_owner == p)[0]] = 4

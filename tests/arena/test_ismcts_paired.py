@@ -13,8 +13,7 @@ from ktenv import agents
 from ktenv.kings_and_things.arena import encoder_for, play_game
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.engine.machine import legal_mask
-from ktenv.kings_and_things.env.testing import hidden_variants, random_states
-from ktenv.kings_and_things.state import GameState
+from ktenv.kings_and_things.env.testing import hidden_variants, python_state, random_states
 from ktenv.kings_and_things.worlds import WorldSampler
 from tests.arena.test_ismcts import _native, native_only
 from tests.arena.test_ismcts_expert import seat_observation
@@ -254,7 +253,7 @@ def test_horizon_in_the_python_search():
     """The tree search's rollouts (Python engine) end at the horizon's round or the game's end, not at `cutoff`."""
     cfg = GameConfig(n_players=2, max_rounds=40)
     s = next(iter(random_states(cfg, 1, seed=5, gap=(20, 40))))
-    s = s if type(s) is GameState else s.to_python().copy()
+    s = python_state(s)
     agent = agents.make(f"ismcts:rollout=random,cutoff=0,horizon={s.round + 1}", seed=1)
     w = s.copy()
     agent._rollout(w, float("inf"))

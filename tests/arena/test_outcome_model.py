@@ -12,8 +12,7 @@ from ktenv.agents.kings_and_things.ismcts import public_value
 from ktenv import agents
 from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.env.stats import BOARD_THINGS, GOLD, HEXES, INCOME, SCREEN_SIZE, player_stats
-from ktenv.kings_and_things.env.testing import random_states
-from ktenv.kings_and_things.state import GameState
+from ktenv.kings_and_things.env.testing import python_state, random_states
 from tests.arena.test_ismcts import _native, native_only
 from tests.arena.test_ismcts_expert import _with_citadels, seat_observation
 
@@ -22,7 +21,7 @@ SHIPPED = "models/outcome_2p.json"
 
 def _states(cfg, count: int, seed: int):
     for s in random_states(cfg, count, seed=seed, gap=(40, 120)):
-        yield s if type(s) is GameState else s.to_python().copy()
+        yield python_state(s)
 
 
 def test_features_read_the_public_facts():

@@ -10,7 +10,7 @@ from ktenv.kings_and_things.config import GameConfig
 from ktenv.kings_and_things.constants import BOARD, CREATURE, CUP, SCREEN
 from ktenv.kings_and_things.engine.machine import legal_mask, step
 from ktenv.kings_and_things.env.observation import ObservationEncoder
-from ktenv.kings_and_things.env.testing import random_states
+from ktenv.kings_and_things.env.testing import python_state, random_states
 from ktenv.kings_and_things.procedures import Battle
 from ktenv.kings_and_things.worlds import WorldSampler, referenced_things, sample_world, unknown_slots
 
@@ -138,7 +138,7 @@ def test_face_down_tiles_are_redrawn_unless_seen():
 
 def test_world_sampler_handle():
     cfg = GameConfig(n_players=2, max_rounds=4)
-    s = _python(next(random_states(cfg, 1, seed=1, gap=(40, 41))))
+    s = python_state(next(random_states(cfg, 1, seed=1, gap=(40, 41))))
     handle = WorldSampler(s, s.actor)
     assert handle.seat == s.actor and not hasattr(handle, "state") and "seat" in repr(handle)
     with pytest.raises(TypeError, match="pickle"):
@@ -196,7 +196,7 @@ def test_another_sides_secret_target_is_redrawn():
     the player's own stays."""
     cfg = GameConfig(n_players=3, max_rounds=8)
     s = next(t for t in random_states(cfg, 2000, seed=6, gap=(1, 8)) if len(_live_sides(t)) >= 2)
-    s = _python(s)  # the targets are edited below
+    s = python_state(s)  # the targets are edited below
     live = _live_sides(s)
     p, q = live[0], live[1]
     _target(s, q, p)
@@ -204,13 +204,6 @@ def test_another_sides_secret_target_is_redrawn():
     seen = {_target(sample_world(s, p, seed), q) for seed in range(30)}
     assert seen <= set(live) - {q} and p in seen
     assert {_target(sample_world(s, p, seed), p) for seed in range(5)} == {q}
-
-
-def _python(s):
-    """A Python GameState of `s` (random_states plays on the native engine where it can)."""
-    from ktenv.kings_and_things.state import GameState
-
-    return s if type(s) is GameState else s.to_python().copy()
 
 
 def _undeclared_counter_numbers(s, p: int) -> list[tuple[str, int]]:
@@ -239,7 +232,7 @@ def test_a_frame_number_that_is_no_counter_pins_no_counter():
     cfg = GameConfig(n_players=2, max_rounds=6)
     found = None
     for s in random_states(cfg, 300, seed=11, gap=(1, 6)):
-        s = _python(s)
+        s = python_state(s)
         p = (s.actor + 1) % 2
         numbers = [(name, v) for name, v in _undeclared_counter_numbers(s, p)
                    if not referenced_things(s)[v] and s.thing_place[v] == SCREEN]
@@ -258,7 +251,7 @@ def test_declared_counter_fields_keep_their_counters():
     """A counter a procedure names (a declared field) stays in its slot in every world, so that the
     procedure goes on: here the Battle's item in play is planted on a hidden screen counter."""
     cfg = GameConfig(n_players=2, max_rounds=6)
-    s = _python(next(t for t in random_states(cfg, 400, seed=6, gap=(1, 8)) if t.frame(Battle) is not None))
+    s = python_state(next(t for t in random_states(cfg, 400, seed=6, gap=(1, 8)) if t.frame(Battle) is not None))
     p = (s.actor + 1) % 2
     hidden = np.flatnonzero((s.thing_place == SCREEN) & (s.thing_owner == 1 - p))
     assert hidden.size
@@ -292,7 +285,7 @@ def test_native_worlds_are_the_python_worlds(config):
     cfg = GameConfig(**config)
     checked = 0
     for i, s in enumerate(random_states(cfg, 8, seed=40 + cfg.n_players, gap=(20, 200))):
-        s = _python(s)
+        s = python_state(s)
         g = _native(s)
         for p in range(cfg.n_players):
             board, loose = unknown_slots(s, p)
@@ -312,7 +305,7 @@ def test_native_worlds_keep_what_the_player_knows_and_play_on():
     enc = encoder(cfg)
     rng = np.random.default_rng(4)
     for s in random_states(cfg, 6, seed=8, gap=(30, 150)):
-        s = _python(s)
+        s = python_state(s)
         g = _native(s)
         for p in range(cfg.n_players):
             handle = WorldSampler(g, p)
@@ -336,7 +329,7 @@ def test_native_sampler_handle_hides_the_true_game():
     from ktenv.kings_and_things.worlds import NativeWorldSampler
 
     cfg = GameConfig(n_players=2, max_rounds=4)
-    g = _native(_python(next(random_states(cfg, 1, seed=1, gap=(40, 41)))))
+    g = _native(python_state(next(random_states(cfg, 1, seed=1, gap=(40, 41)))))
     handle = WorldSampler(g, g.actor)
     assert isinstance(handle, NativeWorldSampler) and handle.seat == g.actor
     public = {name for name in dir(handle.handle) if not name.startswith("_")}
@@ -362,7 +355,7 @@ def test_native_hidden_changes_give_the_same_worlds():
     rng = np.random.default_rng(9)
     checked = 0
     for s in random_states(cfg, 8, seed=23, gap=(20, 150)):
-        s = _python(s)
+        s = python_state(s)
         for p in range(cfg.n_players):
             want = sample_world(_native(s), p, 77).to_json()
             for what, t in hidden_variants(s, p, rng):

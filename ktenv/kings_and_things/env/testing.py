@@ -1,6 +1,7 @@
 """Reusable checks for the environments (the Pgx habit: one shared checker for every env).
 
-- `random_states`: state copies met in seeded random play, for property tests.
+- `random_states`: state copies met in seeded random play, for property tests; `python_state` reads one
+  as a Python `GameState` (the play runs on the native engine where it can).
 - `hidden_variants` / `public_variants`: copies of a state that differ from it only in facts a
   given player may not know (RI.2, RI.3), or in one public fact; the observation of that player
   must be equal for the first and differ for the second (`check_no_leak`).
@@ -28,7 +29,7 @@ from ..worlds import referenced_things as _referenced  # counters a procedure un
 from .aec import ENGINE
 
 __all__ = ["THING_FIELDS", "check_mask_exact", "check_no_leak", "hidden_variants", "public_variants",
-           "random_states", "swap_identities"]
+           "python_state", "random_states", "swap_identities"]
 
 THING_FIELDS = tuple(name for name in GameState.__slots__ if name.startswith("thing_"))
 _IS_CREATURE = cat.THING_KIND == CREATURE
@@ -39,6 +40,11 @@ def random_states(config: GameConfig | dict, count: int, seed: int = 0, gap: tup
     """Yield `count` copies of states met in uniform random play, `gap` decisions apart."""
     cfg = config if isinstance(config, GameConfig) else GameConfig.from_dict(dict(config))
     yield from checks.random_play(ENGINE, cfg, count, seed, gap, max_steps)
+
+
+def python_state(s) -> GameState:
+    """`s` as a Python `GameState`: itself, or a copy of a native game's state."""
+    return s if type(s) is GameState else s.to_python().copy()
 
 
 def swap_identities(s: GameState, a: int, b: int) -> GameState:
