@@ -252,8 +252,7 @@ def test_horizon_plays_the_rollouts_on_to_its_round():
 def test_horizon_in_the_python_search():
     """The tree search's rollouts (Python engine) end at the horizon's round or the game's end, not at `cutoff`."""
     cfg = GameConfig(n_players=2, max_rounds=40)
-    s = next(iter(random_states(cfg, 1, seed=5, gap=(20, 40))))
-    s = python_state(s)
+    s = python_state(next(iter(random_states(cfg, 1, seed=5, gap=(20, 40)))))
     agent = agents.make(f"ismcts:rollout=random,cutoff=0,horizon={s.round + 1}", seed=1)
     w = s.copy()
     agent._rollout(w, float("inf"))
